@@ -1,0 +1,27 @@
+/** Unit specs live next to the code; e2e suites under test/ drive the real AppModule. */
+const transform = {
+  '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json', diagnostics: false }],
+};
+
+module.exports = {
+  maxWorkers: process.env.JEST_WORKERS || 2,
+  projects: [
+    {
+      displayName: 'unit',
+      rootDir: __dirname,
+      testEnvironment: 'node',
+      moduleFileExtensions: ['ts', 'js', 'json'],
+      testMatch: ['<rootDir>/src/**/*.spec.ts'],
+      transform,
+    },
+    {
+      displayName: 'e2e',
+      rootDir: __dirname,
+      testEnvironment: 'node',
+      moduleFileExtensions: ['ts', 'js', 'json'],
+      testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
+      transform,
+      testTimeout: 60000,
+    },
+  ],
+};

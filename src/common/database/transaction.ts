@@ -1,0 +1,59 @@
+import { DataSource, EntityManager } from 'typeorm';
+import { isRetryableTransactionError } from '../errors/db-errors';
+
+/**
+ * SQLite has one writer: transactions on the embedded database take turns through this queue
+ * instead of failing with SQLITE_BUSY or nesting on the single connection.
+ */
+class SerialQueue {
+  private tail: Promise<unknown> = Promise.resolve();
+
+  run<T>(work: () => Promise<T>): Promise<T> {
+    const result = this.tail.then(work, work);
+    this.tail = result.catch(() => undefined);
+    return result;
+  }
+}
+
+const queues = new WeakMap<DataSource, SerialQueue>();
+
+function queueFor(ds: DataSource): SerialQueue | undefined {
+  if (ds.options.type !== 'better-sqlite3') return undefined;
+  let q = queues.get(ds);
+  if (!q) {
+    q = new SerialQueue();
+    queues.set(ds, q);
+  }
+  return q;
+}
+
+/** Runs `work` in one transaction, again (up to `attempts` times) when it lost a deadlock. */
+export async function inTransaction<T>(
+  ds: DataSource,
+  work: (manager: EntityManager) => Promise<T>,
+  attempts = 4,
+): Promise<T> {
+  const once = () => ds.transaction((manager) => work(manager));
+  const queue = queueFor(ds);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return queue ? await queue.run(once) : await once();
+    } catch (err) {
+      if (attempt >= attempts || !isRetryableTransactionError(err)) throw err;
+      await new Promise((r) => setTimeout(r, 5 * attempt + Math.random() * 20));
+    }
+  }
+}
+
+/**
+ * Takes a row lock that serialises writers of one parent (e.g. an organization) for the rest of
+ * the transaction. On SQLite the transaction queue already serialises every writer.
+ */
+export async function lockRow(manager: EntityManager, table: string, id: string): Promise<boolean> {
+  if (manager.connection.options.type === 'better-sqlite3') {
+    const rows: unknown[] = await manager.query(`SELECT id FROM ${table} WHERE id = ?`, [id]);
+    return rows.length > 0;
+  }
+  const rows: unknown[] = await manager.query(`SELECT id FROM ${table} WHERE id = ? FOR UPDATE`, [id]);
+  return rows.length > 0;
+}

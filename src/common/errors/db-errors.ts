@@ -1,0 +1,69 @@
+import { QueryFailedError } from 'typeorm';
+
+interface DriverError {
+  code?: string;
+  errno?: number;
+}
+
+function driverError(err: unknown): DriverError | undefined {
+  if (!(err instanceof QueryFailedError)) return undefined;
+  return err.driverError as DriverError;
+}
+
+/** Unique or primary key violation on MySQL/MariaDB (1062) or SQLite. */
+export function isUniqueViolation(err: unknown): boolean {
+  const d = driverError(err);
+  if (!d) return false;
+  return (
+    d.errno === 1062 ||
+    d.code === 'ER_DUP_ENTRY' ||
+    d.code === 'SQLITE_CONSTRAINT_UNIQUE' ||
+    d.code === 'SQLITE_CONSTRAINT_PRIMARYKEY'
+  );
+}
+
+/** Foreign key violation: a referenced row is missing, or a referencing row still exists. */
+export function isForeignKeyViolation(err: unknown): boolean {
+  const d = driverError(err);
+  if (!d) return false;
+  return (
+    d.errno === 1451 ||
+    d.errno === 1452 ||
+    d.errno === 1216 ||
+    d.errno === 1217 ||
+    d.code === 'SQLITE_CONSTRAINT_FOREIGNKEY'
+  );
+}
+
+/** A transaction that lost a lock race and may simply be run again. */
+export function isRetryableTransactionError(err: unknown): boolean {
+  const d = driverError(err);
+  if (!d) return false;
+  return d.errno === 1213 || d.errno === 1205 || d.code === 'SQLITE_BUSY' || d.code === 'SQLITE_LOCKED';
+}
+
+const CONNECTION_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'PROTOCOL_CONNECTION_LOST',
+  'PROTOCOL_SEQUENCE_TIMEOUT',
+  'ER_CON_COUNT_ERROR',
+  'ER_SERVER_SHUTDOWN',
+  'POOL_CLOSED',
+]);
+
+/** The database cannot be reached: the caller should try again later (503), not see a 500. */
+export function isConnectionError(err: unknown): boolean {
+  const candidates = [err, err instanceof QueryFailedError ? err.driverError : undefined];
+  for (const c of candidates) {
+    if (!c || typeof c !== 'object') continue;
+    const code = (c as DriverError).code;
+    const errno = (c as DriverError).errno;
+    if ((code && CONNECTION_CODES.has(code)) || errno === 2002 || errno === 2003 || errno === 2013)
+      return true;
+    if ((c as Error).message?.includes('connect ETIMEDOUT')) return true;
+  }
+  return false;
+}

@@ -1,0 +1,169 @@
+import { Body, Injectable, PipeTransform } from '@nestjs/common';
+import { ClassConstructor, plainToInstance } from 'class-transformer';
+import { validateSync, ValidationError } from 'class-validator';
+import { attributePointer, DomainError, ErrorItem, humanize, invalid } from '../errors/domain-error';
+import { ResourceIdentifier } from './document';
+
+export interface JsonApiBodyOptions {
+  /** Accepted values of `data.type`. */
+  types?: readonly string[];
+  /** When false, a missing or empty `data.type` is tolerated (some official clients send none). */
+  typeRequired?: boolean;
+  /** When true, an absent or empty body reads as a document with no attributes. */
+  optional?: boolean;
+}
+
+/** A request document after validation: attributes typed, relationships raw until a service reads them. */
+export class ParsedBody<A extends object> {
+  constructor(
+    readonly attributes: A,
+    /** Attribute names the client actually sent, for "omitted keeps its value" updates. */
+    readonly sent: ReadonlySet<string>,
+    readonly relationships: Record<string, unknown>,
+    readonly id?: string,
+  ) {}
+
+  has(attribute: string): boolean {
+    return this.sent.has(attribute);
+  }
+
+  hasRelationship(name: string): boolean {
+    return Object.prototype.hasOwnProperty.call(this.relationships, name);
+  }
+
+  /** The identifiers of a to-many relationship, each checked against the expected type. */
+  toMany(name: string, type: string): ResourceIdentifier[] | undefined {
+    if (!this.hasRelationship(name)) return undefined;
+    return readIdentifiers(this.relationships[name], type, `/data/relationships/${name}`);
+  }
+
+  /** The identifier of a to-one relationship (`null` clears it). */
+  toOne(name: string, type: string): ResourceIdentifier | null | undefined {
+    if (!this.hasRelationship(name)) return undefined;
+    const rel = this.relationships[name];
+    const pointer = `/data/relationships/${name}`;
+    if (!isObject(rel) || !('data' in rel)) throw invalid(`Relationship ${name} must have data`, pointer);
+    if (rel.data === null) return null;
+    return readIdentifier(rel.data, type, `${pointer}/data`);
+  }
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** Reads `{id, type}` from an identifier or a full resource object; only `id` and `type` count. */
+export function readIdentifier(value: unknown, type: string, pointer: string): ResourceIdentifier {
+  if (!isObject(value)) throw invalid('must be a resource identifier object', pointer);
+  if (typeof value.id !== 'string' || value.id === '')
+    throw invalid('Id must be a non-empty string', `${pointer}/id`);
+  if (value.type !== type) throw invalid(`Type must be ${type}`, `${pointer}/type`);
+  return { id: value.id, type };
+}
+
+/** Reads a relationship object's `data` array, or a bare identifier-array document (`{data: [...]}`). */
+export function readIdentifiers(rel: unknown, type: string, pointer: string): ResourceIdentifier[] {
+  if (!isObject(rel) || !Array.isArray(rel.data)) {
+    throw invalid('Relationship data must be an array of resource identifiers', `${pointer}/data`);
+  }
+  const seen = new Set<string>();
+  const out: ResourceIdentifier[] = [];
+  rel.data.forEach((item, i) => {
+    const ident = readIdentifier(item, type, `${pointer}/data/${i}`);
+    if (!seen.has(ident.id)) out.push(ident);
+    seen.add(ident.id);
+  });
+  return out;
+}
+
+function flatten(errors: ValidationError[], prefix = ''): ErrorItem[] {
+  const items: ErrorItem[] = [];
+  for (const e of errors) {
+    const field = prefix ? `${prefix}.${e.property}` : e.property;
+    for (const message of Object.values(e.constraints ?? {})) {
+      const text = message.startsWith(`${e.property} `) ? message.slice(e.property.length + 1) : message;
+      items.push({ detail: `${humanize(field)} ${text}`, pointer: attributePointer(field) });
+    }
+    if (e.children?.length) items.push(...flatten(e.children, field));
+  }
+  return items;
+}
+
+/** Validates a plain object against a class-validator class; every failed rule becomes one 422 item. */
+export function validateAttributes<A extends object>(
+  cls: ClassConstructor<A>,
+  plain: Record<string, unknown>,
+): A {
+  const instance = plainToInstance(cls, plain, {
+    enableImplicitConversion: false,
+    exposeDefaultValues: false,
+  });
+  const errors = validateSync(instance, { whitelist: true, forbidUnknownValues: false });
+  if (errors.length) throw new DomainError('invalid', flatten(errors));
+  return instance;
+}
+
+@Injectable()
+export class JsonApiBodyPipe<A extends object> implements PipeTransform<unknown, ParsedBody<A>> {
+  constructor(
+    private readonly attributes: ClassConstructor<A>,
+    private readonly options: JsonApiBodyOptions,
+  ) {}
+
+  transform(body: unknown): ParsedBody<A> {
+    if (this.options.optional && (body === undefined || (isObject(body) && Object.keys(body).length === 0))) {
+      return new ParsedBody(validateAttributes(this.attributes, {}), new Set(), {});
+    }
+    if (!isObject(body)) {
+      throw new DomainError('bad-request', [{ detail: 'request body must be a JSON:API document' }]);
+    }
+    const data = body.data;
+    if (!isObject(data)) throw invalid('Data must be a resource object', '/data');
+    const { types, typeRequired = true } = this.options;
+    if (types) {
+      const type = data.type;
+      const absent = type === undefined || type === null || type === '';
+      if (!(absent && !typeRequired) && !types.includes(type as string)) {
+        throw invalid(`Type must be ${types.join(' or ')}`, '/data/type');
+      }
+    }
+    if (data.attributes !== undefined && data.attributes !== null && !isObject(data.attributes)) {
+      throw invalid('Attributes must be an object', '/data/attributes');
+    }
+    if (data.relationships !== undefined && data.relationships !== null && !isObject(data.relationships)) {
+      throw invalid('Relationships must be an object', '/data/relationships');
+    }
+    const raw = (data.attributes as Record<string, unknown> | undefined) ?? {};
+    const attributes = validateAttributes(this.attributes, raw);
+    return new ParsedBody(
+      attributes,
+      new Set(Object.keys(raw)),
+      (data.relationships as Record<string, unknown> | undefined) ?? {},
+      typeof data.id === 'string' ? data.id : undefined,
+    );
+  }
+}
+
+/** The request body as a validated JSON:API document whose attributes follow `attributes`. */
+export function JsonApiBody<A extends object>(
+  attributes: ClassConstructor<A>,
+  options: JsonApiBodyOptions = {},
+): ParameterDecorator {
+  return Body(new JsonApiBodyPipe(attributes, options));
+}
+
+/** An identifier-array document (`{data: [{id, type}]}`) as used by relationship endpoints. */
+export class IdentifierArrayPipe implements PipeTransform<unknown, ResourceIdentifier[]> {
+  constructor(private readonly type: string) {}
+
+  transform(body: unknown): ResourceIdentifier[] {
+    if (!isObject(body)) {
+      throw new DomainError('bad-request', [{ detail: 'request body must be a JSON:API document' }]);
+    }
+    return readIdentifiers(body, this.type, '');
+  }
+}
+
+export function IdentifierArray(type: string): ParameterDecorator {
+  return Body(new IdentifierArrayPipe(type));
+}

@@ -1,0 +1,76 @@
+import { createParamDecorator, ExecutionContext } from '@nestjs/common';
+import type { Request } from 'express';
+import { badRequest, DomainError } from '../errors/domain-error';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, PageParams } from './pagination';
+
+type Query = Record<string, unknown>;
+
+function queryOf(ctx: ExecutionContext): Query {
+  return ctx.switchToHttp().getRequest<Request>().query;
+}
+
+/** One value of a query parameter; a repeated parameter is refused rather than guessed at. */
+export function singleQueryValue(query: Query, name: string): string | undefined {
+  const value = query[name];
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string') throw badRequest(`${name} must be given once, as a string`, name);
+  return value;
+}
+
+function positiveInt(raw: string | undefined, name: string, fallback: number): number {
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d{1,9}$/.test(raw) || Number(raw) < 1) {
+    throw new DomainError('invalid', [{ detail: `${name} must be a positive integer`, parameter: name }]);
+  }
+  return Number(raw);
+}
+
+export function parsePage(query: Query): PageParams {
+  const number = positiveInt(singleQueryValue(query, 'page[number]'), 'page[number]', 1);
+  const rawSize = singleQueryValue(query, 'page[size]');
+  const sizeOk = rawSize === undefined || rawSize === '' || /^\d{1,4}$/.test(rawSize);
+  const size = sizeOk && rawSize ? Number(rawSize) : DEFAULT_PAGE_SIZE;
+  if (!sizeOk || size < 1 || size > MAX_PAGE_SIZE) {
+    throw new DomainError('invalid', [
+      { detail: `page[size] must be between 1 and ${MAX_PAGE_SIZE}`, parameter: 'page[size]' },
+    ]);
+  }
+  return { number, size };
+}
+
+/**
+ * Parses `include` against the values a route allows. Spellings that name the same relation
+ * (`workspace-exclusions` and `workspace_exclusions`) are listed separately by the route.
+ */
+export function parseInclude(query: Query, allowed: readonly string[]): string[] {
+  const raw = singleQueryValue(query, 'include');
+  if (raw === undefined || raw.trim() === '') return [];
+  const values = [...new Set(raw.split(',').map((v) => v.trim()))].filter(Boolean);
+  const unknown = values.filter((v) => !allowed.includes(v));
+  if (unknown.length) {
+    const hint = allowed.length ? `; allowed: ${allowed.join(', ')}` : '';
+    throw badRequest(`include parameter contains unknown value ${unknown.join(', ')}${hint}`, 'include');
+  }
+  return values;
+}
+
+/** `page[number]` and `page[size]` of the request, validated. */
+export const Paging = createParamDecorator((_: unknown, ctx: ExecutionContext) => parsePage(queryOf(ctx)));
+
+/** `include` of the request, validated against the given allow-list. */
+export const Includes = createParamDecorator((allowed: readonly string[], ctx: ExecutionContext) =>
+  parseInclude(queryOf(ctx), allowed ?? []),
+);
+
+/** A single query parameter by its literal name, e.g. `@QueryValue('filter[kind]')`. */
+export const QueryValue = createParamDecorator((name: string, ctx: ExecutionContext) =>
+  singleQueryValue(queryOf(ctx), name),
+);
+
+/** A boolean query parameter (`true`/`false`); anything else is a 400 naming it. */
+export function parseBooleanParam(raw: string | undefined, name: string): boolean | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  if (raw === 'true') return true;
+  if (raw === 'false') return false;
+  throw badRequest(`${name} must be true or false`, name);
+}

@@ -1,0 +1,10 @@
+/** `created-at`/`updated-at` shape: `2024-08-13T23:06:42.523Z`. */
+export function isoMillis(date: Date | null | undefined): string | null {
+  return date ? new Date(date).toISOString() : null;
+}
+
+/** `status-timestamps` shape: `2019-06-21T21:29:48+00:00`. */
+export function isoSecondsOffset(date: Date | null | undefined): string | null {
+  if (!date) return null;
+  return new Date(date).toISOString().replace(/\.\d{3}Z$/, '+00:00');
+}

@@ -1,0 +1,157 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isAbsolute, join, resolve } from 'node:path';
+
+export type DatabaseDialect = 'sqlite' | 'mysql';
+export type Deployment = 'self-hosted' | 'cloud';
+export type StorageDriver = 'fs' | 's3';
+export type Edition = 'free' | 'enterprise';
+
+type Env = Record<string, string | undefined>;
+
+export class ConfigError extends Error {}
+
+function str(env: Env, name: string, fallback: string): string {
+  const v = env[name];
+  return v === undefined || v === '' ? fallback : v;
+}
+
+function optional(env: Env, name: string): string | undefined {
+  const v = env[name];
+  return v === undefined || v === '' ? undefined : v;
+}
+
+function int(env: Env, name: string, fallback: number, min = 0, max = Number.MAX_SAFE_INTEGER): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw)) throw new ConfigError(`${name} must be a whole number, got "${raw}"`);
+  const n = Number(raw);
+  if (n < min || n > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${n}`);
+  return n;
+}
+
+function bool(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (['true', '1', 'yes'].includes(raw.toLowerCase())) return true;
+  if (['false', '0', 'no'].includes(raw.toLowerCase())) return false;
+  throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+}
+
+function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
+  const raw = str(env, name, fallback);
+  if (!allowed.includes(raw as T))
+    throw new ConfigError(`${name} must be one of ${allowed.join(', ')}, got "${raw}"`);
+  return raw as T;
+}
+
+function url(env: Env, name: string): string | undefined {
+  const raw = optional(env, name);
+  if (raw === undefined) return undefined;
+  try {
+    const u = new URL(raw);
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error('scheme');
+  } catch {
+    throw new ConfigError(`${name} must be an absolute http(s) URL, got "${raw}"`);
+  }
+  return raw.replace(/\/+$/, '');
+}
+
+/**
+ * Typed, validated configuration read once from the environment. Every variable is listed in
+ * `.env.example`; a bad value stops the process at boot with a message naming the variable.
+ */
+export class AppConfig {
+  readonly nodeEnv: string;
+  readonly port: number;
+  readonly host: string;
+  readonly dataDir: string;
+  readonly databaseUrl: string;
+  readonly dialect: DatabaseDialect;
+  readonly migrationsRun: boolean;
+  readonly baseUrl?: string;
+  readonly uploadUrl?: string;
+  readonly signingSecret: string;
+  readonly deployment: Deployment;
+  readonly defaultEdition: Edition;
+  readonly logLevel: string;
+  readonly rateLimitPerSecond: number;
+  readonly redisUrl?: string;
+  readonly webConcurrency: number;
+  readonly storageDriver: StorageDriver;
+  readonly s3Bucket?: string;
+  readonly s3Endpoint?: string;
+  readonly s3Region: string;
+  readonly s3ForcePathStyle: boolean;
+  readonly maxPolicyArchiveBytes: number;
+  readonly maxProviderBinaryBytes: number;
+  readonly maxShasumsBytes: number;
+  readonly maxSignatureBytes: number;
+  readonly maxPolicyBytes: number;
+  readonly dbPoolSize: number;
+  readonly dbConnectTimeoutMs: number;
+
+  constructor(env: Env = process.env) {
+    this.nodeEnv = str(env, 'NODE_ENV', 'development');
+    this.port = int(env, 'PORT', 3000, 0, 65535);
+    this.host = str(env, 'HOST', '0.0.0.0');
+    const dataDir = str(env, 'DATA_DIR', './data');
+    this.dataDir = isAbsolute(dataDir) ? dataDir : resolve(process.cwd(), dataDir);
+    this.databaseUrl = str(env, 'DATABASE_URL', `sqlite:${join(this.dataDir, 'plinth.sqlite')}`);
+    if (/^mysql:\/\//.test(this.databaseUrl) || /^mariadb:\/\//.test(this.databaseUrl))
+      this.dialect = 'mysql';
+    else if (/^sqlite:/.test(this.databaseUrl)) this.dialect = 'sqlite';
+    else throw new ConfigError('DATABASE_URL must start with mysql:// or sqlite:');
+    this.migrationsRun = bool(env, 'MIGRATIONS_RUN', true);
+    this.baseUrl = url(env, 'BASE_URL');
+    this.uploadUrl = url(env, 'UPLOAD_URL');
+    this.deployment = oneOf(env, 'DEPLOYMENT', ['self-hosted', 'cloud'] as const, 'self-hosted');
+    this.defaultEdition = oneOf(env, 'DEFAULT_EDITION', ['free', 'enterprise'] as const, 'enterprise');
+    this.logLevel = oneOf(
+      env,
+      'LOG_LEVEL',
+      ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'],
+      'info',
+    );
+    this.rateLimitPerSecond = int(env, 'RATE_LIMIT_PER_SECOND', 30);
+    this.redisUrl = optional(env, 'REDIS_URL');
+    this.webConcurrency = int(env, 'WEB_CONCURRENCY', 0, 0, 256);
+    this.storageDriver = oneOf(env, 'STORAGE_DRIVER', ['fs', 's3'] as const, 'fs');
+    this.s3Bucket = optional(env, 'S3_BUCKET');
+    this.s3Endpoint = url(env, 'S3_ENDPOINT');
+    this.s3Region = str(env, 'S3_REGION', 'us-east-1');
+    this.s3ForcePathStyle = bool(env, 'S3_FORCE_PATH_STYLE', false);
+    if (this.storageDriver === 's3' && !this.s3Bucket)
+      throw new ConfigError('S3_BUCKET is required when STORAGE_DRIVER=s3');
+    this.maxPolicyArchiveBytes = int(env, 'MAX_POLICY_ARCHIVE_BYTES', 50 * 1024 * 1024, 1);
+    this.maxProviderBinaryBytes = int(env, 'MAX_PROVIDER_BINARY_BYTES', 500 * 1024 * 1024, 1);
+    this.maxShasumsBytes = int(env, 'MAX_SHASUMS_BYTES', 1024 * 1024, 1);
+    this.maxSignatureBytes = int(env, 'MAX_SIGNATURE_BYTES', 64 * 1024, 1);
+    this.maxPolicyBytes = int(env, 'MAX_POLICY_BYTES', 1024 * 1024, 1);
+    this.dbPoolSize = int(env, 'DB_POOL_SIZE', 10, 1, 1000);
+    this.dbConnectTimeoutMs = int(env, 'DB_CONNECT_TIMEOUT_MS', 3000, 100, 60000);
+    this.signingSecret = optional(env, 'SIGNING_SECRET') ?? this.persistedSecret();
+  }
+
+  get isProduction(): boolean {
+    return this.nodeEnv === 'production';
+  }
+
+  get sqlitePath(): string {
+    return this.databaseUrl.replace(/^sqlite:(\/\/)?/, '');
+  }
+
+  /** A secret generated on first start and kept under DATA_DIR, so signed links survive restarts. */
+  private persistedSecret(): string {
+    const file = join(this.dataDir, 'signing-secret');
+    if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+    mkdirSync(this.dataDir, { recursive: true });
+    try {
+      writeFileSync(file, randomBytes(32).toString('hex'), { mode: 0o600, flag: 'wx' });
+    } catch (err) {
+      // Another worker process wrote it first; theirs is the one to keep.
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    }
+    return readFileSync(file, 'utf8').trim();
+  }
+}

@@ -1,0 +1,57 @@
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { DataSourceOptions } from 'typeorm';
+import { AppConfig, DatabaseDialect } from '../config/app-config';
+import { SnakeNamingStrategy } from './snake-naming.strategy';
+
+const MIGRATIONS_ROOT = join(__dirname, 'migrations');
+
+/**
+ * Loads every migration class of one dialect. Requiring the files (rather than handing TypeORM
+ * a glob) works the same under node, ts-node and jest.
+ */
+export function loadMigrations(dialect: DatabaseDialect): (new () => unknown)[] {
+  const dir = join(MIGRATIONS_ROOT, dialect);
+  return (
+    readdirSync(dir)
+      .filter((f) => /\.(js|ts)$/.test(f) && !f.endsWith('.d.ts'))
+      .sort()
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- synchronous load of migration classes
+      .flatMap((f) => Object.values(require(join(dir, f)) as Record<string, new () => unknown>))
+  );
+}
+
+export function dataSourceOptions(config: AppConfig): DataSourceOptions {
+  const common = {
+    namingStrategy: new SnakeNamingStrategy(),
+    migrations: loadMigrations(config.dialect),
+    migrationsRun: false,
+    synchronize: false,
+    logging: ['error'] as ('error' | 'warn')[],
+  };
+  if (config.dialect === 'sqlite') {
+    return {
+      ...common,
+      type: 'better-sqlite3',
+      database: config.sqlitePath,
+      enableWAL: config.sqlitePath !== ':memory:',
+      timeout: 10000,
+    };
+  }
+  return {
+    ...common,
+    // MariaDB reports column defaults differently from MySQL; TypeORM must know which it talks to.
+    type: config.databaseUrl.startsWith('mariadb:') ? 'mariadb' : 'mysql',
+    url: config.databaseUrl.replace(/^mariadb:/, 'mysql:'),
+    charset: 'utf8mb4_unicode_ci',
+    timezone: 'Z',
+    connectTimeout: config.dbConnectTimeoutMs,
+    poolSize: config.dbPoolSize,
+    extra: {
+      connectionLimit: config.dbPoolSize,
+      enableKeepAlive: true,
+      waitForConnections: true,
+      queueLimit: 500,
+    },
+  };
+}

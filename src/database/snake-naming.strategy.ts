@@ -1,0 +1,24 @@
+import { DefaultNamingStrategy, NamingStrategyInterface } from 'typeorm';
+
+function snake(name: string): string {
+  return name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
+}
+
+/** Tables and columns in snake_case without repeating `name:` on every column. */
+export class SnakeNamingStrategy extends DefaultNamingStrategy implements NamingStrategyInterface {
+  override columnName(propertyName: string, customName: string | undefined, prefixes: string[]): string {
+    return snake(prefixes.concat(customName ?? propertyName).join('_'));
+  }
+
+  override relationName(propertyName: string): string {
+    return snake(propertyName);
+  }
+
+  override joinColumnName(relationName: string, referencedColumnName: string): string {
+    return snake(`${relationName}_${referencedColumnName}`);
+  }
+
+  override joinTableColumnName(tableName: string, propertyName: string, columnName?: string): string {
+    return snake(`${tableName}_${columnName ?? propertyName}`);
+  }
+}

@@ -1,0 +1,37 @@
+import { IsEmail, IsIn, IsNotEmpty, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+
+const NAME = /^[A-Za-z0-9_-]+$/;
+
+export class CreateOrganizationAttributes {
+  @IsString()
+  @IsNotEmpty({ message: "can't be blank" })
+  @MaxLength(64, { message: 'is too long (maximum is 64 characters)' })
+  @Matches(NAME, { message: 'is invalid: use letters, numbers, - and _' })
+  name: string;
+
+  @IsString()
+  @IsEmail({}, { message: 'is invalid' })
+  email: string;
+
+  @IsOptional()
+  @IsIn(['free', 'enterprise'], { message: 'is not included in the list' })
+  edition?: 'free' | 'enterprise';
+}
+
+export class UpdateOrganizationAttributes {
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty({ message: "can't be blank" })
+  @MaxLength(64, { message: 'is too long (maximum is 64 characters)' })
+  @Matches(NAME, { message: 'is invalid: use letters, numbers, - and _' })
+  name?: string;
+
+  @IsOptional()
+  @IsString()
+  @IsEmail({}, { message: 'is invalid' })
+  email?: string;
+
+  @IsOptional()
+  @IsIn(['free', 'enterprise'], { message: 'is not included in the list' })
+  edition?: 'free' | 'enterprise';
+}

@@ -1,0 +1,22 @@
+import { forwardRef, Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { ProjectsModule } from '../projects/projects.module';
+import { TeamsModule } from '../teams/teams.module';
+import { WorkspacesModule } from '../workspaces/workspaces.module';
+import { OrganizationEntity } from './entities/organization.entity';
+import { OrganizationsController } from './organizations.controller';
+import { OrganizationsRepository } from './organizations.repository';
+import { OrganizationsService } from './organizations.service';
+
+@Module({
+  imports: [
+    TypeOrmModule.forFeature([OrganizationEntity]),
+    forwardRef(() => TeamsModule),
+    forwardRef(() => ProjectsModule),
+    forwardRef(() => WorkspacesModule),
+  ],
+  controllers: [OrganizationsController],
+  providers: [OrganizationsRepository, OrganizationsService],
+  exports: [OrganizationsService],
+})
+export class OrganizationsModule {}

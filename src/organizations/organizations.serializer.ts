@@ -1,0 +1,44 @@
+import { ResourceObject } from '../common/jsonapi/document';
+import { bool, enumOf, ResourceDoc, str, timestamp } from '../common/jsonapi/openapi';
+import { isoMillis } from '../common/jsonapi/timestamps';
+import { OrganizationEntity } from './entities/organization.entity';
+
+export const ORGANIZATION_DOC: ResourceDoc = {
+  type: 'organizations',
+  attributes: {
+    name: str('Unique name; also the resource id'),
+    email: str('Contact email'),
+    edition: enumOf(['free', 'enterprise'], 'Feature edition; set by site administrators'),
+    'external-id': str('Internal, immutable id'),
+    permissions: { type: 'object', properties: { 'can-update': bool(), 'can-destroy': bool() } },
+    'created-at': timestamp(),
+    'updated-at': timestamp(),
+  },
+  links: ['self'],
+};
+
+export function organizationPath(name: string): string {
+  return `/api/v2/organizations/${encodeURIComponent(name)}`;
+}
+
+export function serializeOrganization(org: OrganizationEntity, isOwner: boolean): ResourceObject {
+  return {
+    id: org.name,
+    type: 'organizations',
+    attributes: {
+      name: org.name,
+      email: org.email,
+      edition: org.edition,
+      'external-id': org.id,
+      permissions: { 'can-update': isOwner, 'can-destroy': isOwner },
+      'created-at': isoMillis(org.createdAt),
+      'updated-at': isoMillis(org.updatedAt),
+    },
+    links: { self: organizationPath(org.name) },
+  };
+}
+
+/** Relationship linkage to an organization: its id on the wire is its name. */
+export function organizationLinkage(name: string): { data: { id: string; type: string } } {
+  return { data: { id: name, type: 'organizations' } };
+}

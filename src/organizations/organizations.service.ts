@@ -1,0 +1,132 @@
+import { forwardRef, Inject, Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { PermissionService } from '../common/auth/permission.service';
+import { Principal } from '../common/auth/principal';
+import { inTransaction } from '../common/database/transaction';
+import { Page } from '../common/database/paginate';
+import { isUniqueViolation } from '../common/errors/db-errors';
+import { invalidAttribute, notFound } from '../common/errors/domain-error';
+import { ParsedBody } from '../common/jsonapi/body';
+import { PageParams } from '../common/jsonapi/pagination';
+import { newId } from '../common/ids';
+import { AppConfig } from '../config/app-config';
+import { ProjectsService } from '../projects/projects.service';
+import { TeamsService } from '../teams/teams.service';
+import { WorkspacesService } from '../workspaces/workspaces.service';
+import {
+  CreateOrganizationAttributes,
+  UpdateOrganizationAttributes,
+} from './dto/organization-attributes.dto';
+import { OrganizationEntity } from './entities/organization.entity';
+import { OrganizationsRepository } from './organizations.repository';
+
+@Injectable()
+export class OrganizationsService {
+  constructor(
+    private readonly repo: OrganizationsRepository,
+    private readonly permissions: PermissionService,
+    private readonly config: AppConfig,
+    @InjectDataSource() private readonly ds: DataSource,
+    @Inject(forwardRef(() => TeamsService)) private readonly teams: TeamsService,
+    @Inject(forwardRef(() => ProjectsService)) private readonly projects: ProjectsService,
+    @Inject(forwardRef(() => WorkspacesService)) private readonly workspaces: WorkspacesService,
+  ) {}
+
+  /** The organization by name, or 404. No permission check: callers decide what the caller may do. */
+  async requireByName(name: string): Promise<OrganizationEntity> {
+    const org = await this.repo.findByName(name);
+    if (!org) throw notFound();
+    return org;
+  }
+
+  async requireById(id: string): Promise<OrganizationEntity> {
+    const org = await this.repo.findById(id);
+    if (!org) throw notFound();
+    return org;
+  }
+
+  findByIds(ids: string[]): Promise<OrganizationEntity[]> {
+    return this.repo.findByIds([...new Set(ids)]);
+  }
+
+  /** The organization if the principal is a member of it; otherwise the same 404 as a missing one. */
+  async requireVisible(p: Principal, name: string): Promise<OrganizationEntity> {
+    const org = await this.requireByName(name);
+    await this.permissions.requireMember(p, org.id);
+    return org;
+  }
+
+  list(p: Principal, page: PageParams): Promise<Page<OrganizationEntity>> {
+    if (this.permissions.isSiteAdmin(p)) return this.repo.listVisible({ all: true }, page);
+    if (p.kind === 'user') return this.repo.listVisible({ userId: p.userId }, page);
+    return this.repo.listVisible({ organizationId: p.organizationId }, page);
+  }
+
+  /** Creates the organization with its owners team (the creator in it) and its Default Project. */
+  async create(p: Principal, body: ParsedBody<CreateOrganizationAttributes>): Promise<OrganizationEntity> {
+    if (p.kind !== 'user') throw notFound();
+    const attrs = body.attributes;
+    if (attrs.edition !== undefined && !this.permissions.isSiteAdmin(p)) {
+      throw invalidAttribute('edition', 'can only be set by a site administrator');
+    }
+    const now = new Date();
+    const org = Object.assign(new OrganizationEntity(), {
+      id: newId('org'),
+      name: attrs.name,
+      email: attrs.email,
+      edition: attrs.edition ?? this.config.defaultEdition,
+      createdAt: now,
+      updatedAt: now,
+    });
+    try {
+      return await inTransaction(this.ds, async (manager) => {
+        await this.repo.insert(manager, org);
+        await this.teams.createOwnersTeam(manager, org.id, p.userId);
+        await this.projects.createDefaultProject(manager, org.id);
+        return org;
+      });
+    } catch (err) {
+      if (isUniqueViolation(err)) throw invalidAttribute('name', 'has already been taken');
+      throw err;
+    }
+  }
+
+  async update(
+    p: Principal,
+    name: string,
+    body: ParsedBody<UpdateOrganizationAttributes>,
+  ): Promise<OrganizationEntity> {
+    const org = await this.requireVisible(p, name);
+    await this.permissions.requireOwner(p, org.id);
+    const attrs = body.attributes;
+    if (attrs.edition !== undefined && attrs.edition !== org.edition && !this.permissions.isSiteAdmin(p)) {
+      throw invalidAttribute('edition', 'can only be changed by a site administrator');
+    }
+    if (attrs.name !== undefined) org.name = attrs.name;
+    if (attrs.email !== undefined) org.email = attrs.email;
+    if (attrs.edition !== undefined) org.edition = attrs.edition;
+    org.updatedAt = new Date();
+    try {
+      return await inTransaction(this.ds, (manager) => this.repo.save(manager, org));
+    } catch (err) {
+      if (isUniqueViolation(err)) throw invalidAttribute('name', 'has already been taken');
+      throw err;
+    }
+  }
+
+  /** Deletes the organization and everything in it. */
+  async delete(p: Principal, name: string): Promise<void> {
+    const org = await this.requireVisible(p, name);
+    await this.permissions.requireOwner(p, org.id);
+    await inTransaction(this.ds, async (manager) => {
+      // Workspaces go first: they restrict the deletion of the projects that hold them.
+      await this.workspaces.deleteAllInOrganization(manager, org.id);
+      await this.repo.delete(manager, org.id);
+    });
+  }
+
+  isOwner(p: Principal, organizationId: string): Promise<boolean> {
+    return this.permissions.isOwner(p, organizationId);
+  }
+}

@@ -1,0 +1,15 @@
+import { forwardRef, Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { OrganizationsModule } from '../organizations/organizations.module';
+import { ProjectEntity } from './entities/project.entity';
+import { ProjectsController } from './projects.controller';
+import { ProjectsRepository } from './projects.repository';
+import { ProjectsService } from './projects.service';
+
+@Module({
+  imports: [TypeOrmModule.forFeature([ProjectEntity]), forwardRef(() => OrganizationsModule)],
+  controllers: [ProjectsController],
+  providers: [ProjectsRepository, ProjectsService],
+  exports: [ProjectsService],
+})
+export class ProjectsModule {}

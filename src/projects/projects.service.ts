@@ -1,0 +1,158 @@
+import { forwardRef, Inject, Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { PermissionService } from '../common/auth/permission.service';
+import { Principal } from '../common/auth/principal';
+import { Page } from '../common/database/paginate';
+import { inTransaction } from '../common/database/transaction';
+import { isUniqueViolation } from '../common/errors/db-errors';
+import { invalid, invalidAttribute, notFound } from '../common/errors/domain-error';
+import { ParsedBody } from '../common/jsonapi/body';
+import { PageParams } from '../common/jsonapi/pagination';
+import { newId } from '../common/ids';
+import { OrganizationEntity } from '../organizations/entities/organization.entity';
+import { OrganizationsService } from '../organizations/organizations.service';
+import { CreateProjectAttributes, UpdateProjectAttributes } from './dto/project-attributes.dto';
+import { ProjectEntity } from './entities/project.entity';
+import { ProjectsRepository } from './projects.repository';
+
+export const DEFAULT_PROJECT_NAME = 'Default Project';
+
+export interface ProjectView {
+  project: ProjectEntity;
+  organization: OrganizationEntity;
+  workspaceCount: number;
+}
+
+@Injectable()
+export class ProjectsService {
+  constructor(
+    private readonly repo: ProjectsRepository,
+    private readonly permissions: PermissionService,
+    @Inject(forwardRef(() => OrganizationsService)) private readonly organizations: OrganizationsService,
+    @InjectDataSource() private readonly ds: DataSource,
+  ) {}
+
+  async createDefaultProject(manager: EntityManager, organizationId: string): Promise<ProjectEntity> {
+    const now = new Date();
+    return this.repo.save(
+      manager,
+      Object.assign(new ProjectEntity(), {
+        id: newId('prj'),
+        organizationId,
+        name: DEFAULT_PROJECT_NAME,
+        description: null,
+        isDefault: true,
+        createdAt: now,
+        updatedAt: now,
+      }),
+    );
+  }
+
+  async findDefault(organizationId: string): Promise<ProjectEntity> {
+    const project = await this.repo.findDefault(organizationId);
+    if (!project) throw notFound();
+    return project;
+  }
+
+  /** The project if it exists (no permission check): for services that check rights themselves. */
+  async requireById(id: string): Promise<ProjectEntity> {
+    const project = await this.repo.findById(id);
+    if (!project) throw notFound();
+    return project;
+  }
+
+  findByIds(ids: string[]): Promise<ProjectEntity[]> {
+    return this.repo.findByIds([...new Set(ids)]);
+  }
+
+  /** The project if the principal may read it; otherwise 404. */
+  async requireReadable(p: Principal, id: string): Promise<ProjectEntity> {
+    const project = await this.requireById(id);
+    await this.permissions.requireProjectRead(p, project);
+    return project;
+  }
+
+  async view(project: ProjectEntity, organization?: OrganizationEntity): Promise<ProjectView> {
+    const [org, counts] = await Promise.all([
+      organization ?? this.organizations.requireById(project.organizationId),
+      this.repo.workspaceCounts([project.id]),
+    ]);
+    return { project, organization: org, workspaceCount: counts.get(project.id) ?? 0 };
+  }
+
+  async list(p: Principal, orgName: string, page: PageParams, search?: string): Promise<Page<ProjectView>> {
+    const org = await this.organizations.requireVisible(p, orgName);
+    const access = await this.permissions.requireMember(p, org.id);
+    const broad =
+      access.owner ||
+      ['manage-projects', 'read-projects', 'manage-workspaces', 'read-workspaces'].some((f) =>
+        access.flags.has(f as never),
+      );
+    const result = await this.repo.list(
+      { organizationId: org.id, search, teamIds: broad ? undefined : [...access.teamIds] },
+      page,
+    );
+    const counts = await this.repo.workspaceCounts(result.items.map((x) => x.id));
+    return {
+      ...result,
+      items: result.items.map((project) => ({
+        project,
+        organization: org,
+        workspaceCount: counts.get(project.id) ?? 0,
+      })),
+    };
+  }
+
+  async create(
+    p: Principal,
+    orgName: string,
+    body: ParsedBody<CreateProjectAttributes>,
+  ): Promise<ProjectView> {
+    const org = await this.organizations.requireVisible(p, orgName);
+    await this.permissions.requireFlag(p, org.id, 'manage-projects');
+    const now = new Date();
+    const project = Object.assign(new ProjectEntity(), {
+      id: newId('prj'),
+      organizationId: org.id,
+      name: body.attributes.name,
+      description: body.attributes.description ?? null,
+      isDefault: false,
+      createdAt: now,
+      updatedAt: now,
+    });
+    await this.saveUnique(project);
+    return { project, organization: org, workspaceCount: 0 };
+  }
+
+  async update(p: Principal, id: string, body: ParsedBody<UpdateProjectAttributes>): Promise<ProjectView> {
+    const project = await this.requireReadable(p, id);
+    await this.permissions.requireFlag(p, project.organizationId, 'manage-projects');
+    const attrs = body.attributes;
+    if (attrs.name !== undefined) project.name = attrs.name;
+    if (body.has('description')) project.description = attrs.description ?? null;
+    project.updatedAt = new Date();
+    await this.saveUnique(project);
+    return this.view(project);
+  }
+
+  async delete(p: Principal, id: string): Promise<void> {
+    const project = await this.requireReadable(p, id);
+    await this.permissions.requireFlag(p, project.organizationId, 'manage-projects');
+    if (project.isDefault) throw invalid('The default project cannot be deleted');
+    const counts = await this.repo.workspaceCounts([project.id]);
+    if ((counts.get(project.id) ?? 0) > 0) {
+      throw invalid('Project still has workspaces; move or delete them first');
+    }
+    await inTransaction(this.ds, (manager) => this.repo.delete(manager, project.id));
+  }
+
+  private async saveUnique(project: ProjectEntity): Promise<void> {
+    try {
+      await inTransaction(this.ds, (manager) => this.repo.save(manager, project));
+    } catch (err) {
+      if (isUniqueViolation(err)) throw invalidAttribute('name', 'has already been taken');
+      throw err;
+    }
+  }
+}

@@ -1,0 +1,69 @@
+import { Controller, Delete, Get, Param, Patch, Post } from '@nestjs/common';
+import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { API_V2 } from '../common/api-prefix';
+import { CurrentPrincipal } from '../common/auth/current-principal.decorator';
+import { Principal } from '../common/auth/principal';
+import { pageResult } from '../common/database/paginate';
+import { badRequest } from '../common/errors/domain-error';
+import { JsonApiBody, ParsedBody } from '../common/jsonapi/body';
+import { CollectionDocument, ResourceDocument } from '../common/jsonapi/document';
+import { ApiCreate, ApiDelete, ApiList, ApiShow, ApiUpdate } from '../common/jsonapi/openapi';
+import { PageParams } from '../common/jsonapi/pagination';
+import { Paging, QueryValue } from '../common/jsonapi/query';
+import { TeamWorkspaceAttributes } from './dto/team-workspace-attributes.dto';
+import { TeamWorkspacesService } from './team-workspaces.service';
+import { serializeTeamWorkspace, TEAM_WORKSPACE_DOC } from './teams.serializer';
+
+const TYPE = { types: ['team-workspaces'] };
+
+@ApiTags('team access')
+@ApiBearerAuth()
+@Controller(`${API_V2}/team-workspaces`)
+export class TeamWorkspacesController {
+  constructor(private readonly teamWorkspaces: TeamWorkspacesService) {}
+
+  @Get()
+  @ApiList(TEAM_WORKSPACE_DOC, {
+    query: { 'filter[workspace][id]': 'required: the workspace whose team access to list' },
+  })
+  async list(
+    @CurrentPrincipal() p: Principal,
+    @Paging() paging: PageParams,
+    @QueryValue('filter[workspace][id]') workspaceId?: string,
+  ): Promise<CollectionDocument> {
+    if (!workspaceId) throw badRequest('filter[workspace][id] is required', 'filter[workspace][id]');
+    const page = await this.teamWorkspaces.list(p, workspaceId, paging);
+    return new CollectionDocument(page.items.map(serializeTeamWorkspace), pageResult(page));
+  }
+
+  @Post()
+  @ApiCreate(TEAM_WORKSPACE_DOC, { writable: ['access'], relationships: ['team', 'workspace'] })
+  async create(
+    @CurrentPrincipal() p: Principal,
+    @JsonApiBody(TeamWorkspaceAttributes, TYPE) body: ParsedBody<TeamWorkspaceAttributes>,
+  ): Promise<ResourceDocument> {
+    return new ResourceDocument(serializeTeamWorkspace(await this.teamWorkspaces.create(p, body)));
+  }
+
+  @Get(':id')
+  @ApiShow(TEAM_WORKSPACE_DOC)
+  async show(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<ResourceDocument> {
+    return new ResourceDocument(serializeTeamWorkspace(await this.teamWorkspaces.show(p, id)));
+  }
+
+  @Patch(':id')
+  @ApiUpdate(TEAM_WORKSPACE_DOC, { writable: ['access'] })
+  async update(
+    @CurrentPrincipal() p: Principal,
+    @Param('id') id: string,
+    @JsonApiBody(TeamWorkspaceAttributes, TYPE) body: ParsedBody<TeamWorkspaceAttributes>,
+  ): Promise<ResourceDocument> {
+    return new ResourceDocument(serializeTeamWorkspace(await this.teamWorkspaces.update(p, id, body)));
+  }
+
+  @Delete(':id')
+  @ApiDelete()
+  async remove(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<void> {
+    await this.teamWorkspaces.delete(p, id);
+  }
+}

@@ -1,0 +1,97 @@
+import { Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
+import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { API_V2 } from '../common/api-prefix';
+import { CurrentPrincipal } from '../common/auth/current-principal.decorator';
+import { Principal } from '../common/auth/principal';
+import { pageResult } from '../common/database/paginate';
+import { IdentifierArray, JsonApiBody, ParsedBody } from '../common/jsonapi/body';
+import { CollectionDocument, ResourceDocument, ResourceIdentifier } from '../common/jsonapi/document';
+import {
+  ApiCreate,
+  ApiDelete,
+  ApiList,
+  ApiRelationship,
+  ApiShow,
+  ApiUpdate,
+} from '../common/jsonapi/openapi';
+import { PageParams } from '../common/jsonapi/pagination';
+import { Paging } from '../common/jsonapi/query';
+import { CreateTeamAttributes, UpdateTeamAttributes } from './dto/team-attributes.dto';
+import { TeamsService, TeamView } from './teams.service';
+import { serializeTeam, TEAM_DOC } from './teams.serializer';
+
+const TYPE = { types: ['teams'] };
+const WRITABLE = { writable: ['name', 'visibility', 'organization-access'] };
+const toResource = (v: TeamView) => serializeTeam(v.team, v.organization.name, v.userIds);
+
+@ApiTags('teams')
+@ApiBearerAuth()
+@Controller(API_V2)
+export class TeamsController {
+  constructor(private readonly teams: TeamsService) {}
+
+  @Get('organizations/:org/teams')
+  @ApiList(TEAM_DOC)
+  async list(
+    @CurrentPrincipal() p: Principal,
+    @Param('org') org: string,
+    @Paging() paging: PageParams,
+  ): Promise<CollectionDocument> {
+    const page = await this.teams.list(p, org, paging);
+    return new CollectionDocument(page.items.map(toResource), pageResult(page));
+  }
+
+  @Post('organizations/:org/teams')
+  @ApiCreate(TEAM_DOC, WRITABLE)
+  async create(
+    @CurrentPrincipal() p: Principal,
+    @Param('org') org: string,
+    @JsonApiBody(CreateTeamAttributes, TYPE) body: ParsedBody<CreateTeamAttributes>,
+  ): Promise<ResourceDocument> {
+    return new ResourceDocument(toResource(await this.teams.create(p, org, body)));
+  }
+
+  @Get('teams/:id')
+  @ApiShow(TEAM_DOC)
+  async show(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<ResourceDocument> {
+    return new ResourceDocument(toResource(await this.teams.view(await this.teams.requireVisible(p, id))));
+  }
+
+  @Patch('teams/:id')
+  @ApiUpdate(TEAM_DOC, WRITABLE)
+  async update(
+    @CurrentPrincipal() p: Principal,
+    @Param('id') id: string,
+    @JsonApiBody(UpdateTeamAttributes, TYPE) body: ParsedBody<UpdateTeamAttributes>,
+  ): Promise<ResourceDocument> {
+    return new ResourceDocument(toResource(await this.teams.update(p, id, body)));
+  }
+
+  @Delete('teams/:id')
+  @ApiDelete([422])
+  async remove(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<void> {
+    await this.teams.delete(p, id);
+  }
+
+  @Post('teams/:id/relationships/users')
+  @HttpCode(204)
+  @ApiRelationship('users')
+  async addUsers(
+    @CurrentPrincipal() p: Principal,
+    @Param('id') id: string,
+    @IdentifierArray('users') users: ResourceIdentifier[],
+  ): Promise<void> {
+    await this.teams.addMembers(p, id, users);
+  }
+
+  @Delete('teams/:id/relationships/users')
+  @HttpCode(204)
+  @ApiRelationship('users')
+  async removeUsers(
+    @CurrentPrincipal() p: Principal,
+    @Param('id') id: string,
+    @IdentifierArray('users') users: ResourceIdentifier[],
+  ): Promise<void> {
+    await this.teams.removeMembers(p, id, users);
+  }
+}

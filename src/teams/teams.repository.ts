@@ -1,0 +1,88 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { EntityManager, In, Repository } from 'typeorm';
+import { paginate, Page } from '../common/database/paginate';
+import { PageParams } from '../common/jsonapi/pagination';
+import { TeamMembershipEntity } from './entities/team-membership.entity';
+import { TeamWorkspaceEntity } from './entities/team-workspace.entity';
+import { TeamEntity } from './entities/team.entity';
+
+@Injectable()
+export class TeamsRepository {
+  constructor(
+    @InjectRepository(TeamEntity) private readonly teams: Repository<TeamEntity>,
+    @InjectRepository(TeamMembershipEntity) private readonly memberships: Repository<TeamMembershipEntity>,
+    @InjectRepository(TeamWorkspaceEntity) private readonly teamWorkspaces: Repository<TeamWorkspaceEntity>,
+  ) {}
+
+  findTeam(id: string): Promise<TeamEntity | null> {
+    return this.teams.findOne({ where: { id } });
+  }
+
+  listTeams(organizationId: string, page: PageParams): Promise<Page<TeamEntity>> {
+    const qb = this.teams
+      .createQueryBuilder('t')
+      .where('t.organization_id = :organizationId', { organizationId })
+      .orderBy('t.name', 'ASC');
+    return paginate(qb, page);
+  }
+
+  /** Member user ids per team, one query. */
+  async memberIds(teamIds: string[]): Promise<Map<string, string[]>> {
+    const out = new Map<string, string[]>(teamIds.map((id) => [id, []]));
+    if (!teamIds.length) return out;
+    const rows = await this.memberships.find({ where: { teamId: In(teamIds) }, order: { createdAt: 'ASC' } });
+    for (const r of rows) out.get(r.teamId)?.push(r.userId);
+    return out;
+  }
+
+  saveTeam(manager: EntityManager, team: TeamEntity): Promise<TeamEntity> {
+    return manager.getRepository(TeamEntity).save(team);
+  }
+
+  async deleteTeam(manager: EntityManager, id: string): Promise<void> {
+    await manager.getRepository(TeamEntity).delete({ id });
+  }
+
+  async addMembers(manager: EntityManager, teamId: string, userIds: string[]): Promise<void> {
+    const repo = manager.getRepository(TeamMembershipEntity);
+    const existing = new Set(
+      (await repo.find({ where: { teamId, userId: In(userIds) } })).map((m) => m.userId),
+    );
+    const now = new Date();
+    const fresh = userIds
+      .filter((u) => !existing.has(u))
+      .map((userId) => ({ teamId, userId, createdAt: now }));
+    if (fresh.length) await repo.insert(fresh);
+  }
+
+  async removeMembers(manager: EntityManager, teamId: string, userIds: string[]): Promise<void> {
+    if (userIds.length)
+      await manager.getRepository(TeamMembershipEntity).delete({ teamId, userId: In(userIds) });
+  }
+
+  countMembers(manager: EntityManager, teamId: string): Promise<number> {
+    return manager.getRepository(TeamMembershipEntity).count({ where: { teamId } });
+  }
+
+  findTeamWorkspace(id: string): Promise<TeamWorkspaceEntity | null> {
+    return this.teamWorkspaces.findOne({ where: { id } });
+  }
+
+  listTeamWorkspaces(workspaceId: string, page: PageParams): Promise<Page<TeamWorkspaceEntity>> {
+    const qb = this.teamWorkspaces
+      .createQueryBuilder('tw')
+      .where('tw.workspace_id = :workspaceId', { workspaceId })
+      .orderBy('tw.created_at', 'ASC')
+      .addOrderBy('tw.id', 'ASC');
+    return paginate(qb, page);
+  }
+
+  saveTeamWorkspace(manager: EntityManager, tw: TeamWorkspaceEntity): Promise<TeamWorkspaceEntity> {
+    return manager.getRepository(TeamWorkspaceEntity).save(tw);
+  }
+
+  async deleteTeamWorkspace(manager: EntityManager, id: string): Promise<void> {
+    await manager.getRepository(TeamWorkspaceEntity).delete({ id });
+  }
+}

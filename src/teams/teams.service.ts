@@ -1,0 +1,202 @@
+import { forwardRef, Inject, Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { PermissionService } from '../common/auth/permission.service';
+import { ORGANIZATION_FLAGS, Principal } from '../common/auth/principal';
+import { Page } from '../common/database/paginate';
+import { inTransaction } from '../common/database/transaction';
+import { isUniqueViolation } from '../common/errors/db-errors';
+import { invalid, invalidAttribute, notFound } from '../common/errors/domain-error';
+import { ParsedBody } from '../common/jsonapi/body';
+import { ResourceIdentifier } from '../common/jsonapi/document';
+import { PageParams } from '../common/jsonapi/pagination';
+import { newId } from '../common/ids';
+import { OrganizationEntity } from '../organizations/entities/organization.entity';
+import { OrganizationsService } from '../organizations/organizations.service';
+import { UsersService } from '../users/users.service';
+import {
+  CreateTeamAttributes,
+  OrganizationAccessAttributes,
+  UpdateTeamAttributes,
+} from './dto/team-attributes.dto';
+import { TeamEntity } from './entities/team.entity';
+import { TeamsRepository } from './teams.repository';
+import { FLAG_PROPERTY } from './teams.serializer';
+
+export const OWNERS_TEAM = 'owners';
+
+export interface TeamView {
+  team: TeamEntity;
+  organization: OrganizationEntity;
+  userIds: string[];
+}
+
+@Injectable()
+export class TeamsService {
+  constructor(
+    private readonly repo: TeamsRepository,
+    private readonly permissions: PermissionService,
+    private readonly users: UsersService,
+    @Inject(forwardRef(() => OrganizationsService)) private readonly organizations: OrganizationsService,
+    @InjectDataSource() private readonly ds: DataSource,
+  ) {}
+
+  async createOwnersTeam(
+    manager: EntityManager,
+    organizationId: string,
+    creatorUserId: string,
+  ): Promise<TeamEntity> {
+    const now = new Date();
+    const team = Object.assign(new TeamEntity(), {
+      id: newId('team'),
+      organizationId,
+      name: OWNERS_TEAM,
+      isOwners: true,
+      visibility: 'organization',
+      managePolicies: true,
+      manageWorkspaces: true,
+      manageProjects: true,
+      manageProviders: true,
+      readWorkspaces: true,
+      readProjects: true,
+      createdAt: now,
+      updatedAt: now,
+    });
+    await this.repo.saveTeam(manager, team);
+    await this.repo.addMembers(manager, team.id, [creatorUserId]);
+    return team;
+  }
+
+  /** The team if the principal is a member of its organization; otherwise 404. */
+  async requireVisible(p: Principal, id: string): Promise<TeamEntity> {
+    const team = await this.repo.findTeam(id);
+    if (!team) throw notFound();
+    await this.permissions.requireMember(p, team.organizationId);
+    return team;
+  }
+
+  async view(team: TeamEntity, organization?: OrganizationEntity): Promise<TeamView> {
+    const [org, members] = await Promise.all([
+      organization ?? this.organizations.requireById(team.organizationId),
+      this.repo.memberIds([team.id]),
+    ]);
+    return { team, organization: org, userIds: members.get(team.id) ?? [] };
+  }
+
+  async list(p: Principal, orgName: string, page: PageParams): Promise<Page<TeamView>> {
+    const org = await this.organizations.requireVisible(p, orgName);
+    const result = await this.repo.listTeams(org.id, page);
+    const members = await this.repo.memberIds(result.items.map((t) => t.id));
+    return {
+      ...result,
+      items: result.items.map((team) => ({ team, organization: org, userIds: members.get(team.id) ?? [] })),
+    };
+  }
+
+  async create(p: Principal, orgName: string, body: ParsedBody<CreateTeamAttributes>): Promise<TeamView> {
+    const org = await this.organizations.requireVisible(p, orgName);
+    await this.permissions.requireOwner(p, org.id);
+    const attrs = body.attributes;
+    if (attrs.name === OWNERS_TEAM) throw invalidAttribute('name', 'has already been taken');
+    const now = new Date();
+    const team = Object.assign(new TeamEntity(), {
+      id: newId('team'),
+      organizationId: org.id,
+      name: attrs.name,
+      isOwners: false,
+      visibility: attrs.visibility ?? 'secret',
+      managePolicies: false,
+      manageWorkspaces: false,
+      manageProjects: false,
+      manageProviders: false,
+      readWorkspaces: false,
+      readProjects: false,
+      createdAt: now,
+      updatedAt: now,
+    });
+    this.applyAccess(team, attrs['organization-access']);
+    await this.saveUnique(team);
+    return { team, organization: org, userIds: [] };
+  }
+
+  async update(p: Principal, id: string, body: ParsedBody<UpdateTeamAttributes>): Promise<TeamView> {
+    const team = await this.requireVisible(p, id);
+    await this.permissions.requireOwner(p, team.organizationId);
+    const attrs = body.attributes;
+    if (team.isOwners && attrs.name !== undefined && attrs.name !== OWNERS_TEAM) {
+      throw invalidAttribute('name', 'of the owners team cannot change');
+    }
+    if (team.isOwners && attrs['organization-access']) {
+      throw invalidAttribute('organization-access', 'of the owners team cannot change');
+    }
+    if (!team.isOwners && attrs.name === OWNERS_TEAM)
+      throw invalidAttribute('name', 'has already been taken');
+    if (attrs.name !== undefined) team.name = attrs.name;
+    if (attrs.visibility !== undefined) team.visibility = attrs.visibility;
+    this.applyAccess(team, attrs['organization-access']);
+    team.updatedAt = new Date();
+    await this.saveUnique(team);
+    return this.view(team);
+  }
+
+  async delete(p: Principal, id: string): Promise<void> {
+    const team = await this.requireVisible(p, id);
+    await this.permissions.requireOwner(p, team.organizationId);
+    if (team.isOwners) throw invalid('The owners team cannot be deleted');
+    await inTransaction(this.ds, (m) => this.repo.deleteTeam(m, team.id));
+  }
+
+  /** Adds users (by id or username) to a team; users already in it are left as they are. */
+  async addMembers(p: Principal, id: string, refs: ResourceIdentifier[]): Promise<void> {
+    const team = await this.requireVisible(p, id);
+    await this.permissions.requireOwner(p, team.organizationId);
+    const userIds = await this.resolveUsers(refs);
+    await inTransaction(this.ds, (m) => this.repo.addMembers(m, team.id, userIds));
+  }
+
+  async removeMembers(p: Principal, id: string, refs: ResourceIdentifier[]): Promise<void> {
+    const team = await this.requireVisible(p, id);
+    await this.permissions.requireOwner(p, team.organizationId);
+    const userIds = await this.resolveUsers(refs);
+    await inTransaction(this.ds, async (m) => {
+      await this.repo.removeMembers(m, team.id, userIds);
+      if (team.isOwners && (await this.repo.countMembers(m, team.id)) === 0) {
+        throw invalid('The owners team must keep at least one member', '/data');
+      }
+    });
+  }
+
+  /** For other modules: the team, no permission check. */
+  async requireById(id: string): Promise<TeamEntity> {
+    const team = await this.repo.findTeam(id);
+    if (!team) throw notFound();
+    return team;
+  }
+
+  private async resolveUsers(refs: ResourceIdentifier[]): Promise<string[]> {
+    const ids: string[] = [];
+    for (const [i, ref] of refs.entries()) {
+      const user = await this.users.findByRef(ref.id);
+      if (!user) throw invalid(`User ${ref.id} not found`, `/data/${i}/id`);
+      ids.push(user.id);
+    }
+    return [...new Set(ids)];
+  }
+
+  private applyAccess(team: TeamEntity, access?: OrganizationAccessAttributes): void {
+    if (!access) return;
+    for (const flag of ORGANIZATION_FLAGS) {
+      const value = access[flag];
+      if (value !== undefined) (team as unknown as Record<string, boolean>)[FLAG_PROPERTY[flag]] = value;
+    }
+  }
+
+  private async saveUnique(team: TeamEntity): Promise<void> {
+    try {
+      await inTransaction(this.ds, (m) => this.repo.saveTeam(m, team));
+    } catch (err) {
+      if (isUniqueViolation(err)) throw invalidAttribute('name', 'has already been taken');
+      throw err;
+    }
+  }
+}

@@ -1,0 +1,104 @@
+import { Controller, Delete, Get, Param, Post } from '@nestjs/common';
+import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { API_V2 } from '../common/api-prefix';
+import { CurrentPrincipal } from '../common/auth/current-principal.decorator';
+import { Principal } from '../common/auth/principal';
+import { pageResult } from '../common/database/paginate';
+import { JsonApiBody, ParsedBody } from '../common/jsonapi/body';
+import { CollectionDocument, ResourceDocument } from '../common/jsonapi/document';
+import { ApiCreate, ApiDelete, ApiList, ApiShow } from '../common/jsonapi/openapi';
+import { PageParams } from '../common/jsonapi/pagination';
+import { Paging } from '../common/jsonapi/query';
+import { CreateTokenAttributes } from './dto/token-attributes.dto';
+import { IssuedToken, TokensService } from './tokens.service';
+import { serializeToken, TOKEN_DOC } from './tokens.serializer';
+
+/** Token bodies are optional: an empty POST issues a token with no description. */
+const TYPE = { types: ['authentication-tokens'], optional: true };
+const WRITABLE = { writable: ['description', 'expired-at'] };
+const issued = (t: IssuedToken) => new ResourceDocument(serializeToken(t.token, t.secret));
+
+@ApiTags('tokens')
+@ApiBearerAuth()
+@Controller(API_V2)
+export class TokensController {
+  constructor(private readonly tokens: TokensService) {}
+
+  @Post('users/:id/authentication-tokens')
+  @ApiCreate(TOKEN_DOC, WRITABLE)
+  async createUserToken(
+    @CurrentPrincipal() p: Principal,
+    @Param('id') id: string,
+    @JsonApiBody(CreateTokenAttributes, TYPE) body: ParsedBody<CreateTokenAttributes>,
+  ): Promise<ResourceDocument> {
+    return issued(await this.tokens.createUserToken(p, id, body.attributes));
+  }
+
+  @Post('admin/users/:id/authentication-tokens')
+  @ApiCreate(TOKEN_DOC, WRITABLE)
+  async createTokenForUser(
+    @CurrentPrincipal() p: Principal,
+    @Param('id') id: string,
+    @JsonApiBody(CreateTokenAttributes, TYPE) body: ParsedBody<CreateTokenAttributes>,
+  ): Promise<ResourceDocument> {
+    return issued(await this.tokens.createTokenForUser(p, id, body.attributes));
+  }
+
+  @Get('users/:id/authentication-tokens')
+  @ApiList(TOKEN_DOC)
+  async listUserTokens(
+    @CurrentPrincipal() p: Principal,
+    @Param('id') id: string,
+    @Paging() paging: PageParams,
+  ): Promise<CollectionDocument> {
+    const page = await this.tokens.listUserTokens(p, id, paging);
+    return new CollectionDocument(
+      page.items.map((t) => serializeToken(t)),
+      pageResult(page),
+    );
+  }
+
+  @Get('authentication-tokens/:id')
+  @ApiShow(TOKEN_DOC)
+  async show(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<ResourceDocument> {
+    return new ResourceDocument(serializeToken(await this.tokens.requireManageable(p, id)));
+  }
+
+  @Delete('authentication-tokens/:id')
+  @ApiDelete()
+  async remove(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<void> {
+    await this.tokens.delete(p, id);
+  }
+
+  @Post('teams/:id/authentication-token')
+  @ApiCreate(TOKEN_DOC, WRITABLE)
+  async createTeamToken(
+    @CurrentPrincipal() p: Principal,
+    @Param('id') id: string,
+    @JsonApiBody(CreateTokenAttributes, TYPE) body: ParsedBody<CreateTokenAttributes>,
+  ): Promise<ResourceDocument> {
+    return issued(await this.tokens.createTeamToken(p, id, body.attributes));
+  }
+
+  @Delete('teams/:id/authentication-token')
+  @ApiDelete()
+  async deleteTeamToken(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<void> {
+    await this.tokens.deleteTeamToken(p, id);
+  }
+
+  @Post('organizations/:org/authentication-token')
+  @ApiCreate(TOKEN_DOC, WRITABLE)
+  async createOrganizationToken(
+    @CurrentPrincipal() p: Principal,
+    @Param('org') org: string,
+    @JsonApiBody(CreateTokenAttributes, TYPE) body: ParsedBody<CreateTokenAttributes>,
+  ): Promise<ResourceDocument> {
+    return issued(await this.tokens.createOrganizationToken(p, org, body.attributes));
+  }
+
+  @Delete('organizations/:org/authentication-token')
+  @ApiDelete()
+  async deleteOrganizationToken(@CurrentPrincipal() p: Principal, @Param('org') org: string): Promise<void> {
+    await this.tokens.deleteOrganizationToken(p, org);
+  }
+}

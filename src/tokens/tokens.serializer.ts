@@ -1,0 +1,34 @@
+import { ResourceObject, toOne } from '../common/jsonapi/document';
+import { enumOf, nullableStr, ResourceDoc, timestamp } from '../common/jsonapi/openapi';
+import { isoMillis } from '../common/jsonapi/timestamps';
+import { TokenEntity } from './entities/token.entity';
+
+export const TOKEN_DOC: ResourceDoc = {
+  type: 'authentication-tokens',
+  attributes: {
+    kind: enumOf(['user', 'team', 'organization']),
+    description: nullableStr(),
+    token: nullableStr('The secret; present only in the response that created it'),
+    'expired-at': { ...timestamp(), nullable: true },
+    'created-at': timestamp(),
+  },
+  relationships: { 'created-by': { type: 'users' } },
+  links: ['self'],
+};
+
+/** `secret` is given only right after creation: it is never stored and never shown again. */
+export function serializeToken(token: TokenEntity, secret?: string): ResourceObject {
+  return {
+    id: token.id,
+    type: 'authentication-tokens',
+    attributes: {
+      kind: token.kind,
+      description: token.description,
+      token: secret ?? null,
+      'expired-at': isoMillis(token.expiresAt),
+      'created-at': isoMillis(token.createdAt),
+    },
+    relationships: token.userId ? { 'created-by': toOne('users', token.userId) } : {},
+    links: { self: `/api/v2/authentication-tokens/${token.id}` },
+  };
+}

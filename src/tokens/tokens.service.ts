@@ -1,0 +1,151 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { PermissionService } from '../common/auth/permission.service';
+import { Principal } from '../common/auth/principal';
+import { newTokenSecret, tokenDigest } from '../common/auth/token-secret';
+import { Page } from '../common/database/paginate';
+import { inTransaction } from '../common/database/transaction';
+import { invalidAttribute, notFound } from '../common/errors/domain-error';
+import { PageParams } from '../common/jsonapi/pagination';
+import { newId } from '../common/ids';
+import { OrganizationsService } from '../organizations/organizations.service';
+import { TeamsService } from '../teams/teams.service';
+import { UsersService } from '../users/users.service';
+import { CreateTokenAttributes } from './dto/token-attributes.dto';
+import { TokenEntity, TokenKind } from './entities/token.entity';
+import { TokensRepository } from './tokens.repository';
+
+export interface IssuedToken {
+  token: TokenEntity;
+  secret: string;
+}
+
+interface Owner {
+  userId?: string;
+  teamId?: string;
+  organizationId?: string;
+}
+
+@Injectable()
+export class TokensService {
+  constructor(
+    private readonly repo: TokensRepository,
+    private readonly permissions: PermissionService,
+    private readonly organizations: OrganizationsService,
+    private readonly teams: TeamsService,
+    private readonly users: UsersService,
+    @InjectDataSource() private readonly ds: DataSource,
+  ) {}
+
+  /** Issues a token inside the caller's transaction; the secret is returned once and only its digest kept. */
+  async issue(
+    manager: EntityManager,
+    kind: TokenKind,
+    owner: Owner,
+    attrs: CreateTokenAttributes = {},
+    createdBy?: string,
+  ): Promise<IssuedToken> {
+    const secret = newTokenSecret();
+    let expiresAt: Date | null = null;
+    if (attrs['expired-at']) {
+      expiresAt = new Date(attrs['expired-at']);
+      if (expiresAt.getTime() <= Date.now()) throw invalidAttribute('expired-at', 'must be in the future');
+    }
+    const token = Object.assign(new TokenEntity(), {
+      id: newId('at'),
+      kind,
+      digest: tokenDigest(secret),
+      userId: owner.userId ?? createdBy ?? null,
+      teamId: owner.teamId ?? null,
+      organizationId: owner.organizationId ?? null,
+      description: attrs.description ?? null,
+      expiresAt,
+      createdAt: new Date(),
+    });
+    await this.repo.insert(manager, token);
+    return { token, secret };
+  }
+
+  /** Users create tokens for themselves only. */
+  async createUserToken(p: Principal, userId: string, attrs: CreateTokenAttributes): Promise<IssuedToken> {
+    if (p.kind !== 'user' || p.userId !== userId) throw notFound();
+    return inTransaction(this.ds, (m) => this.issue(m, 'user', { userId }, attrs));
+  }
+
+  /** Site administrators issue tokens for any user (how a new user gets a first token). */
+  async createTokenForUser(p: Principal, userId: string, attrs: CreateTokenAttributes): Promise<IssuedToken> {
+    if (!this.permissions.isSiteAdmin(p)) throw notFound();
+    await this.users.requireById(userId);
+    return inTransaction(this.ds, (m) => this.issue(m, 'user', { userId }, attrs));
+  }
+
+  async listUserTokens(p: Principal, userId: string, page: PageParams): Promise<Page<TokenEntity>> {
+    if (p.kind !== 'user' || p.userId !== userId) throw notFound();
+    return this.repo.listUserTokens(userId, page);
+  }
+
+  /** A user's own token, or a team/organization token of an organization the caller owns. */
+  async requireManageable(p: Principal, id: string): Promise<TokenEntity> {
+    const token = await this.repo.findById(id);
+    if (!token) throw notFound();
+    if (token.kind === 'user') {
+      if (p.kind !== 'user' || p.userId !== token.userId) throw notFound();
+      return token;
+    }
+    const organizationId =
+      token.organizationId ??
+      (token.teamId ? (await this.teams.requireById(token.teamId)).organizationId : null);
+    if (!organizationId) throw notFound();
+    await this.permissions.requireOwner(p, organizationId);
+    return token;
+  }
+
+  async delete(p: Principal, id: string): Promise<void> {
+    const token = await this.requireManageable(p, id);
+    await inTransaction(this.ds, (m) => this.repo.deleteById(m, token.id));
+  }
+
+  /** A team has one token: creating a new one replaces the old. Owners only. */
+  async createTeamToken(p: Principal, teamId: string, attrs: CreateTokenAttributes): Promise<IssuedToken> {
+    const team = await this.teams.requireVisible(p, teamId);
+    await this.permissions.requireOwner(p, team.organizationId);
+    return inTransaction(this.ds, async (m) => {
+      await this.repo.deleteTeamToken(m, team.id);
+      return this.issue(m, 'team', { teamId: team.id }, attrs, p.kind === 'user' ? p.userId : undefined);
+    });
+  }
+
+  async deleteTeamToken(p: Principal, teamId: string): Promise<void> {
+    const team = await this.teams.requireVisible(p, teamId);
+    await this.permissions.requireOwner(p, team.organizationId);
+    const removed = await inTransaction(this.ds, (m) => this.repo.deleteTeamToken(m, team.id));
+    if (!removed) throw notFound();
+  }
+
+  async createOrganizationToken(
+    p: Principal,
+    orgName: string,
+    attrs: CreateTokenAttributes,
+  ): Promise<IssuedToken> {
+    const org = await this.organizations.requireVisible(p, orgName);
+    await this.permissions.requireOwner(p, org.id);
+    return inTransaction(this.ds, async (m) => {
+      await this.repo.deleteOrganizationToken(m, org.id);
+      return this.issue(
+        m,
+        'organization',
+        { organizationId: org.id },
+        attrs,
+        p.kind === 'user' ? p.userId : undefined,
+      );
+    });
+  }
+
+  async deleteOrganizationToken(p: Principal, orgName: string): Promise<void> {
+    const org = await this.organizations.requireVisible(p, orgName);
+    await this.permissions.requireOwner(p, org.id);
+    const removed = await inTransaction(this.ds, (m) => this.repo.deleteOrganizationToken(m, org.id));
+    if (!removed) throw notFound();
+  }
+}

@@ -1,0 +1,28 @@
+import { Entity, Index, PrimaryColumn, Column } from 'typeorm';
+import { BoolColumn, TimestampColumn } from '../../common/database/columns';
+
+@Entity('users')
+export class UserEntity {
+  @PrimaryColumn({ type: 'varchar', length: 32 })
+  id: string;
+
+  @Index('uq_users_username', { unique: true })
+  @Column({ type: 'varchar', length: 64 })
+  username: string;
+
+  @Index('uq_users_email', { unique: true })
+  @Column({ type: 'varchar', length: 255 })
+  email: string;
+
+  @Column({ type: 'varchar', length: 255 })
+  passwordHash: string;
+
+  @BoolColumn()
+  isSiteAdmin: boolean;
+
+  @TimestampColumn()
+  createdAt: Date;
+
+  @TimestampColumn()
+  updatedAt: Date;
+}

@@ -1,0 +1,43 @@
+import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { TimestampColumn } from '../../common/database/columns';
+import { OrganizationEntity } from '../../organizations/entities/organization.entity';
+import { ProjectEntity } from '../../projects/entities/project.entity';
+
+@Entity('workspaces')
+@Index('uq_workspaces_org_name', ['organizationId', 'name'], { unique: true })
+@Index('ix_workspaces_project', ['projectId'])
+export class WorkspaceEntity {
+  @PrimaryColumn({ type: 'varchar', length: 32 })
+  id: string;
+
+  @Column({ type: 'varchar', length: 32 })
+  organizationId: string;
+
+  @ManyToOne(() => OrganizationEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'organization_id', foreignKeyConstraintName: 'fk_workspaces_organization' })
+  organization?: OrganizationEntity;
+
+  @Column({ type: 'varchar', length: 32 })
+  projectId: string;
+
+  /** A project with workspaces cannot be deleted: the service refuses, the key backs it up. */
+  @ManyToOne(() => ProjectEntity, { onDelete: 'RESTRICT' })
+  @JoinColumn({ name: 'project_id', foreignKeyConstraintName: 'fk_workspaces_project' })
+  project?: ProjectEntity;
+
+  @Column({ type: 'varchar', length: 90 })
+  name: string;
+
+  @Column({ type: 'text', nullable: true })
+  description: string | null;
+
+  /** `latest` or a version of the engine catalog (validated by the admin catalogs module). */
+  @Column({ type: 'varchar', length: 64, default: 'latest' })
+  engineVersion: string;
+
+  @TimestampColumn()
+  createdAt: Date;
+
+  @TimestampColumn()
+  updatedAt: Date;
+}

@@ -1,0 +1,107 @@
+import { Controller, Delete, Get, Param, Patch, Post } from '@nestjs/common';
+import { API_V2 } from '../common/api-prefix';
+import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { CurrentPrincipal } from '../common/auth/current-principal.decorator';
+import { Principal } from '../common/auth/principal';
+import { pageResult } from '../common/database/paginate';
+import { JsonApiBody, ParsedBody } from '../common/jsonapi/body';
+import { CollectionDocument, ResourceDocument } from '../common/jsonapi/document';
+import { ApiCreate, ApiDelete, ApiList, ApiShow, ApiUpdate } from '../common/jsonapi/openapi';
+import { PageParams } from '../common/jsonapi/pagination';
+import { Paging, QueryValue } from '../common/jsonapi/query';
+import { CreateWorkspaceAttributes, UpdateWorkspaceAttributes } from './dto/workspace-attributes.dto';
+import { WorkspacesService, WorkspaceView } from './workspaces.service';
+import { serializeWorkspace, WORKSPACE_DOC } from './workspaces.serializer';
+
+const TYPE = { types: ['workspaces'] };
+const WRITABLE = { writable: ['name', 'description', 'engine-version'], relationships: ['project'] };
+const toResource = (v: WorkspaceView) => serializeWorkspace(v.workspace, v.organization.name, v.level);
+
+@ApiTags('workspaces')
+@ApiBearerAuth()
+@Controller(API_V2)
+export class WorkspacesController {
+  constructor(private readonly workspaces: WorkspacesService) {}
+
+  @Get('organizations/:org/workspaces')
+  @ApiList(WORKSPACE_DOC, {
+    query: { 'search[name]': 'substring of the name', 'filter[project][id]': 'project id' },
+  })
+  async list(
+    @CurrentPrincipal() p: Principal,
+    @Param('org') org: string,
+    @Paging() paging: PageParams,
+    @QueryValue('search[name]') search?: string,
+    @QueryValue('filter[project][id]') projectId?: string,
+  ): Promise<CollectionDocument> {
+    const page = await this.workspaces.list(p, org, { search, projectId }, paging);
+    return new CollectionDocument(page.items.map(toResource), pageResult(page));
+  }
+
+  @Post('organizations/:org/workspaces')
+  @ApiCreate(WORKSPACE_DOC, WRITABLE)
+  async create(
+    @CurrentPrincipal() p: Principal,
+    @Param('org') org: string,
+    @JsonApiBody(CreateWorkspaceAttributes, TYPE) body: ParsedBody<CreateWorkspaceAttributes>,
+  ): Promise<ResourceDocument> {
+    return new ResourceDocument(toResource(await this.workspaces.create(p, org, body)));
+  }
+
+  @Get('organizations/:org/workspaces/:name')
+  @ApiShow(WORKSPACE_DOC)
+  async showByName(
+    @CurrentPrincipal() p: Principal,
+    @Param('org') org: string,
+    @Param('name') name: string,
+  ): Promise<ResourceDocument> {
+    const ws = await this.workspaces.requireByName(p, org, name);
+    return new ResourceDocument(toResource(await this.workspaces.view(p, ws)));
+  }
+
+  @Patch('organizations/:org/workspaces/:name')
+  @ApiUpdate(WORKSPACE_DOC, WRITABLE)
+  async updateByName(
+    @CurrentPrincipal() p: Principal,
+    @Param('org') org: string,
+    @Param('name') name: string,
+    @JsonApiBody(UpdateWorkspaceAttributes, TYPE) body: ParsedBody<UpdateWorkspaceAttributes>,
+  ): Promise<ResourceDocument> {
+    const ws = await this.workspaces.requireByName(p, org, name);
+    return new ResourceDocument(toResource(await this.workspaces.update(p, ws, body)));
+  }
+
+  @Delete('organizations/:org/workspaces/:name')
+  @ApiDelete()
+  async removeByName(
+    @CurrentPrincipal() p: Principal,
+    @Param('org') org: string,
+    @Param('name') name: string,
+  ): Promise<void> {
+    await this.workspaces.delete(p, await this.workspaces.requireByName(p, org, name));
+  }
+
+  @Get('workspaces/:id')
+  @ApiShow(WORKSPACE_DOC)
+  async show(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<ResourceDocument> {
+    const ws = await this.workspaces.requireAccess(p, id);
+    return new ResourceDocument(toResource(await this.workspaces.view(p, ws)));
+  }
+
+  @Patch('workspaces/:id')
+  @ApiUpdate(WORKSPACE_DOC, WRITABLE)
+  async update(
+    @CurrentPrincipal() p: Principal,
+    @Param('id') id: string,
+    @JsonApiBody(UpdateWorkspaceAttributes, TYPE) body: ParsedBody<UpdateWorkspaceAttributes>,
+  ): Promise<ResourceDocument> {
+    const ws = await this.workspaces.requireAccess(p, id);
+    return new ResourceDocument(toResource(await this.workspaces.update(p, ws, body)));
+  }
+
+  @Delete('workspaces/:id')
+  @ApiDelete()
+  async remove(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<void> {
+    await this.workspaces.delete(p, await this.workspaces.requireAccess(p, id));
+  }
+}

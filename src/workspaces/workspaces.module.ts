@@ -1,0 +1,20 @@
+import { forwardRef, Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { OrganizationsModule } from '../organizations/organizations.module';
+import { ProjectsModule } from '../projects/projects.module';
+import { WorkspaceEntity } from './entities/workspace.entity';
+import { WorkspacesController } from './workspaces.controller';
+import { WorkspacesRepository } from './workspaces.repository';
+import { WorkspacesService } from './workspaces.service';
+
+@Module({
+  imports: [
+    TypeOrmModule.forFeature([WorkspaceEntity]),
+    forwardRef(() => OrganizationsModule),
+    forwardRef(() => ProjectsModule),
+  ],
+  controllers: [WorkspacesController],
+  providers: [WorkspacesRepository, WorkspacesService],
+  exports: [WorkspacesService],
+})
+export class WorkspacesModule {}

@@ -1,0 +1,188 @@
+import { forwardRef, Inject, Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { PermissionService } from '../common/auth/permission.service';
+import { Principal } from '../common/auth/principal';
+import { Page } from '../common/database/paginate';
+import { inTransaction } from '../common/database/transaction';
+import { isUniqueViolation } from '../common/errors/db-errors';
+import { invalid, invalidAttribute, notFound } from '../common/errors/domain-error';
+import { ParsedBody } from '../common/jsonapi/body';
+import { ResourceObject } from '../common/jsonapi/document';
+import { PageParams } from '../common/jsonapi/pagination';
+import { newId } from '../common/ids';
+import { OrganizationEntity } from '../organizations/entities/organization.entity';
+import { OrganizationsService } from '../organizations/organizations.service';
+import { ProjectsService } from '../projects/projects.service';
+import { WorkspaceAccessLevel } from '../teams/entities/team-workspace.entity';
+import { CreateWorkspaceAttributes, UpdateWorkspaceAttributes } from './dto/workspace-attributes.dto';
+import { WorkspaceEntity } from './entities/workspace.entity';
+import { WorkspacesRepository } from './workspaces.repository';
+import { serializeWorkspace } from './workspaces.serializer';
+
+export interface WorkspaceView {
+  workspace: WorkspaceEntity;
+  organization: OrganizationEntity;
+  level: WorkspaceAccessLevel | null;
+}
+
+export interface WorkspaceListQuery {
+  search?: string;
+  projectId?: string;
+}
+
+@Injectable()
+export class WorkspacesService {
+  constructor(
+    private readonly repo: WorkspacesRepository,
+    private readonly permissions: PermissionService,
+    @Inject(forwardRef(() => OrganizationsService)) private readonly organizations: OrganizationsService,
+    @Inject(forwardRef(() => ProjectsService)) private readonly projects: ProjectsService,
+    @InjectDataSource() private readonly ds: DataSource,
+  ) {}
+
+  /** The workspace if it exists (no permission check): for services that check rights themselves. */
+  async requireById(id: string): Promise<WorkspaceEntity> {
+    const ws = await this.repo.findById(id);
+    if (!ws) throw notFound();
+    return ws;
+  }
+
+  findByIds(ids: string[]): Promise<WorkspaceEntity[]> {
+    return this.repo.findByIds([...new Set(ids)]);
+  }
+
+  /** The workspace if the principal has at least `min` access to it; otherwise 404. */
+  async requireAccess(
+    p: Principal,
+    id: string,
+    min: WorkspaceAccessLevel = 'read',
+  ): Promise<WorkspaceEntity> {
+    const ws = await this.requireById(id);
+    await this.permissions.requireWorkspaceLevel(p, ws, min);
+    return ws;
+  }
+
+  async requireByName(p: Principal, orgName: string, name: string): Promise<WorkspaceEntity> {
+    const org = await this.organizations.requireVisible(p, orgName);
+    const ws = await this.repo.findByName(org.id, name);
+    if (!ws) throw notFound();
+    await this.permissions.requireWorkspaceLevel(p, ws, 'read');
+    return ws;
+  }
+
+  async view(p: Principal, ws: WorkspaceEntity, organization?: OrganizationEntity): Promise<WorkspaceView> {
+    const [org, level] = await Promise.all([
+      organization ?? this.organizations.requireById(ws.organizationId),
+      this.permissions.workspaceLevel(p, ws),
+    ]);
+    return { workspace: ws, organization: org, level };
+  }
+
+  /** Serialized workspaces among `ids` that the principal may read, for `included` arrays. */
+  async readableResources(p: Principal, ids: string[]): Promise<ResourceObject[]> {
+    const workspaces = await this.findByIds(ids);
+    const orgs = new Map(
+      (await this.organizations.findByIds(workspaces.map((w) => w.organizationId))).map((o) => [o.id, o]),
+    );
+    const out: ResourceObject[] = [];
+    for (const ws of workspaces) {
+      const level = await this.permissions.workspaceLevel(p, ws);
+      const org = orgs.get(ws.organizationId);
+      if (level && org) out.push(serializeWorkspace(ws, org.name, level));
+    }
+    return out;
+  }
+
+  async list(
+    p: Principal,
+    orgName: string,
+    query: WorkspaceListQuery,
+    page: PageParams,
+  ): Promise<Page<WorkspaceView>> {
+    const org = await this.organizations.requireVisible(p, orgName);
+    const scope = await this.permissions.workspaceReadScope(p, org.id);
+    const result = await this.repo.list(
+      { organizationId: org.id, ...query, teamIds: 'all' in scope ? undefined : scope.teamIds },
+      page,
+    );
+    const items = await Promise.all(result.items.map((ws) => this.view(p, ws, org)));
+    return { ...result, items };
+  }
+
+  async create(
+    p: Principal,
+    orgName: string,
+    body: ParsedBody<CreateWorkspaceAttributes>,
+  ): Promise<WorkspaceView> {
+    const org = await this.organizations.requireVisible(p, orgName);
+    await this.permissions.requireFlag(p, org.id, 'manage-workspaces');
+    const projectId = await this.resolveProject(p, org.id, body);
+    const now = new Date();
+    const ws = Object.assign(new WorkspaceEntity(), {
+      id: newId('ws'),
+      organizationId: org.id,
+      projectId,
+      name: body.attributes.name,
+      description: body.attributes.description ?? null,
+      engineVersion: body.attributes['engine-version'] ?? 'latest',
+      createdAt: now,
+      updatedAt: now,
+    });
+    await this.saveUnique(ws);
+    return this.view(p, ws, org);
+  }
+
+  async update(
+    p: Principal,
+    ws: WorkspaceEntity,
+    body: ParsedBody<UpdateWorkspaceAttributes>,
+  ): Promise<WorkspaceView> {
+    await this.permissions.requireWorkspaceLevel(p, ws, 'admin');
+    const attrs = body.attributes;
+    if (attrs.name !== undefined) ws.name = attrs.name;
+    if (body.has('description')) ws.description = attrs.description ?? null;
+    if (attrs['engine-version'] !== undefined) ws.engineVersion = attrs['engine-version'];
+    if (body.hasRelationship('project')) ws.projectId = await this.resolveProject(p, ws.organizationId, body);
+    ws.updatedAt = new Date();
+    await this.saveUnique(ws);
+    return this.view(p, ws);
+  }
+
+  async delete(p: Principal, ws: WorkspaceEntity): Promise<void> {
+    await this.permissions.requireWorkspaceLevel(p, ws, 'admin');
+    await inTransaction(this.ds, (manager) => this.repo.delete(manager, ws.id));
+  }
+
+  deleteAllInOrganization(manager: EntityManager, organizationId: string): Promise<void> {
+    return this.repo.deleteAllInOrganization(manager, organizationId);
+  }
+
+  /** The project named by the `project` relationship (same organization), or the default project. */
+  private async resolveProject(
+    p: Principal,
+    organizationId: string,
+    body: ParsedBody<CreateWorkspaceAttributes | UpdateWorkspaceAttributes>,
+  ): Promise<string> {
+    const ref = body.toOne('project', 'projects');
+    if (!ref) return (await this.projects.findDefault(organizationId)).id;
+    const [project] = await this.projects.findByIds([ref.id]);
+    if (
+      !project ||
+      project.organizationId !== organizationId ||
+      !(await this.permissions.canReadProject(p, project))
+    ) {
+      throw invalid('Project not found', '/data/relationships/project/data/id');
+    }
+    return project.id;
+  }
+
+  private async saveUnique(ws: WorkspaceEntity): Promise<void> {
+    try {
+      await inTransaction(this.ds, (manager) => this.repo.save(manager, ws));
+    } catch (err) {
+      if (isUniqueViolation(err)) throw invalidAttribute('name', 'has already been taken');
+      throw err;
+    }
+  }
+}

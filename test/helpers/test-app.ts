@@ -1,0 +1,105 @@
+import { NestExpressApplication } from '@nestjs/platform-express';
+import { Test } from '@nestjs/testing';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createConnection } from 'mysql2/promise';
+import request from 'supertest';
+import { AppModule } from '../../src/app.module';
+import { configureApp } from '../../src/app.setup';
+import { AppConfig } from '../../src/config/app-config';
+
+export const JSONAPI = 'application/vnd.api+json';
+
+export const usesMysql = (): boolean => process.env.TEST_DB === 'mysql';
+
+export interface TestApp {
+  app: NestExpressApplication;
+  /** `http://127.0.0.1:<port>`: the app listens on a real port so absolute links work. */
+  origin: string;
+  config: AppConfig;
+  close(): Promise<void>;
+}
+
+function mysqlServerUrl(): string {
+  const url = new URL(process.env.TEST_DATABASE_URL ?? 'mariadb://root@127.0.0.1:3306/test');
+  url.pathname = '';
+  return url.toString().replace(/\/$/, '');
+}
+
+async function mysqlAdmin<T>(
+  work: (c: Awaited<ReturnType<typeof createConnection>>) => Promise<T>,
+): Promise<T> {
+  const conn = await createConnection(mysqlServerUrl().replace(/^mariadb:/, 'mysql:'));
+  try {
+    return await work(conn);
+  } finally {
+    await conn.end();
+  }
+}
+
+/**
+ * Boots the real AppModule on a fresh database: SQLite in memory by default, or a MySQL
+ * database of its own (created here, dropped on close) when TEST_DB=mysql.
+ */
+export async function startApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'plinth-e2e-'));
+  let dbName: string | undefined;
+  let databaseUrl = 'sqlite::memory:';
+  if (usesMysql()) {
+    dbName = `plinth_e2e_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
+    await mysqlAdmin((c) =>
+      c.query(`CREATE DATABASE \`${dbName}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`),
+    );
+    databaseUrl = `${mysqlServerUrl()}/${dbName}`;
+  }
+  const config = new AppConfig({
+    DATABASE_URL: databaseUrl,
+    DATA_DIR: dataDir,
+    SIGNING_SECRET: 'e2e-signing-secret',
+    LOG_LEVEL: 'silent',
+    RATE_LIMIT_PER_SECOND: '0',
+    ...env,
+  });
+  const moduleRef = await Test.createTestingModule({ imports: [AppModule] })
+    .overrideProvider(AppConfig)
+    .useValue(config)
+    .compile();
+  const app = moduleRef.createNestApplication<NestExpressApplication>({ bodyParser: false, logger: false });
+  await configureApp(app);
+  await app.listen(0, '127.0.0.1');
+  const address = app.getHttpServer().address() as { port: number };
+  return {
+    app,
+    origin: `http://127.0.0.1:${address.port}`,
+    config,
+    close: async () => {
+      await app.close();
+      rmSync(dataDir, { recursive: true, force: true });
+      if (dbName) await mysqlAdmin((c) => c.query(`DROP DATABASE IF EXISTS \`${dbName}\``));
+    },
+  };
+}
+
+/** A supertest client for the app, with optional bearer token and JSON:API content type on bodies. */
+export function client(t: TestApp, token?: string) {
+  const withAuth = (req: request.Test) => (token ? req.set('Authorization', `Bearer ${token}`) : req);
+  const agent = request(t.origin);
+  return {
+    get: (path: string) => withAuth(agent.get(path)),
+    head: (path: string) => withAuth(agent.head(path)),
+    delete: (path: string, body?: unknown) => {
+      const req = withAuth(agent.delete(path));
+      return body === undefined ? req : req.set('Content-Type', JSONAPI).send(JSON.stringify(body));
+    },
+    post: (path: string, body?: unknown) => {
+      const req = withAuth(agent.post(path));
+      return body === undefined ? req : req.set('Content-Type', JSONAPI).send(JSON.stringify(body));
+    },
+    patch: (path: string, body: unknown) =>
+      withAuth(agent.patch(path)).set('Content-Type', JSONAPI).send(JSON.stringify(body)),
+    put: (path: string) => withAuth(agent.put(path)),
+  };
+}
+
+export type Client = ReturnType<typeof client>;
