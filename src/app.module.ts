@@ -4,6 +4,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { LoggerModule } from 'nestjs-pino';
 import { randomUUID } from 'node:crypto';
 import { BootstrapModule } from './bootstrap/bootstrap.module';
+import { ClockModule } from './common/clock';
 import { AuthModule } from './common/auth/auth.module';
 import { JsonApiExceptionFilter } from './common/errors/jsonapi-exception.filter';
 import { JsonApiInterceptor } from './common/jsonapi/jsonapi.interceptor';
@@ -13,6 +14,7 @@ import { dataSourceOptions } from './database/data-source-options';
 import { HealthModule } from './health/health.module';
 import { OrganizationsModule } from './organizations/organizations.module';
 import { ProjectsModule } from './projects/projects.module';
+import { StorageModule } from './storage/storage.module';
 import { TeamsModule } from './teams/teams.module';
 import { TokensModule } from './tokens/tokens.module';
 import { UsersModule } from './users/users.module';
@@ -53,7 +55,9 @@ import { WorkspacesModule } from './workspaces/workspaces.module';
       inject: [AppConfig],
       useFactory: (config: AppConfig) => ({ ...dataSourceOptions(config), autoLoadEntities: true }),
     }),
+    ClockModule,
     AuthModule,
+    StorageModule,
     HealthModule,
     UsersModule,
     OrganizationsModule,
