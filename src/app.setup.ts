@@ -5,8 +5,15 @@ import express, { NextFunction, Request, Response } from 'express';
 import helmet from 'helmet';
 import { Logger } from 'nestjs-pino';
 import { DataSource } from 'typeorm';
+import { DomainError } from './common/errors/domain-error';
 import { JSONAPI_MEDIA_TYPE } from './common/jsonapi/media-type';
+import { rateLimitMiddleware } from './common/rate-limit/rate-limit.http';
+import { RateLimitService } from './common/rate-limit/rate-limit.service';
 import { AppConfig } from './config/app-config';
+import { enforceAcquireDeadline } from './database/mysql-pool';
+import { HttpLogging } from './observability/http-logging';
+import { MetricsService } from './observability/metrics.service';
+import { HttpDrain } from './server/http-drain';
 
 export const MAX_JSON_BODY = '1mb';
 
@@ -21,8 +28,30 @@ function jsonBodies(): express.RequestHandler {
   });
   return (req: Request, res: Response, next: NextFunction) => {
     if (RAW_BODY_PREFIXES.some((p) => req.path.startsWith(p))) return next();
-    parse(req, res, next);
+    parse(req, res, (err?: unknown) => next(err === undefined ? undefined : bodyError(err)));
   };
+}
+
+/** body-parser failures as domain errors: never the parser's message, which may quote the input. */
+function bodyError(err: unknown): unknown {
+  const type = (err as { type?: unknown }).type;
+  switch (type) {
+    case 'entity.too.large':
+      return new DomainError('too-large', [{ detail: 'request body is too large' }]);
+    case 'entity.parse.failed':
+      return new DomainError('bad-request', [{ detail: 'request body is not valid JSON' }]);
+    case 'encoding.unsupported':
+    case 'charset.unsupported':
+      return new DomainError('unsupported-media-type', [
+        { detail: 'request body encoding is not supported' },
+      ]);
+    case 'request.aborted':
+    case 'request.size.invalid':
+    case 'stream.encoding.set':
+      return new DomainError('bad-request', [{ detail: 'request body could not be read' }]);
+    default:
+      return err;
+  }
 }
 
 export function buildOpenApiDocument(app: INestApplication) {
@@ -38,20 +67,30 @@ export function buildOpenApiDocument(app: INestApplication) {
   return SwaggerModule.createDocument(app, config);
 }
 
-/** Everything main.ts and the e2e tests share: body handling, headers, docs, migrations. */
+/**
+ * Everything the server and the e2e tests share: middleware order, body handling, headers, docs,
+ * database deadlines, migrations. Request id and access log come first so that every response,
+ * even one refused before routing, carries `X-Request-Id` and is logged and counted.
+ */
 export async function configureApp(app: NestExpressApplication): Promise<void> {
   const config = app.get(AppConfig);
   app.useLogger(app.get(Logger));
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
+  app.set('trust proxy', config.trustProxy);
+  app.use(app.get(HttpLogging).middleware);
+  app.use(app.get(HttpDrain).middleware());
+  app.use(app.get(MetricsService).middleware());
+  app.use(rateLimitMiddleware(app.get(RateLimitService)));
   app.use(helmet({ contentSecurityPolicy: false, crossOriginEmbedderPolicy: false }));
   app.use(jsonBodies());
   SwaggerModule.setup('docs', app, () => buildOpenApiDocument(app), {
     jsonDocumentUrl: 'docs-json',
     swaggerOptions: { persistAuthorization: true },
   });
-  app.enableShutdownHooks();
+  const ds = app.get(DataSource);
+  enforceAcquireDeadline(ds, config.dbAcquireTimeoutMs);
   if (config.migrationsRun) {
-    await app.get(DataSource).runMigrations({ transaction: 'each' });
+    await ds.runMigrations({ transaction: 'each' });
   }
 }

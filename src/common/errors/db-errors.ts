@@ -52,6 +52,8 @@ const CONNECTION_CODES = new Set([
   'ER_CON_COUNT_ERROR',
   'ER_SERVER_SHUTDOWN',
   'POOL_CLOSED',
+  'POOL_ACQUIRE_TIMEOUT',
+  'ER_CONNECTION_KILLED',
 ]);
 
 /** The database cannot be reached: the caller should try again later (503), not see a 500. */
