@@ -1,5 +1,5 @@
 import 'reflect-metadata';
 import { runCluster } from './cluster';
-import { startServer } from './server';
 
-void runCluster(() => startServer());
+// The primary of a cluster never serves: it loads the application only in the processes that do.
+void runCluster(() => import('./server').then((server) => server.startServer()));

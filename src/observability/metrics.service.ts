@@ -14,10 +14,14 @@ export const UNMATCHED_ROUTE = '(unmatched)';
 
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
+/** Nest mounts app-wide middleware (nestjs-pino's context binding) on this catch-all route. */
+const MIDDLEWARE_CATCH_ALL = '/{*path}';
+
 /** The route template Express matched (`/api/v2/organizations/:name`), never the raw path. */
 export function routeLabel(req: Request): string {
   const route = req.route as { path?: unknown } | undefined;
-  return typeof route?.path === 'string' ? `${req.baseUrl}${route.path}` : UNMATCHED_ROUTE;
+  if (typeof route?.path !== 'string' || route.path === MIDDLEWARE_CATCH_ALL) return UNMATCHED_ROUTE;
+  return `${req.baseUrl}${route.path}`;
 }
 
 /**
