@@ -16,6 +16,8 @@ import { MetricsService } from './observability/metrics.service';
 import { HttpDrain } from './server/http-drain';
 
 export const MAX_JSON_BODY = '1mb';
+/** JSON:API documents nest a handful of levels; far deeper nesting only exhausts the validators' stack. */
+export const MAX_JSON_DEPTH = 64;
 
 /** Paths whose bodies are raw streams (upload links), never parsed as JSON. */
 const RAW_BODY_PREFIXES = ['/uploads/'];
@@ -28,30 +30,53 @@ function jsonBodies(): express.RequestHandler {
   });
   return (req: Request, res: Response, next: NextFunction) => {
     if (RAW_BODY_PREFIXES.some((p) => req.path.startsWith(p))) return next();
-    parse(req, res, (err?: unknown) => next(err === undefined ? undefined : bodyError(err)));
+    parse(req, res, (err?: unknown) => {
+      if (err !== undefined) return next(bodyError(err));
+      const problem = shapeProblem(req.body);
+      next(problem ? new DomainError('bad-request', [{ detail: problem }]) : undefined);
+    });
   };
+}
+
+/** Keys that name object machinery; no document uses them and the class transformer trips over them. */
+const RESERVED_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
+/**
+ * What makes a parsed body unsafe to hand to the validators, if anything: nesting deeper than
+ * MAX_JSON_DEPTH or a reserved key. Walks without recursion, so any depth the parser accepted
+ * is safe to measure.
+ */
+export function shapeProblem(value: unknown): string | undefined {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length) {
+    const [node, depth] = stack.pop()!;
+    if (typeof node !== 'object' || node === null) continue;
+    if (depth >= MAX_JSON_DEPTH) return 'request body is nested too deeply';
+    for (const [key, child] of Object.entries(node)) {
+      if (!Array.isArray(node) && RESERVED_KEYS.has(key)) return `request body must not use the key "${key}"`;
+      stack.push([child, depth + 1]);
+    }
+  }
+  return undefined;
 }
 
 /** body-parser failures as domain errors: never the parser's message, which may quote the input. */
 function bodyError(err: unknown): unknown {
-  const type = (err as { type?: unknown }).type;
-  switch (type) {
-    case 'entity.too.large':
-      return new DomainError('too-large', [{ detail: 'request body is too large' }]);
-    case 'entity.parse.failed':
-      return new DomainError('bad-request', [{ detail: 'request body is not valid JSON' }]);
-    case 'encoding.unsupported':
-    case 'charset.unsupported':
-      return new DomainError('unsupported-media-type', [
-        { detail: 'request body encoding is not supported' },
-      ]);
-    case 'request.aborted':
-    case 'request.size.invalid':
-    case 'stream.encoding.set':
-      return new DomainError('bad-request', [{ detail: 'request body could not be read' }]);
-    default:
-      return err;
+  const { type, status } = err as { type?: unknown; status?: unknown };
+  if (type === 'entity.parse.failed') {
+    return new DomainError('bad-request', [{ detail: 'request body is not valid JSON' }]);
   }
+  if (type === 'entity.too.large' || status === 413) {
+    return new DomainError('too-large', [{ detail: 'request body is too large' }]);
+  }
+  if (type === 'encoding.unsupported' || type === 'charset.unsupported' || status === 415) {
+    return new DomainError('unsupported-media-type', [{ detail: 'request body encoding is not supported' }]);
+  }
+  // Aborted or short bodies, broken compression (zlib errors carry only a status): the client's fault.
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    return new DomainError('bad-request', [{ detail: 'request body could not be read' }]);
+  }
+  return err;
 }
 
 export function buildOpenApiDocument(app: INestApplication) {

@@ -3,6 +3,8 @@ import { QueryFailedError } from 'typeorm';
 interface DriverError {
   code?: string;
   errno?: number;
+  /** mysql2 marks errors after which the connection is unusable (lost, closed, protocol). */
+  fatal?: boolean;
 }
 
 function driverError(err: unknown): DriverError | undefined {
@@ -65,6 +67,7 @@ export function isConnectionError(err: unknown): boolean {
     const errno = (c as DriverError).errno;
     if ((code && CONNECTION_CODES.has(code)) || errno === 2002 || errno === 2003 || errno === 2013)
       return true;
+    if ((c as DriverError).fatal === true) return true;
     if ((c as Error).message?.includes('connect ETIMEDOUT')) return true;
   }
   return false;

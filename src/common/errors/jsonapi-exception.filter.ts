@@ -146,6 +146,9 @@ export class JsonApiExceptionFilter implements ExceptionFilter {
   }
 
   private httpDetail(exception: HttpException): string | undefined {
+    // Express reports an undecodable path segment with the segment itself; do not echo it.
+    if (exception.message.startsWith('Failed to decode param'))
+      return 'the request path is not valid percent-encoding';
     const body = exception.getResponse();
     if (typeof body === 'string') return body;
     const message = (body as { message?: unknown }).message;
