@@ -1,5 +1,6 @@
 import { request } from 'node:http';
 import { connect } from 'node:net';
+import { send } from '../helpers/raw-http';
 import { ServerProcess } from '../helpers/server-process';
 import { TEST_UPLOAD_MAX_BYTES } from '../helpers/test-uploads';
 
@@ -67,8 +68,8 @@ describe('a server process', () => {
     expect(await server.exited).toEqual({ code: 0, signal: null });
   });
 
-  it('with WEB_CONCURRENCY=2 runs two workers on one port, migrates once, replaces a crashed worker and stops on SIGTERM', async () => {
-    server = await ServerProcess.start('src/main.ts', { WEB_CONCURRENCY: '2' });
+  it('with WEB_CONCURRENCY=2 runs two workers on one port, migrates once, shares one rate budget, replaces a crashed worker and stops on SIGTERM', async () => {
+    server = await ServerProcess.start('src/main.ts', { WEB_CONCURRENCY: '2', RATE_LIMIT_PER_SECOND: '5' });
     await server.ready();
     await server.waitForLine(/started 2 workers/);
     let workers: number[] = [];
@@ -84,19 +85,35 @@ describe('a server process', () => {
     const migrations = server.lines.filter((l) => /database migrations up to date/.test(l));
     expect(migrations).toHaveLength(1);
 
-    const pings = await Promise.all(Array.from({ length: 20 }, () => get(server.origin, '/api/v2/ping')));
+    // Each request on a fresh connection from its own address: spread over both workers, never limited.
+    const from = (i: number) => `127.0.2.${i + 1}`;
+    const pings = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        send(server.origin, { path: '/api/v2/ping', localAddress: from(i) }),
+      ),
+    );
     expect(new Set(pings.map((p) => p.status))).toEqual(new Set([204]));
     const iacts = await Promise.all(
-      Array.from({ length: 6 }, () => get(server.origin, '/admin/retrieve-iact')),
+      Array.from({ length: 6 }, (_, i) =>
+        send(server.origin, { path: '/admin/retrieve-iact', localAddress: from(i + 50) }),
+      ),
     );
     expect(iacts.map((r) => r.status)).toEqual([200, 200, 200, 200, 200, 200]);
     expect(new Set(iacts.map((r) => r.text)).size).toBe(1);
+
+    // One address over both workers: the primary keeps the count, so the budget is per machine.
+    const burst = await Promise.all(
+      Array.from({ length: 8 }, () =>
+        send(server.origin, { path: '/api/v2/ping', localAddress: '127.0.3.1' }),
+      ),
+    );
+    expect(burst.map((r) => r.status).sort()).toEqual([204, 204, 204, 204, 204, 429, 429, 429]);
 
     const metrics = (await get(server.origin, '/metrics')).text;
     const pingCount = metrics
       .split('\n')
       .find((l) => l.startsWith('http_requests_total{method="GET",route="/api/v2/ping",status="204"}'));
-    expect(pingCount?.split(' ')[1]).toBe('20');
+    expect(pingCount?.split(' ')[1]).toBe('25');
 
     const [victim] = workers;
     process.kill(victim, 'SIGKILL');
@@ -109,7 +126,11 @@ describe('a server process', () => {
     expect(replaced).toHaveLength(2);
     expect(replaced).not.toContain(victim);
     await server.waitForLine(new RegExp(`worker ${victim} exited \\(SIGKILL\\)`));
-    const after = await Promise.all(Array.from({ length: 10 }, () => get(server.origin, '/api/v2/ping')));
+    const after = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        send(server.origin, { path: '/api/v2/ping', localAddress: from(i + 100) }),
+      ),
+    );
     expect(new Set(after.map((p) => p.status))).toEqual(new Set([204]));
 
     server.child.kill('SIGTERM');
