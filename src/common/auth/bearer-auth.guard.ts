@@ -52,9 +52,14 @@ export class BearerAuthGuard extends AuthGuard('bearer') {
     return true;
   }
 
+  /**
+   * Any error from the token lookup propagates as it is (a database outage must be a 503, not a
+   * 401); `instanceof Error` is not a test for that, as errors raised by Node's own modules may
+   * come from another realm.
+   */
   override handleRequest<T>(err: unknown, user: T): T {
-    if (err instanceof Error) throw err;
-    if (err || !user) throw new DomainError('unauthorized');
+    if (err) throw err;
+    if (!user) throw new DomainError('unauthorized');
     return user;
   }
 }
