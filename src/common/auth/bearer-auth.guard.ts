@@ -58,7 +58,7 @@ export class BearerAuthGuard extends AuthGuard('bearer') {
    * come from another realm.
    */
   override handleRequest<T>(err: unknown, user: T): T {
-    if (err) throw err;
+    if (err) throw err as Error;
     if (!user) throw new DomainError('unauthorized');
     return user;
   }
