@@ -13,6 +13,7 @@ import { dataSourceOptions } from './database/data-source-options';
 import { HealthModule } from './health/health.module';
 import { OrganizationsModule } from './organizations/organizations.module';
 import { ProjectsModule } from './projects/projects.module';
+import { RunTriggersModule } from './run-triggers/run-triggers.module';
 import { TeamsModule } from './teams/teams.module';
 import { TokensModule } from './tokens/tokens.module';
 import { UsersModule } from './users/users.module';
@@ -61,6 +62,7 @@ import { WorkspacesModule } from './workspaces/workspaces.module';
     TokensModule,
     ProjectsModule,
     WorkspacesModule,
+    RunTriggersModule,
     BootstrapModule,
   ],
   providers: [
