@@ -14,6 +14,7 @@ import { dataSourceOptions } from './database/data-source-options';
 import { HealthModule } from './health/health.module';
 import { OrganizationsModule } from './organizations/organizations.module';
 import { ProjectsModule } from './projects/projects.module';
+import { RunTriggersModule } from './run-triggers/run-triggers.module';
 import { StorageModule } from './storage/storage.module';
 import { TeamsModule } from './teams/teams.module';
 import { TokensModule } from './tokens/tokens.module';
@@ -65,6 +66,7 @@ import { WorkspacesModule } from './workspaces/workspaces.module';
     TokensModule,
     ProjectsModule,
     WorkspacesModule,
+    RunTriggersModule,
     BootstrapModule,
   ],
   providers: [

@@ -85,9 +85,10 @@ export class WorkspacesService {
     const orgs = new Map(
       (await this.organizations.findByIds(workspaces.map((w) => w.organizationId))).map((o) => [o.id, o]),
     );
+    const levels = await this.permissions.workspaceLevels(p, workspaces);
     const out: ResourceObject[] = [];
     for (const ws of workspaces) {
-      const level = await this.permissions.workspaceLevel(p, ws);
+      const level = levels.get(ws.id) ?? null;
       const org = orgs.get(ws.organizationId);
       if (level && org) out.push(serializeWorkspace(ws, org.name, level));
     }
