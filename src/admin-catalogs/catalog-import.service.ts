@@ -62,7 +62,7 @@ export class CatalogImportService {
       const result: ImportResult = { created: 0, updated: 0, unchanged: 0 };
       const problems: string[] = [];
       for (const { label, changes } of entries) {
-        const existing = await this.repo.findByVersion(manager, catalog, changes.version, 'update');
+        const existing = await this.repo.findByVersion(manager, catalog, changes.version);
         const entry = existing ? Object.assign(newToolVersion(catalog), existing) : newToolVersion(catalog);
         const violations = new Violations();
         // An existing entry keeps its spelling of the version: pins refer to it.

@@ -20,7 +20,7 @@ interface Registration {
   noun: ConsumerNoun;
 }
 
-/** Catalog versions compare without regard to case (MySQL's collation does; SQLite is told to). */
+/** Catalog versions compare without regard to case, on both dialects. */
 const key = (version: string) => version.toLowerCase();
 
 /**

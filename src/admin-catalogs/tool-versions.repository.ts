@@ -38,33 +38,37 @@ export class ToolVersionsRepository {
     return paginate(qb, page);
   }
 
-  /**
-   * The entry of `version` in the caller's transaction. `share` keeps it from being deleted or
-   * renamed until the transaction ends (a pin being saved); `update` keeps it from being pinned
-   * (a delete or rename being checked). SQLite needs no lock: its writers already take turns.
-   */
+  /** The entry of `version` (any case), read without locking. */
   findByVersion(
     manager: EntityManager,
     catalog: Catalog,
     version: string,
-    lock?: 'share' | 'update',
   ): Promise<ToolVersionEntity | null> {
     const qb = manager
       .getRepository(ToolVersionEntity)
       .createQueryBuilder('t')
       .where('t.catalog = :catalog', { catalog });
     this.whereVersion(qb, version);
-    if (lock && !isSqlite(manager)) qb.setLock(lock === 'share' ? 'pessimistic_read' : 'pessimistic_write');
     return qb.getOne();
   }
 
-  /** The entry with `id`, locked against new pins for the rest of the transaction. */
-  lockById(manager: EntityManager, catalog: Catalog, id: string): Promise<ToolVersionEntity | null> {
+  /**
+   * The entry with `id`, locked for the rest of the caller's transaction: `share` while a pin on
+   * it is saved (it cannot be deleted or renamed meanwhile), `update` while a delete or rename
+   * is checked (it cannot be pinned meanwhile). Both lock the primary key only, so the two
+   * never wait on each other in opposite orders. SQLite needs no lock: its writers take turns.
+   */
+  lockById(
+    manager: EntityManager,
+    catalog: Catalog,
+    id: string,
+    mode: 'share' | 'update',
+  ): Promise<ToolVersionEntity | null> {
     const qb = manager
       .getRepository(ToolVersionEntity)
       .createQueryBuilder('t')
-      .where('t.catalog = :catalog AND t.id = :id', { catalog, id });
-    if (!isSqlite(manager)) qb.setLock('pessimistic_write');
+      .where('t.id = :id AND t.catalog = :catalog', { id, catalog });
+    if (!isSqlite(manager)) qb.setLock(mode === 'share' ? 'pessimistic_read' : 'pessimistic_write');
     return qb.getOne();
   }
 
@@ -91,15 +95,8 @@ export class ToolVersionsRepository {
     return counts;
   }
 
-  /**
-   * Versions compare without regard to case on both dialects: MySQL's collation already does
-   * (and keeps using the unique index); SQLite compares lower-cased values.
-   */
+  /** Versions compare without regard to case, whatever the column's collation. */
   private whereVersion(qb: SelectQueryBuilder<ToolVersionEntity>, version: string): void {
-    if (qb.connection.options.type === 'better-sqlite3') {
-      qb.andWhere('LOWER(t.version) = :version', { version: version.toLowerCase() });
-    } else {
-      qb.andWhere('t.version = :version', { version });
-    }
+    qb.andWhere('LOWER(t.version) = :version', { version: version.toLowerCase() });
   }
 }

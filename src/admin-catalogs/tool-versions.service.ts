@@ -89,7 +89,7 @@ export class ToolVersionsService implements OnModuleInit {
 
   async update(catalog: Catalog, id: string, attrs: UpdateToolVersionAttributes): Promise<ToolVersionView> {
     const entry = await this.saveUnique(async (manager) => {
-      const current = await this.repo.lockById(manager, catalog, id);
+      const current = await this.repo.lockById(manager, catalog, id, 'update');
       if (!current) throw notFound();
       const previous = current.version;
       const violations = new Violations();
@@ -114,7 +114,7 @@ export class ToolVersionsService implements OnModuleInit {
   /** Deletes an entry unless it is official or pinned; the 422 says which. */
   async delete(catalog: Catalog, id: string): Promise<void> {
     await inTransaction(this.ds, async (manager) => {
-      const entry = await this.repo.lockById(manager, catalog, id);
+      const entry = await this.repo.lockById(manager, catalog, id, 'update');
       if (!entry) throw notFound();
       const violations = new Violations();
       if (entry.official) violations.add(`Version ${entry.version} is official and cannot be deleted`);
@@ -142,10 +142,10 @@ export class ToolVersionsService implements OnModuleInit {
     manager?: EntityManager,
   ): Promise<string> {
     if (version === LATEST) return LATEST;
-    const entry = manager
-      ? await this.repo.findByVersion(manager, catalog, version, 'share')
-      : await this.repo.findByVersion(this.ds.manager, catalog, version);
-    if (!entry) {
+    const found = await this.repo.findByVersion(manager ?? this.ds.manager, catalog, version);
+    // Re-read under a lock: a delete or rename that won the race shows here as a missing entry.
+    const entry = found && manager ? await this.repo.lockById(manager, catalog, found.id, 'share') : found;
+    if (!entry || entry.version.toLowerCase() !== version.toLowerCase()) {
       throw invalidAttribute(
         attribute,
         `${version} is not in the ${humanize(catalog).toLowerCase()} catalog; use latest or an enabled catalog version`,

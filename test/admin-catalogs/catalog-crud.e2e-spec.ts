@@ -95,6 +95,20 @@ describe.each(CATALOGS)('the %s catalog', (catalog) => {
       }
     });
 
+    it('lets exactly one of several concurrent creates of a version succeed', async () => {
+      const attempts = await Promise.all(
+        Array.from({ length: 5 }, () => create({ version: '2.5.0', url: downloadUrl('2.5.0'), sha: sha() })),
+      );
+      expect(attempts.map((r) => r.status).sort()).toEqual([201, 422, 422, 422, 422]);
+      for (const r of attempts.filter((a) => a.status === 422)) {
+        expect(errorsOf(r.body)).toEqual([
+          { detail: 'Version has already been taken', pointer: '/data/attributes/version' },
+        ]);
+      }
+      const list = await admin.api.get(`${path}?filter[version]=2.5.0`).expect(200);
+      expect(list.body.meta.pagination['total-count']).toBe(1);
+    });
+
     it('accepts a version that only the other catalog has', async () => {
       await createCatalogVersion(admin, other, '3.3.3');
       await create({ version: '3.3.3', url: downloadUrl('3.3.3'), sha: sha() }).expect(201);

@@ -191,6 +191,26 @@ describe('pinning catalog versions', () => {
       expect(gone.body.errors[0].source).toEqual({ pointer: '/data/attributes/engine-version' });
     });
 
+    it('never lets a delete and a new pin racing each other both succeed', async () => {
+      for (let i = 0; i < 5; i++) {
+        const version = `3.9.${i}`;
+        const id = await createCatalogVersion(admin, 'engine-versions', version);
+        const [deleted, pinned] = await Promise.all([
+          admin.api.delete(`${ENGINE}/${id}`),
+          createPinned(version),
+        ]);
+        const outcome = [deleted.status, pinned.status];
+        expect([
+          [204, 422],
+          [422, 201],
+        ]).toContainEqual(outcome);
+        const usage = await admin.api.get(`${ENGINE}?filter[version]=${version}`).expect(200);
+        expect(usage.body.data.map((d: { attributes: { usage: number } }) => d.attributes.usage)).toEqual(
+          pinned.status === 201 ? [1] : [],
+        );
+      }
+    });
+
     it('names both reasons for an official version in use', async () => {
       const id = await createCatalogVersion(admin, 'engine-versions', '3.1.0', { official: true });
       await createPinned('3.1.0').expect(201);
