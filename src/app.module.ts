@@ -3,6 +3,7 @@ import { APP_FILTER, APP_INTERCEPTOR } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { LoggerModule } from 'nestjs-pino';
 import { randomUUID } from 'node:crypto';
+import { AdminCatalogsModule } from './admin-catalogs/admin-catalogs.module';
 import { BootstrapModule } from './bootstrap/bootstrap.module';
 import { ClockModule } from './common/clock';
 import { AuthModule } from './common/auth/auth.module';
@@ -67,6 +68,7 @@ import { WorkspacesModule } from './workspaces/workspaces.module';
     ProjectsModule,
     WorkspacesModule,
     RunTriggersModule,
+    AdminCatalogsModule,
     BootstrapModule,
   ],
   providers: [
