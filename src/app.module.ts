@@ -13,6 +13,8 @@ import { dataSourceOptions } from './database/data-source-options';
 import { HealthModule } from './health/health.module';
 import { OrganizationsModule } from './organizations/organizations.module';
 import { ProjectsModule } from './projects/projects.module';
+import { ReservedTagKeysModule } from './reserved-tag-keys/reserved-tag-keys.module';
+import { TagBindingsModule } from './tag-bindings/tag-bindings.module';
 import { TeamsModule } from './teams/teams.module';
 import { TokensModule } from './tokens/tokens.module';
 import { UsersModule } from './users/users.module';
@@ -61,6 +63,8 @@ import { WorkspacesModule } from './workspaces/workspaces.module';
     TokensModule,
     ProjectsModule,
     WorkspacesModule,
+    ReservedTagKeysModule,
+    TagBindingsModule,
     BootstrapModule,
   ],
   providers: [

@@ -2,6 +2,7 @@ import { forwardRef, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { OrganizationsModule } from '../organizations/organizations.module';
 import { ProjectsModule } from '../projects/projects.module';
+import { TagBindingsModule } from '../tag-bindings/tag-bindings.module';
 import { WorkspaceEntity } from './entities/workspace.entity';
 import { WorkspacesController } from './workspaces.controller';
 import { WorkspacesRepository } from './workspaces.repository';
@@ -12,6 +13,7 @@ import { WorkspacesService } from './workspaces.service';
     TypeOrmModule.forFeature([WorkspaceEntity]),
     forwardRef(() => OrganizationsModule),
     forwardRef(() => ProjectsModule),
+    forwardRef(() => TagBindingsModule),
   ],
   controllers: [WorkspacesController],
   providers: [WorkspacesRepository, WorkspacesService],

@@ -14,6 +14,7 @@ import { newId } from '../common/ids';
 import { OrganizationEntity } from '../organizations/entities/organization.entity';
 import { OrganizationsService } from '../organizations/organizations.service';
 import { ProjectsService } from '../projects/projects.service';
+import { TagBindingsService, WorkspaceTagChange } from '../tag-bindings/tag-bindings.service';
 import { WorkspaceAccessLevel } from '../teams/entities/team-workspace.entity';
 import { CreateWorkspaceAttributes, UpdateWorkspaceAttributes } from './dto/workspace-attributes.dto';
 import { WorkspaceEntity } from './entities/workspace.entity';
@@ -39,6 +40,7 @@ export class WorkspacesService {
     @Inject(forwardRef(() => OrganizationsService)) private readonly organizations: OrganizationsService,
     @Inject(forwardRef(() => ProjectsService)) private readonly projects: ProjectsService,
     @InjectDataSource() private readonly ds: DataSource,
+    @Inject(forwardRef(() => TagBindingsService)) private readonly tagBindings: TagBindingsService,
   ) {}
 
   /** The workspace if it exists (no permission check): for services that check rights themselves. */
@@ -117,6 +119,7 @@ export class WorkspacesService {
   ): Promise<WorkspaceView> {
     const org = await this.organizations.requireVisible(p, orgName);
     await this.permissions.requireFlag(p, org.id, 'manage-workspaces');
+    const tags = { items: this.tagBindings.fromRelationship(body, 'workspace'), previousProjectId: null };
     const projectId = await this.resolveProject(p, org.id, body);
     const now = new Date();
     const ws = Object.assign(new WorkspaceEntity(), {
@@ -129,7 +132,7 @@ export class WorkspacesService {
       createdAt: now,
       updatedAt: now,
     });
-    await this.saveUnique(ws);
+    await this.saveUnique(ws, tags);
     return this.view(p, ws, org);
   }
 
@@ -139,13 +142,17 @@ export class WorkspacesService {
     body: ParsedBody<UpdateWorkspaceAttributes>,
   ): Promise<WorkspaceView> {
     await this.permissions.requireWorkspaceLevel(p, ws, 'admin');
+    const tags = {
+      items: this.tagBindings.fromRelationship(body, 'workspace'),
+      previousProjectId: ws.projectId,
+    };
     const attrs = body.attributes;
     if (attrs.name !== undefined) ws.name = attrs.name;
     if (body.has('description')) ws.description = attrs.description ?? null;
     if (attrs['engine-version'] !== undefined) ws.engineVersion = attrs['engine-version'];
     if (body.hasRelationship('project')) ws.projectId = await this.resolveProject(p, ws.organizationId, body);
     ws.updatedAt = new Date();
-    await this.saveUnique(ws);
+    await this.saveUnique(ws, tags);
     return this.view(p, ws);
   }
 
@@ -177,9 +184,12 @@ export class WorkspacesService {
     return project.id;
   }
 
-  private async saveUnique(ws: WorkspaceEntity): Promise<void> {
+  /** Saves the workspace with its tag-binding change (see TagBindingsService.saveWorkspace): one transaction. */
+  private async saveUnique(ws: WorkspaceEntity, tags: WorkspaceTagChange): Promise<void> {
     try {
-      await inTransaction(this.ds, (manager) => this.repo.save(manager, ws));
+      await inTransaction(this.ds, (manager) =>
+        this.tagBindings.saveWorkspace(manager, ws, tags, () => this.repo.save(manager, ws)),
+      );
     } catch (err) {
       if (isUniqueViolation(err)) throw invalidAttribute('name', 'has already been taken');
       throw err;
