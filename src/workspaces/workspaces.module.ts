@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { AdminCatalogsModule } from '../admin-catalogs/admin-catalogs.module';
 import { OrganizationsModule } from '../organizations/organizations.module';
 import { ProjectsModule } from '../projects/projects.module';
+import { TagBindingsModule } from '../tag-bindings/tag-bindings.module';
 import { WorkspaceEntity } from './entities/workspace.entity';
 import { WorkspacesController } from './workspaces.controller';
 import { WorkspacesRepository } from './workspaces.repository';
@@ -14,6 +15,7 @@ import { WorkspacesService } from './workspaces.service';
     forwardRef(() => OrganizationsModule),
     forwardRef(() => ProjectsModule),
     AdminCatalogsModule,
+    forwardRef(() => TagBindingsModule),
   ],
   controllers: [WorkspacesController],
   providers: [WorkspacesRepository, WorkspacesService],
