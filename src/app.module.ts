@@ -14,6 +14,7 @@ import { dataSourceOptions } from './database/data-source-options';
 import { HealthModule } from './health/health.module';
 import { OrganizationsModule } from './organizations/organizations.module';
 import { PoliciesModule } from './policies/policies.module';
+import { PolicySetsModule } from './policy-sets/policy-sets.module';
 import { ProjectsModule } from './projects/projects.module';
 import { StorageModule } from './storage/storage.module';
 import { TeamsModule } from './teams/teams.module';
@@ -67,6 +68,7 @@ import { WorkspacesModule } from './workspaces/workspaces.module';
     ProjectsModule,
     WorkspacesModule,
     PoliciesModule,
+    PolicySetsModule,
     BootstrapModule,
   ],
   providers: [

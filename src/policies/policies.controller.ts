@@ -24,7 +24,7 @@ import { API_V2 } from '../common/api-prefix';
 import { CurrentPrincipal } from '../common/auth/current-principal.decorator';
 import { Principal } from '../common/auth/principal';
 import { pageResult } from '../common/database/paginate';
-import { badRequest, DomainError } from '../common/errors/domain-error';
+import { DomainError } from '../common/errors/domain-error';
 import { JsonApiBody, ParsedBody } from '../common/jsonapi/body';
 import { CollectionDocument, ResourceDocument } from '../common/jsonapi/document';
 import { ApiCreate, ApiDelete, ApiErrors, ApiList, ApiShow, ApiUpdate } from '../common/jsonapi/openapi';
@@ -33,17 +33,10 @@ import { Paging, QueryValue } from '../common/jsonapi/query';
 import { CreatePolicyAttributes, UpdatePolicyAttributes } from './dto/policy-attributes.dto';
 import { PoliciesService } from './policies.service';
 import { POLICY_DOC, serializePolicy } from './policies.serializer';
-import { isPolicyKind, POLICY_KINDS, PolicyKind } from './policy-kinds';
+import { parseKindFilter } from './policy-kinds';
 
 const TYPE = { types: ['policies'] };
 const WRITABLE = { writable: ['name', 'description', 'kind', 'enforcement-level', 'query'] };
-
-export function parseKindFilter(raw: string | undefined): PolicyKind | undefined {
-  if (raw === undefined || raw === '') return undefined;
-  if (!isPolicyKind(raw))
-    throw badRequest(`filter[kind] must be one of ${POLICY_KINDS.join(', ')}`, 'filter[kind]');
-  return raw;
-}
 
 function declaredLength(req: Request): number | undefined {
   const raw = req.headers['content-length'];

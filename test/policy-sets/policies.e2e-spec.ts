@@ -12,6 +12,9 @@ import {
 import { startApp, TestApp } from '../helpers/test-app';
 import { createPolicy } from './policy-fixtures';
 
+// The e2e project's testTimeout does not reach hooks; booting on MySQL can take longer than 5 s.
+jest.setTimeout(60_000);
+
 describe('policies', () => {
   let t: TestApp;
   let admin: Actor;
