@@ -13,7 +13,9 @@ import { PolicySetEntity } from './entities/policy-set.entity';
 import { PolicySetMembers } from './policy-set-members';
 import { PolicySetRelationshipsController } from './policy-set-relationships.controller';
 import { PolicySetRelationshipsService } from './policy-set-relationships.service';
+import { PolicySetVersionsController } from './policy-set-versions.controller';
 import { PolicySetVersionsRepository } from './policy-set-versions.repository';
+import { PolicySetVersionsService } from './policy-set-versions.service';
 import { PolicySetPresenter } from './policy-set.presenter';
 import { PolicySetsController } from './policy-sets.controller';
 import { PolicySetsRepository } from './policy-sets.repository';
@@ -38,7 +40,7 @@ import {
     ProjectsModule,
     WorkspacesModule,
   ],
-  controllers: [PolicySetsController, PolicySetRelationshipsController],
+  controllers: [PolicySetsController, PolicySetRelationshipsController, PolicySetVersionsController],
   providers: [
     PolicySetsRepository,
     PolicySetVersionsRepository,
@@ -46,6 +48,7 @@ import {
     PolicySetMembers,
     PolicySetsService,
     PolicySetRelationshipsService,
+    PolicySetVersionsService,
     // The policy-engine catalog replaces this binding with one that consults it.
     { provide: PolicyToolVersionValidator, useClass: ShapeOnlyPolicyToolVersionValidator },
   ],

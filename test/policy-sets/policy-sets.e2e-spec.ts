@@ -411,6 +411,21 @@ describe('policy sets: create, show, update, delete', () => {
       expect(policy.body.data.attributes['policy-set-count']).toBe(0);
     });
 
+    it("goes away with its organization, together with the organization's policies", async () => {
+      const doomed = await createOrganization(admin);
+      const wsId = await createWorkspace(admin, doomed);
+      const policyId = await createPolicy(admin, doomed);
+      const set = await createPolicySet(
+        admin,
+        doomed,
+        {},
+        { workspaces: ids('workspaces', [wsId]), policies: ids('policies', [policyId]) },
+      );
+      await admin.api.delete(`/api/v2/organizations/${doomed}`).expect(204);
+      await admin.api.get(`/api/v2/policy-sets/${set.id}`).expect(404);
+      await admin.api.get(`/api/v2/policies/${policyId}`).expect(404);
+    });
+
     it('loses its attachments when the attached policy, workspace or project is deleted', async () => {
       const projectId = await createProject(admin, org);
       const wsId = await createWorkspace(admin, org);
