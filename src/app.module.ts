@@ -14,6 +14,8 @@ import { ConfigModule } from './config/config.module';
 import { dataSourceOptions } from './database/data-source-options';
 import { HealthModule } from './health/health.module';
 import { OrganizationsModule } from './organizations/organizations.module';
+import { PoliciesModule } from './policies/policies.module';
+import { PolicySetsModule } from './policy-sets/policy-sets.module';
 import { ProjectsModule } from './projects/projects.module';
 import { ReservedTagKeysModule } from './reserved-tag-keys/reserved-tag-keys.module';
 import { RunTriggersModule } from './run-triggers/run-triggers.module';
@@ -73,6 +75,8 @@ import { WorkspacesModule } from './workspaces/workspaces.module';
     AdminCatalogsModule,
     ReservedTagKeysModule,
     TagBindingsModule,
+    PoliciesModule,
+    PolicySetsModule,
     BootstrapModule,
   ],
   providers: [

@@ -8,6 +8,7 @@ import { inTransaction } from '../common/database/transaction';
 import { isUniqueViolation } from '../common/errors/db-errors';
 import { invalid, invalidAttribute, notFound } from '../common/errors/domain-error';
 import { ParsedBody } from '../common/jsonapi/body';
+import { ResourceObject } from '../common/jsonapi/document';
 import { PageParams } from '../common/jsonapi/pagination';
 import { newId } from '../common/ids';
 import { OrganizationEntity } from '../organizations/entities/organization.entity';
@@ -17,6 +18,7 @@ import { TagBindingsService } from '../tag-bindings/tag-bindings.service';
 import { CreateProjectAttributes, UpdateProjectAttributes } from './dto/project-attributes.dto';
 import { ProjectEntity } from './entities/project.entity';
 import { ProjectsRepository } from './projects.repository';
+import { serializeProject } from './projects.serializer';
 
 export const DEFAULT_PROJECT_NAME = 'Default Project';
 
@@ -67,6 +69,24 @@ export class ProjectsService {
 
   findByIds(ids: string[]): Promise<ProjectEntity[]> {
     return this.repo.findByIds([...new Set(ids)]);
+  }
+
+  /** Serialized projects among `ids` that the principal may read, for `included` arrays. */
+  async readableResources(p: Principal, ids: string[]): Promise<ResourceObject[]> {
+    const projects = await this.findByIds(ids);
+    const [counts, orgs] = await Promise.all([
+      this.repo.workspaceCounts(projects.map((x) => x.id)),
+      this.organizations.findByIds(projects.map((x) => x.organizationId)),
+    ]);
+    const names = new Map(orgs.map((o) => [o.id, o.name]));
+    const out: ResourceObject[] = [];
+    for (const project of projects) {
+      const name = names.get(project.organizationId);
+      if (name && (await this.permissions.canReadProject(p, project))) {
+        out.push(serializeProject(project, name, counts.get(project.id) ?? 0));
+      }
+    }
+    return out;
   }
 
   /** The project if the principal may read it; otherwise 404. */
