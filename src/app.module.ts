@@ -14,6 +14,7 @@ import { dataSourceOptions } from './database/data-source-options';
 import { HealthModule } from './health/health.module';
 import { OrganizationsModule } from './organizations/organizations.module';
 import { ProjectsModule } from './projects/projects.module';
+import { RegistryModule } from './registry/registry.module';
 import { StorageModule } from './storage/storage.module';
 import { TeamsModule } from './teams/teams.module';
 import { TokensModule } from './tokens/tokens.module';
@@ -66,6 +67,7 @@ import { WorkspacesModule } from './workspaces/workspaces.module';
     ProjectsModule,
     WorkspacesModule,
     BootstrapModule,
+    RegistryModule,
   ],
   providers: [
     { provide: APP_FILTER, useClass: JsonApiExceptionFilter },
