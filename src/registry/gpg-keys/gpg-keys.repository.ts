@@ -27,7 +27,8 @@ export class GpgKeysRepository {
   }
 
   async insert(manager: EntityManager, key: RegistryGpgKeyEntity): Promise<void> {
-    await manager.getRepository(RegistryGpgKeyEntity).insert(key);
+    // A copy: on MariaDB, INSERT … RETURNING writes raw column values (0/1 for booleans) back into it.
+    await manager.getRepository(RegistryGpgKeyEntity).insert({ ...key });
   }
 
   async save(manager: EntityManager, key: RegistryGpgKeyEntity): Promise<void> {

@@ -16,7 +16,8 @@ export class CreateRegistryProviderAttributes {
   namespace: string;
 
   /** Two rules, two errors when it is missing: "can't be blank" and "is not included in the list". */
-  @IsNotEmpty({ message: "can't be blank" })
+  // Decorators register bottom-up; this order reports "can't be blank" first.
   @IsIn(REGISTRY_NAMES, { message: 'is not included in the list' })
+  @IsNotEmpty({ message: "can't be blank" })
   'registry-name': RegistryName;
 }

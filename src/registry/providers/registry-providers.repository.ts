@@ -56,7 +56,8 @@ export class RegistryProvidersRepository {
   }
 
   async insert(manager: EntityManager, provider: RegistryProviderEntity): Promise<void> {
-    await manager.getRepository(RegistryProviderEntity).insert(provider);
+    // A copy: on MariaDB, INSERT … RETURNING writes raw column values (0/1 for booleans) back into it.
+    await manager.getRepository(RegistryProviderEntity).insert({ ...provider });
   }
 
   async delete(manager: EntityManager, id: string): Promise<void> {

@@ -48,7 +48,8 @@ export class ProviderPlatformsRepository {
   }
 
   async insert(manager: EntityManager, platform: RegistryProviderPlatformEntity): Promise<void> {
-    await manager.getRepository(RegistryProviderPlatformEntity).insert(platform);
+    // A copy: on MariaDB, INSERT … RETURNING writes raw column values (0/1 for booleans) back into it.
+    await manager.getRepository(RegistryProviderPlatformEntity).insert({ ...platform });
   }
 
   async save(manager: EntityManager, platform: RegistryProviderPlatformEntity): Promise<void> {

@@ -88,7 +88,8 @@ export class ProviderVersionsRepository {
   }
 
   async insert(manager: EntityManager, version: RegistryProviderVersionEntity): Promise<void> {
-    await manager.getRepository(RegistryProviderVersionEntity).insert(version);
+    // A copy: on MariaDB, INSERT … RETURNING writes raw column values (0/1 for booleans) back into it.
+    await manager.getRepository(RegistryProviderVersionEntity).insert({ ...version });
   }
 
   async save(manager: EntityManager, version: RegistryProviderVersionEntity): Promise<void> {
