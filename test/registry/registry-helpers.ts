@@ -56,17 +56,20 @@ export function put(link: string, body: Buffer): request.Test {
   return request(url.origin).put(url.pathname).set('Content-Type', 'application/octet-stream').send(body);
 }
 
+/** GET (body collected as raw bytes) or HEAD on an absolute signed link, without a token. */
 export function fetchLink(link: string, method: 'get' | 'head' = 'get'): request.Test {
   const url = new URL(link);
-  const req = request(url.origin)[method](url.pathname);
-  return method === 'get' ? req.buffer(true).parse(binaryParser) : req;
-}
-
-function binaryParser(res: NodeJS.ReadableStream, done: (err: Error | null, body: Buffer) => void): void {
-  const chunks: Buffer[] = [];
-  res.on('data', (c: Buffer) => chunks.push(c));
-  res.on('end', () => done(null, Buffer.concat(chunks)));
-  res.on('error', (err: Error) => done(err, Buffer.alloc(0)));
+  if (method === 'head') return request(url.origin).head(url.pathname);
+  return request(url.origin)
+    .get(url.pathname)
+    .buffer(true)
+    .parse((res, done) => {
+      const stream = res as unknown as NodeJS.ReadableStream;
+      const chunks: Buffer[] = [];
+      stream.on('data', (c: Buffer) => chunks.push(c));
+      stream.on('end', () => done(null, Buffer.concat(chunks)));
+      stream.on('error', (err: Error) => done(err, undefined));
+    });
 }
 
 export function providerBase(org: string, name: string, registry = 'private', namespace = org): string {

@@ -20,7 +20,7 @@ import {
   SigningKey,
 } from './registry-helpers';
 
-const DOWNLOAD_LINK = /^http:\/\/127\.0\.0\.1:\d+\/uploads\/[\w-]+\.[\w-]+$/;
+const SIGNED_LINK = /^http:\/\/127\.0\.0\.1:\d+\/uploads\/[\w-]+\.[\w-]+$/;
 
 /** Every file stored under a directory, recursively (the filesystem blob store's layout). */
 function filesUnder(dir: string): string[] {
@@ -69,8 +69,8 @@ describe('registry uploads and downloads', () => {
       'shasums-sig-uploaded': false,
     });
     expect(afterSums.body.data.links).toEqual({
-      'shasums-download': expect.stringMatching(DOWNLOAD_LINK),
-      'shasums-sig-upload': v.version.links['shasums-sig-upload'],
+      'shasums-download': expect.stringMatching(SIGNED_LINK),
+      'shasums-sig-upload': expect.stringMatching(SIGNED_LINK),
     });
 
     const signature = await signDetached(v.sums, key, true);
@@ -108,7 +108,7 @@ describe('registry uploads and downloads', () => {
     const shown = await owner.api.get(`${v.show}/platforms/darwin/arm64`).expect(200);
     expect(shown.body.data.attributes['provider-binary-uploaded']).toBe(true);
     expect(shown.body.data.links).toEqual({
-      'provider-binary-download': expect.stringMatching(DOWNLOAD_LINK),
+      'provider-binary-download': expect.stringMatching(SIGNED_LINK),
     });
     const got = await fetchLink(shown.body.data.links['provider-binary-download']).expect(200);
     expect(Buffer.compare(got.body as Buffer, v.binary)).toBe(0);
@@ -213,6 +213,37 @@ describe('registry uploads and downloads', () => {
       'shasums-sig-uploaded': true,
     });
     await put(v.version.links['shasums-upload'], v.sums).expect(200);
+  });
+
+  it('checks the pair when SHA256SUMS and its signature race: a good pair is accepted and verified', async () => {
+    const v = await freshVersion();
+    const results = await Promise.all([
+      put(v.version.links['shasums-upload'], v.sums),
+      put(v.version.links['shasums-sig-upload'], await signDetached(v.sums, key)),
+    ]);
+    expect(results.map((r) => r.status)).toEqual([200, 200]);
+    const shown = await owner.api.get(v.show).expect(200);
+    expect(shown.body.data.attributes).toMatchObject({
+      'shasums-uploaded': true,
+      'shasums-sig-uploaded': true,
+    });
+  });
+
+  it('checks the pair when SHA256SUMS and its signature race: of a bad pair, the one arriving second is refused', async () => {
+    const v = await freshVersion();
+    const stranger = await generateSigningKey('racer');
+    const results = await Promise.all([
+      put(v.version.links['shasums-upload'], v.sums),
+      put(v.version.links['shasums-sig-upload'], await signDetached(v.sums, stranger)),
+    ]);
+    expect(results.map((r) => r.status).sort()).toEqual([200, 422]);
+    const shown = await owner.api.get(v.show).expect(200);
+    const flags = [
+      shown.body.data.attributes['shasums-uploaded'],
+      shown.body.data.attributes['shasums-sig-uploaded'],
+    ];
+    expect(flags.filter(Boolean)).toHaveLength(1);
+    expect(filesUnder(v.versionDir)).toHaveLength(1);
   });
 
   it('accepts any signature file when the namespace does not store the named key', async () => {

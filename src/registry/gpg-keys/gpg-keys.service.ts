@@ -64,7 +64,10 @@ export class GpgKeysService {
       updatedAt: now,
     });
     try {
-      await inTransaction(this.ds, (manager) => this.repo.insert(manager, key));
+      await inTransaction(this.ds, async (manager) => {
+        await this.readiness.lockNamespace(manager, org.id);
+        await this.repo.insert(manager, key);
+      });
     } catch (err) {
       if (isUniqueViolation(err)) throw this.taken(keyId, org.name);
       throw err;
@@ -112,7 +115,12 @@ export class GpgKeysService {
     key.organizationId = to.id;
     key.updatedAt = new Date();
     try {
-      await inTransaction(this.ds, (manager) => this.repo.save(manager, key));
+      await inTransaction(this.ds, async (manager) => {
+        // Both namespaces, in a fixed order so two opposite moves cannot deadlock.
+        for (const id of [...new Set([from.id, to.id])].sort())
+          await this.readiness.lockNamespace(manager, id);
+        await this.repo.save(manager, key);
+      });
     } catch (err) {
       if (isUniqueViolation(err)) throw this.taken(key.keyId, to.name);
       throw err;
@@ -127,7 +135,10 @@ export class GpgKeysService {
   async delete(p: Principal, namespace: string, keyId: string): Promise<void> {
     const org = await this.writableNamespace(p, namespace);
     const key = await this.find(org.id, keyId);
-    await inTransaction(this.ds, (manager) => this.repo.delete(manager, key.id));
+    await inTransaction(this.ds, async (manager) => {
+      await this.readiness.lockNamespace(manager, org.id);
+      await this.repo.delete(manager, key.id);
+    });
     await this.readiness.reverify(org.id, key.keyId);
   }
 

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Readable } from 'node:stream';
 import { DataSource, EntityManager } from 'typeorm';
-import { inTransaction } from '../../common/database/transaction';
+import { inTransaction, lockRow } from '../../common/database/transaction';
 import { invalid, notFound } from '../../common/errors/domain-error';
 import { BlobStore } from '../../storage/blob-store';
 import { RegistryGpgKeyEntity } from '../entities/registry-gpg-key.entity';
@@ -40,6 +40,15 @@ export class RegistryReadinessService {
     const version = await this.versions.findById(versionId, manager);
     if (!version) throw notFound();
     return version;
+  }
+
+  /**
+   * Serialises signature decisions of one namespace: uploads that complete a SHA256SUMS pair and
+   * GPG key changes both take it (before any version lock), so an upload either sees a key that is
+   * being stored or is committed before that key's re-check looks for versions to check.
+   */
+  async lockNamespace(manager: EntityManager, organizationId: string): Promise<void> {
+    await lockRow(manager, 'organizations', organizationId);
   }
 
   /** Recomputes platform readiness and version usability, then saves the version. */

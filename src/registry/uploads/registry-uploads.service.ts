@@ -67,6 +67,7 @@ export class RegistryUploadsService implements OnModuleInit {
       const sums = await this.readiness.readBlob(key);
       const entries = parseSha256Sums(sums);
       await inTransaction(this.ds, async (manager) => {
+        await this.readiness.lockNamespace(manager, organizationId);
         const current = await this.readiness.lockVersion(manager, versionId);
         if (current.shasumsUploaded) throw conflict('SHA256SUMS has already been uploaded for this version');
         if (current.shasumsSigUploaded) {
@@ -99,6 +100,7 @@ export class RegistryUploadsService implements OnModuleInit {
       const signature = await this.readiness.readBlob(key);
       await readDetachedSignature(signature);
       await inTransaction(this.ds, async (manager) => {
+        await this.readiness.lockNamespace(manager, organizationId);
         const current = await this.readiness.lockVersion(manager, versionId);
         if (current.shasumsSigUploaded) {
           throw conflict('The SHA256SUMS signature has already been uploaded for this version');
