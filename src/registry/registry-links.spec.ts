@@ -44,9 +44,18 @@ describe('RegistryLinks', () => {
       shasumsUploaded: true,
       shasumsSigUploaded: false,
     });
-    const links = sut.version('http://h', version);
+    const links = sut.version('http://h', version, true);
     expect(Object.keys(links)).toEqual(['shasums-download', 'shasums-sig-upload']);
     expect(claimsOf(links['shasums-download']).purpose).toBe('provider-shasums-download');
     expect(claimsOf(links['shasums-sig-upload']).purpose).toBe('provider-shasums-sig-upload');
+  });
+
+  it('hands upload links only to callers who may upload', () => {
+    const version = Object.assign(new RegistryProviderVersionEntity(), {
+      id: 'provver-1',
+      shasumsUploaded: true,
+      shasumsSigUploaded: false,
+    });
+    expect(Object.keys(sut.version('http://h', version, false))).toEqual(['shasums-download']);
   });
 });

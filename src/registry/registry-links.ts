@@ -66,21 +66,26 @@ export class RegistryLinks {
     return this.links.url(origin, { purpose, resourceId, expiresAt });
   }
 
-  /** `shasums-upload`/`shasums-sig-upload` until each file arrives, then the `-download` link. */
-  version(origin: string, v: RegistryProviderVersionEntity): Record<string, string> {
-    return {
-      ...(v.shasumsUploaded
-        ? { 'shasums-download': this.download(origin, PURPOSE.shasumsDownload, v.id) }
-        : { 'shasums-upload': this.upload(origin, PURPOSE.shasumsUpload, v.id) }),
-      ...(v.shasumsSigUploaded
-        ? { 'shasums-sig-download': this.download(origin, PURPOSE.shasumsSigDownload, v.id) }
-        : { 'shasums-sig-upload': this.upload(origin, PURPOSE.shasumsSigUpload, v.id) }),
-    };
+  /**
+   * `shasums-upload`/`shasums-sig-upload` until each file arrives, then the `-download` link.
+   * Upload links are capabilities, so only callers who may upload (`can-upload-asset`) get them.
+   */
+  version(origin: string, v: RegistryProviderVersionEntity, canUpload: boolean): Record<string, string> {
+    const links: Record<string, string> = {};
+    if (v.shasumsUploaded) links['shasums-download'] = this.download(origin, PURPOSE.shasumsDownload, v.id);
+    else if (canUpload) links['shasums-upload'] = this.upload(origin, PURPOSE.shasumsUpload, v.id);
+    if (v.shasumsSigUploaded) {
+      links['shasums-sig-download'] = this.download(origin, PURPOSE.shasumsSigDownload, v.id);
+    } else if (canUpload) {
+      links['shasums-sig-upload'] = this.upload(origin, PURPOSE.shasumsSigUpload, v.id);
+    }
+    return links;
   }
 
-  platform(origin: string, p: RegistryProviderPlatformEntity): Record<string, string> {
-    return p.providerBinaryUploaded
-      ? { 'provider-binary-download': this.download(origin, PURPOSE.binaryDownload, p.id) }
-      : { 'provider-binary-upload': this.upload(origin, PURPOSE.binaryUpload, p.id) };
+  platform(origin: string, p: RegistryProviderPlatformEntity, canUpload: boolean): Record<string, string> {
+    if (p.providerBinaryUploaded) {
+      return { 'provider-binary-download': this.download(origin, PURPOSE.binaryDownload, p.id) };
+    }
+    return canUpload ? { 'provider-binary-upload': this.upload(origin, PURPOSE.binaryUpload, p.id) } : {};
   }
 }

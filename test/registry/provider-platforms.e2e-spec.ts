@@ -203,6 +203,7 @@ describe('registry provider platforms', () => {
 
     const read = await reader.api.get(`${platforms}/linux/amd64`).expect(200);
     expect(read.body.data.attributes.permissions).toEqual({ 'can-delete': false, 'can-upload-asset': false });
+    expect(read.body.data.links).toEqual({});
     await reader.api.get(platforms).expect(200);
     await reader.api.post(platforms, platformBody({ ...linux, arch: 'arm64' })).expect(404);
     await reader.api.delete(`${platforms}/linux/amd64`).expect(404);

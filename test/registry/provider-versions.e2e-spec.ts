@@ -270,6 +270,8 @@ describe('registry provider versions', () => {
 
     const read = await reader.api.get(`${base}/versions/1.0.0`).expect(200);
     expect(read.body.data.attributes.permissions).toEqual({ 'can-delete': false, 'can-upload-asset': false });
+    // Upload links are capabilities: a reader who may not upload is not handed them.
+    expect(read.body.data.links).toEqual({});
     const listed = await reader.api.get(`${base}/versions`).expect(200);
     expect(listed.body.data[0].attributes.permissions).toEqual({
       'can-delete': false,

@@ -41,7 +41,7 @@ export class ProviderPlatformsService {
   ) {}
 
   resource(origin: string, canManage: boolean, platform: RegistryProviderPlatformEntity): ResourceObject {
-    return serializePlatform(platform, canManage, this.links.platform(origin, platform));
+    return serializePlatform(platform, canManage, this.links.platform(origin, platform, canManage));
   }
 
   /** The platform at a path: 403 on a public provider, 404 when missing or not allowed. */

@@ -65,7 +65,7 @@ export class ProviderVersionsService {
           providerPath: path,
           canManage: ctx.canManage,
           platformIds: platformIds.get(v.id) ?? [],
-          links: this.links.version(origin, v),
+          links: this.links.version(origin, v, ctx.canManage),
         }),
       );
     });
