@@ -5,7 +5,7 @@ const transform = {
 
 module.exports = {
   maxWorkers: process.env.JEST_WORKERS || 2,
-  // Global: Jest ignores testTimeout inside `projects` entries (hooks kept the 5 s default).
+  // Applies to every project: e2e suites boot the app and may spawn the CLI.
   testTimeout: 60000,
   projects: [
     {

@@ -3,6 +3,7 @@ import { APP_FILTER, APP_INTERCEPTOR } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { LoggerModule } from 'nestjs-pino';
 import { randomUUID } from 'node:crypto';
+import { AdminCatalogsModule } from './admin-catalogs/admin-catalogs.module';
 import { BootstrapModule } from './bootstrap/bootstrap.module';
 import { ClockModule } from './common/clock';
 import { AuthModule } from './common/auth/auth.module';
@@ -15,6 +16,7 @@ import { HealthModule } from './health/health.module';
 import { OrganizationsModule } from './organizations/organizations.module';
 import { ProjectsModule } from './projects/projects.module';
 import { RegistryModule } from './registry/registry.module';
+import { RunTriggersModule } from './run-triggers/run-triggers.module';
 import { StorageModule } from './storage/storage.module';
 import { TeamsModule } from './teams/teams.module';
 import { TokensModule } from './tokens/tokens.module';
@@ -66,6 +68,8 @@ import { WorkspacesModule } from './workspaces/workspaces.module';
     TokensModule,
     ProjectsModule,
     WorkspacesModule,
+    RunTriggersModule,
+    AdminCatalogsModule,
     BootstrapModule,
     RegistryModule,
   ],

@@ -54,6 +54,22 @@ export class AccessRepository {
     return rows.map((r) => r.access);
   }
 
+  /** Granted levels per workspace for many workspaces at once (one query). */
+  async accessLevelsByWorkspace(
+    teamIds: readonly string[],
+    workspaceIds: readonly string[],
+  ): Promise<Map<string, WorkspaceAccessLevel[]>> {
+    const byWorkspace = new Map<string, WorkspaceAccessLevel[]>();
+    if (!teamIds.length || !workspaceIds.length) return byWorkspace;
+    const rows = await this.ds.getRepository(TeamWorkspaceEntity).find({
+      select: { workspaceId: true, access: true },
+      where: { teamId: In([...teamIds]), workspaceId: In([...new Set(workspaceIds)]) },
+    });
+    for (const r of rows)
+      byWorkspace.set(r.workspaceId, [...(byWorkspace.get(r.workspaceId) ?? []), r.access]);
+    return byWorkspace;
+  }
+
   async hasAnyWorkspaceInProject(teamIds: readonly string[], projectId: string): Promise<boolean> {
     if (!teamIds.length) return false;
     const count = await this.ds

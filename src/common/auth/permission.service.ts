@@ -34,6 +34,18 @@ function rank(level: WorkspaceAccessLevel): number {
   return WORKSPACE_ACCESS_LEVELS.indexOf(level);
 }
 
+/** The highest of the team grants, with `read-workspaces` counting as read everywhere. */
+function bestLevel(
+  access: OrganizationAccess,
+  granted: readonly WorkspaceAccessLevel[],
+): WorkspaceAccessLevel | null {
+  let best: WorkspaceAccessLevel | null = access.flags.has('read-workspaces') ? 'read' : null;
+  for (const level of granted) {
+    if (best === null || rank(level) > rank(best)) best = level;
+  }
+  return best;
+}
+
 /**
  * The one authority on "may principal P do A on resource R". Guards and services ask it;
  * nothing else decides. Answers are cached for the life of the request's principal.
@@ -125,11 +137,32 @@ export class PermissionService {
     const access = await this.organizationAccess(p, ws.organizationId);
     if (!access) return null;
     if (access.owner || access.flags.has('manage-workspaces')) return 'admin';
-    let best: WorkspaceAccessLevel | null = access.flags.has('read-workspaces') ? 'read' : null;
-    for (const level of await this.access.accessLevels(access.teamIds, ws.id)) {
-      if (best === null || rank(level) > rank(best)) best = level;
+    return bestLevel(access, await this.access.accessLevels(access.teamIds, ws.id));
+  }
+
+  /** `workspaceLevel` for many workspaces with one grants query per organization, for lists. */
+  async workspaceLevels(
+    p: Principal,
+    workspaces: readonly WorkspaceRef[],
+  ): Promise<Map<string, WorkspaceAccessLevel | null>> {
+    const levels = new Map<string, WorkspaceAccessLevel | null>();
+    const byOrganization = new Map<string, WorkspaceRef[]>();
+    for (const ws of workspaces) {
+      byOrganization.set(ws.organizationId, [...(byOrganization.get(ws.organizationId) ?? []), ws]);
     }
-    return best;
+    for (const [organizationId, inOrg] of byOrganization) {
+      const access = await this.organizationAccess(p, organizationId);
+      if (!access || access.owner || access.flags.has('manage-workspaces')) {
+        for (const ws of inOrg) levels.set(ws.id, access ? 'admin' : null);
+        continue;
+      }
+      const granted = await this.access.accessLevelsByWorkspace(
+        access.teamIds,
+        inOrg.map((ws) => ws.id),
+      );
+      for (const ws of inOrg) levels.set(ws.id, bestLevel(access, granted.get(ws.id) ?? []));
+    }
+    return levels;
   }
 
   async hasWorkspaceLevel(p: Principal, ws: WorkspaceRef, min: WorkspaceAccessLevel): Promise<boolean> {
