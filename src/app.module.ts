@@ -17,6 +17,7 @@ import { OrganizationsModule } from './organizations/organizations.module';
 import { PoliciesModule } from './policies/policies.module';
 import { PolicySetsModule } from './policy-sets/policy-sets.module';
 import { ProjectsModule } from './projects/projects.module';
+import { RegistryModule } from './registry/registry.module';
 import { ReservedTagKeysModule } from './reserved-tag-keys/reserved-tag-keys.module';
 import { RunTriggersModule } from './run-triggers/run-triggers.module';
 import { StorageModule } from './storage/storage.module';
@@ -78,6 +79,7 @@ import { WorkspacesModule } from './workspaces/workspaces.module';
     PoliciesModule,
     PolicySetsModule,
     BootstrapModule,
+    RegistryModule,
   ],
   providers: [
     { provide: APP_FILTER, useClass: JsonApiExceptionFilter },
