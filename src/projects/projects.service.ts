@@ -8,6 +8,7 @@ import { inTransaction } from '../common/database/transaction';
 import { isUniqueViolation } from '../common/errors/db-errors';
 import { invalid, invalidAttribute, notFound } from '../common/errors/domain-error';
 import { ParsedBody } from '../common/jsonapi/body';
+import { ResourceObject } from '../common/jsonapi/document';
 import { PageParams } from '../common/jsonapi/pagination';
 import { newId } from '../common/ids';
 import { OrganizationEntity } from '../organizations/entities/organization.entity';
@@ -15,6 +16,7 @@ import { OrganizationsService } from '../organizations/organizations.service';
 import { CreateProjectAttributes, UpdateProjectAttributes } from './dto/project-attributes.dto';
 import { ProjectEntity } from './entities/project.entity';
 import { ProjectsRepository } from './projects.repository';
+import { serializeProject } from './projects.serializer';
 
 export const DEFAULT_PROJECT_NAME = 'Default Project';
 
@@ -66,6 +68,26 @@ export class ProjectsService {
     return this.repo.findByIds([...new Set(ids)]);
   }
 
+  /**
+   * Serialized projects among `ids` that the principal may read, for `included` arrays: one query
+   * for the projects, one for their organizations, one for the workspace counts.
+   */
+  async readableResources(p: Principal, ids: string[]): Promise<ResourceObject[]> {
+    const projects = await this.findByIds(ids);
+    const readable = await this.permissions.readableProjectIds(p, projects);
+    const shown = projects.filter((project) => readable.has(project.id));
+    if (!shown.length) return [];
+    const [orgs, counts] = await Promise.all([
+      this.organizations.findByIds(shown.map((project) => project.organizationId)),
+      this.repo.workspaceCounts(shown.map((project) => project.id)),
+    ]);
+    const names = new Map(orgs.map((o) => [o.id, o.name]));
+    return shown.flatMap((project) => {
+      const name = names.get(project.organizationId);
+      return name ? [serializeProject(project, name, counts.get(project.id) ?? 0)] : [];
+    });
+  }
+
   /** The project if the principal may read it; otherwise 404. */
   async requireReadable(p: Principal, id: string): Promise<ProjectEntity> {
     const project = await this.requireById(id);
@@ -83,14 +105,9 @@ export class ProjectsService {
 
   async list(p: Principal, orgName: string, page: PageParams, search?: string): Promise<Page<ProjectView>> {
     const org = await this.organizations.requireVisible(p, orgName);
-    const access = await this.permissions.requireMember(p, org.id);
-    const broad =
-      access.owner ||
-      ['manage-projects', 'read-projects', 'manage-workspaces', 'read-workspaces'].some((f) =>
-        access.flags.has(f as never),
-      );
+    const scope = await this.permissions.projectReadScope(p, org.id);
     const result = await this.repo.list(
-      { organizationId: org.id, search, teamIds: broad ? undefined : [...access.teamIds] },
+      { organizationId: org.id, search, teamIds: 'all' in scope ? undefined : scope.teamIds },
       page,
     );
     const counts = await this.repo.workspaceCounts(result.items.map((x) => x.id));

@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { OrganizationsModule } from '../organizations/organizations.module';
 import { ProjectsModule } from '../projects/projects.module';
 import { WorkspaceEntity } from './entities/workspace.entity';
+import { WorkspaceIncludesService } from './workspace-includes.service';
 import { WorkspacesController } from './workspaces.controller';
 import { WorkspacesRepository } from './workspaces.repository';
 import { WorkspacesService } from './workspaces.service';
@@ -14,7 +15,7 @@ import { WorkspacesService } from './workspaces.service';
     forwardRef(() => ProjectsModule),
   ],
   controllers: [WorkspacesController],
-  providers: [WorkspacesRepository, WorkspacesService],
+  providers: [WorkspacesRepository, WorkspacesService, WorkspaceIncludesService],
   exports: [WorkspacesService],
 })
 export class WorkspacesModule {}

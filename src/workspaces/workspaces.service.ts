@@ -82,14 +82,16 @@ export class WorkspacesService {
   /** Serialized workspaces among `ids` that the principal may read, for `included` arrays. */
   async readableResources(p: Principal, ids: string[]): Promise<ResourceObject[]> {
     const workspaces = await this.findByIds(ids);
-    const orgs = new Map(
-      (await this.organizations.findByIds(workspaces.map((w) => w.organizationId))).map((o) => [o.id, o]),
-    );
+    const [orgs, levels] = await Promise.all([
+      this.organizations.findByIds(workspaces.map((w) => w.organizationId)),
+      this.permissions.workspaceLevels(p, workspaces),
+    ]);
+    const names = new Map(orgs.map((o) => [o.id, o.name]));
     const out: ResourceObject[] = [];
     for (const ws of workspaces) {
-      const level = await this.permissions.workspaceLevel(p, ws);
-      const org = orgs.get(ws.organizationId);
-      if (level && org) out.push(serializeWorkspace(ws, org.name, level));
+      const level = levels.get(ws.id) ?? null;
+      const name = names.get(ws.organizationId);
+      if (level && name) out.push(serializeWorkspace(ws, name, level));
     }
     return out;
   }
@@ -106,7 +108,12 @@ export class WorkspacesService {
       { organizationId: org.id, ...query, teamIds: 'all' in scope ? undefined : scope.teamIds },
       page,
     );
-    const items = await Promise.all(result.items.map((ws) => this.view(p, ws, org)));
+    const levels = await this.permissions.workspaceLevels(p, result.items);
+    const items = result.items.map((ws) => ({
+      workspace: ws,
+      organization: org,
+      level: levels.get(ws.id) ?? null,
+    }));
     return { ...result, items };
   }
 

@@ -2,6 +2,7 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@n
 import type { Request, Response } from 'express';
 import { randomUUID } from 'node:crypto';
 import { DomainError, ErrorItem, ErrorKind } from './domain-error';
+import { bodyParserError } from './body-errors';
 import { isConnectionError, isForeignKeyViolation, isUniqueViolation } from './db-errors';
 import { JSONAPI_MEDIA_TYPE } from '../jsonapi/media-type';
 
@@ -62,13 +63,6 @@ const TITLES: Record<number, string> = {
   503: 'service unavailable',
 };
 
-/** Errors raised by body-parser before any handler runs carry a `type` and a status. */
-interface ParserError {
-  type?: string;
-  status?: number;
-  statusCode?: number;
-}
-
 /**
  * The one place that knows HTTP for errors: every failure leaves as a JSON:API error document,
  * and nothing internal (stack, SQL, echo of the input) reaches the client.
@@ -103,24 +97,9 @@ export class JsonApiExceptionFilter implements ExceptionFilter {
     if (exception instanceof DomainError) {
       return { status: statusOf(exception.kind), items: exception.items };
     }
-    if (exception instanceof HttpException) {
-      const status = exception.getStatus();
-      if (status >= 500) return this.internal(exception, req);
-      return { status, items: status === 404 ? [] : [{ detail: this.httpDetail(exception) }] };
-    }
-    const parser = exception as ParserError;
-    if (parser && typeof parser === 'object' && typeof parser.type === 'string') {
-      const status = parser.status ?? parser.statusCode ?? 400;
-      if (parser.type === 'entity.too.large') {
-        return { status: 413, items: [{ detail: 'request body is too large' }] };
-      }
-      if (parser.type === 'entity.parse.failed') {
-        return { status: 400, items: [{ detail: 'request body is not valid JSON' }] };
-      }
-      if (status >= 400 && status < 500) {
-        return { status, items: [{ detail: 'request body could not be read' }] };
-      }
-    }
+    if (exception instanceof HttpException) return this.mapHttp(exception, req);
+    const unreadable = bodyParserError(exception);
+    if (unreadable) return { status: statusOf(unreadable.kind), items: unreadable.items };
     if (isUniqueViolation(exception)) {
       return { status: 422, items: [{ detail: 'has already been taken' }] };
     }
@@ -145,11 +124,18 @@ export class JsonApiExceptionFilter implements ExceptionFilter {
     };
   }
 
-  private httpDetail(exception: HttpException): string | undefined {
-    const body = exception.getResponse();
-    if (typeof body === 'string') return body;
-    const message = (body as { message?: unknown }).message;
-    if (Array.isArray(message)) return message.join('; ');
-    return typeof message === 'string' ? message : undefined;
+  /**
+   * Exceptions the framework raises itself: an unknown route (404), an undecodable path or body
+   * (400), an unhealthy dependency in a readiness check (503). Their messages quote the request,
+   * so the client gets a fixed detail instead.
+   */
+  private mapHttp(exception: HttpException, req: Request): Mapped {
+    const status = exception.getStatus();
+    if (status === 503) {
+      return { status, items: [{ detail: 'a dependency is unavailable; try again shortly' }] };
+    }
+    if (status >= 500) return this.internal(exception, req);
+    if (status === 400) return { status, items: [{ detail: 'the request is malformed' }] };
+    return { status, items: [] };
   }
 }
