@@ -1,6 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { randomUUID } from 'node:crypto';
+import { QueryFailedError } from 'typeorm';
 import { DomainError, ErrorItem, ErrorKind } from './domain-error';
 import { bodyParserError } from './body-errors';
 import { isConnectionError, isForeignKeyViolation, isUniqueViolation } from './db-errors';
@@ -115,8 +116,10 @@ export class JsonApiExceptionFilter implements ExceptionFilter {
 
   private internal(exception: unknown, req: Request): Mapped {
     const id = randomUUID();
-    const err = exception instanceof Error ? exception : new Error(String(exception));
-    this.logger.error({ errorId: id, method: req.method, path: req.path, err }, `unhandled error ${id}`);
+    this.logger.error(
+      { errorId: id, method: req.method, path: req.path, err: loggable(exception) },
+      `unhandled error ${id}`,
+    );
     return {
       status: 500,
       id,
@@ -138,4 +141,18 @@ export class JsonApiExceptionFilter implements ExceptionFilter {
     if (status === 400) return { status, items: [{ detail: 'the request is malformed' }] };
     return { status, items: [] };
   }
+}
+
+/** What the log keeps of an error: never the bound parameters of a failed query (they hold user data). */
+function loggable(exception: unknown): { name: string; message: string; stack?: string; code?: unknown } {
+  if (!(exception instanceof Error)) return { name: 'NonError', message: String(exception) };
+  const out: { name: string; message: string; stack?: string; code?: unknown } = {
+    name: exception.name,
+    message: exception.message,
+    stack: exception.stack,
+  };
+  if (exception instanceof QueryFailedError) {
+    out.code = (exception.driverError as { code?: unknown } | undefined)?.code;
+  }
+  return out;
 }
