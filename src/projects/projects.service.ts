@@ -75,7 +75,9 @@ export class ProjectsService {
   async readableResources(p: Principal, ids: string[]): Promise<ResourceObject[]> {
     const projects = await this.findByIds(ids);
     const readable = await this.permissions.readableProjectIds(p, projects);
-    const shown = projects.filter((project) => readable.has(project.id));
+    const byId = new Map(projects.filter((x) => readable.has(x.id)).map((x) => [x.id, x]));
+    // In the order the ids came, so `included` follows the primary data.
+    const shown = [...new Set(ids)].flatMap((id) => byId.get(id) ?? []);
     if (!shown.length) return [];
     const [orgs, counts] = await Promise.all([
       this.organizations.findByIds(shown.map((project) => project.organizationId)),
