@@ -207,6 +207,21 @@ describe('authentication tokens', () => {
       expect(again.body).toEqual(errorsOf(404));
     });
 
+    it('is left with exactly one working token after concurrent requests for a new one', async () => {
+      const team = await createTeam(owner, org);
+      const issued = await Promise.all(
+        Array.from({ length: 5 }, () =>
+          owner.api.post(`/api/v2/teams/${team}/authentication-token`).expect(201),
+        ),
+      );
+      const statuses = await Promise.all(
+        issued.map(
+          async (res) => (await client(t, secretOf(res)).get(`/api/v2/organizations/${org}`)).status,
+        ),
+      );
+      expect(statuses.sort()).toEqual([200, 401, 401, 401, 401]);
+    });
+
     it('is managed by organization owners only', async () => {
       const member = await memberWith(t, admin, owner, org, ['manage-workspaces']);
       await member.api.post(`/api/v2/teams/${member.teamId}/authentication-token`).expect(404);
