@@ -2,7 +2,7 @@ import { Body, Controller, Get, Header, HttpCode, Post, Query, Req } from '@nest
 import { ApiBody, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { Public } from '../common/auth/public.decorator';
-import { notFound } from '../common/errors/domain-error';
+import { badRequest, notFound } from '../common/errors/domain-error';
 import { validateAttributes } from '../common/jsonapi/body';
 import { ApiErrors } from '../common/jsonapi/openapi';
 import { BootstrapService } from './bootstrap.service';
@@ -59,7 +59,10 @@ export class BootstrapController {
     @Query('token') token: string | undefined,
     @Body() body: unknown,
   ): Promise<{ status: string; token: string }> {
-    const attrs = validateAttributes(InitialAdminBody, (body ?? {}) as Record<string, unknown>);
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+      throw badRequest('request body must be a JSON object with username, email and password');
+    }
+    const attrs = validateAttributes(InitialAdminBody, body as Record<string, unknown>);
     return {
       status: 'created',
       token: await this.bootstrap.createInitialAdmin(typeof token === 'string' ? token : undefined, attrs),

@@ -90,7 +90,7 @@ function messagesOf(e: ValidationError): string[] {
   if (blank && constraints.isNotEmpty) return [constraints.isNotEmpty];
   const typeRules = Object.keys(constraints).filter((k) => TYPE_CONSTRAINTS.has(k));
   if (typeRules.length) return typeRules.map((k) => constraints[k]);
-  return Object.values(constraints);
+  return [...new Set(Object.values(constraints))];
 }
 
 function flatten(errors: ValidationError[], prefix = ''): ErrorItem[] {
