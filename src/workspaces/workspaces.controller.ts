@@ -10,11 +10,14 @@ import { ApiCreate, ApiDelete, ApiList, ApiShow, ApiUpdate } from '../common/jso
 import { PageParams } from '../common/jsonapi/pagination';
 import { Includes, Paging, QueryValue } from '../common/jsonapi/query';
 import { CreateWorkspaceAttributes, UpdateWorkspaceAttributes } from './dto/workspace-attributes.dto';
+import { ORGANIZATION_DOC } from '../organizations/organizations.serializer';
+import { PROJECT_DOC } from '../projects/projects.serializer';
 import { WORKSPACE_INCLUDES, WorkspaceIncludesService } from './workspace-includes.service';
 import { WorkspacesService, WorkspaceView } from './workspaces.service';
 import { serializeWorkspace, WORKSPACE_DOC } from './workspaces.serializer';
 
 const TYPE = { types: ['workspaces'] };
+const INCLUDED_DOCS = [PROJECT_DOC, ORGANIZATION_DOC];
 const WRITABLE = { writable: ['name', 'description', 'engine-version'], relationships: ['project'] };
 const toResource = (v: WorkspaceView) => serializeWorkspace(v.workspace, v.organization.name, v.level);
 
@@ -34,6 +37,7 @@ export class WorkspacesController {
   @Get('organizations/:org/workspaces')
   @ApiList(WORKSPACE_DOC, {
     includes: WORKSPACE_INCLUDES,
+    includedDocs: INCLUDED_DOCS,
     query: { 'search[name]': 'substring of the name', 'filter[project][id]': 'project id' },
   })
   async list(
@@ -60,7 +64,7 @@ export class WorkspacesController {
   }
 
   @Get('organizations/:org/workspaces/:name')
-  @ApiShow(WORKSPACE_DOC, WORKSPACE_INCLUDES)
+  @ApiShow(WORKSPACE_DOC, WORKSPACE_INCLUDES, INCLUDED_DOCS)
   async showByName(
     @CurrentPrincipal() p: Principal,
     @Param('org') org: string,
@@ -94,7 +98,7 @@ export class WorkspacesController {
   }
 
   @Get('workspaces/:id')
-  @ApiShow(WORKSPACE_DOC, WORKSPACE_INCLUDES)
+  @ApiShow(WORKSPACE_DOC, WORKSPACE_INCLUDES, INCLUDED_DOCS)
   async show(
     @CurrentPrincipal() p: Principal,
     @Param('id') id: string,

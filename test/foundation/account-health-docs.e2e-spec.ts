@@ -253,6 +253,14 @@ describe('account, users, health and API documentation', () => {
         'next',
         'last',
       ]);
+      const show = doc.paths['/api/v2/workspaces/{id}'].get.responses['200'].content!['application/json']
+        .schema as {
+        properties: { included: { items: { oneOf: { properties: { type: { enum: string[] } } }[] } } };
+      };
+      expect(show.properties.included.items.oneOf.map((s) => s.properties.type.enum)).toEqual([
+        ['projects'],
+        ['organizations'],
+      ]);
       const names = (list.parameters ?? []).map((p) => p.name);
       expect(names).toEqual(
         expect.arrayContaining([
