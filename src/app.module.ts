@@ -3,7 +3,9 @@ import { APP_FILTER, APP_INTERCEPTOR } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { LoggerModule } from 'nestjs-pino';
 import { randomUUID } from 'node:crypto';
+import { AdminCatalogsModule } from './admin-catalogs/admin-catalogs.module';
 import { BootstrapModule } from './bootstrap/bootstrap.module';
+import { ClockModule } from './common/clock';
 import { AuthModule } from './common/auth/auth.module';
 import { JsonApiExceptionFilter } from './common/errors/jsonapi-exception.filter';
 import { JsonApiInterceptor } from './common/jsonapi/jsonapi.interceptor';
@@ -13,6 +15,8 @@ import { dataSourceOptions } from './database/data-source-options';
 import { HealthModule } from './health/health.module';
 import { OrganizationsModule } from './organizations/organizations.module';
 import { ProjectsModule } from './projects/projects.module';
+import { RunTriggersModule } from './run-triggers/run-triggers.module';
+import { StorageModule } from './storage/storage.module';
 import { TeamsModule } from './teams/teams.module';
 import { TokensModule } from './tokens/tokens.module';
 import { UsersModule } from './users/users.module';
@@ -53,7 +57,9 @@ import { WorkspacesModule } from './workspaces/workspaces.module';
       inject: [AppConfig],
       useFactory: (config: AppConfig) => ({ ...dataSourceOptions(config), autoLoadEntities: true }),
     }),
+    ClockModule,
     AuthModule,
+    StorageModule,
     HealthModule,
     UsersModule,
     OrganizationsModule,
@@ -61,6 +67,8 @@ import { WorkspacesModule } from './workspaces/workspaces.module';
     TokensModule,
     ProjectsModule,
     WorkspacesModule,
+    RunTriggersModule,
+    AdminCatalogsModule,
     BootstrapModule,
   ],
   providers: [

@@ -1,5 +1,6 @@
 import { forwardRef, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { AdminCatalogsModule } from '../admin-catalogs/admin-catalogs.module';
 import { OrganizationsModule } from '../organizations/organizations.module';
 import { ProjectsModule } from '../projects/projects.module';
 import { WorkspaceEntity } from './entities/workspace.entity';
@@ -13,6 +14,7 @@ import { WorkspacesService } from './workspaces.service';
     TypeOrmModule.forFeature([WorkspaceEntity]),
     forwardRef(() => OrganizationsModule),
     forwardRef(() => ProjectsModule),
+    AdminCatalogsModule,
   ],
   controllers: [WorkspacesController],
   providers: [WorkspacesRepository, WorkspacesService, WorkspaceIncludesService],

@@ -1,6 +1,7 @@
 import { forwardRef, Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { ToolVersionsService } from '../admin-catalogs/tool-versions.service';
 import { PermissionService } from '../common/auth/permission.service';
 import { Principal } from '../common/auth/principal';
 import { Page } from '../common/database/paginate';
@@ -38,6 +39,7 @@ export class WorkspacesService {
     private readonly permissions: PermissionService,
     @Inject(forwardRef(() => OrganizationsService)) private readonly organizations: OrganizationsService,
     @Inject(forwardRef(() => ProjectsService)) private readonly projects: ProjectsService,
+    private readonly catalogs: ToolVersionsService,
     @InjectDataSource() private readonly ds: DataSource,
   ) {}
 
@@ -82,16 +84,15 @@ export class WorkspacesService {
   /** Serialized workspaces among `ids` that the principal may read, for `included` arrays. */
   async readableResources(p: Principal, ids: string[]): Promise<ResourceObject[]> {
     const workspaces = await this.findByIds(ids);
-    const [orgs, levels] = await Promise.all([
-      this.organizations.findByIds(workspaces.map((w) => w.organizationId)),
-      this.permissions.workspaceLevels(p, workspaces),
-    ]);
-    const names = new Map(orgs.map((o) => [o.id, o.name]));
+    const orgs = new Map(
+      (await this.organizations.findByIds(workspaces.map((w) => w.organizationId))).map((o) => [o.id, o]),
+    );
+    const levels = await this.permissions.workspaceLevels(p, workspaces);
     const out: ResourceObject[] = [];
     for (const ws of workspaces) {
       const level = levels.get(ws.id) ?? null;
-      const name = names.get(ws.organizationId);
-      if (level && name) out.push(serializeWorkspace(ws, name, level));
+      const org = orgs.get(ws.organizationId);
+      if (level && org) out.push(serializeWorkspace(ws, org.name, level));
     }
     return out;
   }
@@ -136,7 +137,7 @@ export class WorkspacesService {
       createdAt: now,
       updatedAt: now,
     });
-    await this.saveUnique(ws);
+    await this.saveUnique(ws, body.has('engine-version'));
     return this.view(p, ws, org);
   }
 
@@ -147,12 +148,14 @@ export class WorkspacesService {
   ): Promise<WorkspaceView> {
     await this.permissions.requireWorkspaceLevel(p, ws, 'admin');
     const attrs = body.attributes;
+    // Keeping the pinned version is fine even if it was disabled since; a new pin is checked.
+    const repinned = attrs['engine-version'] !== undefined && attrs['engine-version'] !== ws.engineVersion;
     if (attrs.name !== undefined) ws.name = attrs.name;
     if (body.has('description')) ws.description = attrs.description ?? null;
     if (attrs['engine-version'] !== undefined) ws.engineVersion = attrs['engine-version'];
     if (body.hasRelationship('project')) ws.projectId = await this.resolveProject(p, ws.organizationId, body);
     ws.updatedAt = new Date();
-    await this.saveUnique(ws);
+    await this.saveUnique(ws, repinned);
     return this.view(p, ws);
   }
 
@@ -184,9 +187,20 @@ export class WorkspacesService {
     return project.id;
   }
 
-  private async saveUnique(ws: WorkspaceEntity): Promise<void> {
+  /** Saves the workspace; with `pin`, its engine version must be pinnable from the engine catalog. */
+  private async saveUnique(ws: WorkspaceEntity, pin: boolean): Promise<void> {
     try {
-      await inTransaction(this.ds, (manager) => this.repo.save(manager, ws));
+      await inTransaction(this.ds, async (manager) => {
+        if (pin) {
+          ws.engineVersion = await this.catalogs.assertPinnable(
+            'engine-versions',
+            ws.engineVersion,
+            'engine-version',
+            manager,
+          );
+        }
+        return this.repo.save(manager, ws);
+      });
     } catch (err) {
       if (isUniqueViolation(err)) throw invalidAttribute('name', 'has already been taken');
       throw err;

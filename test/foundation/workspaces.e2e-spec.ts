@@ -11,6 +11,7 @@ import {
   memberWith,
   unique,
 } from '../helpers/fixtures';
+import { createCatalogVersion } from '../admin-catalogs/catalog-helpers';
 import { startApp, TestApp } from '../helpers/test-app';
 import { errorsOf, Level, organizationShape, projectShape, workspaceShape } from './shapes';
 
@@ -24,6 +25,7 @@ describe('workspaces', () => {
   beforeAll(async () => {
     t = await startApp();
     admin = await bootstrapAdmin(t);
+    for (const version of ['1.9.2', '1.5.0']) await createCatalogVersion(admin, 'engine-versions', version);
     owner = await createUser(t, admin);
     org = await createOrganization(owner);
     const projects = await owner.api.get(`/api/v2/organizations/${org}/projects`).expect(200);

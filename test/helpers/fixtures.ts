@@ -165,3 +165,17 @@ export function expectPagination(
   expect(body.links.prev === null || typeof body.links.prev === 'string').toBe(true);
   expect(body.links.next === null || typeof body.links.next === 'string').toBe(true);
 }
+
+/** The token of a new team token for `teamId`, issued by an owner. */
+export async function createTeamToken(t: TestApp, owner: Actor, teamId: string): Promise<Actor> {
+  const res = await owner.api.post(`/api/v2/teams/${teamId}/authentication-token`).expect(201);
+  const token = res.body.data.attributes.token as string;
+  return { token, api: client(t, token) };
+}
+
+/** The organization token of `org`, issued by an owner. */
+export async function createOrganizationToken(t: TestApp, owner: Actor, org: string): Promise<Actor> {
+  const res = await owner.api.post(`/api/v2/organizations/${org}/authentication-token`).expect(201);
+  const token = res.body.data.attributes.token as string;
+  return { token, api: client(t, token) };
+}

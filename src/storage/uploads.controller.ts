@@ -1,0 +1,72 @@
+import { Controller, Get, Head, HttpCode, Param, Put, Req, Res } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { pipeline } from 'node:stream/promises';
+import { Public } from '../common/auth/public.decorator';
+import { notFound } from '../common/errors/domain-error';
+import { ApiErrors } from '../common/jsonapi/openapi';
+import { BlobStore, tooLarge } from './blob-store';
+import { SignedLinks } from './signed-links';
+import { UploadRegistry } from './upload-registry';
+
+/**
+ * Signed capability links. The token in the path is the credential: no Authorization header is
+ * needed (one that is sent is ignored). Bodies stream to the blob store; nothing is buffered whole.
+ */
+@ApiTags('uploads')
+@Public()
+@Controller('uploads')
+export class UploadsController {
+  constructor(
+    private readonly links: SignedLinks,
+    private readonly registry: UploadRegistry,
+    private readonly blobs: BlobStore,
+  ) {}
+
+  @Put(':token')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Upload the raw bytes a signed upload link stands for' })
+  @ApiErrors(404, 409, 410, 413, 422)
+  async upload(@Param('token') token: string, @Req() req: Request): Promise<void> {
+    const claims = this.links.verify(token);
+    const handler = this.registry.upload(claims.purpose);
+    if (!handler) throw notFound();
+    const declared = req.headers['content-length'] ? Number(req.headers['content-length']) : undefined;
+    if (declared !== undefined && declared > handler.maxBytes()) throw tooLarge(handler.maxBytes());
+    await handler.receive(claims.resourceId, req, { contentLength: declared });
+  }
+
+  @Get(':token')
+  @ApiOperation({ summary: 'Download the file a signed download link stands for' })
+  @ApiErrors(404, 410)
+  async download(@Param('token') token: string, @Res() res: Response): Promise<void> {
+    const target = await this.target(token, res);
+    await pipeline(await this.blobs.get(target.key), res);
+  }
+
+  @Head(':token')
+  @ApiOperation({ summary: 'Headers of a signed download (some consumer tools ask first)' })
+  @ApiErrors(404, 410)
+  async head(@Param('token') token: string, @Res() res: Response): Promise<void> {
+    await this.target(token, res);
+    res.end();
+  }
+
+  private async target(token: string, res: Response) {
+    const claims = this.links.verify(token);
+    const handler = this.registry.download(claims.purpose);
+    if (!handler) throw notFound();
+    const target = await handler.locate(claims.resourceId);
+    const stat = await this.blobs.stat(target.key);
+    if (!stat) throw notFound();
+    res.status(200);
+    res.setHeader('Content-Type', target.contentType);
+    res.setHeader('Content-Length', String(stat.size));
+    res.setHeader(
+      'Content-Disposition',
+      `attachment; filename="${target.filename.replace(/["\\\r\n]/g, '_')}"`,
+    );
+    res.setHeader('Cache-Control', 'private, max-age=0');
+    return target;
+  }
+}
