@@ -15,8 +15,10 @@ import { dataSourceOptions } from './database/data-source-options';
 import { HealthModule } from './health/health.module';
 import { OrganizationsModule } from './organizations/organizations.module';
 import { ProjectsModule } from './projects/projects.module';
+import { ReservedTagKeysModule } from './reserved-tag-keys/reserved-tag-keys.module';
 import { RunTriggersModule } from './run-triggers/run-triggers.module';
 import { StorageModule } from './storage/storage.module';
+import { TagBindingsModule } from './tag-bindings/tag-bindings.module';
 import { TeamsModule } from './teams/teams.module';
 import { TokensModule } from './tokens/tokens.module';
 import { UsersModule } from './users/users.module';
@@ -69,6 +71,8 @@ import { WorkspacesModule } from './workspaces/workspaces.module';
     WorkspacesModule,
     RunTriggersModule,
     AdminCatalogsModule,
+    ReservedTagKeysModule,
+    TagBindingsModule,
     BootstrapModule,
   ],
   providers: [

@@ -13,6 +13,8 @@ import { PageParams } from '../common/jsonapi/pagination';
 import { newId } from '../common/ids';
 import { OrganizationEntity } from '../organizations/entities/organization.entity';
 import { OrganizationsService } from '../organizations/organizations.service';
+import { TagBindingInput } from '../tag-bindings/tag-binding-rules';
+import { TagBindingsService } from '../tag-bindings/tag-bindings.service';
 import { CreateProjectAttributes, UpdateProjectAttributes } from './dto/project-attributes.dto';
 import { ProjectEntity } from './entities/project.entity';
 import { ProjectsRepository } from './projects.repository';
@@ -33,6 +35,7 @@ export class ProjectsService {
     private readonly permissions: PermissionService,
     @Inject(forwardRef(() => OrganizationsService)) private readonly organizations: OrganizationsService,
     @InjectDataSource() private readonly ds: DataSource,
+    @Inject(forwardRef(() => TagBindingsService)) private readonly tagBindings: TagBindingsService,
   ) {}
 
   async createDefaultProject(manager: EntityManager, organizationId: string): Promise<ProjectEntity> {
@@ -130,6 +133,7 @@ export class ProjectsService {
   ): Promise<ProjectView> {
     const org = await this.organizations.requireVisible(p, orgName);
     await this.permissions.requireFlag(p, org.id, 'manage-projects');
+    const tags = this.tagBindings.fromRelationship(body, 'project');
     const now = new Date();
     const project = Object.assign(new ProjectEntity(), {
       id: newId('prj'),
@@ -140,18 +144,19 @@ export class ProjectsService {
       createdAt: now,
       updatedAt: now,
     });
-    await this.saveUnique(project);
+    await this.saveUnique(project, tags);
     return { project, organization: org, workspaceCount: 0 };
   }
 
   async update(p: Principal, id: string, body: ParsedBody<UpdateProjectAttributes>): Promise<ProjectView> {
     const project = await this.requireReadable(p, id);
     await this.permissions.requireFlag(p, project.organizationId, 'manage-projects');
+    const tags = this.tagBindings.fromRelationship(body, 'project');
     const attrs = body.attributes;
     if (attrs.name !== undefined) project.name = attrs.name;
     if (body.has('description')) project.description = attrs.description ?? null;
     project.updatedAt = new Date();
-    await this.saveUnique(project);
+    await this.saveUnique(project, tags);
     return this.view(project);
   }
 
@@ -166,9 +171,12 @@ export class ProjectsService {
     await inTransaction(this.ds, (manager) => this.repo.delete(manager, project.id));
   }
 
-  private async saveUnique(project: ProjectEntity): Promise<void> {
+  /** Saves the project and, when the body listed them, replaces its tag bindings: one transaction. */
+  private async saveUnique(project: ProjectEntity, tags?: TagBindingInput[]): Promise<void> {
     try {
-      await inTransaction(this.ds, (manager) => this.repo.save(manager, project));
+      await inTransaction(this.ds, (manager) =>
+        this.tagBindings.saveProject(manager, project.id, tags, () => this.repo.save(manager, project)),
+      );
     } catch (err) {
       if (isUniqueViolation(err)) throw invalidAttribute('name', 'has already been taken');
       throw err;

@@ -9,6 +9,7 @@ import { CollectionDocument, ResourceDocument } from '../common/jsonapi/document
 import { ApiCreate, ApiDelete, ApiList, ApiShow, ApiUpdate } from '../common/jsonapi/openapi';
 import { PageParams } from '../common/jsonapi/pagination';
 import { Includes, Paging, QueryValue } from '../common/jsonapi/query';
+import { TAG_BINDINGS_RELATIONSHIP_BODY } from '../tag-bindings/tag-bindings.relationships';
 import { CreateWorkspaceAttributes, UpdateWorkspaceAttributes } from './dto/workspace-attributes.dto';
 import { ORGANIZATION_DOC } from '../organizations/organizations.serializer';
 import { PROJECT_DOC } from '../projects/projects.serializer';
@@ -18,7 +19,11 @@ import { serializeWorkspace, WORKSPACE_DOC } from './workspaces.serializer';
 
 const TYPE = { types: ['workspaces'] };
 const INCLUDED_DOCS = [PROJECT_DOC, ORGANIZATION_DOC];
-const WRITABLE = { writable: ['name', 'description', 'engine-version'], relationships: ['project'] };
+const WRITABLE = {
+  writable: ['name', 'description', 'engine-version'],
+  relationships: ['project', 'tag-bindings'],
+  relationshipData: TAG_BINDINGS_RELATIONSHIP_BODY,
+};
 const toResource = (v: WorkspaceView) => serializeWorkspace(v.workspace, v.organization.name, v.level);
 
 @ApiTags('workspaces')

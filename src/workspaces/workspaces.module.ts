@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { AdminCatalogsModule } from '../admin-catalogs/admin-catalogs.module';
 import { OrganizationsModule } from '../organizations/organizations.module';
 import { ProjectsModule } from '../projects/projects.module';
+import { TagBindingsModule } from '../tag-bindings/tag-bindings.module';
 import { WorkspaceEntity } from './entities/workspace.entity';
 import { WorkspaceIncludesService } from './workspace-includes.service';
 import { WorkspacesController } from './workspaces.controller';
@@ -15,6 +16,7 @@ import { WorkspacesService } from './workspaces.service';
     forwardRef(() => OrganizationsModule),
     forwardRef(() => ProjectsModule),
     AdminCatalogsModule,
+    forwardRef(() => TagBindingsModule),
   ],
   controllers: [WorkspacesController],
   providers: [WorkspacesRepository, WorkspacesService, WorkspaceIncludesService],

@@ -15,6 +15,7 @@ import { newId } from '../common/ids';
 import { OrganizationEntity } from '../organizations/entities/organization.entity';
 import { OrganizationsService } from '../organizations/organizations.service';
 import { ProjectsService } from '../projects/projects.service';
+import { TagBindingsService, WorkspaceTagChange } from '../tag-bindings/tag-bindings.service';
 import { WorkspaceAccessLevel } from '../teams/entities/team-workspace.entity';
 import { CreateWorkspaceAttributes, UpdateWorkspaceAttributes } from './dto/workspace-attributes.dto';
 import { WorkspaceEntity } from './entities/workspace.entity';
@@ -41,6 +42,7 @@ export class WorkspacesService {
     @Inject(forwardRef(() => ProjectsService)) private readonly projects: ProjectsService,
     private readonly catalogs: ToolVersionsService,
     @InjectDataSource() private readonly ds: DataSource,
+    @Inject(forwardRef(() => TagBindingsService)) private readonly tagBindings: TagBindingsService,
   ) {}
 
   /** The workspace if it exists (no permission check): for services that check rights themselves. */
@@ -125,6 +127,7 @@ export class WorkspacesService {
   ): Promise<WorkspaceView> {
     const org = await this.organizations.requireVisible(p, orgName);
     await this.permissions.requireFlag(p, org.id, 'manage-workspaces');
+    const tags = { items: this.tagBindings.fromRelationship(body, 'workspace'), previousProjectId: null };
     const projectId = await this.resolveProject(p, org.id, body);
     const now = new Date();
     const ws = Object.assign(new WorkspaceEntity(), {
@@ -137,7 +140,7 @@ export class WorkspacesService {
       createdAt: now,
       updatedAt: now,
     });
-    await this.saveUnique(ws, body.has('engine-version'));
+    await this.saveUnique(ws, tags, body.has('engine-version'));
     return this.view(p, ws, org);
   }
 
@@ -147,6 +150,10 @@ export class WorkspacesService {
     body: ParsedBody<UpdateWorkspaceAttributes>,
   ): Promise<WorkspaceView> {
     await this.permissions.requireWorkspaceLevel(p, ws, 'admin');
+    const tags = {
+      items: this.tagBindings.fromRelationship(body, 'workspace'),
+      previousProjectId: ws.projectId,
+    };
     const attrs = body.attributes;
     // Keeping the pinned version is fine even if it was disabled since; a new pin is checked.
     const repinned = attrs['engine-version'] !== undefined && attrs['engine-version'] !== ws.engineVersion;
@@ -155,7 +162,7 @@ export class WorkspacesService {
     if (attrs['engine-version'] !== undefined) ws.engineVersion = attrs['engine-version'];
     if (body.hasRelationship('project')) ws.projectId = await this.resolveProject(p, ws.organizationId, body);
     ws.updatedAt = new Date();
-    await this.saveUnique(ws, repinned);
+    await this.saveUnique(ws, tags, repinned);
     return this.view(p, ws);
   }
 
@@ -187,8 +194,11 @@ export class WorkspacesService {
     return project.id;
   }
 
-  /** Saves the workspace; with `pin`, its engine version must be pinnable from the engine catalog. */
-  private async saveUnique(ws: WorkspaceEntity, pin: boolean): Promise<void> {
+  /**
+   * Saves the workspace with its tag-binding change (see TagBindingsService.saveWorkspace) in one
+   * transaction; with `pin`, its engine version must be pinnable from the engine catalog.
+   */
+  private async saveUnique(ws: WorkspaceEntity, tags: WorkspaceTagChange, pin: boolean): Promise<void> {
     try {
       await inTransaction(this.ds, async (manager) => {
         if (pin) {
@@ -199,7 +209,7 @@ export class WorkspacesService {
             manager,
           );
         }
-        return this.repo.save(manager, ws);
+        return this.tagBindings.saveWorkspace(manager, ws, tags, () => this.repo.save(manager, ws));
       });
     } catch (err) {
       if (isUniqueViolation(err)) throw invalidAttribute('name', 'has already been taken');

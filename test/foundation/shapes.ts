@@ -2,6 +2,12 @@ import { ISO_MILLIS, idOf } from '../helpers/fixtures';
 
 /** The wire shapes of the foundation resources, as a strict client decodes them. */
 
+/** Projects and workspaces link to their tag bindings without carrying them. */
+const tagBindingLinks = (self: string) => ({
+  'tag-bindings': { links: { related: `${self}/tag-bindings` } },
+  'effective-tag-bindings': { links: { related: `${self}/effective-tag-bindings` } },
+});
+
 const timestamps = () => ({
   'created-at': expect.stringMatching(ISO_MILLIS),
   'updated-at': expect.stringMatching(ISO_MILLIS),
@@ -41,7 +47,10 @@ export function projectShape(
       'workspace-count': options.workspaceCount ?? 0,
       ...timestamps(),
     },
-    relationships: { organization: { data: { id: org, type: 'organizations' } } },
+    relationships: {
+      organization: { data: { id: org, type: 'organizations' } },
+      ...tagBindingLinks(`/api/v2/projects/${id}`),
+    },
     links: { self: `/api/v2/projects/${id}` },
   };
 }
@@ -73,6 +82,7 @@ export function workspaceShape(
     relationships: {
       organization: { data: { id: org, type: 'organizations' } },
       project: { data: { id: projectId, type: 'projects' } },
+      ...tagBindingLinks(`/api/v2/workspaces/${id}`),
     },
     links: { self: `/api/v2/workspaces/${id}` },
   };

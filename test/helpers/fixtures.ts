@@ -173,9 +173,28 @@ export async function createTeamToken(t: TestApp, owner: Actor, teamId: string):
   return { token, api: client(t, token) };
 }
 
-/** The organization token of `org`, issued by an owner. */
+/** The organization's own token (replacing any earlier one), as an actor. */
 export async function createOrganizationToken(t: TestApp, owner: Actor, org: string): Promise<Actor> {
   const res = await owner.api.post(`/api/v2/organizations/${org}/authentication-token`).expect(201);
   const token = res.body.data.attributes.token as string;
   return { token, api: client(t, token) };
+}
+
+export async function reserveTagKey(
+  actor: Actor,
+  org: string,
+  key: string,
+  disableOverrides: boolean,
+): Promise<string> {
+  const res = await actor.api
+    .post(`/api/v2/organizations/${org}/reserved-tag-keys`, {
+      data: { type: 'reserved-tag-keys', attributes: { key, 'disable-overrides': disableOverrides } },
+    })
+    .expect(201);
+  return res.body.data.id;
+}
+
+/** `{env: 'prod'}` → the `data` array of a tag-binding list. */
+export function tagBindingList(pairs: Record<string, string>): unknown[] {
+  return Object.entries(pairs).map(([key, value]) => ({ type: 'tag-bindings', attributes: { key, value } }));
 }
