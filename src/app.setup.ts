@@ -5,6 +5,7 @@ import express, { NextFunction, Request, Response } from 'express';
 import helmet from 'helmet';
 import { Logger } from 'nestjs-pino';
 import { DataSource } from 'typeorm';
+import { bodyParserError } from './common/errors/body-errors';
 import { JSONAPI_MEDIA_TYPE } from './common/jsonapi/media-type';
 import { AppConfig } from './config/app-config';
 
@@ -21,7 +22,8 @@ function jsonBodies(): express.RequestHandler {
   });
   return (req: Request, res: Response, next: NextFunction) => {
     if (RAW_BODY_PREFIXES.some((p) => req.path.startsWith(p))) return next();
-    parse(req, res, next);
+    // Turned into a domain error here: the framework would otherwise quote the parser's message.
+    parse(req, res, (err?: unknown) => (err ? next(bodyParserError(err) ?? err) : next()));
   };
 }
 

@@ -8,6 +8,7 @@ import { Page } from '../common/database/paginate';
 import { isUniqueViolation } from '../common/errors/db-errors';
 import { invalidAttribute, notFound } from '../common/errors/domain-error';
 import { ParsedBody } from '../common/jsonapi/body';
+import { ResourceObject } from '../common/jsonapi/document';
 import { PageParams } from '../common/jsonapi/pagination';
 import { newId } from '../common/ids';
 import { AppConfig } from '../config/app-config';
@@ -20,6 +21,7 @@ import {
 } from './dto/organization-attributes.dto';
 import { OrganizationEntity } from './entities/organization.entity';
 import { OrganizationsRepository } from './organizations.repository';
+import { serializeOrganization } from './organizations.serializer';
 
 @Injectable()
 export class OrganizationsService {
@@ -128,5 +130,24 @@ export class OrganizationsService {
 
   isOwner(p: Principal, organizationId: string): Promise<boolean> {
     return this.permissions.isOwner(p, organizationId);
+  }
+
+  /** Which of these organizations the principal owns, in one query (for `permissions` on list rows). */
+  ownedAmong(p: Principal, organizations: OrganizationEntity[]): Promise<Set<string>> {
+    return this.permissions.ownedOrganizationIds(
+      p,
+      organizations.map((o) => o.id),
+    );
+  }
+
+  /** Serialized organizations among `ids` the principal belongs to, for `included` arrays. */
+  async readableResources(p: Principal, ids: string[]): Promise<ResourceObject[]> {
+    const orgs = await this.findByIds(ids);
+    const out: ResourceObject[] = [];
+    for (const org of orgs) {
+      const access = await this.permissions.organizationAccess(p, org.id);
+      if (access) out.push(serializeOrganization(org, access.owner));
+    }
+    return out;
   }
 }

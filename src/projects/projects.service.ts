@@ -71,22 +71,26 @@ export class ProjectsService {
     return this.repo.findByIds([...new Set(ids)]);
   }
 
-  /** Serialized projects among `ids` that the principal may read, for `included` arrays. */
+  /**
+   * Serialized projects among `ids` that the principal may read, for `included` arrays: one query
+   * for the projects, one for their organizations, one for the workspace counts.
+   */
   async readableResources(p: Principal, ids: string[]): Promise<ResourceObject[]> {
     const projects = await this.findByIds(ids);
-    const [counts, orgs] = await Promise.all([
-      this.repo.workspaceCounts(projects.map((x) => x.id)),
-      this.organizations.findByIds(projects.map((x) => x.organizationId)),
+    const readable = await this.permissions.readableProjectIds(p, projects);
+    const byId = new Map(projects.filter((x) => readable.has(x.id)).map((x) => [x.id, x]));
+    // In the order the ids came, so `included` follows the primary data.
+    const shown = [...new Set(ids)].flatMap((id) => byId.get(id) ?? []);
+    if (!shown.length) return [];
+    const [orgs, counts] = await Promise.all([
+      this.organizations.findByIds(shown.map((project) => project.organizationId)),
+      this.repo.workspaceCounts(shown.map((project) => project.id)),
     ]);
     const names = new Map(orgs.map((o) => [o.id, o.name]));
-    const out: ResourceObject[] = [];
-    for (const project of projects) {
+    return shown.flatMap((project) => {
       const name = names.get(project.organizationId);
-      if (name && (await this.permissions.canReadProject(p, project))) {
-        out.push(serializeProject(project, name, counts.get(project.id) ?? 0));
-      }
-    }
-    return out;
+      return name ? [serializeProject(project, name, counts.get(project.id) ?? 0)] : [];
+    });
   }
 
   /** The project if the principal may read it; otherwise 404. */
@@ -106,14 +110,9 @@ export class ProjectsService {
 
   async list(p: Principal, orgName: string, page: PageParams, search?: string): Promise<Page<ProjectView>> {
     const org = await this.organizations.requireVisible(p, orgName);
-    const access = await this.permissions.requireMember(p, org.id);
-    const broad =
-      access.owner ||
-      ['manage-projects', 'read-projects', 'manage-workspaces', 'read-workspaces'].some((f) =>
-        access.flags.has(f as never),
-      );
+    const scope = await this.permissions.projectReadScope(p, org.id);
     const result = await this.repo.list(
-      { organizationId: org.id, search, teamIds: broad ? undefined : [...access.teamIds] },
+      { organizationId: org.id, search, teamIds: 'all' in scope ? undefined : scope.teamIds },
       page,
     );
     const counts = await this.repo.workspaceCounts(result.items.map((x) => x.id));

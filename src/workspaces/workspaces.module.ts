@@ -5,6 +5,7 @@ import { OrganizationsModule } from '../organizations/organizations.module';
 import { ProjectsModule } from '../projects/projects.module';
 import { TagBindingsModule } from '../tag-bindings/tag-bindings.module';
 import { WorkspaceEntity } from './entities/workspace.entity';
+import { WorkspaceIncludesService } from './workspace-includes.service';
 import { WorkspacesController } from './workspaces.controller';
 import { WorkspacesRepository } from './workspaces.repository';
 import { WorkspacesService } from './workspaces.service';
@@ -18,7 +19,7 @@ import { WorkspacesService } from './workspaces.service';
     forwardRef(() => TagBindingsModule),
   ],
   controllers: [WorkspacesController],
-  providers: [WorkspacesRepository, WorkspacesService],
+  providers: [WorkspacesRepository, WorkspacesService, WorkspaceIncludesService],
   exports: [WorkspacesService],
 })
 export class WorkspacesModule {}

@@ -111,7 +111,12 @@ export class WorkspacesService {
       { organizationId: org.id, ...query, teamIds: 'all' in scope ? undefined : scope.teamIds },
       page,
     );
-    const items = await Promise.all(result.items.map((ws) => this.view(p, ws, org)));
+    const levels = await this.permissions.workspaceLevels(p, result.items);
+    const items = result.items.map((ws) => ({
+      workspace: ws,
+      organization: org,
+      level: levels.get(ws.id) ?? null,
+    }));
     return { ...result, items };
   }
 

@@ -179,12 +179,28 @@ export interface BodyDoc {
   relationshipData?: Record<string, SchemaObject>;
 }
 
-/** GET one resource. */
-export function ApiShow(doc: ResourceDoc, includes: readonly string[] = []): MethodDecorator {
+/** The `included` array: any of the given resource types, or untyped when none are named. */
+function includedSchema(docs: readonly ResourceDoc[]): SchemaObject {
+  if (!docs.length) return { type: 'array' };
+  return {
+    type: 'array',
+    items: docs.length === 1 ? resourceSchema(docs[0]) : { oneOf: docs.map(resourceSchema) },
+  };
+}
+
+/** GET one resource; `includedDocs` describe the resources `include` may add. */
+export function ApiShow(
+  doc: ResourceDoc,
+  includes: readonly string[] = [],
+  includedDocs: readonly ResourceDoc[] = [],
+): MethodDecorator {
   return applyDecorators(
     ApiResponse({
       status: 200,
-      schema: { type: 'object', properties: { data: resourceSchema(doc), included: { type: 'array' } } },
+      schema: {
+        type: 'object',
+        properties: { data: resourceSchema(doc), included: includedSchema(includedDocs) },
+      },
     }),
     ...(includes.length
       ? [ApiQuery({ name: 'include', required: false, description: `comma list of: ${includes.join(', ')}` })]
@@ -196,7 +212,11 @@ export function ApiShow(doc: ResourceDoc, includes: readonly string[] = []): Met
 /** GET a paginated collection. */
 export function ApiList(
   doc: ResourceDoc,
-  options: { includes?: readonly string[]; query?: Record<string, string> } = {},
+  options: {
+    includes?: readonly string[];
+    includedDocs?: readonly ResourceDoc[];
+    query?: Record<string, string>;
+  } = {},
 ): MethodDecorator {
   const queries = Object.entries(options.query ?? {}).map(([name, description]) =>
     ApiQuery({ name, required: false, type: String, description }),
@@ -208,7 +228,7 @@ export function ApiList(
         type: 'object',
         properties: {
           data: { type: 'array', items: resourceSchema(doc) },
-          included: { type: 'array' },
+          included: includedSchema(options.includedDocs ?? []),
           links: LIST_LINKS,
           meta: PAGINATION_META,
         },
