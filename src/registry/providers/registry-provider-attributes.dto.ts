@@ -1,4 +1,5 @@
 import { IsIn, IsNotEmpty } from 'class-validator';
+import { ALSO_WHEN_BLANK } from '../../common/jsonapi/body';
 import { REGISTRY_NAMES, RegistryName } from '../entities/registry-provider.entity';
 import { REGISTRY_NAME_MESSAGE, REGISTRY_NAME_PATTERN, requiredString, Rule } from '../validation';
 
@@ -17,7 +18,7 @@ export class CreateRegistryProviderAttributes {
 
   /** Two rules, two errors when it is missing: "can't be blank" and "is not included in the list". */
   // Decorators register bottom-up; this order reports "can't be blank" first.
-  @IsIn(REGISTRY_NAMES, { message: 'is not included in the list' })
+  @IsIn(REGISTRY_NAMES, { message: 'is not included in the list', context: ALSO_WHEN_BLANK })
   @IsNotEmpty({ message: "can't be blank" })
   'registry-name': RegistryName;
 }
