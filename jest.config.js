@@ -5,6 +5,8 @@ const transform = {
 
 module.exports = {
   maxWorkers: process.env.JEST_WORKERS || 2,
+  // Applies to every project: e2e suites boot the app and may spawn the CLI.
+  testTimeout: 60000,
   projects: [
     {
       displayName: 'unit',
@@ -21,7 +23,6 @@ module.exports = {
       moduleFileExtensions: ['ts', 'js', 'json'],
       testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
       transform,
-      testTimeout: 60000,
     },
   ],
 };

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { APP_FILTER, APP_INTERCEPTOR } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { LoggerModule } from 'nestjs-pino';
+import { AdminCatalogsModule } from './admin-catalogs/admin-catalogs.module';
 import { BootstrapModule } from './bootstrap/bootstrap.module';
 import { ClockModule } from './common/clock';
 import { AuthModule } from './common/auth/auth.module';
@@ -15,9 +16,15 @@ import { HealthModule } from './health/health.module';
 import { HttpLogging } from './observability/http-logging';
 import { ObservabilityModule } from './observability/observability.module';
 import { OrganizationsModule } from './organizations/organizations.module';
+import { PoliciesModule } from './policies/policies.module';
+import { PolicySetsModule } from './policy-sets/policy-sets.module';
 import { ProjectsModule } from './projects/projects.module';
+import { RegistryModule } from './registry/registry.module';
+import { ReservedTagKeysModule } from './reserved-tag-keys/reserved-tag-keys.module';
+import { RunTriggersModule } from './run-triggers/run-triggers.module';
 import { ServerModule } from './server/server.module';
 import { StorageModule } from './storage/storage.module';
+import { TagBindingsModule } from './tag-bindings/tag-bindings.module';
 import { TeamsModule } from './teams/teams.module';
 import { TokensModule } from './tokens/tokens.module';
 import { UsersModule } from './users/users.module';
@@ -48,7 +55,14 @@ import { WorkspacesModule } from './workspaces/workspaces.module';
     TokensModule,
     ProjectsModule,
     WorkspacesModule,
+    RunTriggersModule,
+    AdminCatalogsModule,
+    ReservedTagKeysModule,
+    TagBindingsModule,
+    PoliciesModule,
+    PolicySetsModule,
     BootstrapModule,
+    RegistryModule,
   ],
   providers: [
     { provide: APP_FILTER, useClass: JsonApiExceptionFilter },

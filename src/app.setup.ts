@@ -5,6 +5,7 @@ import express, { NextFunction, Request, Response } from 'express';
 import helmet from 'helmet';
 import { Logger } from 'nestjs-pino';
 import { DataSource } from 'typeorm';
+import { bodyParserError } from './common/errors/body-errors';
 import { DomainError } from './common/errors/domain-error';
 import { JSONAPI_MEDIA_TYPE } from './common/jsonapi/media-type';
 import { rateLimitMiddleware } from './common/rate-limit/rate-limit.http';
@@ -31,7 +32,9 @@ function jsonBodies(): express.RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
     if (RAW_BODY_PREFIXES.some((p) => req.path.startsWith(p))) return next();
     parse(req, res, (err?: unknown) => {
-      if (err !== undefined) return next(bodyError(err));
+      // Turned into a domain error here: the framework would otherwise quote the parser's message.
+      // Broken compression surfaces as a bare zlib error: still the body could not be read.
+      if (err) return next(bodyParserError(err) ?? unreadable());
       const problem = shapeProblem(req.body);
       next(problem ? new DomainError('bad-request', [{ detail: problem }]) : undefined);
     });
@@ -60,24 +63,7 @@ export function shapeProblem(value: unknown): string | undefined {
   return undefined;
 }
 
-/** body-parser failures as domain errors: never the parser's message, which may quote the input. */
-function bodyError(err: unknown): unknown {
-  const { type, status } = err as { type?: unknown; status?: unknown };
-  if (type === 'entity.parse.failed') {
-    return new DomainError('bad-request', [{ detail: 'request body is not valid JSON' }]);
-  }
-  if (type === 'entity.too.large' || status === 413) {
-    return new DomainError('too-large', [{ detail: 'request body is too large' }]);
-  }
-  if (type === 'encoding.unsupported' || type === 'charset.unsupported' || status === 415) {
-    return new DomainError('unsupported-media-type', [{ detail: 'request body encoding is not supported' }]);
-  }
-  // Aborted or short bodies, broken compression (zlib errors carry only a status): the client's fault.
-  if (typeof status === 'number' && status >= 400 && status < 500) {
-    return new DomainError('bad-request', [{ detail: 'request body could not be read' }]);
-  }
-  return err;
-}
+const unreadable = () => new DomainError('bad-request', [{ detail: 'request body could not be read' }]);
 
 export function buildOpenApiDocument(app: INestApplication) {
   const config = new DocumentBuilder()

@@ -1,8 +1,8 @@
 import { Body, Controller, Get, Header, HttpCode, Post, Query, Req } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { Public } from '../common/auth/public.decorator';
-import { notFound } from '../common/errors/domain-error';
+import { badRequest, notFound } from '../common/errors/domain-error';
 import { validateAttributes } from '../common/jsonapi/body';
 import { ApiErrors } from '../common/jsonapi/openapi';
 import { BootstrapService } from './bootstrap.service';
@@ -20,6 +20,11 @@ export class BootstrapController {
   @ApiOperation({
     summary: 'The initial admin creation token (loopback clients only, until an admin exists)',
   })
+  @ApiResponse({
+    status: 200,
+    description: 'The initial admin creation token, as plain text',
+    content: { 'text/plain': { schema: { type: 'string', example: 'Xb1rT0cN2f4kP9qLmZ7vW3sY8hJ5dG6a' } } },
+  })
   @ApiErrors(404)
   async retrieveIact(@Req() req: Request): Promise<string> {
     if (!isLoopback(req.socket.remoteAddress)) throw notFound();
@@ -29,12 +34,35 @@ export class BootstrapController {
   @Post('initial-admin-user')
   @HttpCode(201)
   @ApiOperation({ summary: 'Exchange the IACT (once) for the first site administrator and its API token' })
+  @ApiBody({
+    schema: {
+      type: 'object',
+      required: ['username', 'email', 'password'],
+      properties: {
+        username: { type: 'string', example: 'admin' },
+        email: { type: 'string', format: 'email', example: 'admin@example.com' },
+        password: { type: 'string', minLength: 10, maxLength: 128 },
+      },
+    },
+  })
+  @ApiResponse({
+    status: 201,
+    description: 'The first site administrator exists; `token` is its API token, shown once',
+    schema: {
+      type: 'object',
+      required: ['status', 'token'],
+      properties: { status: { type: 'string', enum: ['created'] }, token: { type: 'string' } },
+    },
+  })
   @ApiErrors(400, 401, 422)
   async createInitialAdmin(
     @Query('token') token: string | undefined,
     @Body() body: unknown,
   ): Promise<{ status: string; token: string }> {
-    const attrs = validateAttributes(InitialAdminBody, (body ?? {}) as Record<string, unknown>);
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+      throw badRequest('request body must be a JSON object with username, email and password');
+    }
+    const attrs = validateAttributes(InitialAdminBody, body as Record<string, unknown>);
     return {
       status: 'created',
       token: await this.bootstrap.createInitialAdmin(typeof token === 'string' ? token : undefined, attrs),

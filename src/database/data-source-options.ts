@@ -27,7 +27,10 @@ export function dataSourceOptions(config: AppConfig): DataSourceOptions {
     migrations: loadMigrations(config.dialect),
     migrationsRun: false,
     synchronize: false,
-    logging: ['error'] as ('error' | 'warn')[],
+    // TypeORM would print failed queries with their parameters (password hashes, token digests) as
+    // plain text; expected failures (unique keys) are control flow, and the exception filter logs
+    // the unexpected ones as structured JSON.
+    logging: false,
   };
   if (config.dialect === 'sqlite') {
     return {

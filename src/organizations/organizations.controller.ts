@@ -33,9 +33,8 @@ export class OrganizationsController {
   @ApiList(ORGANIZATION_DOC)
   async list(@CurrentPrincipal() p: Principal, @Paging() paging: PageParams): Promise<CollectionDocument> {
     const page = await this.organizations.list(p, paging);
-    const data = await Promise.all(
-      page.items.map(async (o) => serializeOrganization(o, await this.organizations.isOwner(p, o.id))),
-    );
+    const owned = await this.organizations.ownedAmong(p, page.items);
+    const data = page.items.map((o) => serializeOrganization(o, owned.has(o.id)));
     return new CollectionDocument(data, pageResult(page));
   }
 

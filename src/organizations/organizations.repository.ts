@@ -11,8 +11,13 @@ import { OrganizationEntity } from './entities/organization.entity';
 export class OrganizationsRepository {
   constructor(@InjectRepository(OrganizationEntity) private readonly repo: Repository<OrganizationEntity>) {}
 
-  findByName(name: string): Promise<OrganizationEntity | null> {
-    return this.repo.findOne({ where: { name } });
+  /**
+   * The organization with exactly this name. MySQL compares names case-insensitively; the check
+   * after the indexed lookup makes both dialects answer the same.
+   */
+  async findByName(name: string): Promise<OrganizationEntity | null> {
+    const org = await this.repo.findOne({ where: { name } });
+    return org?.name === name ? org : null;
   }
 
   findById(id: string): Promise<OrganizationEntity | null> {

@@ -9,11 +9,17 @@ import { CollectionDocument, ResourceDocument } from '../common/jsonapi/document
 import { ApiCreate, ApiDelete, ApiList, ApiShow, ApiUpdate } from '../common/jsonapi/openapi';
 import { PageParams } from '../common/jsonapi/pagination';
 import { Paging, QueryValue } from '../common/jsonapi/query';
+import { TAG_BINDINGS_RELATIONSHIP_BODY } from '../tag-bindings/tag-bindings.relationships';
 import { CreateProjectAttributes, UpdateProjectAttributes } from './dto/project-attributes.dto';
 import { ProjectsService, ProjectView } from './projects.service';
 import { PROJECT_DOC, serializeProject } from './projects.serializer';
 
 const TYPE = { types: ['projects'] };
+const WRITABLE = {
+  writable: ['name', 'description'],
+  relationships: ['tag-bindings'],
+  relationshipData: TAG_BINDINGS_RELATIONSHIP_BODY,
+};
 const toResource = (v: ProjectView) => serializeProject(v.project, v.organization.name, v.workspaceCount);
 
 @ApiTags('projects')
@@ -35,7 +41,7 @@ export class ProjectsController {
   }
 
   @Post('organizations/:org/projects')
-  @ApiCreate(PROJECT_DOC, { writable: ['name', 'description'] })
+  @ApiCreate(PROJECT_DOC, WRITABLE)
   async create(
     @CurrentPrincipal() p: Principal,
     @Param('org') org: string,
@@ -52,7 +58,7 @@ export class ProjectsController {
   }
 
   @Patch('projects/:id')
-  @ApiUpdate(PROJECT_DOC, { writable: ['name', 'description'] })
+  @ApiUpdate(PROJECT_DOC, WRITABLE)
   async update(
     @CurrentPrincipal() p: Principal,
     @Param('id') id: string,

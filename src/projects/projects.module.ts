@@ -1,13 +1,18 @@
 import { forwardRef, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { OrganizationsModule } from '../organizations/organizations.module';
+import { TagBindingsModule } from '../tag-bindings/tag-bindings.module';
 import { ProjectEntity } from './entities/project.entity';
 import { ProjectsController } from './projects.controller';
 import { ProjectsRepository } from './projects.repository';
 import { ProjectsService } from './projects.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([ProjectEntity]), forwardRef(() => OrganizationsModule)],
+  imports: [
+    TypeOrmModule.forFeature([ProjectEntity]),
+    forwardRef(() => OrganizationsModule),
+    forwardRef(() => TagBindingsModule),
+  ],
   controllers: [ProjectsController],
   providers: [ProjectsRepository, ProjectsService],
   exports: [ProjectsService],

@@ -2,6 +2,10 @@ import { ResourceObject } from '../common/jsonapi/document';
 import { int, nullableStr, ResourceDoc, str, timestamp } from '../common/jsonapi/openapi';
 import { isoMillis } from '../common/jsonapi/timestamps';
 import { organizationLinkage } from '../organizations/organizations.serializer';
+import {
+  TAG_BINDING_RELATIONSHIP_DOCS,
+  tagBindingRelationships,
+} from '../tag-bindings/tag-bindings.relationships';
 import { ProjectEntity } from './entities/project.entity';
 
 export const PROJECT_DOC: ResourceDoc = {
@@ -13,7 +17,7 @@ export const PROJECT_DOC: ResourceDoc = {
     'created-at': timestamp(),
     'updated-at': timestamp(),
   },
-  relationships: { organization: { type: 'organizations' } },
+  relationships: { organization: { type: 'organizations' }, ...TAG_BINDING_RELATIONSHIP_DOCS },
   links: ['self'],
 };
 
@@ -38,6 +42,7 @@ export function serializeProject(
     },
     relationships: {
       organization: organizationLinkage(organizationName),
+      ...tagBindingRelationships(projectPath(project.id)),
     },
     links: { self: projectPath(project.id) },
   };

@@ -8,13 +8,17 @@ import { inTransaction } from '../common/database/transaction';
 import { isUniqueViolation } from '../common/errors/db-errors';
 import { invalid, invalidAttribute, notFound } from '../common/errors/domain-error';
 import { ParsedBody } from '../common/jsonapi/body';
+import { ResourceObject } from '../common/jsonapi/document';
 import { PageParams } from '../common/jsonapi/pagination';
 import { newId } from '../common/ids';
 import { OrganizationEntity } from '../organizations/entities/organization.entity';
 import { OrganizationsService } from '../organizations/organizations.service';
+import { TagBindingInput } from '../tag-bindings/tag-binding-rules';
+import { TagBindingsService } from '../tag-bindings/tag-bindings.service';
 import { CreateProjectAttributes, UpdateProjectAttributes } from './dto/project-attributes.dto';
 import { ProjectEntity } from './entities/project.entity';
 import { ProjectsRepository } from './projects.repository';
+import { serializeProject } from './projects.serializer';
 
 export const DEFAULT_PROJECT_NAME = 'Default Project';
 
@@ -31,6 +35,7 @@ export class ProjectsService {
     private readonly permissions: PermissionService,
     @Inject(forwardRef(() => OrganizationsService)) private readonly organizations: OrganizationsService,
     @InjectDataSource() private readonly ds: DataSource,
+    @Inject(forwardRef(() => TagBindingsService)) private readonly tagBindings: TagBindingsService,
   ) {}
 
   async createDefaultProject(manager: EntityManager, organizationId: string): Promise<ProjectEntity> {
@@ -66,6 +71,28 @@ export class ProjectsService {
     return this.repo.findByIds([...new Set(ids)]);
   }
 
+  /**
+   * Serialized projects among `ids` that the principal may read, for `included` arrays: one query
+   * for the projects, one for their organizations, one for the workspace counts.
+   */
+  async readableResources(p: Principal, ids: string[]): Promise<ResourceObject[]> {
+    const projects = await this.findByIds(ids);
+    const readable = await this.permissions.readableProjectIds(p, projects);
+    const byId = new Map(projects.filter((x) => readable.has(x.id)).map((x) => [x.id, x]));
+    // In the order the ids came, so `included` follows the primary data.
+    const shown = [...new Set(ids)].flatMap((id) => byId.get(id) ?? []);
+    if (!shown.length) return [];
+    const [orgs, counts] = await Promise.all([
+      this.organizations.findByIds(shown.map((project) => project.organizationId)),
+      this.repo.workspaceCounts(shown.map((project) => project.id)),
+    ]);
+    const names = new Map(orgs.map((o) => [o.id, o.name]));
+    return shown.flatMap((project) => {
+      const name = names.get(project.organizationId);
+      return name ? [serializeProject(project, name, counts.get(project.id) ?? 0)] : [];
+    });
+  }
+
   /** The project if the principal may read it; otherwise 404. */
   async requireReadable(p: Principal, id: string): Promise<ProjectEntity> {
     const project = await this.requireById(id);
@@ -83,14 +110,9 @@ export class ProjectsService {
 
   async list(p: Principal, orgName: string, page: PageParams, search?: string): Promise<Page<ProjectView>> {
     const org = await this.organizations.requireVisible(p, orgName);
-    const access = await this.permissions.requireMember(p, org.id);
-    const broad =
-      access.owner ||
-      ['manage-projects', 'read-projects', 'manage-workspaces', 'read-workspaces'].some((f) =>
-        access.flags.has(f as never),
-      );
+    const scope = await this.permissions.projectReadScope(p, org.id);
     const result = await this.repo.list(
-      { organizationId: org.id, search, teamIds: broad ? undefined : [...access.teamIds] },
+      { organizationId: org.id, search, teamIds: 'all' in scope ? undefined : scope.teamIds },
       page,
     );
     const counts = await this.repo.workspaceCounts(result.items.map((x) => x.id));
@@ -111,6 +133,7 @@ export class ProjectsService {
   ): Promise<ProjectView> {
     const org = await this.organizations.requireVisible(p, orgName);
     await this.permissions.requireFlag(p, org.id, 'manage-projects');
+    const tags = this.tagBindings.fromRelationship(body, 'project');
     const now = new Date();
     const project = Object.assign(new ProjectEntity(), {
       id: newId('prj'),
@@ -121,18 +144,19 @@ export class ProjectsService {
       createdAt: now,
       updatedAt: now,
     });
-    await this.saveUnique(project);
+    await this.saveUnique(project, tags);
     return { project, organization: org, workspaceCount: 0 };
   }
 
   async update(p: Principal, id: string, body: ParsedBody<UpdateProjectAttributes>): Promise<ProjectView> {
     const project = await this.requireReadable(p, id);
     await this.permissions.requireFlag(p, project.organizationId, 'manage-projects');
+    const tags = this.tagBindings.fromRelationship(body, 'project');
     const attrs = body.attributes;
     if (attrs.name !== undefined) project.name = attrs.name;
     if (body.has('description')) project.description = attrs.description ?? null;
     project.updatedAt = new Date();
-    await this.saveUnique(project);
+    await this.saveUnique(project, tags);
     return this.view(project);
   }
 
@@ -147,9 +171,12 @@ export class ProjectsService {
     await inTransaction(this.ds, (manager) => this.repo.delete(manager, project.id));
   }
 
-  private async saveUnique(project: ProjectEntity): Promise<void> {
+  /** Saves the project and, when the body listed them, replaces its tag bindings: one transaction. */
+  private async saveUnique(project: ProjectEntity, tags?: TagBindingInput[]): Promise<void> {
     try {
-      await inTransaction(this.ds, (manager) => this.repo.save(manager, project));
+      await inTransaction(this.ds, (manager) =>
+        this.tagBindings.saveProject(manager, project.id, tags, () => this.repo.save(manager, project)),
+      );
     } catch (err) {
       if (isUniqueViolation(err)) throw invalidAttribute('name', 'has already been taken');
       throw err;

@@ -31,7 +31,10 @@ export class TeamsRepository {
   async memberIds(teamIds: string[]): Promise<Map<string, string[]>> {
     const out = new Map<string, string[]>(teamIds.map((id) => [id, []]));
     if (!teamIds.length) return out;
-    const rows = await this.memberships.find({ where: { teamId: In(teamIds) }, order: { createdAt: 'ASC' } });
+    const rows = await this.memberships.find({
+      where: { teamId: In(teamIds) },
+      order: { createdAt: 'ASC', userId: 'ASC' },
+    });
     for (const r of rows) out.get(r.teamId)?.push(r.userId);
     return out;
   }

@@ -4,9 +4,9 @@ import { DataSource, EntityManager } from 'typeorm';
 import { PermissionService } from '../common/auth/permission.service';
 import { ORGANIZATION_FLAGS, Principal } from '../common/auth/principal';
 import { Page } from '../common/database/paginate';
-import { inTransaction } from '../common/database/transaction';
+import { inTransaction, lockRow } from '../common/database/transaction';
 import { isUniqueViolation } from '../common/errors/db-errors';
-import { invalid, invalidAttribute, notFound } from '../common/errors/domain-error';
+import { invalid, invalidAttribute, notFound, Violations } from '../common/errors/domain-error';
 import { ParsedBody } from '../common/jsonapi/body';
 import { ResourceIdentifier } from '../common/jsonapi/document';
 import { PageParams } from '../common/jsonapi/pagination';
@@ -151,7 +151,11 @@ export class TeamsService {
     const team = await this.requireVisible(p, id);
     await this.permissions.requireOwner(p, team.organizationId);
     const userIds = await this.resolveUsers(refs);
-    await inTransaction(this.ds, (m) => this.repo.addMembers(m, team.id, userIds));
+    await inTransaction(this.ds, async (m) => {
+      // Concurrent additions of the same user wait for each other instead of colliding on the key.
+      await lockRow(m, 'teams', team.id);
+      await this.repo.addMembers(m, team.id, userIds);
+    });
   }
 
   async removeMembers(p: Principal, id: string, refs: ResourceIdentifier[]): Promise<void> {
@@ -159,6 +163,8 @@ export class TeamsService {
     await this.permissions.requireOwner(p, team.organizationId);
     const userIds = await this.resolveUsers(refs);
     await inTransaction(this.ds, async (m) => {
+      // Two concurrent removals must not each leave the other as the last owner, then both go.
+      await lockRow(m, 'teams', team.id);
       await this.repo.removeMembers(m, team.id, userIds);
       if (team.isOwners && (await this.repo.countMembers(m, team.id)) === 0) {
         throw invalid('The owners team must keep at least one member', '/data');
@@ -173,14 +179,20 @@ export class TeamsService {
     return team;
   }
 
+  /** User ids for identifiers that carry an id or a username; an unknown one is a 422 at its index. */
   private async resolveUsers(refs: ResourceIdentifier[]): Promise<string[]> {
-    const ids: string[] = [];
-    for (const [i, ref] of refs.entries()) {
-      const user = await this.users.findByRef(ref.id);
-      if (!user) throw invalid(`User ${ref.id} not found`, `/data/${i}/id`);
-      ids.push(user.id);
-    }
-    return [...new Set(ids)];
+    const users = await this.users.findByRefs(refs.map((r) => r.id));
+    const byRef = new Map<string, string>();
+    for (const u of users) byRef.set(u.id, u.id).set(u.username, u.id);
+    const violations = new Violations();
+    const ids = new Set<string>();
+    refs.forEach((ref, i) => {
+      const id = byRef.get(ref.id);
+      if (id) ids.add(id);
+      else violations.add(`User ${ref.id} not found`, `/data/${i}/id`);
+    });
+    violations.throwIfAny();
+    return [...ids];
   }
 
   private applyAccess(team: TeamEntity, access?: OrganizationAccessAttributes): void {

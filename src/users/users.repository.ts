@@ -11,8 +11,10 @@ export class UsersRepository {
     return this.repo.findOne({ where: { id } });
   }
 
-  findByIdOrUsername(ref: string): Promise<UserEntity | null> {
-    return this.repo.findOne({ where: [{ id: ref }, { username: ref }] });
+  /** Users whose id or username is among `refs`, one query. */
+  findByIdsOrUsernames(refs: string[]): Promise<UserEntity[]> {
+    if (!refs.length) return Promise.resolve([]);
+    return this.repo.find({ where: [{ id: In(refs) }, { username: In(refs) }] });
   }
 
   findByIds(ids: string[]): Promise<UserEntity[]> {

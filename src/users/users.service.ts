@@ -26,9 +26,9 @@ export class UsersService {
     return user;
   }
 
-  /** A user by id or username (team membership bodies carry either). */
-  findByRef(ref: string): Promise<UserEntity | null> {
-    return this.repo.findByIdOrUsername(ref);
+  /** Users by id or username (team membership bodies carry either), one query. */
+  findByRefs(refs: string[]): Promise<UserEntity[]> {
+    return this.repo.findByIdsOrUsernames([...new Set(refs)]);
   }
 
   findByIds(ids: string[]): Promise<UserEntity[]> {

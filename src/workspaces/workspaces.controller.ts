@@ -8,34 +8,54 @@ import { JsonApiBody, ParsedBody } from '../common/jsonapi/body';
 import { CollectionDocument, ResourceDocument } from '../common/jsonapi/document';
 import { ApiCreate, ApiDelete, ApiList, ApiShow, ApiUpdate } from '../common/jsonapi/openapi';
 import { PageParams } from '../common/jsonapi/pagination';
-import { Paging, QueryValue } from '../common/jsonapi/query';
+import { Includes, Paging, QueryValue } from '../common/jsonapi/query';
+import { TAG_BINDINGS_RELATIONSHIP_BODY } from '../tag-bindings/tag-bindings.relationships';
 import { CreateWorkspaceAttributes, UpdateWorkspaceAttributes } from './dto/workspace-attributes.dto';
+import { ORGANIZATION_DOC } from '../organizations/organizations.serializer';
+import { PROJECT_DOC } from '../projects/projects.serializer';
+import { WORKSPACE_INCLUDES, WorkspaceIncludesService } from './workspace-includes.service';
 import { WorkspacesService, WorkspaceView } from './workspaces.service';
 import { serializeWorkspace, WORKSPACE_DOC } from './workspaces.serializer';
 
 const TYPE = { types: ['workspaces'] };
-const WRITABLE = { writable: ['name', 'description', 'engine-version'], relationships: ['project'] };
+const INCLUDED_DOCS = [PROJECT_DOC, ORGANIZATION_DOC];
+const WRITABLE = {
+  writable: ['name', 'description', 'engine-version'],
+  relationships: ['project', 'tag-bindings'],
+  relationshipData: TAG_BINDINGS_RELATIONSHIP_BODY,
+};
 const toResource = (v: WorkspaceView) => serializeWorkspace(v.workspace, v.organization.name, v.level);
 
 @ApiTags('workspaces')
 @ApiBearerAuth()
 @Controller(API_V2)
 export class WorkspacesController {
-  constructor(private readonly workspaces: WorkspacesService) {}
+  constructor(
+    private readonly workspaces: WorkspacesService,
+    private readonly includes: WorkspaceIncludesService,
+  ) {}
+
+  private async one(p: Principal, view: WorkspaceView, include: string[]): Promise<ResourceDocument> {
+    return new ResourceDocument(toResource(view), await this.includes.resolve(p, [view], include));
+  }
 
   @Get('organizations/:org/workspaces')
   @ApiList(WORKSPACE_DOC, {
+    includes: WORKSPACE_INCLUDES,
+    includedDocs: INCLUDED_DOCS,
     query: { 'search[name]': 'substring of the name', 'filter[project][id]': 'project id' },
   })
   async list(
     @CurrentPrincipal() p: Principal,
     @Param('org') org: string,
     @Paging() paging: PageParams,
+    @Includes(WORKSPACE_INCLUDES) include: string[],
     @QueryValue('search[name]') search?: string,
     @QueryValue('filter[project][id]') projectId?: string,
   ): Promise<CollectionDocument> {
     const page = await this.workspaces.list(p, org, { search, projectId }, paging);
-    return new CollectionDocument(page.items.map(toResource), pageResult(page));
+    const included = await this.includes.resolve(p, page.items, include);
+    return new CollectionDocument(page.items.map(toResource), pageResult(page), included);
   }
 
   @Post('organizations/:org/workspaces')
@@ -49,14 +69,15 @@ export class WorkspacesController {
   }
 
   @Get('organizations/:org/workspaces/:name')
-  @ApiShow(WORKSPACE_DOC)
+  @ApiShow(WORKSPACE_DOC, WORKSPACE_INCLUDES, INCLUDED_DOCS)
   async showByName(
     @CurrentPrincipal() p: Principal,
     @Param('org') org: string,
     @Param('name') name: string,
+    @Includes(WORKSPACE_INCLUDES) include: string[],
   ): Promise<ResourceDocument> {
     const ws = await this.workspaces.requireByName(p, org, name);
-    return new ResourceDocument(toResource(await this.workspaces.view(p, ws)));
+    return this.one(p, await this.workspaces.view(p, ws), include);
   }
 
   @Patch('organizations/:org/workspaces/:name')
@@ -82,10 +103,14 @@ export class WorkspacesController {
   }
 
   @Get('workspaces/:id')
-  @ApiShow(WORKSPACE_DOC)
-  async show(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<ResourceDocument> {
+  @ApiShow(WORKSPACE_DOC, WORKSPACE_INCLUDES, INCLUDED_DOCS)
+  async show(
+    @CurrentPrincipal() p: Principal,
+    @Param('id') id: string,
+    @Includes(WORKSPACE_INCLUDES) include: string[],
+  ): Promise<ResourceDocument> {
     const ws = await this.workspaces.requireAccess(p, id);
-    return new ResourceDocument(toResource(await this.workspaces.view(p, ws)));
+    return this.one(p, await this.workspaces.view(p, ws), include);
   }
 
   @Patch('workspaces/:id')

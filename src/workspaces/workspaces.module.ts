@@ -1,8 +1,11 @@
 import { forwardRef, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { AdminCatalogsModule } from '../admin-catalogs/admin-catalogs.module';
 import { OrganizationsModule } from '../organizations/organizations.module';
 import { ProjectsModule } from '../projects/projects.module';
+import { TagBindingsModule } from '../tag-bindings/tag-bindings.module';
 import { WorkspaceEntity } from './entities/workspace.entity';
+import { WorkspaceIncludesService } from './workspace-includes.service';
 import { WorkspacesController } from './workspaces.controller';
 import { WorkspacesRepository } from './workspaces.repository';
 import { WorkspacesService } from './workspaces.service';
@@ -12,9 +15,11 @@ import { WorkspacesService } from './workspaces.service';
     TypeOrmModule.forFeature([WorkspaceEntity]),
     forwardRef(() => OrganizationsModule),
     forwardRef(() => ProjectsModule),
+    AdminCatalogsModule,
+    forwardRef(() => TagBindingsModule),
   ],
   controllers: [WorkspacesController],
-  providers: [WorkspacesRepository, WorkspacesService],
+  providers: [WorkspacesRepository, WorkspacesService, WorkspaceIncludesService],
   exports: [WorkspacesService],
 })
 export class WorkspacesModule {}

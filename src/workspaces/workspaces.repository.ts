@@ -23,8 +23,10 @@ export class WorkspacesRepository {
     return this.repo.findOne({ where: { id } });
   }
 
-  findByName(organizationId: string, name: string): Promise<WorkspaceEntity | null> {
-    return this.repo.findOne({ where: { organizationId, name } });
+  /** The workspace with exactly this name (MySQL alone would also match other letter cases). */
+  async findByName(organizationId: string, name: string): Promise<WorkspaceEntity | null> {
+    const ws = await this.repo.findOne({ where: { organizationId, name } });
+    return ws?.name === name ? ws : null;
   }
 
   findByIds(ids: string[]): Promise<WorkspaceEntity[]> {

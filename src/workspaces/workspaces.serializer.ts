@@ -2,6 +2,10 @@ import { ResourceObject, toOne } from '../common/jsonapi/document';
 import { bool, nullableStr, ResourceDoc, str, timestamp } from '../common/jsonapi/openapi';
 import { isoMillis } from '../common/jsonapi/timestamps';
 import { organizationLinkage } from '../organizations/organizations.serializer';
+import {
+  TAG_BINDING_RELATIONSHIP_DOCS,
+  tagBindingRelationships,
+} from '../tag-bindings/tag-bindings.relationships';
 import { WorkspaceAccessLevel } from '../teams/entities/team-workspace.entity';
 import { WorkspaceEntity } from './entities/workspace.entity';
 
@@ -23,7 +27,11 @@ export const WORKSPACE_DOC: ResourceDoc = {
     'created-at': timestamp(),
     'updated-at': timestamp(),
   },
-  relationships: { organization: { type: 'organizations' }, project: { type: 'projects' } },
+  relationships: {
+    organization: { type: 'organizations' },
+    project: { type: 'projects' },
+    ...TAG_BINDING_RELATIONSHIP_DOCS,
+  },
   links: ['self'],
 };
 
@@ -56,6 +64,7 @@ export function serializeWorkspace(
     relationships: {
       organization: organizationLinkage(organizationName),
       project: toOne('projects', ws.projectId),
+      ...tagBindingRelationships(workspacePath(ws.id)),
     },
     links: { self: workspacePath(ws.id) },
   };

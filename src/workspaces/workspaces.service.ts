@@ -1,6 +1,7 @@
 import { forwardRef, Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { ToolVersionsService } from '../admin-catalogs/tool-versions.service';
 import { PermissionService } from '../common/auth/permission.service';
 import { Principal } from '../common/auth/principal';
 import { Page } from '../common/database/paginate';
@@ -14,6 +15,7 @@ import { newId } from '../common/ids';
 import { OrganizationEntity } from '../organizations/entities/organization.entity';
 import { OrganizationsService } from '../organizations/organizations.service';
 import { ProjectsService } from '../projects/projects.service';
+import { TagBindingsService, WorkspaceTagChange } from '../tag-bindings/tag-bindings.service';
 import { WorkspaceAccessLevel } from '../teams/entities/team-workspace.entity';
 import { CreateWorkspaceAttributes, UpdateWorkspaceAttributes } from './dto/workspace-attributes.dto';
 import { WorkspaceEntity } from './entities/workspace.entity';
@@ -38,7 +40,9 @@ export class WorkspacesService {
     private readonly permissions: PermissionService,
     @Inject(forwardRef(() => OrganizationsService)) private readonly organizations: OrganizationsService,
     @Inject(forwardRef(() => ProjectsService)) private readonly projects: ProjectsService,
+    private readonly catalogs: ToolVersionsService,
     @InjectDataSource() private readonly ds: DataSource,
+    @Inject(forwardRef(() => TagBindingsService)) private readonly tagBindings: TagBindingsService,
   ) {}
 
   /** The workspace if it exists (no permission check): for services that check rights themselves. */
@@ -85,9 +89,10 @@ export class WorkspacesService {
     const orgs = new Map(
       (await this.organizations.findByIds(workspaces.map((w) => w.organizationId))).map((o) => [o.id, o]),
     );
+    const levels = await this.permissions.workspaceLevels(p, workspaces);
     const out: ResourceObject[] = [];
     for (const ws of workspaces) {
-      const level = await this.permissions.workspaceLevel(p, ws);
+      const level = levels.get(ws.id) ?? null;
       const org = orgs.get(ws.organizationId);
       if (level && org) out.push(serializeWorkspace(ws, org.name, level));
     }
@@ -106,7 +111,12 @@ export class WorkspacesService {
       { organizationId: org.id, ...query, teamIds: 'all' in scope ? undefined : scope.teamIds },
       page,
     );
-    const items = await Promise.all(result.items.map((ws) => this.view(p, ws, org)));
+    const levels = await this.permissions.workspaceLevels(p, result.items);
+    const items = result.items.map((ws) => ({
+      workspace: ws,
+      organization: org,
+      level: levels.get(ws.id) ?? null,
+    }));
     return { ...result, items };
   }
 
@@ -117,6 +127,7 @@ export class WorkspacesService {
   ): Promise<WorkspaceView> {
     const org = await this.organizations.requireVisible(p, orgName);
     await this.permissions.requireFlag(p, org.id, 'manage-workspaces');
+    const tags = { items: this.tagBindings.fromRelationship(body, 'workspace'), previousProjectId: null };
     const projectId = await this.resolveProject(p, org.id, body);
     const now = new Date();
     const ws = Object.assign(new WorkspaceEntity(), {
@@ -129,7 +140,7 @@ export class WorkspacesService {
       createdAt: now,
       updatedAt: now,
     });
-    await this.saveUnique(ws);
+    await this.saveUnique(ws, tags, body.has('engine-version'));
     return this.view(p, ws, org);
   }
 
@@ -139,13 +150,19 @@ export class WorkspacesService {
     body: ParsedBody<UpdateWorkspaceAttributes>,
   ): Promise<WorkspaceView> {
     await this.permissions.requireWorkspaceLevel(p, ws, 'admin');
+    const tags = {
+      items: this.tagBindings.fromRelationship(body, 'workspace'),
+      previousProjectId: ws.projectId,
+    };
     const attrs = body.attributes;
+    // Keeping the pinned version is fine even if it was disabled since; a new pin is checked.
+    const repinned = attrs['engine-version'] !== undefined && attrs['engine-version'] !== ws.engineVersion;
     if (attrs.name !== undefined) ws.name = attrs.name;
     if (body.has('description')) ws.description = attrs.description ?? null;
     if (attrs['engine-version'] !== undefined) ws.engineVersion = attrs['engine-version'];
     if (body.hasRelationship('project')) ws.projectId = await this.resolveProject(p, ws.organizationId, body);
     ws.updatedAt = new Date();
-    await this.saveUnique(ws);
+    await this.saveUnique(ws, tags, repinned);
     return this.view(p, ws);
   }
 
@@ -177,9 +194,23 @@ export class WorkspacesService {
     return project.id;
   }
 
-  private async saveUnique(ws: WorkspaceEntity): Promise<void> {
+  /**
+   * Saves the workspace with its tag-binding change (see TagBindingsService.saveWorkspace) in one
+   * transaction; with `pin`, its engine version must be pinnable from the engine catalog.
+   */
+  private async saveUnique(ws: WorkspaceEntity, tags: WorkspaceTagChange, pin: boolean): Promise<void> {
     try {
-      await inTransaction(this.ds, (manager) => this.repo.save(manager, ws));
+      await inTransaction(this.ds, async (manager) => {
+        if (pin) {
+          ws.engineVersion = await this.catalogs.assertPinnable(
+            'engine-versions',
+            ws.engineVersion,
+            'engine-version',
+            manager,
+          );
+        }
+        return this.tagBindings.saveWorkspace(manager, ws, tags, () => this.repo.save(manager, ws));
+      });
     } catch (err) {
       if (isUniqueViolation(err)) throw invalidAttribute('name', 'has already been taken');
       throw err;

@@ -165,3 +165,36 @@ export function expectPagination(
   expect(body.links.prev === null || typeof body.links.prev === 'string').toBe(true);
   expect(body.links.next === null || typeof body.links.next === 'string').toBe(true);
 }
+
+/** The token of a new team token for `teamId`, issued by an owner. */
+export async function createTeamToken(t: TestApp, owner: Actor, teamId: string): Promise<Actor> {
+  const res = await owner.api.post(`/api/v2/teams/${teamId}/authentication-token`).expect(201);
+  const token = res.body.data.attributes.token as string;
+  return { token, api: client(t, token) };
+}
+
+/** The organization's own token (replacing any earlier one), as an actor. */
+export async function createOrganizationToken(t: TestApp, owner: Actor, org: string): Promise<Actor> {
+  const res = await owner.api.post(`/api/v2/organizations/${org}/authentication-token`).expect(201);
+  const token = res.body.data.attributes.token as string;
+  return { token, api: client(t, token) };
+}
+
+export async function reserveTagKey(
+  actor: Actor,
+  org: string,
+  key: string,
+  disableOverrides: boolean,
+): Promise<string> {
+  const res = await actor.api
+    .post(`/api/v2/organizations/${org}/reserved-tag-keys`, {
+      data: { type: 'reserved-tag-keys', attributes: { key, 'disable-overrides': disableOverrides } },
+    })
+    .expect(201);
+  return res.body.data.id;
+}
+
+/** `{env: 'prod'}` → the `data` array of a tag-binding list. */
+export function tagBindingList(pairs: Record<string, string>): unknown[] {
+  return Object.entries(pairs).map(([key, value]) => ({ type: 'tag-bindings', attributes: { key, value } }));
+}

@@ -45,23 +45,48 @@ export class AccessRepository {
     return this.ds.getRepository(TeamEntity).findOne({ where: { id: teamId } });
   }
 
-  async accessLevels(teamIds: readonly string[], workspaceId: string): Promise<WorkspaceAccessLevel[]> {
-    if (!teamIds.length) return [];
-    const rows = await this.ds.getRepository(TeamWorkspaceEntity).find({
-      select: { access: true },
-      where: { teamId: In([...teamIds]), workspaceId },
+  /** Access rows of these teams on these workspaces, one query. */
+  async accessGrants(
+    teamIds: readonly string[],
+    workspaceIds: readonly string[],
+  ): Promise<{ workspaceId: string; access: WorkspaceAccessLevel }[]> {
+    if (!teamIds.length || !workspaceIds.length) return [];
+    return this.ds.getRepository(TeamWorkspaceEntity).find({
+      select: { workspaceId: true, access: true },
+      where: { teamId: In([...teamIds]), workspaceId: In([...workspaceIds]) },
     });
-    return rows.map((r) => r.access);
   }
 
-  async hasAnyWorkspaceInProject(teamIds: readonly string[], projectId: string): Promise<boolean> {
-    if (!teamIds.length) return false;
-    const count = await this.ds
+  /** Which of these projects hold a workspace that one of these teams has access to, one query. */
+  async projectsWithTeamWorkspaces(
+    teamIds: readonly string[],
+    projectIds: readonly string[],
+  ): Promise<Set<string>> {
+    if (!teamIds.length || !projectIds.length) return new Set();
+    const rows: { projectId: string }[] = await this.ds
       .getRepository(TeamWorkspaceEntity)
       .createQueryBuilder('tw')
       .innerJoin(WorkspaceEntity, 'w', 'w.id = tw.workspace_id')
-      .where('tw.team_id IN (:...teamIds) AND w.project_id = :projectId', { teamIds, projectId })
-      .getCount();
-    return count > 0;
+      .select('DISTINCT w.project_id', 'projectId')
+      .where('tw.team_id IN (:...teamIds) AND w.project_id IN (:...projectIds)', { teamIds, projectIds })
+      .getRawMany();
+    return new Set(rows.map((r) => r.projectId));
+  }
+
+  /** Which of these organizations the user owns (is in their owners team), one query. */
+  async ownedOrganizationIds(userId: string, organizationIds: readonly string[]): Promise<Set<string>> {
+    if (!organizationIds.length) return new Set();
+    const rows = await this.ds
+      .getRepository(TeamEntity)
+      .createQueryBuilder('t')
+      .innerJoin(TeamMembershipEntity, 'm', 'm.team_id = t.id')
+      .select('t.organization_id', 'organizationId')
+      // Booleans are stored as 1/0 on both dialects.
+      .where('m.user_id = :userId AND t.is_owners = 1 AND t.organization_id IN (:...organizationIds)', {
+        userId,
+        organizationIds,
+      })
+      .getRawMany<{ organizationId: string }>();
+    return new Set(rows.map((r) => r.organizationId));
   }
 }

@@ -120,16 +120,53 @@ export class PermissionService {
     if (!(await this.hasFlag(p, organizationId, flag))) throw notFound();
   }
 
+  /** Owners of an organization among `organizationIds`, for lists that show `can-update` per row. */
+  async ownedOrganizationIds(p: Principal, organizationIds: readonly string[]): Promise<Set<string>> {
+    const ids = [...new Set(organizationIds)];
+    switch (p.kind) {
+      case 'user':
+        return this.isSiteAdmin(p) ? new Set(ids) : this.access.ownedOrganizationIds(p.userId, ids);
+      case 'team':
+      case 'organization':
+        return (await this.isOwner(p, p.organizationId)) && ids.includes(p.organizationId)
+          ? new Set([p.organizationId])
+          : new Set();
+    }
+  }
+
   /** The highest access the principal has to a workspace (admin > write > plan > read), or null. */
   async workspaceLevel(p: Principal, ws: WorkspaceRef): Promise<WorkspaceAccessLevel | null> {
-    const access = await this.organizationAccess(p, ws.organizationId);
-    if (!access) return null;
-    if (access.owner || access.flags.has('manage-workspaces')) return 'admin';
-    let best: WorkspaceAccessLevel | null = access.flags.has('read-workspaces') ? 'read' : null;
-    for (const level of await this.access.accessLevels(access.teamIds, ws.id)) {
-      if (best === null || rank(level) > rank(best)) best = level;
+    return (await this.workspaceLevels(p, [ws])).get(ws.id) ?? null;
+  }
+
+  /** `workspaceLevel` for many workspaces at once: one grants query per organization involved. */
+  async workspaceLevels(
+    p: Principal,
+    workspaces: readonly WorkspaceRef[],
+  ): Promise<Map<string, WorkspaceAccessLevel | null>> {
+    const out = new Map<string, WorkspaceAccessLevel | null>();
+    for (const [organizationId, group] of byOrganization(workspaces)) {
+      const access = await this.organizationAccess(p, organizationId);
+      if (!access) {
+        for (const ws of group) out.set(ws.id, null);
+        continue;
+      }
+      if (access.owner || access.flags.has('manage-workspaces')) {
+        for (const ws of group) out.set(ws.id, 'admin');
+        continue;
+      }
+      const floor: WorkspaceAccessLevel | null = access.flags.has('read-workspaces') ? 'read' : null;
+      for (const ws of group) out.set(ws.id, floor);
+      const grants = await this.access.accessGrants(
+        access.teamIds,
+        group.map((ws) => ws.id),
+      );
+      for (const { workspaceId, access: level } of grants) {
+        const best = out.get(workspaceId) ?? null;
+        if (best === null || rank(level) > rank(best)) out.set(workspaceId, level);
+      }
     }
-    return best;
+    return out;
   }
 
   async hasWorkspaceLevel(p: Principal, ws: WorkspaceRef, min: WorkspaceAccessLevel): Promise<boolean> {
@@ -145,10 +182,7 @@ export class PermissionService {
    * Which workspaces of an organization a principal may read: all of them, or those its teams
    * were given access to. Repositories turn the answer into a WHERE clause.
    */
-  async workspaceReadScope(
-    p: Principal,
-    organizationId: string,
-  ): Promise<{ all: true } | { teamIds: string[] }> {
+  async workspaceReadScope(p: Principal, organizationId: string): Promise<ReadScope> {
     const access = await this.requireMember(p, organizationId);
     if (access.owner || access.flags.has('manage-workspaces') || access.flags.has('read-workspaces')) {
       return { all: true };
@@ -156,21 +190,57 @@ export class PermissionService {
     return { teamIds: [...access.teamIds] };
   }
 
+  /**
+   * Which projects of an organization a principal may read: all of them (owners and the project or
+   * workspace flags), or those holding a workspace its teams were given access to.
+   */
+  async projectReadScope(p: Principal, organizationId: string): Promise<ReadScope> {
+    const access = await this.requireMember(p, organizationId);
+    return readsAllProjects(access) ? { all: true } : { teamIds: [...access.teamIds] };
+  }
+
   async canReadProject(p: Principal, project: ProjectRef): Promise<boolean> {
-    const access = await this.organizationAccess(p, project.organizationId);
-    if (!access) return false;
-    if (access.owner) return true;
-    const broad: OrganizationFlag[] = [
-      'manage-projects',
-      'read-projects',
-      'manage-workspaces',
-      'read-workspaces',
-    ];
-    if (broad.some((f) => access.flags.has(f))) return true;
-    return this.access.hasAnyWorkspaceInProject(access.teamIds, project.id);
+    return (await this.readableProjectIds(p, [project])).has(project.id);
+  }
+
+  /** The ids among `projects` the principal may read: one query per organization at most. */
+  async readableProjectIds(p: Principal, projects: readonly ProjectRef[]): Promise<Set<string>> {
+    const readable = new Set<string>();
+    for (const [organizationId, group] of byOrganization(projects)) {
+      const access = await this.organizationAccess(p, organizationId);
+      if (!access) continue;
+      const ids = group.map((project) => project.id);
+      const allowed = readsAllProjects(access)
+        ? ids
+        : await this.access.projectsWithTeamWorkspaces(access.teamIds, ids);
+      for (const id of allowed) readable.add(id);
+    }
+    return readable;
   }
 
   async requireProjectRead(p: Principal, project: ProjectRef): Promise<void> {
     if (!(await this.canReadProject(p, project))) throw notFound();
   }
+}
+
+export type ReadScope = { all: true } | { teamIds: string[] };
+
+function readsAllProjects(access: OrganizationAccess): boolean {
+  const broad: OrganizationFlag[] = [
+    'manage-projects',
+    'read-projects',
+    'manage-workspaces',
+    'read-workspaces',
+  ];
+  return access.owner || broad.some((f) => access.flags.has(f));
+}
+
+function byOrganization<T extends { organizationId: string }>(items: readonly T[]): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const group = groups.get(item.organizationId);
+    if (group) group.push(item);
+    else groups.set(item.organizationId, [item]);
+  }
+  return groups;
 }

@@ -1,7 +1,9 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { randomUUID } from 'node:crypto';
+import { QueryFailedError } from 'typeorm';
 import { DomainError, ErrorItem, ErrorKind } from './domain-error';
+import { bodyParserError } from './body-errors';
 import { isConnectionError, isForeignKeyViolation, isUniqueViolation } from './db-errors';
 import { JSONAPI_MEDIA_TYPE } from '../jsonapi/media-type';
 
@@ -62,13 +64,6 @@ const TITLES: Record<number, string> = {
   503: 'service unavailable',
 };
 
-/** Errors raised by body-parser before any handler runs carry a `type` and a status. */
-interface ParserError {
-  type?: string;
-  status?: number;
-  statusCode?: number;
-}
-
 /**
  * The one place that knows HTTP for errors: every failure leaves as a JSON:API error document,
  * and nothing internal (stack, SQL, echo of the input) reaches the client.
@@ -103,24 +98,9 @@ export class JsonApiExceptionFilter implements ExceptionFilter {
     if (exception instanceof DomainError) {
       return { status: statusOf(exception.kind), items: exception.items };
     }
-    if (exception instanceof HttpException) {
-      const status = exception.getStatus();
-      if (status >= 500) return this.internal(exception, req);
-      return { status, items: status === 404 ? [] : [{ detail: this.httpDetail(exception) }] };
-    }
-    const parser = exception as ParserError;
-    if (parser && typeof parser === 'object' && typeof parser.type === 'string') {
-      const status = parser.status ?? parser.statusCode ?? 400;
-      if (parser.type === 'entity.too.large') {
-        return { status: 413, items: [{ detail: 'request body is too large' }] };
-      }
-      if (parser.type === 'entity.parse.failed') {
-        return { status: 400, items: [{ detail: 'request body is not valid JSON' }] };
-      }
-      if (status >= 400 && status < 500) {
-        return { status, items: [{ detail: 'request body could not be read' }] };
-      }
-    }
+    if (exception instanceof HttpException) return this.mapHttp(exception, req);
+    const unreadable = bodyParserError(exception);
+    if (unreadable) return { status: statusOf(unreadable.kind), items: unreadable.items };
     if (isUniqueViolation(exception)) {
       return { status: 422, items: [{ detail: 'has already been taken' }] };
     }
@@ -136,8 +116,10 @@ export class JsonApiExceptionFilter implements ExceptionFilter {
 
   private internal(exception: unknown, req: Request): Mapped {
     const id = randomUUID();
-    const err = exception instanceof Error ? exception : new Error(String(exception));
-    this.logger.error({ errorId: id, method: req.method, path: req.path, err }, `unhandled error ${id}`);
+    this.logger.error(
+      { errorId: id, method: req.method, path: req.path, err: loggable(exception) },
+      `unhandled error ${id}`,
+    );
     return {
       status: 500,
       id,
@@ -145,14 +127,32 @@ export class JsonApiExceptionFilter implements ExceptionFilter {
     };
   }
 
-  private httpDetail(exception: HttpException): string | undefined {
-    // Express reports an undecodable path segment with the segment itself; do not echo it.
-    if (exception.message.startsWith('Failed to decode param'))
-      return 'the request path is not valid percent-encoding';
-    const body = exception.getResponse();
-    if (typeof body === 'string') return body;
-    const message = (body as { message?: unknown }).message;
-    if (Array.isArray(message)) return message.join('; ');
-    return typeof message === 'string' ? message : undefined;
+  /**
+   * Exceptions the framework raises itself: an unknown route (404), an undecodable path or body
+   * (400), an unhealthy dependency in a readiness check (503). Their messages quote the request,
+   * so the client gets a fixed detail instead.
+   */
+  private mapHttp(exception: HttpException, req: Request): Mapped {
+    const status = exception.getStatus();
+    if (status === 503) {
+      return { status, items: [{ detail: 'a dependency is unavailable; try again shortly' }] };
+    }
+    if (status >= 500) return this.internal(exception, req);
+    if (status === 400) return { status, items: [{ detail: 'the request is malformed' }] };
+    return { status, items: [] };
   }
+}
+
+/** What the log keeps of an error: never the bound parameters of a failed query (they hold user data). */
+function loggable(exception: unknown): { name: string; message: string; stack?: string; code?: unknown } {
+  if (!(exception instanceof Error)) return { name: 'NonError', message: String(exception) };
+  const out: { name: string; message: string; stack?: string; code?: unknown } = {
+    name: exception.name,
+    message: exception.message,
+    stack: exception.stack,
+  };
+  if (exception instanceof QueryFailedError) {
+    out.code = (exception.driverError as { code?: unknown } | undefined)?.code;
+  }
+  return out;
 }

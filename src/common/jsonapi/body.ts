@@ -76,11 +76,41 @@ export function readIdentifiers(rel: unknown, type: string, pointer: string): Re
   return out;
 }
 
+/** Constraints that fail because the JSON type is wrong; when one fails, the value's other rules say nothing useful. */
+const TYPE_CONSTRAINTS = new Set(['isString', 'isBoolean', 'isInt', 'isNumber', 'isObject', 'isArray']);
+
+/**
+ * Marks a rule whose failure is reported even for a missing value, next to "can't be blank"
+ * (the reference service answers a missing `registry-name` with both errors):
+ * `@IsIn(names, { message: 'is not included in the list', context: ALSO_WHEN_BLANK })`.
+ */
+export const ALSO_WHEN_BLANK = { alsoWhenBlank: true };
+
+/**
+ * The messages worth showing for one attribute: "can't be blank" alone for a missing value
+ * (plus rules marked ALSO_WHEN_BLANK), the type rule alone for a value of the wrong type
+ * ("Name must be a string", not also "Name is too long"), otherwise every failed rule.
+ */
+function messagesOf(e: ValidationError): string[] {
+  const constraints = e.constraints ?? {};
+  const blank = e.value === undefined || e.value === null || e.value === '';
+  if (blank && constraints.isNotEmpty) {
+    const also = Object.keys(constraints).filter(
+      (k) =>
+        k !== 'isNotEmpty' && (e.contexts?.[k] as { alsoWhenBlank?: boolean } | undefined)?.alsoWhenBlank,
+    );
+    return [constraints.isNotEmpty, ...also.map((k) => constraints[k])];
+  }
+  const typeRules = Object.keys(constraints).filter((k) => TYPE_CONSTRAINTS.has(k));
+  if (typeRules.length) return typeRules.map((k) => constraints[k]);
+  return [...new Set(Object.values(constraints))];
+}
+
 function flatten(errors: ValidationError[], prefix = ''): ErrorItem[] {
   const items: ErrorItem[] = [];
   for (const e of errors) {
     const field = prefix ? `${prefix}.${e.property}` : e.property;
-    for (const message of Object.values(e.constraints ?? {})) {
+    for (const message of messagesOf(e)) {
       const text = message.startsWith(`${e.property} `) ? message.slice(e.property.length + 1) : message;
       items.push({ detail: `${humanize(field)} ${text}`, pointer: attributePointer(field) });
     }

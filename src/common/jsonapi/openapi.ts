@@ -6,8 +6,8 @@ import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec
 export interface ResourceDoc {
   type: string;
   attributes: Record<string, SchemaObject>;
-  /** Relationship name → member type; `many` for to-many. */
-  relationships?: Record<string, { type: string; many?: boolean }>;
+  /** Relationship name → member type; `many` for to-many; `linksOnly`: only `links.related`, no data. */
+  relationships?: Record<string, { type: string; many?: boolean; linksOnly?: boolean }>;
   links?: string[];
 }
 
@@ -87,17 +87,23 @@ const LIST_LINKS: SchemaObject = {
   ),
 };
 
+const RELATED_LINK: Record<string, SchemaObject> = {
+  links: { type: 'object', properties: { related: { type: 'string' } } },
+};
+
 export function resourceSchema(doc: ResourceDoc): SchemaObject {
   const relationships = Object.fromEntries(
     Object.entries(doc.relationships ?? {}).map(([name, rel]) => [
       name,
       {
         type: 'object',
-        properties: {
-          data: rel.many
-            ? { type: 'array', items: identifierSchema(rel.type) }
-            : { ...identifierSchema(rel.type), nullable: true },
-        },
+        properties: rel.linksOnly
+          ? RELATED_LINK
+          : {
+              data: rel.many
+                ? { type: 'array', items: identifierSchema(rel.type) }
+                : { ...identifierSchema(rel.type), nullable: true },
+            },
       },
     ]),
   );
@@ -121,6 +127,7 @@ function requestSchema(
   doc: ResourceDoc,
   writable: readonly string[],
   relationships: readonly string[],
+  relationshipData: Record<string, SchemaObject> = {},
 ): SchemaObject {
   const attributes = Object.fromEntries(
     writable.filter((a) => doc.attributes[a]).map((a) => [a, doc.attributes[a]]),
@@ -133,9 +140,9 @@ function requestSchema(
         {
           type: 'object',
           properties: {
-            data: rel.many
-              ? { type: 'array', items: identifierSchema(rel.type) }
-              : identifierSchema(rel.type),
+            data:
+              relationshipData[name] ??
+              (rel.many ? { type: 'array', items: identifierSchema(rel.type) } : identifierSchema(rel.type)),
           },
         },
       ];
@@ -168,14 +175,32 @@ const COMMON_ERRORS = [401, 404];
 export interface BodyDoc {
   writable: readonly string[];
   relationships?: readonly string[];
+  /** The `data` schema of relationships whose members are not resource identifiers. */
+  relationshipData?: Record<string, SchemaObject>;
 }
 
-/** GET one resource. */
-export function ApiShow(doc: ResourceDoc, includes: readonly string[] = []): MethodDecorator {
+/** The `included` array: any of the given resource types, or untyped when none are named. */
+function includedSchema(docs: readonly ResourceDoc[]): SchemaObject {
+  if (!docs.length) return { type: 'array' };
+  return {
+    type: 'array',
+    items: docs.length === 1 ? resourceSchema(docs[0]) : { oneOf: docs.map(resourceSchema) },
+  };
+}
+
+/** GET one resource; `includedDocs` describe the resources `include` may add. */
+export function ApiShow(
+  doc: ResourceDoc,
+  includes: readonly string[] = [],
+  includedDocs: readonly ResourceDoc[] = [],
+): MethodDecorator {
   return applyDecorators(
     ApiResponse({
       status: 200,
-      schema: { type: 'object', properties: { data: resourceSchema(doc), included: { type: 'array' } } },
+      schema: {
+        type: 'object',
+        properties: { data: resourceSchema(doc), included: includedSchema(includedDocs) },
+      },
     }),
     ...(includes.length
       ? [ApiQuery({ name: 'include', required: false, description: `comma list of: ${includes.join(', ')}` })]
@@ -187,7 +212,11 @@ export function ApiShow(doc: ResourceDoc, includes: readonly string[] = []): Met
 /** GET a paginated collection. */
 export function ApiList(
   doc: ResourceDoc,
-  options: { includes?: readonly string[]; query?: Record<string, string> } = {},
+  options: {
+    includes?: readonly string[];
+    includedDocs?: readonly ResourceDoc[];
+    query?: Record<string, string>;
+  } = {},
 ): MethodDecorator {
   const queries = Object.entries(options.query ?? {}).map(([name, description]) =>
     ApiQuery({ name, required: false, type: String, description }),
@@ -199,7 +228,7 @@ export function ApiList(
         type: 'object',
         properties: {
           data: { type: 'array', items: resourceSchema(doc) },
-          included: { type: 'array' },
+          included: includedSchema(options.includedDocs ?? []),
           links: LIST_LINKS,
           meta: PAGINATION_META,
         },
@@ -225,7 +254,7 @@ export function ApiList(
 export function ApiCreate(doc: ResourceDoc, body: BodyDoc): MethodDecorator {
   return applyDecorators(
     HttpCode(201),
-    ApiBody({ schema: requestSchema(doc, body.writable, body.relationships ?? []) }),
+    ApiBody({ schema: requestSchema(doc, body.writable, body.relationships ?? [], body.relationshipData) }),
     ApiResponse({ status: 201, schema: { type: 'object', properties: { data: resourceSchema(doc) } } }),
     ...errorResponses([...COMMON_ERRORS, 400, 422]),
   );
@@ -234,7 +263,7 @@ export function ApiCreate(doc: ResourceDoc, body: BodyDoc): MethodDecorator {
 /** PATCH updating a resource (200). */
 export function ApiUpdate(doc: ResourceDoc, body: BodyDoc): MethodDecorator {
   return applyDecorators(
-    ApiBody({ schema: requestSchema(doc, body.writable, body.relationships ?? []) }),
+    ApiBody({ schema: requestSchema(doc, body.writable, body.relationships ?? [], body.relationshipData) }),
     ApiResponse({ status: 200, schema: { type: 'object', properties: { data: resourceSchema(doc) } } }),
     ...errorResponses([...COMMON_ERRORS, 400, 422]),
   );

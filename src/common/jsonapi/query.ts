@@ -48,7 +48,7 @@ export function parseInclude(query: Query, allowed: readonly string[]): string[]
   const values = [...new Set(raw.split(',').map((v) => v.trim()))].filter(Boolean);
   const unknown = values.filter((v) => !allowed.includes(v));
   if (unknown.length) {
-    const hint = allowed.length ? `; allowed: ${allowed.join(', ')}` : '';
+    const hint = allowed.length ? `; allowed: ${allowed.join(', ')}` : '; this endpoint includes nothing';
     throw badRequest(`include parameter contains unknown value ${unknown.join(', ')}${hint}`, 'include');
   }
   return values;
@@ -57,9 +57,18 @@ export function parseInclude(query: Query, allowed: readonly string[]): string[]
 /** `page[number]` and `page[size]` of the request, validated. */
 export const Paging = createParamDecorator((_: unknown, ctx: ExecutionContext) => parsePage(queryOf(ctx)));
 
+/** Handler metadata set by `@Includes`: the route reads `include`, so the interceptor leaves it alone. */
+export const READS_INCLUDE = 'plinth:reads-include';
+
+const markReadsInclude: ParameterDecorator = (target, key) => {
+  if (key !== undefined)
+    Reflect.defineMetadata(READS_INCLUDE, true, (target as Record<string | symbol, object>)[key]);
+};
+
 /** `include` of the request, validated against the given allow-list. */
-export const Includes = createParamDecorator((allowed: readonly string[], ctx: ExecutionContext) =>
-  parseInclude(queryOf(ctx), allowed ?? []),
+export const Includes = createParamDecorator(
+  (allowed: readonly string[], ctx: ExecutionContext) => parseInclude(queryOf(ctx), allowed ?? []),
+  [markReadsInclude],
 );
 
 /** A single query parameter by its literal name, e.g. `@QueryValue('filter[kind]')`. */

@@ -10,7 +10,9 @@ export class CreateOrganizationAttributes {
   name: string;
 
   @IsString()
+  @IsNotEmpty({ message: "can't be blank" })
   @IsEmail({}, { message: 'is invalid' })
+  @MaxLength(255, { message: 'is too long (maximum is 255 characters)' })
   email: string;
 
   @IsOptional()
@@ -29,6 +31,7 @@ export class UpdateOrganizationAttributes {
   @IsOptional()
   @IsString()
   @IsEmail({}, { message: 'is invalid' })
+  @MaxLength(255, { message: 'is too long (maximum is 255 characters)' })
   email?: string;
 
   @IsOptional()

@@ -1,4 +1,7 @@
-import { IsDateString, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsDateString, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+
+/** A calendar date and time with an explicit zone; week and ordinal dates are not timestamps clients send. */
+const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
 
 export class CreateTokenAttributes {
   @IsOptional()
@@ -7,6 +10,8 @@ export class CreateTokenAttributes {
   description?: string;
 
   @IsOptional()
+  @IsString()
+  @Matches(TIMESTAMP, { message: 'must be an ISO 8601 timestamp' })
   @IsDateString({ strict: true }, { message: 'must be an ISO 8601 timestamp' })
   'expired-at'?: string;
 }

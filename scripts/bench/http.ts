@@ -1,0 +1,48 @@
+/** A tiny JSON:API client for seeding the benchmark through the public API. */
+export class Api {
+  constructor(
+    readonly origin: string,
+    private readonly token: string,
+  ) {}
+
+  async call<T = { data: { id: string; attributes: Record<string, unknown>; links?: Record<string, string> } }>(
+    method: string,
+    path: string,
+    body?: unknown,
+  ): Promise<T> {
+    const res = await fetch(`${this.origin}${path}`, {
+      method,
+      headers: {
+        Authorization: `Bearer ${this.token}`,
+        ...(body === undefined ? {} : { 'Content-Type': 'application/vnd.api+json' }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.text();
+    if (!res.ok) throw new Error(`${method} ${path} → ${res.status}: ${text.slice(0, 300)}`);
+    return (text ? JSON.parse(text) : undefined) as T;
+  }
+
+  post = <T>(path: string, body?: unknown) => this.call<T>('POST', path, body);
+  get = <T>(path: string) => this.call<T>('GET', path);
+}
+
+/** PUTs raw bytes to a signed link (no Authorization, as consumer tooling does). */
+export async function putBytes(url: string, bytes: Buffer | string): Promise<void> {
+  const res = await fetch(url, { method: 'PUT', body: bytes, headers: { 'Content-Type': 'application/octet-stream' } });
+  if (!res.ok) throw new Error(`PUT ${url} → ${res.status}: ${(await res.text()).slice(0, 300)}`);
+}
+
+/** Runs `work` over `items` with at most `concurrency` in flight. */
+export async function inParallel<T, R>(items: T[], concurrency: number, work: (item: T, index: number) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  const runners = Array.from({ length: Math.min(concurrency, items.length) }, async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await work(items[i], i);
+    }
+  });
+  await Promise.all(runners);
+  return out;
+}

@@ -1,0 +1,34 @@
+import { MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { CatalogImportService } from './catalog-import.service';
+import { CatalogUsageRegistry } from './catalog-usage.registry';
+import { ToolVersionEntity } from './entities/tool-version.entity';
+import { SelfHostedOnlyMiddleware } from './self-hosted-only.middleware';
+import { SiteAdminGuard } from './site-admin.guard';
+import { EngineVersionsController, PolicyEngineVersionsController } from './tool-versions.controller';
+import { ToolVersionsRepository } from './tool-versions.repository';
+import { ToolVersionsService } from './tool-versions.service';
+
+/**
+ * The administrator catalogs of engine and policy-engine versions. Exports the service (pinning
+ * checks) and the usage registry, where each module that pins versions registers its counter.
+ */
+@Module({
+  imports: [TypeOrmModule.forFeature([ToolVersionEntity])],
+  controllers: [EngineVersionsController, PolicyEngineVersionsController],
+  providers: [
+    ToolVersionsRepository,
+    ToolVersionsService,
+    CatalogUsageRegistry,
+    CatalogImportService,
+    SiteAdminGuard,
+  ],
+  exports: [ToolVersionsService, CatalogUsageRegistry],
+})
+export class AdminCatalogsModule implements NestModule {
+  configure(consumer: MiddlewareConsumer): void {
+    consumer
+      .apply(SelfHostedOnlyMiddleware)
+      .forRoutes(EngineVersionsController, PolicyEngineVersionsController);
+  }
+}

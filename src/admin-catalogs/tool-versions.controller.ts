@@ -1,0 +1,87 @@
+import { Controller, Delete, Get, Param, Patch, Post, UseGuards } from '@nestjs/common';
+import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { API_V2 } from '../common/api-prefix';
+import { pageResult } from '../common/database/paginate';
+import { JsonApiBody, ParsedBody } from '../common/jsonapi/body';
+import { CollectionDocument, ResourceDocument } from '../common/jsonapi/document';
+import { ApiCreate, ApiDelete, ApiList, ApiShow, ApiUpdate } from '../common/jsonapi/openapi';
+import { PageParams } from '../common/jsonapi/pagination';
+import { Paging, QueryValue } from '../common/jsonapi/query';
+import { Catalog } from './catalogs';
+import {
+  CreateToolVersionAttributes,
+  UpdateToolVersionAttributes,
+  WRITABLE_ATTRIBUTES,
+} from './dto/tool-version-attributes.dto';
+import { SiteAdminGuard } from './site-admin.guard';
+import { serializeToolVersion, toolVersionDoc } from './tool-versions.serializer';
+import { ToolVersionsService } from './tool-versions.service';
+
+/** The routes of one catalog; both catalogs are served by this one implementation. */
+function catalogController(catalog: Catalog) {
+  const doc = toolVersionDoc(catalog);
+  const body = { types: [catalog] };
+  const writable = { writable: WRITABLE_ATTRIBUTES };
+
+  @ApiTags('admin catalogs')
+  @ApiBearerAuth()
+  @UseGuards(SiteAdminGuard)
+  @Controller(`${API_V2}/admin/${catalog}`)
+  class CatalogController {
+    constructor(readonly versions: ToolVersionsService) {}
+
+    @Get()
+    @ApiList(doc, {
+      query: {
+        'filter[version]': 'exact version; takes precedence over search[version]',
+        'search[version]': 'substring of the version',
+      },
+    })
+    async list(
+      @Paging() paging: PageParams,
+      @QueryValue('filter[version]') version?: string,
+      @QueryValue('search[version]') search?: string,
+    ): Promise<CollectionDocument> {
+      const page = await this.versions.list(catalog, { version, search }, paging);
+      return new CollectionDocument(page.items.map(serializeToolVersion), pageResult(page));
+    }
+
+    @Post()
+    @ApiCreate(doc, writable)
+    async create(
+      @JsonApiBody(CreateToolVersionAttributes, body) req: ParsedBody<CreateToolVersionAttributes>,
+    ): Promise<ResourceDocument> {
+      return new ResourceDocument(serializeToolVersion(await this.versions.create(catalog, req.attributes)));
+    }
+
+    @Get(':id')
+    @ApiShow(doc)
+    async show(@Param('id') id: string): Promise<ResourceDocument> {
+      return new ResourceDocument(serializeToolVersion(await this.versions.show(catalog, id)));
+    }
+
+    @Patch(':id')
+    @ApiUpdate(doc, writable)
+    async update(
+      @Param('id') id: string,
+      @JsonApiBody(UpdateToolVersionAttributes, body) req: ParsedBody<UpdateToolVersionAttributes>,
+    ): Promise<ResourceDocument> {
+      return new ResourceDocument(
+        serializeToolVersion(await this.versions.update(catalog, id, req.attributes)),
+      );
+    }
+
+    @Delete(':id')
+    @ApiDelete([422])
+    async remove(@Param('id') id: string): Promise<void> {
+      await this.versions.delete(catalog, id);
+    }
+  }
+  return CatalogController;
+}
+
+/** /api/v2/admin/engine-versions */
+export class EngineVersionsController extends catalogController('engine-versions') {}
+
+/** /api/v2/admin/policy-engine-versions */
+export class PolicyEngineVersionsController extends catalogController('policy-engine-versions') {}

@@ -1,0 +1,48 @@
+import { ResourceObject } from '../common/jsonapi/document';
+import { bool, int, nullableStr, ResourceDoc, str, timestamp } from '../common/jsonapi/openapi';
+import { isoMillis } from '../common/jsonapi/timestamps';
+import { Catalog } from './catalogs';
+import { ToolVersionView } from './tool-versions.service';
+
+export function toolVersionDoc(catalog: Catalog): ResourceDoc {
+  return {
+    type: catalog,
+    attributes: {
+      version: str('`N.N.N` or `N.N.N-bundleName`; unique in the catalog', { example: '1.9.2' }),
+      url: str('http or https URL of the download', { format: 'uri' }),
+      sha: str('SHA-256 of the download: 64 hexadecimal characters'),
+      deprecated: bool('Default false'),
+      'deprecated-reason': nullableStr('Null unless deprecated'),
+      official: bool('Default false. Official versions cannot be deleted'),
+      enabled: bool('Default true. A disabled version cannot be newly pinned'),
+      beta: bool('Default false'),
+      usage: int('Response only: resources pinned to this version'),
+      'created-at': timestamp(),
+    },
+    links: ['self'],
+  };
+}
+
+export function toolVersionPath(catalog: Catalog, id: string): string {
+  return `/api/v2/admin/${catalog}/${id}`;
+}
+
+export function serializeToolVersion({ entry, usage }: ToolVersionView): ResourceObject {
+  return {
+    id: entry.id,
+    type: entry.catalog,
+    attributes: {
+      version: entry.version,
+      url: entry.url,
+      sha: entry.sha,
+      deprecated: entry.deprecated,
+      'deprecated-reason': entry.deprecatedReason,
+      official: entry.official,
+      enabled: entry.enabled,
+      beta: entry.beta,
+      usage,
+      'created-at': isoMillis(entry.createdAt),
+    },
+    links: { self: toolVersionPath(entry.catalog, entry.id) },
+  };
+}

@@ -1,0 +1,132 @@
+import {
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Param,
+  Patch,
+  Post,
+  Put,
+  Req,
+  StreamableFile,
+} from '@nestjs/common';
+import {
+  ApiBearerAuth,
+  ApiBody,
+  ApiConsumes,
+  ApiOperation,
+  ApiProduces,
+  ApiResponse,
+  ApiTags,
+} from '@nestjs/swagger';
+import type { Request } from 'express';
+import { API_V2 } from '../common/api-prefix';
+import { CurrentPrincipal } from '../common/auth/current-principal.decorator';
+import { Principal } from '../common/auth/principal';
+import { pageResult } from '../common/database/paginate';
+import { DomainError } from '../common/errors/domain-error';
+import { JsonApiBody, ParsedBody } from '../common/jsonapi/body';
+import { CollectionDocument, ResourceDocument } from '../common/jsonapi/document';
+import { ApiCreate, ApiDelete, ApiErrors, ApiList, ApiShow, ApiUpdate } from '../common/jsonapi/openapi';
+import { PageParams } from '../common/jsonapi/pagination';
+import { Paging, QueryValue } from '../common/jsonapi/query';
+import { CreatePolicyAttributes, UpdatePolicyAttributes } from './dto/policy-attributes.dto';
+import { PoliciesService } from './policies.service';
+import { POLICY_DOC, serializePolicy } from './policies.serializer';
+import { parseKindFilter } from './policy-kinds';
+
+const TYPE = { types: ['policies'] };
+const WRITABLE = { writable: ['name', 'description', 'kind', 'enforcement-level', 'query'] };
+
+function declaredLength(req: Request): number | undefined {
+  const raw = req.headers['content-length'];
+  return raw ? Number(raw) : undefined;
+}
+
+@ApiTags('policies')
+@ApiBearerAuth()
+@Controller(API_V2)
+export class PoliciesController {
+  constructor(private readonly policies: PoliciesService) {}
+
+  @Get('organizations/:org/policies')
+  @ApiList(POLICY_DOC, {
+    query: { 'search[name]': 'substring of the policy name', 'filter[kind]': 'framework_a or framework_b' },
+  })
+  async list(
+    @CurrentPrincipal() p: Principal,
+    @Param('org') org: string,
+    @Paging() paging: PageParams,
+    @QueryValue('search[name]') search?: string,
+    @QueryValue('filter[kind]') kind?: string,
+  ): Promise<CollectionDocument> {
+    const page = await this.policies.list(p, org, { search, kind: parseKindFilter(kind) }, paging);
+    return new CollectionDocument(page.items.map(serializePolicy), pageResult(page));
+  }
+
+  @Post('organizations/:org/policies')
+  @ApiCreate(POLICY_DOC, WRITABLE)
+  async create(
+    @CurrentPrincipal() p: Principal,
+    @Param('org') org: string,
+    @JsonApiBody(CreatePolicyAttributes, TYPE) body: ParsedBody<CreatePolicyAttributes>,
+  ): Promise<ResourceDocument> {
+    return new ResourceDocument(serializePolicy(await this.policies.create(p, org, body)));
+  }
+
+  @Get('policies/:id')
+  @ApiShow(POLICY_DOC)
+  async show(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<ResourceDocument> {
+    return new ResourceDocument(serializePolicy(await this.policies.show(p, id)));
+  }
+
+  @Patch('policies/:id')
+  @ApiUpdate(POLICY_DOC, WRITABLE)
+  async update(
+    @CurrentPrincipal() p: Principal,
+    @Param('id') id: string,
+    @JsonApiBody(UpdatePolicyAttributes, TYPE) body: ParsedBody<UpdatePolicyAttributes>,
+  ): Promise<ResourceDocument> {
+    return new ResourceDocument(serializePolicy(await this.policies.update(p, id, body)));
+  }
+
+  @Delete('policies/:id')
+  @ApiDelete()
+  async remove(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<void> {
+    await this.policies.delete(p, id);
+  }
+
+  @Put('policies/:id/upload')
+  @HttpCode(204)
+  @ApiOperation({ summary: 'Upload the policy code: the raw text is the body (not a JSON document)' })
+  @ApiConsumes('text/plain', 'application/octet-stream')
+  @ApiBody({ schema: { type: 'string' } })
+  @ApiResponse({ status: 204, description: 'Stored; no body' })
+  @ApiErrors(401, 404, 413, 415)
+  async upload(
+    @CurrentPrincipal() p: Principal,
+    @Param('id') id: string,
+    @Req() req: Request,
+  ): Promise<void> {
+    // The JSON body parser has already consumed bodies sent with a JSON content type.
+    if (req.body !== undefined) {
+      throw new DomainError('unsupported-media-type', [
+        {
+          detail:
+            'send the policy code as the raw body, e.g. Content-Type: text/plain or application/octet-stream',
+        },
+      ]);
+    }
+    await this.policies.uploadCode(p, id, req, declaredLength(req));
+  }
+
+  @Get('policies/:id/download')
+  @ApiOperation({ summary: 'Download the policy code as text' })
+  @ApiProduces('text/plain')
+  @ApiResponse({ status: 200, description: 'The policy code', schema: { type: 'string' } })
+  @ApiErrors(401, 404)
+  async download(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<StreamableFile> {
+    const code = await this.policies.downloadCode(p, id);
+    return new StreamableFile(code.stream, { type: 'text/plain; charset=utf-8', length: code.size });
+  }
+}

@@ -1,0 +1,77 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { EntityManager, In, Repository } from 'typeorm';
+import { likeCondition, likePattern } from '../common/database/like';
+import { paginate, Page } from '../common/database/paginate';
+import { PageParams } from '../common/jsonapi/pagination';
+import { PolicySetPolicyEntity } from '../policy-sets/entities/policy-set-policy.entity';
+import { PolicyEntity } from './entities/policy.entity';
+import { PolicyKind } from './policy-kinds';
+
+export interface PolicyListFilter {
+  organizationId: string;
+  search?: string;
+  kind?: PolicyKind;
+}
+
+@Injectable()
+export class PoliciesRepository {
+  constructor(@InjectRepository(PolicyEntity) private readonly repo: Repository<PolicyEntity>) {}
+
+  findById(id: string): Promise<PolicyEntity | null> {
+    return this.repo.findOne({ where: { id } });
+  }
+
+  findByIds(ids: string[]): Promise<PolicyEntity[]> {
+    return ids.length ? this.repo.find({ where: { id: In(ids) } }) : Promise.resolve([]);
+  }
+
+  list(filter: PolicyListFilter, page: PageParams): Promise<Page<PolicyEntity>> {
+    const qb = this.repo
+      .createQueryBuilder('p')
+      .where('p.organization_id = :org', { org: filter.organizationId })
+      .orderBy('p.name', 'ASC')
+      .addOrderBy('p.id', 'ASC');
+    if (filter.search) qb.andWhere(likeCondition('p.name', 'search'), { search: likePattern(filter.search) });
+    if (filter.kind) qb.andWhere('p.kind = :kind', { kind: filter.kind });
+    return paginate(qb, page);
+  }
+
+  /**
+   * The sets each policy belongs to, one query over the membership table (read across modules on
+   * purpose, as projects count workspaces): `policy-set-count` is the length of each list.
+   */
+  async setIdsOf(policyIds: string[]): Promise<Map<string, string[]>> {
+    const out = new Map<string, string[]>(policyIds.map((id) => [id, []]));
+    if (!policyIds.length) return out;
+    const rows = await this.repo.manager.getRepository(PolicySetPolicyEntity).find({
+      select: { policyId: true, policySetId: true },
+      where: { policyId: In(policyIds) },
+      order: { createdAt: 'ASC', policySetId: 'ASC' },
+    });
+    for (const r of rows) out.get(r.policyId)?.push(r.policySetId);
+    return out;
+  }
+
+  save(manager: EntityManager, policy: PolicyEntity): Promise<PolicyEntity> {
+    return manager.getRepository(PolicyEntity).save(policy);
+  }
+
+  /** Records uploaded code; false when the policy no longer exists. */
+  async recordCode(
+    manager: EntityManager,
+    id: string,
+    size: number,
+    sha256: string,
+    at: Date,
+  ): Promise<boolean> {
+    const result = await manager
+      .getRepository(PolicyEntity)
+      .update({ id }, { codeSize: size, codeSha256: sha256, updatedAt: at });
+    return (result.affected ?? 0) > 0;
+  }
+
+  async delete(manager: EntityManager, id: string): Promise<void> {
+    await manager.getRepository(PolicyEntity).delete({ id });
+  }
+}

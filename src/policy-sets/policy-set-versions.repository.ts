@@ -1,0 +1,81 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { EntityManager, In, Repository } from 'typeorm';
+import { paginate, Page } from '../common/database/paginate';
+import { PageParams } from '../common/jsonapi/pagination';
+import { PolicySetVersionEntity, PolicySetVersionStatus } from './entities/policy-set-version.entity';
+
+@Injectable()
+export class PolicySetVersionsRepository {
+  constructor(
+    @InjectRepository(PolicySetVersionEntity) private readonly repo: Repository<PolicySetVersionEntity>,
+  ) {}
+
+  findById(id: string, manager?: EntityManager): Promise<PolicySetVersionEntity | null> {
+    return (manager ?? this.repo.manager).getRepository(PolicySetVersionEntity).findOne({ where: { id } });
+  }
+
+  findByIds(ids: string[]): Promise<PolicySetVersionEntity[]> {
+    return ids.length ? this.repo.find({ where: { id: In(ids) } }) : Promise.resolve([]);
+  }
+
+  /** Newest first: creation times are strictly increasing within a set. */
+  list(policySetId: string, page: PageParams): Promise<Page<PolicySetVersionEntity>> {
+    const qb = this.repo
+      .createQueryBuilder('v')
+      .where('v.policy_set_id = :policySetId', { policySetId })
+      .orderBy('v.created_at', 'DESC')
+      .addOrderBy('v.id', 'DESC');
+    return paginate(qb, page);
+  }
+
+  /**
+   * The newest version of each set (of the given status, or of any), one query: the version whose
+   * creation time is the latest of its set.
+   */
+  async newestIds(setIds: string[], status?: PolicySetVersionStatus): Promise<Map<string, string>> {
+    const out = new Map<string, string>();
+    if (!setIds.length) return out;
+    const statusClause = status ? 'AND v2.status = :status' : '';
+    const qb = this.repo
+      .createQueryBuilder('v')
+      .select('v.policy_set_id', 'setId')
+      .addSelect('v.id', 'id')
+      .where('v.policy_set_id IN (:...setIds)', { setIds })
+      .andWhere(
+        `v.created_at = (SELECT MAX(v2.created_at) FROM policy_set_versions v2
+          WHERE v2.policy_set_id = v.policy_set_id ${statusClause})`,
+        status ? { status } : {},
+      );
+    if (status) qb.andWhere('v.status = :status', { status });
+    for (const row of await qb.getRawMany<{ setId: string; id: string }>()) out.set(row.setId, row.id);
+    return out;
+  }
+
+  /** Creation time of the set's newest version, read inside the transaction that adds one. */
+  async latestCreatedAt(manager: EntityManager, policySetId: string): Promise<Date | null> {
+    const newest = await manager.getRepository(PolicySetVersionEntity).findOne({
+      where: { policySetId },
+      order: { createdAt: 'DESC' },
+    });
+    return newest?.createdAt ?? null;
+  }
+
+  insert(manager: EntityManager, version: PolicySetVersionEntity): Promise<PolicySetVersionEntity> {
+    return manager.getRepository(PolicySetVersionEntity).save(version);
+  }
+
+  /**
+   * Moves a version from one status to another only if it still has the expected one: the
+   * compare-and-set that makes an upload link single-use. False when another request won.
+   */
+  async transition(
+    manager: EntityManager,
+    id: string,
+    from: PolicySetVersionStatus,
+    changes: Partial<PolicySetVersionEntity>,
+  ): Promise<boolean> {
+    const result = await manager.getRepository(PolicySetVersionEntity).update({ id, status: from }, changes);
+    return (result.affected ?? 0) > 0;
+  }
+}

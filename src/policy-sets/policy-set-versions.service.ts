@@ -1,0 +1,167 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { Readable } from 'node:stream';
+import { DataSource, EntityManager } from 'typeorm';
+import { Clock } from '../common/clock';
+import { Principal } from '../common/auth/principal';
+import { Page } from '../common/database/paginate';
+import { inTransaction } from '../common/database/transaction';
+import { conflict, invalid, notFound } from '../common/errors/domain-error';
+import { PageParams } from '../common/jsonapi/pagination';
+import { newId } from '../common/ids';
+import { AppConfig } from '../config/app-config';
+import { OrganizationsService } from '../organizations/organizations.service';
+import { BlobStore, StoredBlob } from '../storage/blob-store';
+import { UploadRegistry } from '../storage/upload-registry';
+import { Inspection, inspectArchive } from './archive-inspector';
+import { API_SOURCE, PolicySetVersionEntity } from './entities/policy-set-version.entity';
+import { PolicySetEntity } from './entities/policy-set.entity';
+import { PolicySetVersionsRepository } from './policy-set-versions.repository';
+import { VERSION_UPLOAD_PURPOSE } from './policy-set.presenter';
+import { PolicySetsRepository } from './policy-sets.repository';
+import { policySetBlobPrefix, PolicySetsService } from './policy-sets.service';
+
+/** How far an archive may expand when read, relative to the upload cap (gzip bombs stop here). */
+const MAX_EXPANSION = 100;
+
+const archiveKey = (v: PolicySetVersionEntity) =>
+  `${policySetBlobPrefix(v.policySetId)}/versions/${v.id}.tar.gz`;
+
+@Injectable()
+export class PolicySetVersionsService implements OnModuleInit {
+  constructor(
+    private readonly sets: PolicySetsService,
+    private readonly setsRepo: PolicySetsRepository,
+    private readonly repo: PolicySetVersionsRepository,
+    private readonly organizations: OrganizationsService,
+    private readonly registry: UploadRegistry,
+    private readonly blobs: BlobStore,
+    private readonly config: AppConfig,
+    private readonly clock: Clock,
+    @InjectDataSource() private readonly ds: DataSource,
+  ) {}
+
+  onModuleInit(): void {
+    this.registry.registerUpload(VERSION_UPLOAD_PURPOSE, {
+      maxBytes: () => this.config.maxPolicyArchiveBytes,
+      receive: (id, body) => this.receive(id, body),
+    });
+  }
+
+  /** A new pending version; from now on the set takes uploaded versions instead of policies. */
+  async create(p: Principal, setId: string): Promise<PolicySetVersionEntity> {
+    const set = await this.sets.requireManageable(p, setId);
+    const org = await this.organizations.requireById(set.organizationId);
+    if (org.edition === 'free') throw invalid('The free edition does not include policy set versions');
+    return inTransaction(this.ds, async (manager) => {
+      const locked = await this.sets.lockExisting(manager, set.id);
+      const refusal = await this.uploadRefusal(manager, locked);
+      if (refusal) throw invalid(refusal);
+      const now = this.clock.now();
+      const latest = await this.repo.latestCreatedAt(manager, locked.id);
+      // Strictly increasing per set, so "newest" never ties.
+      const createdAt = latest && latest.getTime() >= now.getTime() ? new Date(latest.getTime() + 1) : now;
+      const version = Object.assign(new PolicySetVersionEntity(), {
+        id: newId('polsetver'),
+        policySetId: locked.id,
+        source: API_SOURCE,
+        status: 'pending',
+        error: null,
+        archiveSize: null,
+        archiveSha256: null,
+        ingressingAt: null,
+        readyAt: null,
+        erroredAt: null,
+        createdAt,
+        updatedAt: createdAt,
+      });
+      await this.repo.insert(manager, version);
+      if (!locked.uploadVersioned) {
+        locked.uploadVersioned = true;
+        await this.setsRepo.save(manager, locked);
+      }
+      return version;
+    });
+  }
+
+  /** The version and its set, if the principal may manage policies in the set's organization. */
+  async requireManageable(
+    p: Principal,
+    id: string,
+  ): Promise<{ version: PolicySetVersionEntity; set: PolicySetEntity }> {
+    const version = await this.repo.findById(id);
+    if (!version) throw notFound();
+    const set = await this.sets.requireManageable(p, version.policySetId);
+    return { version, set };
+  }
+
+  async list(p: Principal, setId: string, page: PageParams): Promise<Page<PolicySetVersionEntity>> {
+    const set = await this.sets.requireManageable(p, setId);
+    return this.repo.list(set.id, page);
+  }
+
+  private async uploadRefusal(manager: EntityManager, set: PolicySetEntity): Promise<string | null> {
+    if (set.vcsIdentifier !== null) {
+      return 'This policy set does not support uploading versions: its code comes from a VCS repository';
+    }
+    if ((await this.setsRepo.countMembers(manager, 'policies', set.id)) > 0) {
+      return 'This policy set does not support uploading versions: it uses the policies relationship';
+    }
+    return null;
+  }
+
+  /**
+   * The upload link's handler. The link works once: the first PUT moves the version out of
+   * `pending` (a compare-and-set, so a concurrent second PUT gets 409), the archive streams to the
+   * blob store under the size cap, then it is inspected. The version is `ready` or `errored` by the
+   * time the PUT answers; a refused archive also answers 422 saying why.
+   */
+  private async receive(id: string, body: Readable): Promise<void> {
+    const version = await this.repo.findById(id);
+    if (!version) throw notFound();
+    const startedAt = this.clock.now();
+    const claimed = await inTransaction(this.ds, (m) =>
+      this.repo.transition(m, id, 'pending', {
+        status: 'ingressing',
+        ingressingAt: startedAt,
+        updatedAt: startedAt,
+      }),
+    );
+    if (!claimed) throw conflict('This upload link has already been used');
+    const key = archiveKey(version);
+    let stored: StoredBlob;
+    let inspection: Inspection;
+    try {
+      stored = await this.blobs.put(key, body, { maxBytes: this.config.maxPolicyArchiveBytes });
+      inspection = await inspectArchive(await this.blobs.get(key), {
+        maxExpandedBytes: this.config.maxPolicyArchiveBytes * MAX_EXPANSION,
+      });
+    } catch (err) {
+      // Nothing usable arrived (too large, client gone, store failure): the link stays usable.
+      await this.blobs.delete(key);
+      await inTransaction(this.ds, (m) =>
+        this.repo.transition(m, id, 'ingressing', {
+          status: 'pending',
+          ingressingAt: null,
+          updatedAt: this.clock.now(),
+        }),
+      );
+      throw err;
+    }
+    const at = this.clock.now();
+    const changes: Partial<PolicySetVersionEntity> = inspection.ok
+      ? {
+          status: 'ready',
+          readyAt: at,
+          archiveSize: stored.size,
+          archiveSha256: stored.sha256,
+          updatedAt: at,
+        }
+      : { status: 'errored', erroredAt: at, error: inspection.reason, updatedAt: at };
+    const recorded = await inTransaction(this.ds, (m) => this.repo.transition(m, id, 'ingressing', changes));
+    if (!inspection.ok || !recorded) await this.blobs.delete(key);
+    // The set (and with it the version) was deleted while the archive streamed in.
+    if (!recorded) throw notFound();
+    if (!inspection.ok) throw invalid(`The archive was refused: ${inspection.reason}`);
+  }
+}

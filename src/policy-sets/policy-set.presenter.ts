@@ -1,0 +1,122 @@
+import { Injectable } from '@nestjs/common';
+import { Principal } from '../common/auth/principal';
+import { Included, ResourceObject } from '../common/jsonapi/document';
+import { OrganizationsService } from '../organizations/organizations.service';
+import { PoliciesService } from '../policies/policies.service';
+import { ProjectsService } from '../projects/projects.service';
+import { SignedLinks } from '../storage/signed-links';
+import { WorkspacesService } from '../workspaces/workspaces.service';
+import { PolicySetVersionEntity } from './entities/policy-set-version.entity';
+import { PolicySetEntity } from './entities/policy-set.entity';
+import { PolicySetVersionsRepository } from './policy-set-versions.repository';
+import { serializePolicySetVersion } from './policy-set-versions.serializer';
+import { PolicySetsRepository } from './policy-sets.repository';
+import { PolicySetView } from './policy-sets.serializer';
+
+/** `include` values of policy-set routes; both spellings of workspace exclusions are accepted. */
+export const POLICY_SET_INCLUDES = [
+  'projects',
+  'workspaces',
+  'workspace-exclusions',
+  'workspace_exclusions',
+  'policies',
+  'newest_version',
+  'current_version',
+] as const;
+
+export const VERSION_UPLOAD_PURPOSE = 'policy-set-version-upload';
+
+/** An upload link is valid for one hour from the version's creation. */
+export const UPLOAD_LINK_SECONDS = 3600;
+
+/**
+ * Loads what the policy-set and version wire shapes need, in batches: one query per relationship
+ * for a whole page of sets, and one query per included type.
+ */
+@Injectable()
+export class PolicySetPresenter {
+  constructor(
+    private readonly repo: PolicySetsRepository,
+    private readonly versions: PolicySetVersionsRepository,
+    private readonly organizations: OrganizationsService,
+    private readonly projects: ProjectsService,
+    private readonly workspaces: WorkspacesService,
+    private readonly policies: PoliciesService,
+    private readonly links: SignedLinks,
+  ) {}
+
+  async views(sets: PolicySetEntity[]): Promise<PolicySetView[]> {
+    const setIds = sets.map((s) => s.id);
+    const [orgs, policyIds, projectIds, workspaceIds, exclusionIds, newest, current] = await Promise.all([
+      this.organizations.findByIds(sets.map((s) => s.organizationId)),
+      this.repo.memberIds('policies', setIds),
+      this.repo.memberIds('projects', setIds),
+      this.repo.memberIds('workspaces', setIds),
+      this.repo.memberIds('workspace-exclusions', setIds),
+      this.versions.newestIds(setIds),
+      this.versions.newestIds(setIds, 'ready'),
+    ]);
+    const names = new Map(orgs.map((o) => [o.id, o.name]));
+    return sets.map((set) => ({
+      set,
+      organizationName: names.get(set.organizationId) ?? '',
+      policyIds: policyIds.get(set.id) ?? [],
+      projectIds: projectIds.get(set.id) ?? [],
+      workspaceIds: workspaceIds.get(set.id) ?? [],
+      exclusionIds: exclusionIds.get(set.id) ?? [],
+      currentVersionId: current.get(set.id) ?? null,
+      newestVersionId: newest.get(set.id) ?? null,
+    }));
+  }
+
+  async view(set: PolicySetEntity): Promise<PolicySetView> {
+    const [view] = await this.views([set]);
+    return view;
+  }
+
+  /** The `included` array for the requested includes, or undefined when none was asked for. */
+  async included(
+    p: Principal,
+    views: PolicySetView[],
+    includes: readonly string[],
+    origin: string,
+  ): Promise<ResourceObject[] | undefined> {
+    if (!includes.length) return undefined;
+    const wants = (name: string) => includes.includes(name);
+    const collect = (pick: (v: PolicySetView) => (string | null)[]) => [
+      ...new Set(views.flatMap(pick).filter((id): id is string => id !== null)),
+    ];
+    const workspaceIds = collect((v) => [
+      ...(wants('workspaces') ? v.workspaceIds : []),
+      ...(wants('workspace-exclusions') || wants('workspace_exclusions') ? v.exclusionIds : []),
+    ]);
+    const versionIds = collect((v) => [
+      wants('newest_version') ? v.newestVersionId : null,
+      wants('current_version') ? v.currentVersionId : null,
+    ]);
+    const projectIds = wants('projects') ? collect((v) => v.projectIds) : [];
+    const policyIds = wants('policies') ? collect((v) => v.policyIds) : [];
+    const [projects, workspaces, policies, versions] = await Promise.all([
+      projectIds.length ? this.projects.readableResources(p, projectIds) : [],
+      workspaceIds.length ? this.workspaces.readableResources(p, workspaceIds) : [],
+      policyIds.length ? this.policies.resources(policyIds) : [],
+      this.versions.findByIds(versionIds),
+    ]);
+    const included = new Included().add(...projects, ...workspaces, ...policies);
+    included.add(...versions.map((v) => this.versionResource(v, origin)));
+    return included.toArray();
+  }
+
+  versionResource(version: PolicySetVersionEntity, origin: string): ResourceObject {
+    return serializePolicySetVersion(version, this.uploadUrl(version, origin));
+  }
+
+  private uploadUrl(version: PolicySetVersionEntity, origin: string): string | undefined {
+    if (version.status !== 'pending') return undefined;
+    return this.links.url(origin, {
+      purpose: VERSION_UPLOAD_PURPOSE,
+      resourceId: version.id,
+      expiresAt: Math.floor(version.createdAt.getTime() / 1000) + UPLOAD_LINK_SECONDS,
+    });
+  }
+}

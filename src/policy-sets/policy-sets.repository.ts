@@ -1,0 +1,197 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { EntityManager, In, Repository } from 'typeorm';
+import { likeCondition, likePattern } from '../common/database/like';
+import { paginate, Page } from '../common/database/paginate';
+import { PageParams } from '../common/jsonapi/pagination';
+import { PolicyKind } from '../policies/policy-kinds';
+import { PolicySetPolicyEntity } from './entities/policy-set-policy.entity';
+import { PolicySetProjectEntity } from './entities/policy-set-project.entity';
+import { PolicySetWorkspaceExclusionEntity } from './entities/policy-set-workspace-exclusion.entity';
+import { PolicySetWorkspaceEntity } from './entities/policy-set-workspace.entity';
+import { PolicySetEntity } from './entities/policy-set.entity';
+
+/** The four to-many relationships of a policy set, each backed by its own membership table. */
+export type MemberRelation = 'policies' | 'projects' | 'workspaces' | 'workspace-exclusions';
+
+const MEMBER_TABLES = {
+  policies: { entity: PolicySetPolicyEntity, column: 'policy_id', property: 'policyId' },
+  projects: { entity: PolicySetProjectEntity, column: 'project_id', property: 'projectId' },
+  workspaces: { entity: PolicySetWorkspaceEntity, column: 'workspace_id', property: 'workspaceId' },
+  'workspace-exclusions': {
+    entity: PolicySetWorkspaceExclusionEntity,
+    column: 'workspace_id',
+    property: 'workspaceId',
+  },
+} as const;
+
+export interface PolicySetListFilter {
+  organizationId: string;
+  search?: string;
+  kind?: PolicyKind;
+  versioned?: boolean;
+}
+
+interface MemberRow {
+  setId: string;
+  memberId: string;
+}
+
+@Injectable()
+export class PolicySetsRepository {
+  constructor(@InjectRepository(PolicySetEntity) private readonly repo: Repository<PolicySetEntity>) {}
+
+  findById(id: string, manager?: EntityManager): Promise<PolicySetEntity | null> {
+    return (manager ?? this.repo.manager).getRepository(PolicySetEntity).findOne({ where: { id } });
+  }
+
+  /** framework_b sets pinned to each of `versions` (lower-cased keys), one aggregate query. */
+  async countByPolicyToolVersion(versions: string[]): Promise<Map<string, number>> {
+    const counts = new Map<string, number>();
+    if (!versions.length) return counts;
+    const rows: { version: string; count: string | number }[] = await this.repo
+      .createQueryBuilder('s')
+      .select('LOWER(s.policy_tool_version)', 'version')
+      .addSelect('COUNT(*)', 'count')
+      .where("s.kind = 'framework_b'")
+      .andWhere('LOWER(s.policy_tool_version) IN (:...versions)', {
+        versions: versions.map((v) => v.toLowerCase()),
+      })
+      .groupBy('LOWER(s.policy_tool_version)')
+      .getRawMany();
+    for (const r of rows) counts.set(r.version, Number(r.count));
+    return counts;
+  }
+
+  findByIds(ids: string[]): Promise<PolicySetEntity[]> {
+    return ids.length ? this.repo.find({ where: { id: In(ids) } }) : Promise.resolve([]);
+  }
+
+  list(filter: PolicySetListFilter, page: PageParams): Promise<Page<PolicySetEntity>> {
+    const qb = this.repo
+      .createQueryBuilder('s')
+      .where('s.organization_id = :org', { org: filter.organizationId })
+      .orderBy('s.name', 'ASC')
+      .addOrderBy('s.id', 'ASC');
+    if (filter.search) qb.andWhere(likeCondition('s.name', 'search'), { search: likePattern(filter.search) });
+    if (filter.kind) qb.andWhere('s.kind = :kind', { kind: filter.kind });
+    if (filter.versioned === true) qb.andWhere('(s.vcs_identifier IS NOT NULL OR s.upload_versioned = 1)');
+    if (filter.versioned === false) qb.andWhere('s.vcs_identifier IS NULL AND s.upload_versioned = 0');
+    return paginate(qb, page);
+  }
+
+  /** Sets enforced on a workspace: global or attached to it or its project, and not excluding it. */
+  listEffective(
+    organizationId: string,
+    workspaceId: string,
+    projectId: string,
+    page: PageParams,
+  ): Promise<Page<PolicySetEntity>> {
+    const qb = this.repo
+      .createQueryBuilder('s')
+      .where('s.organization_id = :organizationId', { organizationId })
+      .andWhere(
+        `(s.global = 1
+          OR s.id IN (SELECT w.policy_set_id FROM policy_set_workspaces w WHERE w.workspace_id = :workspaceId)
+          OR s.id IN (SELECT p.policy_set_id FROM policy_set_projects p WHERE p.project_id = :projectId))`,
+        { workspaceId, projectId },
+      )
+      .andWhere(
+        's.id NOT IN (SELECT x.policy_set_id FROM policy_set_workspace_exclusions x WHERE x.workspace_id = :workspaceId)',
+      )
+      .orderBy('s.name', 'ASC')
+      .addOrderBy('s.id', 'ASC');
+    return paginate(qb, page);
+  }
+
+  countInOrganization(manager: EntityManager, organizationId: string): Promise<number> {
+    return manager.getRepository(PolicySetEntity).count({ where: { organizationId } });
+  }
+
+  save(manager: EntityManager, set: PolicySetEntity): Promise<PolicySetEntity> {
+    return manager.getRepository(PolicySetEntity).save(set);
+  }
+
+  async delete(manager: EntityManager, id: string): Promise<void> {
+    await manager.getRepository(PolicySetEntity).delete({ id });
+  }
+
+  /** Member ids of one relationship for many sets, one query, in the order they were added. */
+  async memberIds(relation: MemberRelation, setIds: string[]): Promise<Map<string, string[]>> {
+    const out = new Map<string, string[]>(setIds.map((id) => [id, []]));
+    if (!setIds.length) return out;
+    const { entity, column } = MEMBER_TABLES[relation];
+    const rows = await this.repo.manager
+      .createQueryBuilder(entity, 'm')
+      .select('m.policy_set_id', 'setId')
+      .addSelect(`m.${column}`, 'memberId')
+      .where('m.policy_set_id IN (:...setIds)', { setIds })
+      .orderBy('m.created_at', 'ASC')
+      .addOrderBy(`m.${column}`, 'ASC')
+      .getRawMany<MemberRow>();
+    for (const r of rows) out.get(r.setId)?.push(r.memberId);
+    return out;
+  }
+
+  async countMembers(manager: EntityManager, relation: MemberRelation, setId: string): Promise<number> {
+    const { entity } = MEMBER_TABLES[relation];
+    return manager.createQueryBuilder(entity, 'm').where('m.policy_set_id = :setId', { setId }).getCount();
+  }
+
+  /** Adds members that are not there yet; present ones are left as they are. */
+  async addMembers(
+    manager: EntityManager,
+    relation: MemberRelation,
+    setId: string,
+    memberIds: string[],
+    at: Date,
+  ): Promise<void> {
+    if (!memberIds.length) return;
+    const { entity, column, property } = MEMBER_TABLES[relation];
+    const existing = await manager
+      .createQueryBuilder(entity, 'm')
+      .select(`m.${column}`, 'memberId')
+      .where('m.policy_set_id = :setId', { setId })
+      .andWhere(`m.${column} IN (:...memberIds)`, { memberIds })
+      .getRawMany<{ memberId: string }>();
+    const present = new Set(existing.map((r) => r.memberId));
+    const fresh = memberIds
+      .filter((id) => !present.has(id))
+      .map((id) => ({ policySetId: setId, [property]: id, createdAt: at }));
+    if (fresh.length) await manager.createQueryBuilder().insert().into(entity).values(fresh).execute();
+  }
+
+  async removeMembers(
+    manager: EntityManager,
+    relation: MemberRelation,
+    setId: string,
+    memberIds: string[],
+  ): Promise<void> {
+    if (!memberIds.length) return;
+    const { entity, column } = MEMBER_TABLES[relation];
+    await manager
+      .createQueryBuilder()
+      .delete()
+      .from(entity)
+      .where('policy_set_id = :setId', { setId })
+      .andWhere(`${column} IN (:...memberIds)`, { memberIds })
+      .execute();
+  }
+
+  async replaceMembers(
+    manager: EntityManager,
+    relation: MemberRelation,
+    setId: string,
+    memberIds: string[],
+    at: Date,
+  ): Promise<void> {
+    const { entity } = MEMBER_TABLES[relation];
+    await manager
+      .createQueryBuilder()
+      .delete()
+      .from(entity)
+      .where('policy_set_id = :setId', { setId })
+      .execute();
+    await this.addMembers(manager, relation, setId, memberIds, at);
+  }
+}

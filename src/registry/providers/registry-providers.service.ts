@@ -1,0 +1,190 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { PermissionService } from '../../common/auth/permission.service';
+import { Principal } from '../../common/auth/principal';
+import { Page } from '../../common/database/paginate';
+import { inTransaction } from '../../common/database/transaction';
+import { isUniqueViolation } from '../../common/errors/db-errors';
+import { badRequest, forbidden, invalidAttribute, notFound } from '../../common/errors/domain-error';
+import { ParsedBody } from '../../common/jsonapi/body';
+import { PageParams } from '../../common/jsonapi/pagination';
+import { newId } from '../../common/ids';
+import { OrganizationEntity } from '../../organizations/entities/organization.entity';
+import { OrganizationsService } from '../../organizations/organizations.service';
+import { BlobStore } from '../../storage/blob-store';
+import { REGISTRY_NAMES, RegistryName, RegistryProviderEntity } from '../entities/registry-provider.entity';
+import { RegistryProviderVersionEntity } from '../entities/registry-provider-version.entity';
+import { blobKeys } from '../registry-links';
+import { ProviderVersionsRepository } from '../versions/provider-versions.repository';
+import { CreateRegistryProviderAttributes } from './registry-provider-attributes.dto';
+import { RegistryProvidersRepository } from './registry-providers.repository';
+import { providerNamespace } from './registry-providers.serializer';
+
+/** A provider together with what the caller may do with it. */
+export interface ProviderContext {
+  organization: OrganizationEntity;
+  provider: RegistryProviderEntity;
+  /** The namespace on the wire (the organization name for private providers). */
+  namespace: string;
+  /** Owners and teams with `manage-providers` create and delete; every member reads. */
+  canManage: boolean;
+}
+
+export interface ProviderView extends ProviderContext {
+  /** Versions of a private provider (always empty for public ones). */
+  versions: RegistryProviderVersionEntity[];
+}
+
+export interface ProviderPath {
+  org: string;
+  registryName: string;
+  namespace: string;
+  name: string;
+}
+
+function isRegistryName(value: string): value is RegistryName {
+  return (REGISTRY_NAMES as readonly string[]).includes(value);
+}
+
+@Injectable()
+export class RegistryProvidersService {
+  constructor(
+    private readonly repo: RegistryProvidersRepository,
+    private readonly versions: ProviderVersionsRepository,
+    private readonly organizations: OrganizationsService,
+    private readonly permissions: PermissionService,
+    private readonly blobs: BlobStore,
+    @InjectDataSource() private readonly ds: DataSource,
+  ) {}
+
+  private async context(
+    p: Principal,
+    organization: OrganizationEntity,
+    provider: RegistryProviderEntity,
+  ): Promise<ProviderContext> {
+    return {
+      organization,
+      provider,
+      namespace: providerNamespace(provider, organization.name),
+      canManage: await this.permissions.hasFlag(p, organization.id, 'manage-providers'),
+    };
+  }
+
+  /** The provider at a path, for any member of its organization; 404 for everything else. */
+  async resolve(p: Principal, path: ProviderPath): Promise<ProviderContext> {
+    const organization = await this.organizations.requireVisible(p, path.org);
+    if (!isRegistryName(path.registryName)) throw notFound();
+    if (path.registryName === 'private' && path.namespace !== organization.name) throw notFound();
+    const stored = path.registryName === 'private' ? '' : path.namespace;
+    const provider = await this.repo.find(organization.id, path.registryName, stored, path.name);
+    if (!provider) throw notFound();
+    return this.context(p, organization, provider);
+  }
+
+  /**
+   * The private provider whose versions and platforms a route works on: 403 for a public one
+   * (they have none here), 404 when missing, and 404 for `manage` to callers who may only read.
+   */
+  async requirePrivate(p: Principal, path: ProviderPath, need: 'read' | 'manage'): Promise<ProviderContext> {
+    const ctx = await this.resolve(p, path);
+    if (ctx.provider.registryName !== 'private') {
+      throw forbidden('versions and platforms are not available for public providers');
+    }
+    if (need === 'manage' && !ctx.canManage) throw notFound();
+    return ctx;
+  }
+
+  /** The provider by id, or null (no permission check: for the upload and protocol services). */
+  findById(id: string): Promise<RegistryProviderEntity | null> {
+    return this.repo.findById(id);
+  }
+
+  /** The private provider `name` of the organization, or null. */
+  findPrivate(organizationId: string, name: string): Promise<RegistryProviderEntity | null> {
+    return this.repo.find(organizationId, 'private', '', name);
+  }
+
+  async show(p: Principal, path: ProviderPath): Promise<ProviderView> {
+    const ctx = await this.resolve(p, path);
+    return { ...ctx, versions: await this.versionsOf([ctx.provider]) };
+  }
+
+  async list(
+    p: Principal,
+    orgName: string,
+    query: { search?: string; registryName?: string },
+    page: PageParams,
+  ): Promise<Page<ProviderView>> {
+    const organization = await this.organizations.requireVisible(p, orgName);
+    if (query.registryName !== undefined && !isRegistryName(query.registryName)) {
+      throw badRequest('filter[registry_name] must be private or public', 'filter[registry_name]');
+    }
+    const search = query.search?.trim() || undefined;
+    const result = await this.repo.list(
+      {
+        organizationId: organization.id,
+        registryName: query.registryName,
+        search,
+        searchMatchesOrganization: !!search && organization.name.toLowerCase().includes(search.toLowerCase()),
+      },
+      page,
+    );
+    const versions = await this.versionsOf(result.items);
+    const items = await Promise.all(
+      result.items.map(async (provider) => ({
+        ...(await this.context(p, organization, provider)),
+        versions: versions.filter((v) => v.providerId === provider.id),
+      })),
+    );
+    return { ...result, items };
+  }
+
+  async create(
+    p: Principal,
+    orgName: string,
+    body: ParsedBody<CreateRegistryProviderAttributes>,
+  ): Promise<ProviderView> {
+    const organization = await this.organizations.requireVisible(p, orgName);
+    await this.permissions.requireFlag(p, organization.id, 'manage-providers');
+    const attrs = body.attributes;
+    const registryName = attrs['registry-name'];
+    if (registryName === 'private' && attrs.namespace !== organization.name) {
+      throw invalidAttribute('namespace', 'must be the organization name for private providers');
+    }
+    const now = new Date();
+    const provider = Object.assign(new RegistryProviderEntity(), {
+      id: newId('prov'),
+      organizationId: organization.id,
+      registryName,
+      namespace: registryName === 'private' ? '' : attrs.namespace,
+      name: attrs.name,
+      createdAt: now,
+      updatedAt: now,
+    });
+    try {
+      await inTransaction(this.ds, (manager) => this.repo.insert(manager, provider));
+    } catch (err) {
+      if (isUniqueViolation(err)) throw invalidAttribute('name', 'has already been taken');
+      throw err;
+    }
+    return { ...(await this.context(p, organization, provider)), versions: [] };
+  }
+
+  /**
+   * Deletes the provider, its versions, platforms and checksum rows in one transaction (foreign
+   * keys cascade), then its blobs. Rows go first so no row can point at a deleted blob; a crash
+   * before the blob cleanup leaves only unreferenced files under the provider's prefix.
+   */
+  async delete(p: Principal, path: ProviderPath): Promise<void> {
+    const ctx = await this.resolve(p, path);
+    if (!ctx.canManage) throw notFound();
+    await inTransaction(this.ds, (manager) => this.repo.delete(manager, ctx.provider.id));
+    await this.blobs.deletePrefix(blobKeys.provider(ctx.provider.id));
+  }
+
+  private versionsOf(providers: RegistryProviderEntity[]): Promise<RegistryProviderVersionEntity[]> {
+    const ids = providers.filter((x) => x.registryName === 'private').map((x) => x.id);
+    return this.versions.findByProviders(ids);
+  }
+}

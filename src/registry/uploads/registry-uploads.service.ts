@@ -1,0 +1,193 @@
+import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { Readable } from 'node:stream';
+import { DataSource } from 'typeorm';
+import { inTransaction } from '../../common/database/transaction';
+import { conflict, invalid, notFound } from '../../common/errors/domain-error';
+import { AppConfig } from '../../config/app-config';
+import { BlobStore } from '../../storage/blob-store';
+import { DownloadTarget, UploadRegistry } from '../../storage/upload-registry';
+import { readDetachedSignature } from '../gpg-keys/pgp';
+import { RegistryProvidersRepository } from '../providers/registry-providers.repository';
+import { blobKeys, PURPOSE } from '../registry-links';
+import { ProviderPlatformsRepository } from '../versions/provider-platforms.repository';
+import { ProviderVersionsRepository } from '../versions/provider-versions.repository';
+import { RegistryReadinessService } from './registry-readiness.service';
+import { parseSha256Sums } from './shasums';
+
+/**
+ * What the registry's signed links do. Every upload streams to a fresh blob key first; only when
+ * the bytes pass their checks does one transaction (holding the version's row lock) flip the flag
+ * and record the key. A refused, oversized or repeated upload deletes its own blob, so nothing is
+ * kept and nothing already accepted is overwritten.
+ *
+ * Signature check ordering: whichever of SHA256SUMS and its signature arrives second completes
+ * the pair and is verified (when the namespace stores the version's key); a bad pair refuses that
+ * second upload with 422.
+ */
+@Injectable()
+export class RegistryUploadsService implements OnModuleInit {
+  private readonly logger = new Logger(RegistryUploadsService.name);
+
+  constructor(
+    private readonly registry: UploadRegistry,
+    private readonly config: AppConfig,
+    private readonly blobs: BlobStore,
+    private readonly providers: RegistryProvidersRepository,
+    private readonly versions: ProviderVersionsRepository,
+    private readonly platforms: ProviderPlatformsRepository,
+    private readonly readiness: RegistryReadinessService,
+    @InjectDataSource() private readonly ds: DataSource,
+  ) {}
+
+  onModuleInit(): void {
+    this.registry.registerUpload(PURPOSE.shasumsUpload, {
+      maxBytes: () => this.config.maxShasumsBytes,
+      receive: (id, body) => this.receiveShasums(id, body),
+    });
+    this.registry.registerUpload(PURPOSE.shasumsSigUpload, {
+      maxBytes: () => this.config.maxSignatureBytes,
+      receive: (id, body) => this.receiveSignature(id, body),
+    });
+    this.registry.registerUpload(PURPOSE.binaryUpload, {
+      maxBytes: () => this.config.maxProviderBinaryBytes,
+      receive: (id, body) => this.receiveBinary(id, body),
+    });
+    this.registry.registerDownload(PURPOSE.shasumsDownload, { locate: (id) => this.locateSums(id, false) });
+    this.registry.registerDownload(PURPOSE.shasumsSigDownload, { locate: (id) => this.locateSums(id, true) });
+    this.registry.registerDownload(PURPOSE.binaryDownload, { locate: (id) => this.locateBinary(id) });
+  }
+
+  async receiveShasums(versionId: string, body: Readable): Promise<void> {
+    const { version, organizationId } = await this.versionFor(versionId);
+    if (version.shasumsUploaded) throw conflict('SHA256SUMS has already been uploaded for this version');
+    const key = blobKeys.shasums(version.providerId, version.id);
+    await this.blobs.put(key, body, { maxBytes: this.config.maxShasumsBytes });
+    await this.keepOrDiscard(key, async () => {
+      const sums = await this.readiness.readBlob(key);
+      const entries = parseSha256Sums(sums);
+      await inTransaction(this.ds, async (manager) => {
+        await this.readiness.lockNamespace(manager, organizationId);
+        const current = await this.readiness.lockVersion(manager, versionId);
+        if (current.shasumsUploaded) throw conflict('SHA256SUMS has already been uploaded for this version');
+        if (current.shasumsSigUploaded) {
+          const signature = await this.readiness.readBlob(current.shasumsSigBlob!);
+          current.signatureState = await this.readiness.checkSignature(
+            manager,
+            organizationId,
+            current,
+            sums,
+            signature,
+          );
+        }
+        current.shasumsUploaded = true;
+        current.shasumsBlob = key;
+        current.updatedAt = new Date();
+        await this.versions.insertChecksums(manager, current.id, entries);
+        await this.readiness.refresh(manager, current);
+      });
+    });
+  }
+
+  async receiveSignature(versionId: string, body: Readable): Promise<void> {
+    const { version, organizationId } = await this.versionFor(versionId);
+    if (version.shasumsSigUploaded) {
+      throw conflict('The SHA256SUMS signature has already been uploaded for this version');
+    }
+    const key = blobKeys.shasumsSig(version.providerId, version.id);
+    await this.blobs.put(key, body, { maxBytes: this.config.maxSignatureBytes });
+    await this.keepOrDiscard(key, async () => {
+      const signature = await this.readiness.readBlob(key);
+      await readDetachedSignature(signature);
+      await inTransaction(this.ds, async (manager) => {
+        await this.readiness.lockNamespace(manager, organizationId);
+        const current = await this.readiness.lockVersion(manager, versionId);
+        if (current.shasumsSigUploaded) {
+          throw conflict('The SHA256SUMS signature has already been uploaded for this version');
+        }
+        if (current.shasumsUploaded) {
+          const sums = await this.readiness.readBlob(current.shasumsBlob!);
+          current.signatureState = await this.readiness.checkSignature(
+            manager,
+            organizationId,
+            current,
+            sums,
+            signature,
+          );
+        }
+        current.shasumsSigUploaded = true;
+        current.shasumsSigBlob = key;
+        current.updatedAt = new Date();
+        await this.readiness.refresh(manager, current);
+      });
+    });
+  }
+
+  async receiveBinary(platformId: string, body: Readable): Promise<void> {
+    const platform = await this.platforms.findById(platformId);
+    if (!platform) throw notFound();
+    if (platform.providerBinaryUploaded)
+      throw conflict('The binary has already been uploaded for this platform');
+    const { version } = await this.versionFor(platform.versionId);
+    const key = blobKeys.binary(version.providerId, version.id, platform.id);
+    const stored = await this.blobs.put(key, body, { maxBytes: this.config.maxProviderBinaryBytes });
+    await this.keepOrDiscard(key, async () => {
+      if (stored.sha256 !== platform.shasum.toLowerCase()) {
+        throw invalid(`The binary's SHA-256 (${stored.sha256}) does not match the platform's shasum`);
+      }
+      await inTransaction(this.ds, async (manager) => {
+        const current = await this.readiness.lockVersion(manager, version.id);
+        const target = await this.platforms.findById(platformId, manager);
+        if (!target) throw notFound();
+        if (target.providerBinaryUploaded) {
+          throw conflict('The binary has already been uploaded for this platform');
+        }
+        target.providerBinaryUploaded = true;
+        target.binaryBlob = key;
+        target.updatedAt = new Date();
+        await this.platforms.save(manager, target);
+        await this.readiness.refresh(manager, current);
+      });
+    });
+  }
+
+  private async locateSums(versionId: string, signature: boolean): Promise<DownloadTarget> {
+    const version = await this.versions.findById(versionId);
+    const key = signature ? version?.shasumsSigBlob : version?.shasumsBlob;
+    if (!version || !key) throw notFound();
+    const provider = await this.providers.findById(version.providerId);
+    if (!provider) throw notFound();
+    const base = `terraform-provider-${provider.name}_${version.version}_SHA256SUMS`;
+    return signature
+      ? { key, filename: `${base}.sig`, contentType: 'application/octet-stream' }
+      : { key, filename: base, contentType: 'text/plain; charset=utf-8' };
+  }
+
+  private async locateBinary(platformId: string): Promise<DownloadTarget> {
+    const platform = await this.platforms.findById(platformId);
+    if (!platform?.binaryBlob) throw notFound();
+    return { key: platform.binaryBlob, filename: platform.filename, contentType: 'application/zip' };
+  }
+
+  private async versionFor(versionId: string) {
+    const version = await this.versions.findById(versionId);
+    if (!version) throw notFound();
+    const provider = await this.providers.findById(version.providerId);
+    if (!provider) throw notFound();
+    return { version, organizationId: provider.organizationId };
+  }
+
+  /** Runs the checks and the flag flip for a stored blob; on any failure the blob is deleted. */
+  private async keepOrDiscard(key: string, work: () => Promise<void>): Promise<void> {
+    try {
+      await work();
+    } catch (err) {
+      try {
+        await this.blobs.delete(key);
+      } catch (cleanup) {
+        this.logger.warn({ err: cleanup, key }, 'could not delete a refused upload');
+      }
+      throw err;
+    }
+  }
+}

@@ -1,0 +1,15 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { WorkspacesModule } from '../workspaces/workspaces.module';
+import { RunTriggerEntity } from './entities/run-trigger.entity';
+import { RunTriggersController } from './run-triggers.controller';
+import { RunTriggersRepository } from './run-triggers.repository';
+import { RunTriggersService } from './run-triggers.service';
+
+@Module({
+  imports: [TypeOrmModule.forFeature([RunTriggerEntity]), WorkspacesModule],
+  controllers: [RunTriggersController],
+  providers: [RunTriggersRepository, RunTriggersService],
+  exports: [RunTriggersService],
+})
+export class RunTriggersModule {}

@@ -1,0 +1,139 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { PermissionService } from '../common/auth/permission.service';
+import { Principal } from '../common/auth/principal';
+import { Page } from '../common/database/paginate';
+import { inTransaction, lockRow } from '../common/database/transaction';
+import { isForeignKeyViolation, isUniqueViolation } from '../common/errors/db-errors';
+import { DomainError, invalid, notFound } from '../common/errors/domain-error';
+import { ParsedBody } from '../common/jsonapi/body';
+import { ResourceObject } from '../common/jsonapi/document';
+import { PageParams } from '../common/jsonapi/pagination';
+import { newId } from '../common/ids';
+import { WorkspacesService } from '../workspaces/workspaces.service';
+import { RunTriggerAttributes } from './dto/run-trigger-attributes.dto';
+import { RunTriggerEntity } from './entities/run-trigger.entity';
+import { RunTriggersRepository, RunTriggerView, TriggerDirection } from './run-triggers.repository';
+import { MAX_SOURCES_PER_WORKSPACE, RuleFailure, ruleFailures } from './run-triggers.rules';
+
+export const RUN_TRIGGER_INCLUDES = ['workspace', 'sourceable'] as const;
+export type RunTriggerInclude = (typeof RUN_TRIGGER_INCLUDES)[number];
+
+const SOURCEABLE = '/data/relationships/sourceable';
+
+@Injectable()
+export class RunTriggersService {
+  constructor(
+    private readonly repo: RunTriggersRepository,
+    private readonly permissions: PermissionService,
+    private readonly workspaces: WorkspacesService,
+    @InjectDataSource() private readonly ds: DataSource,
+  ) {}
+
+  /** Needs admin on the destination and read on the source; either unknown or hidden is a 404. */
+  async create(
+    p: Principal,
+    workspaceId: string,
+    body: ParsedBody<RunTriggerAttributes>,
+  ): Promise<RunTriggerView> {
+    const workspace = await this.workspaces.requireAccess(p, workspaceId, 'admin');
+    const ref = body.toOne('sourceable', 'workspaces');
+    if (!ref) throw invalid('Sourceable relationship is required', SOURCEABLE);
+    const sourceable = await this.workspaces.requireAccess(p, ref.id, 'read');
+    if (sourceable.organizationId !== workspace.organizationId) {
+      throw invalid('Sourceable workspace must belong to the same organization as the workspace', SOURCEABLE);
+    }
+    if (sourceable.id === workspace.id)
+      throw invalid('A workspace cannot trigger runs in itself', SOURCEABLE);
+    const trigger = Object.assign(new RunTriggerEntity(), {
+      id: newId('rt'),
+      workspaceId: workspace.id,
+      sourceableId: sourceable.id,
+    });
+    const failures = await this.insertChecked(trigger, workspace.organizationId);
+    if (failures.length) throw await this.refusal(failures);
+    return { trigger, workspace, sourceable };
+  }
+
+  async list(
+    p: Principal,
+    workspaceId: string,
+    direction: TriggerDirection,
+    page: PageParams,
+  ): Promise<Page<RunTriggerView>> {
+    const ws = await this.workspaces.requireAccess(p, workspaceId, 'read');
+    return this.repo.listViews(ws.id, direction, page);
+  }
+
+  /** Readable by whoever may read runs of either end. */
+  async show(p: Principal, id: string): Promise<RunTriggerView> {
+    const view = await this.repo.findView(id);
+    if (!view) throw notFound();
+    const [destination, source] = await Promise.all([
+      this.permissions.hasWorkspaceLevel(p, view.workspace, 'read'),
+      this.permissions.hasWorkspaceLevel(p, view.sourceable, 'read'),
+    ]);
+    if (!destination && !source) throw notFound();
+    return view;
+  }
+
+  async delete(p: Principal, id: string): Promise<void> {
+    const view = await this.repo.findView(id);
+    if (!view) throw notFound();
+    await this.permissions.requireWorkspaceLevel(p, view.workspace, 'admin');
+    await inTransaction(this.ds, (manager) => this.repo.delete(manager, id));
+  }
+
+  /** The requested workspaces of these triggers that the caller may read, in one lookup. */
+  async included(
+    p: Principal,
+    views: readonly RunTriggerView[],
+    includes: readonly RunTriggerInclude[],
+  ): Promise<ResourceObject[]> {
+    const ids = views.flatMap((v) => includes.map((name) => v[name].id));
+    return ids.length ? this.workspaces.readableResources(p, ids) : [];
+  }
+
+  /**
+   * Checks the organization's triggers and inserts in one transaction holding the organization's
+   * row lock, so concurrent creates cannot pass the limit or close a cycle between them.
+   */
+  private async insertChecked(trigger: RunTriggerEntity, organizationId: string): Promise<RuleFailure[]> {
+    try {
+      return await inTransaction(this.ds, async (manager) => {
+        if (!(await lockRow(manager, 'organizations', organizationId))) throw notFound();
+        const failures = ruleFailures(await this.repo.edgesInOrganization(manager, organizationId), trigger);
+        if (failures.length) return failures;
+        trigger.createdAt = new Date();
+        await this.repo.insert(manager, trigger);
+        return [];
+      });
+    } catch (err) {
+      if (isUniqueViolation(err)) return [{ rule: 'duplicate' }];
+      // A workspace deleted since it was read.
+      if (isForeignKeyViolation(err)) throw notFound();
+      throw err;
+    }
+  }
+
+  /** One 422 item per broken rule; a cycle is spelled out with the workspaces' names. */
+  private async refusal(failures: RuleFailure[]): Promise<DomainError> {
+    const onCycle = failures.flatMap((f) => (f.rule === 'cycle' ? f.path : []));
+    const names = new Map((await this.workspaces.findByIds(onCycle)).map((w) => [w.id, w.name]));
+    const detail = (failure: RuleFailure): string => {
+      switch (failure.rule) {
+        case 'duplicate':
+          return 'Sourceable workspace already triggers runs in this workspace';
+        case 'limit':
+          return `A workspace can have at most ${MAX_SOURCES_PER_WORKSPACE} source workspaces`;
+        case 'cycle':
+          return `Run trigger would create a cycle: ${failure.path.map((id) => names.get(id) ?? id).join(' → ')}`;
+      }
+    };
+    return new DomainError(
+      'invalid',
+      failures.map((f) => ({ detail: detail(f), pointer: SOURCEABLE })),
+    );
+  }
+}

@@ -1,0 +1,38 @@
+import { forwardRef, Inject, Injectable } from '@nestjs/common';
+import { PermissionService } from '../common/auth/permission.service';
+import { Principal } from '../common/auth/principal';
+import { ProjectEntity } from '../projects/entities/project.entity';
+import { ProjectsService } from '../projects/projects.service';
+import { WorkspaceEntity } from '../workspaces/entities/workspace.entity';
+import { WorkspacesService } from '../workspaces/workspaces.service';
+
+/**
+ * Who may use the tag-binding routes: reading follows read access to the project or workspace;
+ * writing needs `manage-projects` (projects) or admin access (workspaces). Others get 404.
+ */
+@Injectable()
+export class TagBindingAccessService {
+  constructor(
+    @Inject(forwardRef(() => ProjectsService)) private readonly projects: ProjectsService,
+    @Inject(forwardRef(() => WorkspacesService)) private readonly workspaces: WorkspacesService,
+    private readonly permissions: PermissionService,
+  ) {}
+
+  readableProject(p: Principal, id: string): Promise<ProjectEntity> {
+    return this.projects.requireReadable(p, id);
+  }
+
+  async writableProject(p: Principal, id: string): Promise<ProjectEntity> {
+    const project = await this.projects.requireReadable(p, id);
+    await this.permissions.requireFlag(p, project.organizationId, 'manage-projects');
+    return project;
+  }
+
+  readableWorkspace(p: Principal, id: string): Promise<WorkspaceEntity> {
+    return this.workspaces.requireAccess(p, id, 'read');
+  }
+
+  writableWorkspace(p: Principal, id: string): Promise<WorkspaceEntity> {
+    return this.workspaces.requireAccess(p, id, 'admin');
+  }
+}

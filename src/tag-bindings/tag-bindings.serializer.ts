@@ -1,0 +1,41 @@
+import { ResourceObject } from '../common/jsonapi/document';
+import { ResourceDoc, str, timestamp } from '../common/jsonapi/openapi';
+import { isoMillis } from '../common/jsonapi/timestamps';
+import { projectPath } from '../projects/projects.serializer';
+import { TagBindingEntity } from './entities/tag-binding.entity';
+
+export const TAG_BINDING_DOC: ResourceDoc = {
+  type: 'tag-bindings',
+  attributes: { key: str(), value: str('Empty for a key-only tag'), 'created-at': timestamp() },
+  links: [],
+};
+
+export const EFFECTIVE_TAG_BINDING_DOC: ResourceDoc = {
+  type: 'effective-tag-bindings',
+  attributes: { key: str(), value: str() },
+  links: ['inherited-from'],
+};
+
+/** A binding as a workspace sees it: its own, or inherited from its project (`inheritedFrom`). */
+export interface EffectiveTagBinding {
+  binding: TagBindingEntity;
+  inheritedFrom: string | null;
+}
+
+export function serializeTagBinding(b: TagBindingEntity): ResourceObject {
+  return {
+    id: b.id,
+    type: 'tag-bindings',
+    attributes: { key: b.key, value: b.value, 'created-at': isoMillis(b.createdAt) },
+  };
+}
+
+export function serializeEffectiveTagBinding(e: EffectiveTagBinding): ResourceObject {
+  const resource: ResourceObject = {
+    id: e.binding.id,
+    type: 'effective-tag-bindings',
+    attributes: { key: e.binding.key, value: e.binding.value },
+  };
+  if (e.inheritedFrom) resource.links = { 'inherited-from': projectPath(e.inheritedFrom) };
+  return resource;
+}
