@@ -88,7 +88,11 @@ describe('when MariaDB goes away', () => {
       expect(ready.res.status).toBe(503);
       expect(JSON.parse(ready.res.text)).toEqual({
         errors: [
-          { status: '503', title: 'service unavailable', detail: 'not ready: the database does not answer' },
+          {
+            status: '503',
+            title: 'service unavailable',
+            detail: 'a dependency is unavailable; try again shortly',
+          },
         ],
       });
       expect(ready.ms).toBeLessThan(DEADLINE_MS);

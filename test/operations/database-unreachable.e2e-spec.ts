@@ -52,7 +52,11 @@ import { startApp, TestApp, usesMysql } from '../helpers/test-app';
     expect(ready.status).toBe(503);
     expect(JSON.parse(ready.text)).toEqual({
       errors: [
-        { status: '503', title: 'service unavailable', detail: 'not ready: the database does not answer' },
+        {
+          status: '503',
+          title: 'service unavailable',
+          detail: 'a dependency is unavailable; try again shortly',
+        },
       ],
     });
     expect((await send(t.origin, { path: '/healthz' })).status).toBe(200);
