@@ -102,7 +102,9 @@ const relationship = (type: string) =>
 
 /** A JSON:API document whose shape is plausible and whose contents are not. */
 function resourceDocument(body: Extract<FuzzBody, { kind: 'resource' }>): fc.Arbitrary<unknown> {
-  const names = fc.oneof(fc.constantFrom(...body.attributes), hostileString);
+  const names = body.attributes.length
+    ? fc.oneof(fc.constantFrom(...body.attributes), hostileString)
+    : hostileString;
   const attributes = fc.oneof(
     { weight: 5, arbitrary: fc.dictionary(names, hostileValue, { maxKeys: 5 }) },
     { weight: 1, arbitrary: hostileValue },

@@ -81,6 +81,34 @@ const userAttrs = {
   attributes: ['username', 'email', 'password', 'is-site-admin'],
 } as const;
 
+const policyAttrs = {
+  kind: 'resource',
+  type: 'policies',
+  attributes: ['name', 'description', 'kind', 'enforcement-level', 'query'],
+} as const;
+const policySetAttrs = {
+  kind: 'resource',
+  type: 'policy-sets',
+  attributes: [
+    'name',
+    'description',
+    'global',
+    'kind',
+    'overridable',
+    'agent-enabled',
+    'policy-tool-version',
+    'vcs-repo',
+    'policies-path',
+  ],
+  relationships: ['projects', 'workspaces', 'workspace-exclusions', 'policies'],
+} as const;
+const reservedTagKeyAttrs = {
+  kind: 'resource',
+  type: 'reserved-tag-keys',
+  attributes: ['key', 'disable-overrides'],
+} as const;
+const PROVIDER = 'organizations/:org/registry-providers/:registry_name/:namespace/:name';
+
 export const FUZZ_ROUTES: readonly FuzzRoute[] = [
   // organizations
   { method: 'GET', path: '/api/v2/organizations', query: PAGE },
@@ -242,6 +270,163 @@ export const FUZZ_ROUTES: readonly FuzzRoute[] = [
   },
   { method: 'GET', path: '/uploads/:token', params: (f) => ({ token: f.uploadToken }), auth: 'none' },
   { method: 'HEAD', path: '/uploads/:token', params: (f) => ({ token: f.uploadToken }), auth: 'none' },
+  // policies (ids without a fixture: only hostile values)
+  {
+    method: 'GET',
+    path: '/api/v2/organizations/:org/policies',
+    params: org,
+    query: [...PAGE, 'search[name]', 'filter[kind]'],
+  },
+  { method: 'POST', path: '/api/v2/organizations/:org/policies', params: org, body: policyAttrs },
+  { method: 'GET', path: '/api/v2/policies/:id' },
+  { method: 'PATCH', path: '/api/v2/policies/:id', body: policyAttrs },
+  { method: 'DELETE', path: '/api/v2/policies/:id', destructive: true },
+  { method: 'PUT', path: '/api/v2/policies/:id/upload', body: { kind: 'raw' } },
+  { method: 'GET', path: '/api/v2/policies/:id/download' },
+  // policy sets
+  {
+    method: 'GET',
+    path: '/api/v2/organizations/:org/policy-sets',
+    params: org,
+    query: [...PAGE, 'include', 'filter[versioned]', 'filter[kind]', 'search[name]'],
+  },
+  { method: 'POST', path: '/api/v2/organizations/:org/policy-sets', params: org, body: policySetAttrs },
+  { method: 'GET', path: '/api/v2/policy-sets/:id', query: ['include'] },
+  { method: 'PATCH', path: '/api/v2/policy-sets/:id', body: policySetAttrs },
+  { method: 'DELETE', path: '/api/v2/policy-sets/:id', destructive: true },
+  ...(['policies', 'projects', 'workspaces', 'workspace-exclusions'] as const).flatMap((rel) =>
+    (['POST', 'DELETE'] as const).map((method): FuzzRoute => ({
+      method,
+      path: `/api/v2/policy-sets/:id/relationships/${rel}`,
+      body: { kind: 'identifiers', type: rel === 'workspace-exclusions' ? 'workspaces' : rel },
+    })),
+  ),
+  { method: 'POST', path: '/api/v2/policy-sets/:id/versions' },
+  { method: 'GET', path: '/api/v2/policy-sets/:id/versions', query: PAGE },
+  { method: 'GET', path: '/api/v2/policy-set-versions/:id', query: ['include'] },
+  {
+    method: 'GET',
+    path: '/api/v2/workspaces/:id/effective-policy-sets',
+    params: (f) => ({ id: f.workspaceId }),
+    query: PAGE,
+  },
+  // run triggers
+  {
+    method: 'POST',
+    path: '/api/v2/workspaces/:workspace_id/run-triggers',
+    params: (f) => ({ workspace_id: f.workspaceId }),
+    body: { kind: 'resource', type: 'run-triggers', attributes: [], relationships: ['sourceable'] },
+  },
+  {
+    method: 'GET',
+    path: '/api/v2/workspaces/:workspace_id/run-triggers',
+    params: (f) => ({ workspace_id: f.workspaceId }),
+    query: [...PAGE, 'include', 'filter[run-trigger][type]'],
+  },
+  { method: 'GET', path: '/api/v2/run-triggers/:id', query: ['include'] },
+  { method: 'DELETE', path: '/api/v2/run-triggers/:id', destructive: true },
+  // reserved tag keys and tag bindings
+  { method: 'GET', path: '/api/v2/organizations/:org/reserved-tag-keys', params: org, query: PAGE },
+  {
+    method: 'POST',
+    path: '/api/v2/organizations/:org/reserved-tag-keys',
+    params: org,
+    body: reservedTagKeyAttrs,
+  },
+  { method: 'PATCH', path: '/api/v2/reserved-tag-keys/:id', body: reservedTagKeyAttrs },
+  { method: 'DELETE', path: '/api/v2/reserved-tags/:id', destructive: true },
+  ...(['projects', 'workspaces'] as const).flatMap((parent): FuzzRoute[] => {
+    const params = (f: FuzzFixtures) => ({ id: parent === 'projects' ? f.projectId : f.workspaceId });
+    return [
+      { method: 'GET', path: `/api/v2/${parent}/:id/tag-bindings`, params, query: PAGE },
+      { method: 'GET', path: `/api/v2/${parent}/:id/effective-tag-bindings`, params, query: PAGE },
+      {
+        method: 'PATCH',
+        path: `/api/v2/${parent}/:id/tag-bindings`,
+        params,
+        body: { kind: 'identifiers', type: 'tag-bindings' },
+      },
+    ];
+  }),
+  // administrator catalogs
+  ...(['engine-versions', 'policy-engine-versions'] as const).flatMap((catalog): FuzzRoute[] => {
+    const body = {
+      kind: 'resource',
+      type: catalog,
+      attributes: ['version', 'url', 'sha', 'deprecated', 'deprecated-reason', 'official', 'enabled', 'beta'],
+    } as const;
+    return [
+      {
+        method: 'GET',
+        path: `/api/v2/admin/${catalog}`,
+        query: [...PAGE, 'filter[version]', 'search[version]'],
+      },
+      { method: 'POST', path: `/api/v2/admin/${catalog}`, body },
+      { method: 'GET', path: `/api/v2/admin/${catalog}/:id` },
+      { method: 'PATCH', path: `/api/v2/admin/${catalog}/:id`, body },
+      { method: 'DELETE', path: `/api/v2/admin/${catalog}/:id`, destructive: true },
+    ];
+  }),
+  // private registry
+  { method: 'GET', path: '/.well-known/terraform.json', auth: 'none' },
+  {
+    method: 'GET',
+    path: '/api/v2/organizations/:org/registry-providers',
+    params: org,
+    query: [...PAGE, 'include', 'q', 'filter[registry_name]'],
+  },
+  {
+    method: 'POST',
+    path: '/api/v2/organizations/:org/registry-providers',
+    params: org,
+    body: {
+      kind: 'resource',
+      type: 'registry-providers',
+      attributes: ['name', 'namespace', 'registry-name'],
+    },
+  },
+  { method: 'GET', path: `/api/v2/${PROVIDER}`, params: org, query: ['include'] },
+  { method: 'DELETE', path: `/api/v2/${PROVIDER}`, params: org, destructive: true },
+  {
+    method: 'POST',
+    path: `/api/v2/${PROVIDER}/versions`,
+    params: org,
+    body: {
+      kind: 'resource',
+      type: 'registry-provider-versions',
+      attributes: ['version', 'key-id', 'protocols'],
+    },
+  },
+  { method: 'GET', path: `/api/v2/${PROVIDER}/versions`, params: org, query: PAGE },
+  { method: 'GET', path: `/api/v2/${PROVIDER}/versions/:version`, params: org },
+  { method: 'DELETE', path: `/api/v2/${PROVIDER}/versions/:version`, params: org, destructive: true },
+  {
+    method: 'POST',
+    path: `/api/v2/${PROVIDER}/versions/:version/platforms`,
+    params: org,
+    body: {
+      kind: 'resource',
+      type: 'registry-provider-version-platforms',
+      attributes: ['os', 'arch', 'shasum', 'filename'],
+    },
+  },
+  { method: 'GET', path: `/api/v2/${PROVIDER}/versions/:version/platforms`, params: org, query: PAGE },
+  { method: 'GET', path: `/api/v2/${PROVIDER}/versions/:version/platforms/:os/:arch`, params: org },
+  { method: 'GET', path: '/api/registry/v1/providers/:namespace/:name/versions' },
+  { method: 'GET', path: '/api/registry/v1/providers/:namespace/:name/:version/download/:os/:arch' },
+  { method: 'GET', path: '/api/registry/private/v2/gpg-keys', query: [...PAGE, 'filter[namespace]'] },
+  {
+    method: 'POST',
+    path: '/api/registry/private/v2/gpg-keys',
+    body: { kind: 'resource', type: 'gpg-keys', attributes: ['namespace', 'ascii-armor'] },
+  },
+  { method: 'GET', path: '/api/registry/private/v2/gpg-keys/:namespace/:key_id' },
+  {
+    method: 'PATCH',
+    path: '/api/registry/private/v2/gpg-keys/:namespace/:key_id',
+    body: { kind: 'resource', type: 'gpg-keys', attributes: ['namespace'] },
+  },
+  { method: 'DELETE', path: '/api/registry/private/v2/gpg-keys/:namespace/:key_id', destructive: true },
   // health and probes
   { method: 'GET', path: '/api/v2/ping', auth: 'none' },
   { method: 'GET', path: '/healthz', auth: 'none' },
