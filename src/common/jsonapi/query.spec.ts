@@ -35,3 +35,19 @@ describe('query parsing', () => {
     expect(parseInclude({ include: 'a,a,b' }, ['a', 'b'])).toEqual(['a', 'b']);
   });
 });
+
+describe('include errors', () => {
+  it('shortens long unknown values instead of echoing them whole', () => {
+    const long = 'x'.repeat(500);
+    expect(() => parseInclude({ include: `${long},a,b,c,d` }, ['projects'])).toThrow(
+      expect.objectContaining({
+        items: [
+          {
+            detail: `include parameter contains unknown value ${'x'.repeat(40)}…, a, b and 2 more; allowed: projects`,
+            parameter: 'include',
+          },
+        ],
+      }) as Error,
+    );
+  });
+});

@@ -49,7 +49,10 @@ export function parseInclude(query: Query, allowed: readonly string[]): string[]
   const unknown = values.filter((v) => !allowed.includes(v));
   if (unknown.length) {
     const hint = allowed.length ? `; allowed: ${allowed.join(', ')}` : '; this endpoint includes nothing';
-    throw badRequest(`include parameter contains unknown value ${unknown.join(', ')}${hint}`, 'include');
+    // Name what was wrong without echoing an arbitrarily long query string back.
+    const shown = unknown.slice(0, 3).map((v) => (v.length > 40 ? `${v.slice(0, 40)}…` : v));
+    const more = unknown.length > 3 ? ` and ${unknown.length - 3} more` : '';
+    throw badRequest(`include parameter contains unknown value ${shown.join(', ')}${more}${hint}`, 'include');
   }
   return values;
 }
