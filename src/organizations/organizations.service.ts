@@ -126,6 +126,8 @@ export class OrganizationsService {
       await this.workspaces.deleteAllInOrganization(manager, org.id);
       await this.repo.delete(manager, org.id);
     });
+    // Its teams and tokens went with it.
+    this.permissions.forgetCachedAccess();
   }
 
   isOwner(p: Principal, organizationId: string): Promise<boolean> {
