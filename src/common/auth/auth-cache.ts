@@ -11,8 +11,9 @@ const MAX_ENTRIES = 10_000;
 
 /**
  * A short-lived, process-local memo of what authentication and permission checks read from the
- * database: which principal a token digest stands for, and what a principal may do in an
- * organization. Every request needs both, and they change rarely.
+ * database: which principal a token digest stands for, what a principal may do in an
+ * organization, and the organizations themselves (looked up by name or id). Nearly every request
+ * needs them, and they change rarely.
  *
  * Correctness: services that change tokens, teams, memberships or organizations call
  * `invalidate()` once their transaction has committed, so this process answers from the new state

@@ -17,6 +17,6 @@ import { PermissionService } from './permission.service';
     BearerStrategy,
     { provide: APP_GUARD, useClass: BearerAuthGuard },
   ],
-  exports: [PermissionService],
+  exports: [PermissionService, AuthCache],
 })
 export class AuthModule {}
