@@ -29,29 +29,6 @@ export class PolicySetVersionsRepository {
     return paginate(qb, page);
   }
 
-  /**
-   * The newest version of each set (of the given status, or of any), one query: the version whose
-   * creation time is the latest of its set.
-   */
-  async newestIds(setIds: string[], status?: PolicySetVersionStatus): Promise<Map<string, string>> {
-    const out = new Map<string, string>();
-    if (!setIds.length) return out;
-    const statusClause = status ? 'AND v2.status = :status' : '';
-    const qb = this.repo
-      .createQueryBuilder('v')
-      .select('v.policy_set_id', 'setId')
-      .addSelect('v.id', 'id')
-      .where('v.policy_set_id IN (:...setIds)', { setIds })
-      .andWhere(
-        `v.created_at = (SELECT MAX(v2.created_at) FROM policy_set_versions v2
-          WHERE v2.policy_set_id = v.policy_set_id ${statusClause})`,
-        status ? { status } : {},
-      );
-    if (status) qb.andWhere('v.status = :status', { status });
-    for (const row of await qb.getRawMany<{ setId: string; id: string }>()) out.set(row.setId, row.id);
-    return out;
-  }
-
   /** Creation time of the set's newest version, read inside the transaction that adds one. */
   async latestCreatedAt(manager: EntityManager, policySetId: string): Promise<Date | null> {
     const newest = await manager.getRepository(PolicySetVersionEntity).findOne({
