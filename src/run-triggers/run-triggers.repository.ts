@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository, SelectQueryBuilder } from 'typeorm';
-import { paginate, Page } from '../common/database/paginate';
+import { Page, paginateCounted } from '../common/database/paginate';
 import { PageParams } from '../common/jsonapi/pagination';
 import { WorkspaceEntity } from '../workspaces/entities/workspace.entity';
 import { RunTriggerEntity } from './entities/run-trigger.entity';
@@ -50,7 +50,7 @@ export class RunTriggersRepository {
       .where(`${column} = :workspaceId`, { workspaceId })
       .orderBy('rt.created_at', 'ASC')
       .addOrderBy('rt.id', 'ASC');
-    const result = await paginate(qb, page);
+    const result = await paginateCounted(qb, page);
     return { ...result, items: result.items.map(toView) };
   }
 

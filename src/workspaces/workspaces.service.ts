@@ -85,7 +85,11 @@ export class WorkspacesService {
 
   /** Serialized workspaces among `ids` that the principal may read, for `included` arrays. */
   async readableResources(p: Principal, ids: string[]): Promise<ResourceObject[]> {
-    const workspaces = await this.findByIds(ids);
+    return this.readableResourcesOf(p, await this.findByIds(ids));
+  }
+
+  /** `readableResources` for workspaces another module already read (e.g. through a join). */
+  async readableResourcesOf(p: Principal, workspaces: WorkspaceEntity[]): Promise<ResourceObject[]> {
     const orgs = new Map(
       (await this.organizations.findByIds(workspaces.map((w) => w.organizationId))).map((o) => [o.id, o]),
     );
