@@ -31,6 +31,12 @@ export function scenarios(seed: Seeded): Scenario[] {
   let keyCounter = 0;
   return [
     {
+      name: 'ping',
+      title: 'GET /api/v2/ping: no database, for calibration (the stack alone)',
+      cls: 'single',
+      requests: get('/api/v2/ping'),
+    },
+    {
       name: 'show-policy-set',
       title: 'show policy set, include=current_version,newest_version',
       cls: 'single',

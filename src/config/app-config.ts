@@ -90,8 +90,8 @@ export class AppConfig {
   readonly maxPolicyBytes: number;
   readonly dbPoolSize: number;
   readonly dbConnectTimeoutMs: number;
-  /** How long a process may reuse a token's principal and its organization rights (0 = never). */
-  readonly authCacheMs: number;
+  /** How long a process may reuse what it read: token principals, rights, organizations, list totals (0 = never). */
+  readonly cacheTtlMs: number;
 
   constructor(env: Env = process.env) {
     this.nodeEnv = str(env, 'NODE_ENV', 'development');
@@ -132,7 +132,7 @@ export class AppConfig {
     this.maxPolicyBytes = int(env, 'MAX_POLICY_BYTES', 1024 * 1024, 1);
     this.dbPoolSize = int(env, 'DB_POOL_SIZE', 10, 1, 1000);
     this.dbConnectTimeoutMs = int(env, 'DB_CONNECT_TIMEOUT_MS', 3000, 100, 60000);
-    this.authCacheMs = int(env, 'AUTH_CACHE_MS', 5000, 0, 60000);
+    this.cacheTtlMs = int(env, 'CACHE_TTL_MS', 5000, 0, 60000);
     this.signingSecret = optional(env, 'SIGNING_SECRET') ?? this.persistedSecret();
   }
 

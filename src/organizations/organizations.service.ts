@@ -40,7 +40,7 @@ export class OrganizationsService {
   /**
    * Organizations are read on nearly every request (names in paths, names in linkage), so lookups
    * go through the AuthCache like the rights checked against them: changes made here apply at
-   * once in this process and within AUTH_CACHE_MS on other nodes. Callers get their own copy.
+   * once in this process and within CACHE_TTL_MS on other nodes. Callers get their own copy.
    */
   private async cached(key: string, load: () => Promise<OrganizationEntity | null>) {
     const org = await this.cache.get(key, load);

@@ -47,7 +47,7 @@ const orgToken = (organizationId = 'org-1'): Principal => ({
 
 const ws = (id: string, organizationId = 'org-1') => ({ id, organizationId });
 
-const cacheFor = (authCacheMs: number) => new AuthCache({ authCacheMs } as AppConfig);
+const cacheFor = (cacheTtlMs: number) => new AuthCache({ cacheTtlMs } as AppConfig);
 
 describe(PermissionService.name, () => {
   let sut: PermissionService;

@@ -1,9 +1,8 @@
-import { AppConfig } from '../../config/app-config';
-import { AuthCache } from './auth-cache';
+import { TtlMemo } from './ttl-memo';
 
-const cache = (authCacheMs: number) => new AuthCache({ authCacheMs } as AppConfig);
+const cache = (ttlMs: number, maxEntries?: number) => new TtlMemo(ttlMs, maxEntries);
 
-describe(AuthCache.name, () => {
+describe(TtlMemo.name, () => {
   afterEach(() => jest.useRealTimers());
 
   it('loads once within the time to live and again after it', async () => {
@@ -62,5 +61,22 @@ describe(AuthCache.name, () => {
     await sut.get('k', load);
     await sut.get('k', load);
     expect(load).toHaveBeenCalledTimes(2);
+  });
+
+  it('keeps values set directly for the time to live', () => {
+    jest.useFakeTimers({ now: 0 });
+    const sut = cache(1_000);
+    sut.set('anchor', { offset: 100 });
+    expect(sut.peek('anchor')).toEqual({ offset: 100 });
+    jest.setSystemTime(1_000);
+    expect(sut.peek('anchor')).toBeUndefined();
+  });
+
+  it('pushes out the oldest entry when full', () => {
+    const sut = cache(1_000, 2);
+    sut.set('a', 1);
+    sut.set('b', 2);
+    sut.set('c', 3);
+    expect([sut.peek('a'), sut.peek('b'), sut.peek('c')]).toEqual([undefined, 2, 3]);
   });
 });
