@@ -4,6 +4,7 @@ import { ProjectsModule } from '../projects/projects.module';
 import { TeamsModule } from '../teams/teams.module';
 import { WorkspacesModule } from '../workspaces/workspaces.module';
 import { OrganizationEntity } from './entities/organization.entity';
+import { OrganizationBlobsRegistry } from './organization-blobs.registry';
 import { OrganizationsController } from './organizations.controller';
 import { OrganizationsRepository } from './organizations.repository';
 import { OrganizationsService } from './organizations.service';
@@ -16,7 +17,7 @@ import { OrganizationsService } from './organizations.service';
     forwardRef(() => WorkspacesModule),
   ],
   controllers: [OrganizationsController],
-  providers: [OrganizationsRepository, OrganizationsService],
-  exports: [OrganizationsService],
+  providers: [OrganizationsRepository, OrganizationsService, OrganizationBlobsRegistry],
+  exports: [OrganizationsService, OrganizationBlobsRegistry],
 })
 export class OrganizationsModule {}

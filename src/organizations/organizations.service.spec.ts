@@ -13,6 +13,8 @@ import {
 } from './dto/organization-attributes.dto';
 import { OrganizationEntity } from './entities/organization.entity';
 import { OrganizationsRepository } from './organizations.repository';
+import { BlobStore } from '../storage/blob-store';
+import { OrganizationBlobsRegistry } from './organization-blobs.registry';
 import { OrganizationsService } from './organizations.service';
 
 type Mocked<T> = { [K in keyof T]: jest.Mock };
@@ -60,6 +62,8 @@ describe(OrganizationsService.name, () => {
   let projects: Partial<Mocked<ProjectsService>>;
   let workspaces: Partial<Mocked<WorkspacesService>>;
   let manager: EntityManager;
+  let blobPrefixes: OrganizationBlobsRegistry;
+  let blobs: Partial<Mocked<BlobStore>>;
   const steps: string[] = [];
 
   beforeEach(() => {
@@ -101,6 +105,9 @@ describe(OrganizationsService.name, () => {
       SIGNING_SECRET: 'x',
       DATABASE_URL: 'sqlite::memory:',
     });
+    blobPrefixes = new OrganizationBlobsRegistry();
+    blobPrefixes.register(async (_m, orgId) => (steps.push(`collect files ${orgId}`), [`files/${orgId}`]));
+    blobs = { deletePrefix: jest.fn(async (prefix: string) => void steps.push(`delete files ${prefix}`)) };
     sut = new OrganizationsService(
       repo as unknown as OrganizationsRepository,
       permissions as unknown as PermissionService,
@@ -109,6 +116,8 @@ describe(OrganizationsService.name, () => {
       teams as unknown as TeamsService,
       projects as unknown as ProjectsService,
       workspaces as unknown as WorkspacesService,
+      blobPrefixes,
+      blobs as unknown as BlobStore,
       new AuthCache(config),
     );
   });
@@ -230,10 +239,21 @@ describe(OrganizationsService.name, () => {
   });
 
   describe('delete', () => {
-    it('removes the workspaces before the organization, in one transaction, for owners', async () => {
+    it('removes the workspaces before the organization, in one transaction, then its files', async () => {
       await sut.delete(ann, 'acme');
       expect(permissions.requireOwner).toHaveBeenCalledWith(ann, 'org-1');
-      expect(steps).toEqual(['delete workspaces org-1', 'delete org org-1']);
+      expect(steps).toEqual([
+        'collect files org-1',
+        'delete workspaces org-1',
+        'delete org org-1',
+        'delete files files/org-1',
+      ]);
+    });
+
+    it('keeps the deletion when a file cannot be removed', async () => {
+      blobs.deletePrefix!.mockRejectedValue(new Error('disk gone'));
+      await expect(sut.delete(ann, 'acme')).resolves.toBeUndefined();
+      expect(steps).toContain('delete org org-1');
     });
 
     it('deletes nothing for non-owners', async () => {

@@ -1,4 +1,4 @@
-import { forwardRef, Inject, Injectable } from '@nestjs/common';
+import { forwardRef, Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AuthCache } from '../common/auth/auth-cache';
@@ -14,6 +14,7 @@ import { PageParams } from '../common/jsonapi/pagination';
 import { newId } from '../common/ids';
 import { AppConfig } from '../config/app-config';
 import { ProjectsService } from '../projects/projects.service';
+import { BlobStore } from '../storage/blob-store';
 import { TeamsService } from '../teams/teams.service';
 import { WorkspacesService } from '../workspaces/workspaces.service';
 import {
@@ -21,11 +22,14 @@ import {
   UpdateOrganizationAttributes,
 } from './dto/organization-attributes.dto';
 import { OrganizationEntity } from './entities/organization.entity';
+import { OrganizationBlobsRegistry } from './organization-blobs.registry';
 import { OrganizationsRepository } from './organizations.repository';
 import { serializeOrganization } from './organizations.serializer';
 
 @Injectable()
 export class OrganizationsService {
+  private readonly logger = new Logger('Organizations');
+
   constructor(
     private readonly repo: OrganizationsRepository,
     private readonly permissions: PermissionService,
@@ -34,6 +38,8 @@ export class OrganizationsService {
     @Inject(forwardRef(() => TeamsService)) private readonly teams: TeamsService,
     @Inject(forwardRef(() => ProjectsService)) private readonly projects: ProjectsService,
     @Inject(forwardRef(() => WorkspacesService)) private readonly workspaces: WorkspacesService,
+    private readonly blobPrefixes: OrganizationBlobsRegistry,
+    private readonly blobs: BlobStore,
     private readonly cache: AuthCache,
   ) {}
 
@@ -142,13 +148,23 @@ export class OrganizationsService {
   async delete(p: Principal, name: string): Promise<void> {
     const org = await this.requireVisible(p, name);
     await this.permissions.requireOwner(p, org.id);
-    await inTransaction(this.ds, async (manager) => {
+    const prefixes = await inTransaction(this.ds, async (manager) => {
+      const owned = await this.blobPrefixes.collect(manager, org.id);
       // Workspaces go first: they restrict the deletion of the projects that hold them.
       await this.workspaces.deleteAllInOrganization(manager, org.id);
       await this.repo.delete(manager, org.id);
+      return owned;
     });
     // Its teams and tokens went with it.
     this.permissions.forgetCachedAccess();
+    // Files go after the rows: a crash in between leaves unreferenced files, never a row without its file.
+    for (const prefix of prefixes) {
+      try {
+        await this.blobs.deletePrefix(prefix);
+      } catch (err) {
+        this.logger.warn({ err, prefix }, 'could not remove files of a deleted organization');
+      }
+    }
   }
 
   isOwner(p: Principal, organizationId: string): Promise<boolean> {

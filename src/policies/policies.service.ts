@@ -49,7 +49,9 @@ export function policyViolations(
   return violations;
 }
 
-const codeKey = (policyId: string) => `policies/${policyId}/code`;
+/** Every file of a policy lives under this prefix. */
+export const policyBlobPrefix = (policyId: string) => `policies/${policyId}`;
+const codeKey = (policyId: string) => `${policyBlobPrefix(policyId)}/code`;
 
 @Injectable()
 export class PoliciesService {

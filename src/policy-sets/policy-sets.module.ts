@@ -1,6 +1,8 @@
-import { Module } from '@nestjs/common';
+import { Module, OnModuleInit } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AdminCatalogsModule } from '../admin-catalogs/admin-catalogs.module';
+import { idPrefixCollector, OrganizationBlobsRegistry } from '../organizations/organization-blobs.registry';
+import { policySetBlobPrefix } from './policy-sets.service';
 import { OrganizationsModule } from '../organizations/organizations.module';
 import { PoliciesModule } from '../policies/policies.module';
 import { ProjectsModule } from '../projects/projects.module';
@@ -54,4 +56,11 @@ import { PolicyToolVersionValidator } from './policy-tool-version.validator';
   ],
   exports: [PolicySetsService],
 })
-export class PolicySetsModule {}
+export class PolicySetsModule implements OnModuleInit {
+  constructor(private readonly organizationBlobs: OrganizationBlobsRegistry) {}
+
+  /** Deleting an organization removes these files too. */
+  onModuleInit(): void {
+    this.organizationBlobs.register(idPrefixCollector(PolicySetEntity, policySetBlobPrefix));
+  }
+}

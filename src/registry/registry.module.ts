@@ -1,5 +1,7 @@
-import { Module } from '@nestjs/common';
+import { Module, OnModuleInit } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { idPrefixCollector, OrganizationBlobsRegistry } from '../organizations/organization-blobs.registry';
+import { blobKeys } from './registry-links';
 import { OrganizationsModule } from '../organizations/organizations.module';
 import { RegistryGpgKeyEntity } from './entities/registry-gpg-key.entity';
 import { RegistryProviderChecksumEntity } from './entities/registry-provider-checksum.entity';
@@ -66,4 +68,11 @@ import { ProviderVersionsService } from './versions/provider-versions.service';
   ],
   exports: [RegistryProvidersService],
 })
-export class RegistryModule {}
+export class RegistryModule implements OnModuleInit {
+  constructor(private readonly organizationBlobs: OrganizationBlobsRegistry) {}
+
+  /** Deleting an organization removes these files too. */
+  onModuleInit(): void {
+    this.organizationBlobs.register(idPrefixCollector(RegistryProviderEntity, blobKeys.provider));
+  }
+}
