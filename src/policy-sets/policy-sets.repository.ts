@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, In, Repository } from 'typeorm';
 import { likeCondition, likePattern } from '../common/database/like';
+import { RowReader } from '../common/database/row-reader';
 import { Page, paginateCounted } from '../common/database/paginate';
 import { PageParams } from '../common/jsonapi/pagination';
 import { PolicyKind } from '../policies/policy-kinds';
@@ -50,10 +51,21 @@ export interface PolicySetListFilter {
 
 @Injectable()
 export class PolicySetsRepository {
-  constructor(@InjectRepository(PolicySetEntity) private readonly repo: Repository<PolicySetEntity>) {}
+  private readonly rows: RowReader<PolicySetEntity>;
 
-  findById(id: string, manager?: EntityManager): Promise<PolicySetEntity | null> {
-    return (manager ?? this.repo.manager).getRepository(PolicySetEntity).findOne({ where: { id } });
+  constructor(@InjectRepository(PolicySetEntity) private readonly repo: Repository<PolicySetEntity>) {
+    this.rows = new RowReader(repo.manager.connection, PolicySetEntity);
+  }
+
+  /** Outside a transaction, plain SQL: every policy-set route starts here (see RowReader). */
+  async findById(id: string, manager?: EntityManager): Promise<PolicySetEntity | null> {
+    if (manager) return manager.getRepository(PolicySetEntity).findOne({ where: { id } });
+    const [set] = await this.rows.many(
+      `SELECT ${this.rows.select('s')} FROM policy_sets s WHERE s.id = ?`,
+      [id],
+      's',
+    );
+    return set ?? null;
   }
 
   /** framework_b sets pinned to each of `versions` (lower-cased keys), one aggregate query. */

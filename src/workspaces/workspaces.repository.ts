@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, In, ObjectLiteral, Repository, SelectQueryBuilder } from 'typeorm';
 import { likeCondition, likePattern } from '../common/database/like';
+import { RowReader } from '../common/database/row-reader';
 import { WorkspaceEntity } from './entities/workspace.entity';
 import { PageAnchor } from './workspace-list.cache';
 
@@ -15,10 +16,20 @@ export interface WorkspaceListFilter {
 
 @Injectable()
 export class WorkspacesRepository {
-  constructor(@InjectRepository(WorkspaceEntity) private readonly repo: Repository<WorkspaceEntity>) {}
+  private readonly rows: RowReader<WorkspaceEntity>;
 
-  findById(id: string): Promise<WorkspaceEntity | null> {
-    return this.repo.findOne({ where: { id } });
+  constructor(@InjectRepository(WorkspaceEntity) private readonly repo: Repository<WorkspaceEntity>) {
+    this.rows = new RowReader(repo.manager.connection, WorkspaceEntity);
+  }
+
+  /** Read on nearly every workspace-scoped request: plain SQL (see RowReader). */
+  async findById(id: string): Promise<WorkspaceEntity | null> {
+    const [ws] = await this.rows.many(
+      `SELECT ${this.rows.select('w')} FROM workspaces w WHERE w.id = ?`,
+      [id],
+      'w',
+    );
+    return ws ?? null;
   }
 
   /** The workspace with exactly this name (MySQL alone would also match other letter cases). */
