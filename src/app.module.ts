@@ -2,17 +2,19 @@ import { Module } from '@nestjs/common';
 import { APP_FILTER, APP_INTERCEPTOR } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { LoggerModule } from 'nestjs-pino';
-import { randomUUID } from 'node:crypto';
 import { AdminCatalogsModule } from './admin-catalogs/admin-catalogs.module';
 import { BootstrapModule } from './bootstrap/bootstrap.module';
 import { ClockModule } from './common/clock';
 import { AuthModule } from './common/auth/auth.module';
 import { JsonApiExceptionFilter } from './common/errors/jsonapi-exception.filter';
 import { JsonApiInterceptor } from './common/jsonapi/jsonapi.interceptor';
+import { RateLimitModule } from './common/rate-limit/rate-limit.module';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { dataSourceOptions } from './database/data-source-options';
 import { HealthModule } from './health/health.module';
+import { HttpLogging } from './observability/http-logging';
+import { ObservabilityModule } from './observability/observability.module';
 import { OrganizationsModule } from './organizations/organizations.module';
 import { PoliciesModule } from './policies/policies.module';
 import { PolicySetsModule } from './policy-sets/policy-sets.module';
@@ -20,6 +22,7 @@ import { ProjectsModule } from './projects/projects.module';
 import { RegistryModule } from './registry/registry.module';
 import { ReservedTagKeysModule } from './reserved-tag-keys/reserved-tag-keys.module';
 import { RunTriggersModule } from './run-triggers/run-triggers.module';
+import { ServerModule } from './server/server.module';
 import { StorageModule } from './storage/storage.module';
 import { TagBindingsModule } from './tag-bindings/tag-bindings.module';
 import { TeamsModule } from './teams/teams.module';
@@ -30,39 +33,19 @@ import { WorkspacesModule } from './workspaces/workspaces.module';
 @Module({
   imports: [
     ConfigModule,
+    ObservabilityModule,
     LoggerModule.forRootAsync({
-      inject: [AppConfig],
-      useFactory: (config: AppConfig) => ({
-        pinoHttp: {
-          level: config.logLevel,
-          genReqId: (req, res) => {
-            const given = req.headers['x-request-id'];
-            const id = typeof given === 'string' && /^[\w.-]{1,128}$/.test(given) ? given : randomUUID();
-            res.setHeader('X-Request-Id', id);
-            return id;
-          },
-          redact: {
-            paths: ['req.headers.authorization', 'req.headers.cookie', 'req.query.token'],
-            censor: '[redacted]',
-          },
-          serializers: {
-            req: (req: { id: string; method: string; url: string }) => ({
-              id: req.id,
-              method: req.method,
-              // Upload links carry their capability in the path; keep it out of the logs.
-              url: req.url
-                .replace(/\/uploads\/[^/?]+/, '/uploads/[redacted]')
-                .replace(/token=[^&]+/, 'token=[redacted]'),
-            }),
-          },
-        },
-      }),
+      inject: [HttpLogging],
+      // The pino-http middleware is mounted by configureApp (first of all); nestjs-pino reuses its logger.
+      useFactory: (http: HttpLogging) => ({ pinoHttp: { logger: http.logger }, useExisting: true }),
     }),
     TypeOrmModule.forRootAsync({
       inject: [AppConfig],
       useFactory: (config: AppConfig) => ({ ...dataSourceOptions(config), autoLoadEntities: true }),
     }),
     ClockModule,
+    ServerModule,
+    RateLimitModule,
     AuthModule,
     StorageModule,
     HealthModule,

@@ -6,10 +6,19 @@ import helmet from 'helmet';
 import { Logger } from 'nestjs-pino';
 import { DataSource } from 'typeorm';
 import { bodyParserError } from './common/errors/body-errors';
+import { DomainError } from './common/errors/domain-error';
 import { JSONAPI_MEDIA_TYPE } from './common/jsonapi/media-type';
+import { rateLimitMiddleware } from './common/rate-limit/rate-limit.http';
+import { RateLimitService } from './common/rate-limit/rate-limit.service';
 import { AppConfig } from './config/app-config';
+import { enforceAcquireDeadline } from './database/mysql-pool';
+import { HttpLogging } from './observability/http-logging';
+import { MetricsService } from './observability/metrics.service';
+import { HttpDrain } from './server/http-drain';
 
 export const MAX_JSON_BODY = '1mb';
+/** JSON:API documents nest a handful of levels; far deeper nesting only exhausts the validators' stack. */
+export const MAX_JSON_DEPTH = 64;
 
 /** Paths whose bodies are raw streams (upload links), never parsed as JSON. */
 const RAW_BODY_PREFIXES = ['/uploads/'];
@@ -22,10 +31,39 @@ function jsonBodies(): express.RequestHandler {
   });
   return (req: Request, res: Response, next: NextFunction) => {
     if (RAW_BODY_PREFIXES.some((p) => req.path.startsWith(p))) return next();
-    // Turned into a domain error here: the framework would otherwise quote the parser's message.
-    parse(req, res, (err?: unknown) => (err ? next(bodyParserError(err) ?? err) : next()));
+    parse(req, res, (err?: unknown) => {
+      // Turned into a domain error here: the framework would otherwise quote the parser's message.
+      // Broken compression surfaces as a bare zlib error: still the body could not be read.
+      if (err) return next(bodyParserError(err) ?? unreadable());
+      const problem = shapeProblem(req.body);
+      next(problem ? new DomainError('bad-request', [{ detail: problem }]) : undefined);
+    });
   };
 }
+
+/** Keys that name object machinery; no document uses them and the class transformer trips over them. */
+const RESERVED_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
+/**
+ * What makes a parsed body unsafe to hand to the validators, if anything: nesting deeper than
+ * MAX_JSON_DEPTH or a reserved key. Walks without recursion, so any depth the parser accepted
+ * is safe to measure.
+ */
+export function shapeProblem(value: unknown): string | undefined {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length) {
+    const [node, depth] = stack.pop()!;
+    if (typeof node !== 'object' || node === null) continue;
+    if (depth >= MAX_JSON_DEPTH) return 'request body is nested too deeply';
+    for (const [key, child] of Object.entries(node)) {
+      if (!Array.isArray(node) && RESERVED_KEYS.has(key)) return `request body must not use the key "${key}"`;
+      stack.push([child, depth + 1]);
+    }
+  }
+  return undefined;
+}
+
+const unreadable = () => new DomainError('bad-request', [{ detail: 'request body could not be read' }]);
 
 export function buildOpenApiDocument(app: INestApplication) {
   const config = new DocumentBuilder()
@@ -40,20 +78,30 @@ export function buildOpenApiDocument(app: INestApplication) {
   return SwaggerModule.createDocument(app, config);
 }
 
-/** Everything main.ts and the e2e tests share: body handling, headers, docs, migrations. */
+/**
+ * Everything the server and the e2e tests share: middleware order, body handling, headers, docs,
+ * database deadlines, migrations. Request id and access log come first so that every response,
+ * even one refused before routing, carries `X-Request-Id` and is logged and counted.
+ */
 export async function configureApp(app: NestExpressApplication): Promise<void> {
   const config = app.get(AppConfig);
   app.useLogger(app.get(Logger));
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
+  app.set('trust proxy', config.trustProxy);
+  app.use(app.get(HttpLogging).middleware);
+  app.use(app.get(HttpDrain).middleware());
+  app.use(app.get(MetricsService).middleware());
+  app.use(rateLimitMiddleware(app.get(RateLimitService)));
   app.use(helmet({ contentSecurityPolicy: false, crossOriginEmbedderPolicy: false }));
   app.use(jsonBodies());
   SwaggerModule.setup('docs', app, () => buildOpenApiDocument(app), {
     jsonDocumentUrl: 'docs-json',
     swaggerOptions: { persistAuthorization: true },
   });
-  app.enableShutdownHooks();
+  const ds = app.get(DataSource);
+  enforceAcquireDeadline(ds, config.dbAcquireTimeoutMs);
   if (config.migrationsRun) {
-    await app.get(DataSource).runMigrations({ transaction: 'each' });
+    await ds.runMigrations({ transaction: 'each' });
   }
 }

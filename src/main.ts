@@ -1,19 +1,5 @@
 import 'reflect-metadata';
-import { NestFactory } from '@nestjs/core';
-import { NestExpressApplication } from '@nestjs/platform-express';
-import { AppModule } from './app.module';
-import { configureApp } from './app.setup';
-import { AppConfig } from './config/app-config';
+import { runCluster } from './cluster';
 
-async function bootstrap(): Promise<void> {
-  const app = await NestFactory.create<NestExpressApplication>(AppModule, {
-    bodyParser: false,
-    bufferLogs: true,
-  });
-  await configureApp(app);
-  const config = app.get(AppConfig);
-  await app.listen(config.port, config.host);
-  app.getHttpServer().keepAliveTimeout = 65_000;
-}
-
-void bootstrap();
+// The primary of a cluster never serves: it loads the application only in the processes that do.
+void runCluster(() => import('./server').then((server) => server.startServer()));

@@ -45,6 +45,15 @@ function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], 
   return raw as T;
 }
 
+/** `false`, `true`, a hop count, or Express's list form (`loopback`, `10.0.0.0/8, 192.168.1.1`). */
+function trustProxy(env: Env, name: string): boolean | number | string {
+  const raw = optional(env, name);
+  if (raw === undefined || ['false', '0', 'no'].includes(raw.toLowerCase())) return false;
+  if (['true', 'yes'].includes(raw.toLowerCase())) return true;
+  if (/^\d+$/.test(raw)) return Number(raw);
+  return raw;
+}
+
 function url(env: Env, name: string): string | undefined {
   const raw = optional(env, name);
   if (raw === undefined) return undefined;
@@ -77,7 +86,11 @@ export class AppConfig {
   readonly logLevel: string;
   readonly rateLimitPerSecond: number;
   readonly redisUrl?: string;
+  readonly redisKeyPrefix: string;
+  /** Express `trust proxy`: which hops may set X-Forwarded-For (per-IP limits, request protocol). */
+  readonly trustProxy: boolean | number | string;
   readonly webConcurrency: number;
+  readonly shutdownTimeoutMs: number;
   readonly storageDriver: StorageDriver;
   readonly s3Bucket?: string;
   readonly s3Endpoint?: string;
@@ -90,6 +103,7 @@ export class AppConfig {
   readonly maxPolicyBytes: number;
   readonly dbPoolSize: number;
   readonly dbConnectTimeoutMs: number;
+  readonly dbAcquireTimeoutMs: number;
   /** How long a process may reuse what it read: token principals, rights, organizations, list totals (0 = never). */
   readonly cacheTtlMs: number;
 
@@ -117,7 +131,10 @@ export class AppConfig {
     );
     this.rateLimitPerSecond = int(env, 'RATE_LIMIT_PER_SECOND', 30);
     this.redisUrl = optional(env, 'REDIS_URL');
+    this.redisKeyPrefix = str(env, 'REDIS_KEY_PREFIX', 'plinth:');
+    this.trustProxy = trustProxy(env, 'TRUST_PROXY');
     this.webConcurrency = int(env, 'WEB_CONCURRENCY', 0, 0, 256);
+    this.shutdownTimeoutMs = int(env, 'SHUTDOWN_TIMEOUT_MS', 25000, 0, 600000);
     this.storageDriver = oneOf(env, 'STORAGE_DRIVER', ['fs', 's3'] as const, 'fs');
     this.s3Bucket = optional(env, 'S3_BUCKET');
     this.s3Endpoint = url(env, 'S3_ENDPOINT');
@@ -132,12 +149,19 @@ export class AppConfig {
     this.maxPolicyBytes = int(env, 'MAX_POLICY_BYTES', 1024 * 1024, 1);
     this.dbPoolSize = int(env, 'DB_POOL_SIZE', 10, 1, 1000);
     this.dbConnectTimeoutMs = int(env, 'DB_CONNECT_TIMEOUT_MS', 3000, 100, 60000);
+    this.dbAcquireTimeoutMs = int(env, 'DB_ACQUIRE_TIMEOUT_MS', 4000, 100, 60000);
     this.cacheTtlMs = int(env, 'CACHE_TTL_MS', 5000, 0, 60000);
     this.signingSecret = optional(env, 'SIGNING_SECRET') ?? this.persistedSecret();
   }
 
   get isProduction(): boolean {
     return this.nodeEnv === 'production';
+  }
+
+  /** Worker processes to run: WEB_CONCURRENCY, else one per core in production and one in development. */
+  workerCount(cores: number): number {
+    if (this.webConcurrency > 0) return this.webConcurrency;
+    return this.isProduction ? Math.max(1, cores) : 1;
   }
 
   get sqlitePath(): string {

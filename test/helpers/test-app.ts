@@ -38,11 +38,20 @@ async function mysqlAdmin<T>(
   }
 }
 
+/** A provider replaced for one test app, e.g. `{ provide: LOG_DESTINATION, useValue: stream }`. */
+export interface ProviderOverride {
+  provide: unknown;
+  useValue: unknown;
+}
+
 /**
  * Boots the real AppModule on a fresh database: SQLite in memory by default, or a MySQL
  * database of its own (created here, dropped on close) when TEST_DB=mysql.
  */
-export async function startApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function startApp(
+  env: Record<string, string> = {},
+  overrides: ProviderOverride[] = [],
+): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'plinth-e2e-'));
   let dbName: string | undefined;
   let databaseUrl = 'sqlite::memory:';
@@ -61,10 +70,11 @@ export async function startApp(env: Record<string, string> = {}): Promise<TestAp
     RATE_LIMIT_PER_SECOND: '0',
     ...env,
   });
-  const moduleRef = await Test.createTestingModule({ imports: [AppModule] })
+  const builder = Test.createTestingModule({ imports: [AppModule] })
     .overrideProvider(AppConfig)
-    .useValue(config)
-    .compile();
+    .useValue(config);
+  for (const o of overrides) builder.overrideProvider(o.provide).useValue(o.useValue);
+  const moduleRef = await builder.compile();
   const app = moduleRef.createNestApplication<NestExpressApplication>({ bodyParser: false, logger: false });
   await configureApp(app);
   await app.listen(0, '127.0.0.1');

@@ -3,6 +3,8 @@ import { QueryFailedError } from 'typeorm';
 interface DriverError {
   code?: string;
   errno?: number;
+  /** mysql2 marks errors after which the connection is unusable (lost, closed, protocol). */
+  fatal?: boolean;
 }
 
 function driverError(err: unknown): DriverError | undefined {
@@ -52,6 +54,8 @@ const CONNECTION_CODES = new Set([
   'ER_CON_COUNT_ERROR',
   'ER_SERVER_SHUTDOWN',
   'POOL_CLOSED',
+  'POOL_ACQUIRE_TIMEOUT',
+  'ER_CONNECTION_KILLED',
 ]);
 
 /** The database cannot be reached: the caller should try again later (503), not see a 500. */
@@ -63,6 +67,7 @@ export function isConnectionError(err: unknown): boolean {
     const errno = (c as DriverError).errno;
     if ((code && CONNECTION_CODES.has(code)) || errno === 2002 || errno === 2003 || errno === 2013)
       return true;
+    if ((c as DriverError).fatal === true) return true;
     if ((c as Error).message?.includes('connect ETIMEDOUT')) return true;
   }
   return false;

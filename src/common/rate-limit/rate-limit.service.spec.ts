@@ -1,0 +1,54 @@
+import { AppConfig } from '../../config/app-config';
+import { principalKey } from './rate-limit.http';
+import { RateLimitService } from './rate-limit.service';
+
+async function service(env: Record<string, string>): Promise<RateLimitService> {
+  const limits = new RateLimitService(new AppConfig({ SIGNING_SECRET: 's', ...env }));
+  await limits.onModuleInit();
+  return limits;
+}
+
+describe('RateLimitService', () => {
+  it('grants the configured number of points per key and second, then refuses with the time to reset', async () => {
+    const limits = await service({ RATE_LIMIT_PER_SECOND: '3' });
+    expect(limits.store).toBe('memory');
+    const decisions = [];
+    for (let i = 0; i < 4; i++) decisions.push(await limits.consume('user:a'));
+    expect(decisions.map((d) => d.allowed)).toEqual([true, true, true, false]);
+    expect(decisions[3].resetSeconds).toBeGreaterThan(0);
+    expect(decisions[3].resetSeconds).toBeLessThanOrEqual(1);
+  });
+
+  it('keeps a separate budget for every key', async () => {
+    const limits = await service({ RATE_LIMIT_PER_SECOND: '1' });
+    expect((await limits.consume('user:a')).allowed).toBe(true);
+    expect((await limits.consume('user:a')).allowed).toBe(false);
+    expect((await limits.consume('user:b')).allowed).toBe(true);
+    expect((await limits.consume('ip:127.0.0.1')).allowed).toBe(true);
+  });
+
+  it('allows everything when the limit is 0', async () => {
+    const limits = await service({ RATE_LIMIT_PER_SECOND: '0' });
+    expect(limits.enabled).toBe(false);
+    for (let i = 0; i < 50; i++) expect((await limits.consume('user:a')).allowed).toBe(true);
+  });
+
+  it('chooses Redis when REDIS_URL is set', () => {
+    const limits = new RateLimitService(
+      new AppConfig({ SIGNING_SECRET: 's', REDIS_URL: 'redis://127.0.0.1:6379' }),
+    );
+    expect(limits.store).toBe('redis');
+  });
+});
+
+describe('principalKey', () => {
+  it('counts a user across all of their tokens, team and organization tokens per owner', () => {
+    const user = { kind: 'user', userId: 'user-1', username: 'u', isSiteAdmin: false } as const;
+    expect(principalKey({ ...user, tokenId: 'at-1' })).toBe(principalKey({ ...user, tokenId: 'at-2' }));
+    expect(principalKey({ ...user, tokenId: 'at-1' })).toBe('user:user-1');
+    expect(principalKey({ kind: 'team', tokenId: 'at-3', teamId: 'team-1', organizationId: 'acme' })).toBe(
+      'team:team-1',
+    );
+    expect(principalKey({ kind: 'organization', tokenId: 'at-4', organizationId: 'acme' })).toBe('org:acme');
+  });
+});

@@ -1,0 +1,71 @@
+import { DataSource } from 'typeorm';
+
+type Callback = (err: Error | null, connection?: { release(): void }) => void;
+
+/** The parts of a mysql2 callback pool that Plinth reads (sizes) or wraps (acquisition). */
+interface Mysql2Pool {
+  getConnection(cb: Callback): void;
+  _allConnections: { length: number };
+  _freeConnections: { length: number };
+  _connectionQueue: { length: number };
+}
+
+export interface PoolStats {
+  /** Open connections, busy or idle. */
+  all: number;
+  free: number;
+  /** Requests waiting for a connection. */
+  queued: number;
+}
+
+function mysqlPool(ds: DataSource): Mysql2Pool | undefined {
+  if (ds.options.type !== 'mysql' && ds.options.type !== 'mariadb') return undefined;
+  return (ds.driver as unknown as { pool?: Mysql2Pool }).pool;
+}
+
+export function poolStats(ds: DataSource): PoolStats | undefined {
+  const pool = mysqlPool(ds);
+  if (!pool) return undefined;
+  return {
+    all: pool._allConnections.length,
+    free: pool._freeConnections.length,
+    queued: pool._connectionQueue.length,
+  };
+}
+
+/** Raised when no pooled connection could be had in time; mapped to 503 like other connection errors. */
+export class PoolAcquireTimeoutError extends Error {
+  readonly code = 'POOL_ACQUIRE_TIMEOUT';
+
+  constructor(ms: number) {
+    super(`no database connection became available within ${ms} ms`);
+    this.name = 'PoolAcquireTimeoutError';
+  }
+}
+
+/**
+ * mysql2 pools queue waiters without limit in time: with the database gone, a request could wait
+ * behind connection attempts for far longer than a client does. This bounds the wait; a connection
+ * that arrives after its waiter gave up goes straight back to the pool.
+ */
+export function enforceAcquireDeadline(ds: DataSource, ms: number): void {
+  const pool = mysqlPool(ds);
+  if (!pool) return;
+  const acquire = pool.getConnection.bind(pool);
+  pool.getConnection = (cb: Callback) => {
+    let settled = false;
+    const timer = setTimeout(() => {
+      settled = true;
+      cb(new PoolAcquireTimeoutError(ms));
+    }, ms);
+    acquire((err, connection) => {
+      if (settled) {
+        connection?.release();
+        return;
+      }
+      settled = true;
+      clearTimeout(timer);
+      cb(err, connection);
+    });
+  };
+}

@@ -1,0 +1,28 @@
+import { NestFactory } from '@nestjs/core';
+import { NestExpressApplication } from '@nestjs/platform-express';
+import { AppModule } from './app.module';
+import { configureApp } from './app.setup';
+import { AppConfig } from './config/app-config';
+
+export interface ServerOptions {
+  /** Runs after configuration and before listening (tests register upload purposes here). */
+  prepare?(app: NestExpressApplication): void | Promise<void>;
+}
+
+/**
+ * One HTTP server process: the app, its shutdown on SIGTERM/SIGINT (drain, then close the
+ * database, then exit 0) and the listener.
+ */
+export async function startServer(options: ServerOptions = {}): Promise<NestExpressApplication> {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule, {
+    bodyParser: false,
+    bufferLogs: true,
+  });
+  await configureApp(app);
+  app.enableShutdownHooks(['SIGTERM', 'SIGINT'], { useProcessExit: true });
+  await options.prepare?.(app);
+  const config = app.get(AppConfig);
+  await app.listen(config.port, config.host);
+  app.getHttpServer().keepAliveTimeout = 65_000;
+  return app;
+}

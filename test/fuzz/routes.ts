@@ -1,0 +1,435 @@
+/**
+ * The routes the fuzzer drives, one entry per route. To cover a new module, append its routes
+ * here (see docs/testing.md): the fuzzer sends each entry malformed bodies, paths and queries
+ * and expects no 5xx and no hang.
+ */
+export interface FuzzFixtures {
+  org: string;
+  projectId: string;
+  workspaceId: string;
+  workspaceName: string;
+  teamId: string;
+  teamWorkspaceId: string;
+  userId: string;
+  tokenId: string;
+  /** Token part of a valid signed link for a purpose nobody serves. */
+  uploadToken: string;
+}
+
+export type FuzzBody =
+  /** A JSON:API resource document of `type` with these attributes and relationships. */
+  | { kind: 'resource'; type: string; attributes: readonly string[]; relationships?: readonly string[] }
+  /** A relationship document: `{data: [{type, id}, …]}`. */
+  | { kind: 'identifiers'; type: string }
+  /** A plain JSON object with these fields (non-JSON:API routes such as the bootstrap). */
+  | { kind: 'object'; fields: readonly string[] }
+  /** Raw bytes (signed upload links). */
+  | { kind: 'raw' };
+
+export interface FuzzRoute {
+  method: 'GET' | 'HEAD' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+  /** Express-style template: `/api/v2/organizations/:org/projects`. */
+  path: string;
+  /** Real values for the template's parameters; the fuzzer mixes them with hostile ones. */
+  params?: (f: FuzzFixtures) => Record<string, string>;
+  /** Query parameters the route reads; the fuzzer adds unknown and repeated ones too. */
+  query?: readonly string[];
+  body?: FuzzBody;
+  /** Who calls: the site administrator (default) or nobody. */
+  auth?: 'admin' | 'none';
+  /**
+   * The route destroys or renames what its path names (or the caller's own token): the fuzzer
+   * never hands it the real fixture values, only hostile ones.
+   */
+  destructive?: boolean;
+}
+
+const PAGE = ['page[number]', 'page[size]'] as const;
+
+const org = (f: FuzzFixtures) => ({ org: f.org, name: f.org });
+const orgAttrs = {
+  kind: 'resource',
+  type: 'organizations',
+  attributes: ['name', 'email', 'edition'],
+} as const;
+const projectAttrs = { kind: 'resource', type: 'projects', attributes: ['name', 'description'] } as const;
+const workspaceAttrs = {
+  kind: 'resource',
+  type: 'workspaces',
+  attributes: ['name', 'description', 'engine-version'],
+  relationships: ['project'],
+} as const;
+const teamAttrs = {
+  kind: 'resource',
+  type: 'teams',
+  attributes: ['name', 'visibility', 'organization-access'],
+} as const;
+const teamWorkspaceAttrs = {
+  kind: 'resource',
+  type: 'team-workspaces',
+  attributes: ['access'],
+  relationships: ['team', 'workspace'],
+} as const;
+const tokenAttrs = {
+  kind: 'resource',
+  type: 'authentication-tokens',
+  attributes: ['description', 'expired-at'],
+} as const;
+const userAttrs = {
+  kind: 'resource',
+  type: 'users',
+  attributes: ['username', 'email', 'password', 'is-site-admin'],
+} as const;
+
+const policyAttrs = {
+  kind: 'resource',
+  type: 'policies',
+  attributes: ['name', 'description', 'kind', 'enforcement-level', 'query'],
+} as const;
+const policySetAttrs = {
+  kind: 'resource',
+  type: 'policy-sets',
+  attributes: [
+    'name',
+    'description',
+    'global',
+    'kind',
+    'overridable',
+    'agent-enabled',
+    'policy-tool-version',
+    'vcs-repo',
+    'policies-path',
+  ],
+  relationships: ['projects', 'workspaces', 'workspace-exclusions', 'policies'],
+} as const;
+const reservedTagKeyAttrs = {
+  kind: 'resource',
+  type: 'reserved-tag-keys',
+  attributes: ['key', 'disable-overrides'],
+} as const;
+const PROVIDER = 'organizations/:org/registry-providers/:registry_name/:namespace/:name';
+
+export const FUZZ_ROUTES: readonly FuzzRoute[] = [
+  // organizations
+  { method: 'GET', path: '/api/v2/organizations', query: PAGE },
+  { method: 'POST', path: '/api/v2/organizations', body: orgAttrs },
+  { method: 'GET', path: '/api/v2/organizations/:name', params: org },
+  { method: 'PATCH', path: '/api/v2/organizations/:name', params: org, body: orgAttrs, destructive: true },
+  { method: 'DELETE', path: '/api/v2/organizations/:name', params: org, destructive: true },
+  // projects
+  {
+    method: 'GET',
+    path: '/api/v2/organizations/:org/projects',
+    params: org,
+    query: [...PAGE, 'search[name]'],
+  },
+  { method: 'POST', path: '/api/v2/organizations/:org/projects', params: org, body: projectAttrs },
+  { method: 'GET', path: '/api/v2/projects/:id', params: (f) => ({ id: f.projectId }) },
+  { method: 'PATCH', path: '/api/v2/projects/:id', params: (f) => ({ id: f.projectId }), body: projectAttrs },
+  { method: 'DELETE', path: '/api/v2/projects/:id', params: (f) => ({ id: f.projectId }), destructive: true },
+  // workspaces
+  {
+    method: 'GET',
+    path: '/api/v2/organizations/:org/workspaces',
+    params: org,
+    query: [...PAGE, 'search[name]', 'filter[project][id]'],
+  },
+  { method: 'POST', path: '/api/v2/organizations/:org/workspaces', params: org, body: workspaceAttrs },
+  {
+    method: 'GET',
+    path: '/api/v2/organizations/:org/workspaces/:name',
+    params: (f) => ({ org: f.org, name: f.workspaceName }),
+  },
+  {
+    method: 'PATCH',
+    path: '/api/v2/organizations/:org/workspaces/:name',
+    params: (f) => ({ org: f.org, name: f.workspaceName }),
+    body: workspaceAttrs,
+    destructive: true,
+  },
+  {
+    method: 'DELETE',
+    path: '/api/v2/organizations/:org/workspaces/:name',
+    params: (f) => ({ org: f.org, name: f.workspaceName }),
+    destructive: true,
+  },
+  { method: 'GET', path: '/api/v2/workspaces/:id', params: (f) => ({ id: f.workspaceId }) },
+  {
+    method: 'PATCH',
+    path: '/api/v2/workspaces/:id',
+    params: (f) => ({ id: f.workspaceId }),
+    body: workspaceAttrs,
+    destructive: true,
+  },
+  {
+    method: 'DELETE',
+    path: '/api/v2/workspaces/:id',
+    params: (f) => ({ id: f.workspaceId }),
+    destructive: true,
+  },
+  // teams
+  { method: 'GET', path: '/api/v2/organizations/:org/teams', params: org, query: PAGE },
+  { method: 'POST', path: '/api/v2/organizations/:org/teams', params: org, body: teamAttrs },
+  { method: 'GET', path: '/api/v2/teams/:id', params: (f) => ({ id: f.teamId }) },
+  { method: 'PATCH', path: '/api/v2/teams/:id', params: (f) => ({ id: f.teamId }), body: teamAttrs },
+  { method: 'DELETE', path: '/api/v2/teams/:id', params: (f) => ({ id: f.teamId }), destructive: true },
+  {
+    method: 'POST',
+    path: '/api/v2/teams/:id/relationships/users',
+    params: (f) => ({ id: f.teamId }),
+    body: { kind: 'identifiers', type: 'users' },
+  },
+  {
+    method: 'DELETE',
+    path: '/api/v2/teams/:id/relationships/users',
+    params: (f) => ({ id: f.teamId }),
+    body: { kind: 'identifiers', type: 'users' },
+    destructive: true,
+  },
+  // team-workspaces
+  { method: 'GET', path: '/api/v2/team-workspaces', query: [...PAGE, 'filter[workspace][id]'] },
+  { method: 'POST', path: '/api/v2/team-workspaces', body: teamWorkspaceAttrs },
+  { method: 'GET', path: '/api/v2/team-workspaces/:id', params: (f) => ({ id: f.teamWorkspaceId }) },
+  {
+    method: 'PATCH',
+    path: '/api/v2/team-workspaces/:id',
+    params: (f) => ({ id: f.teamWorkspaceId }),
+    body: teamWorkspaceAttrs,
+  },
+  {
+    method: 'DELETE',
+    path: '/api/v2/team-workspaces/:id',
+    params: (f) => ({ id: f.teamWorkspaceId }),
+    destructive: true,
+  },
+  // tokens
+  {
+    method: 'POST',
+    path: '/api/v2/users/:id/authentication-tokens',
+    params: (f) => ({ id: f.userId }),
+    body: tokenAttrs,
+  },
+  {
+    method: 'POST',
+    path: '/api/v2/admin/users/:id/authentication-tokens',
+    params: (f) => ({ id: f.userId }),
+    body: tokenAttrs,
+  },
+  {
+    method: 'GET',
+    path: '/api/v2/users/:id/authentication-tokens',
+    params: (f) => ({ id: f.userId }),
+    query: PAGE,
+  },
+  { method: 'GET', path: '/api/v2/authentication-tokens/:id', params: (f) => ({ id: f.tokenId }) },
+  {
+    method: 'DELETE',
+    path: '/api/v2/authentication-tokens/:id',
+    params: (f) => ({ id: f.tokenId }),
+    destructive: true,
+  },
+  {
+    method: 'POST',
+    path: '/api/v2/teams/:id/authentication-token',
+    params: (f) => ({ id: f.teamId }),
+    body: tokenAttrs,
+  },
+  {
+    method: 'DELETE',
+    path: '/api/v2/teams/:id/authentication-token',
+    params: (f) => ({ id: f.teamId }),
+    destructive: true,
+  },
+  { method: 'POST', path: '/api/v2/organizations/:org/authentication-token', params: org, body: tokenAttrs },
+  {
+    method: 'DELETE',
+    path: '/api/v2/organizations/:org/authentication-token',
+    params: org,
+    destructive: true,
+  },
+  // users
+  { method: 'GET', path: '/api/v2/account/details' },
+  { method: 'GET', path: '/api/v2/users/:id', params: (f) => ({ id: f.userId }) },
+  { method: 'POST', path: '/api/v2/admin/users', body: userAttrs },
+  // bootstrap
+  { method: 'GET', path: '/admin/retrieve-iact', auth: 'none' },
+  {
+    method: 'POST',
+    path: '/admin/initial-admin-user',
+    query: ['token'],
+    auth: 'none',
+    body: { kind: 'object', fields: ['username', 'email', 'password'] },
+  },
+  // signed links
+  {
+    method: 'PUT',
+    path: '/uploads/:token',
+    params: (f) => ({ token: f.uploadToken }),
+    auth: 'none',
+    body: { kind: 'raw' },
+  },
+  { method: 'GET', path: '/uploads/:token', params: (f) => ({ token: f.uploadToken }), auth: 'none' },
+  { method: 'HEAD', path: '/uploads/:token', params: (f) => ({ token: f.uploadToken }), auth: 'none' },
+  // policies (ids without a fixture: only hostile values)
+  {
+    method: 'GET',
+    path: '/api/v2/organizations/:org/policies',
+    params: org,
+    query: [...PAGE, 'search[name]', 'filter[kind]'],
+  },
+  { method: 'POST', path: '/api/v2/organizations/:org/policies', params: org, body: policyAttrs },
+  { method: 'GET', path: '/api/v2/policies/:id' },
+  { method: 'PATCH', path: '/api/v2/policies/:id', body: policyAttrs },
+  { method: 'DELETE', path: '/api/v2/policies/:id', destructive: true },
+  { method: 'PUT', path: '/api/v2/policies/:id/upload', body: { kind: 'raw' } },
+  { method: 'GET', path: '/api/v2/policies/:id/download' },
+  // policy sets
+  {
+    method: 'GET',
+    path: '/api/v2/organizations/:org/policy-sets',
+    params: org,
+    query: [...PAGE, 'include', 'filter[versioned]', 'filter[kind]', 'search[name]'],
+  },
+  { method: 'POST', path: '/api/v2/organizations/:org/policy-sets', params: org, body: policySetAttrs },
+  { method: 'GET', path: '/api/v2/policy-sets/:id', query: ['include'] },
+  { method: 'PATCH', path: '/api/v2/policy-sets/:id', body: policySetAttrs },
+  { method: 'DELETE', path: '/api/v2/policy-sets/:id', destructive: true },
+  ...(['policies', 'projects', 'workspaces', 'workspace-exclusions'] as const).flatMap((rel) =>
+    (['POST', 'DELETE'] as const).map((method): FuzzRoute => ({
+      method,
+      path: `/api/v2/policy-sets/:id/relationships/${rel}`,
+      body: { kind: 'identifiers', type: rel === 'workspace-exclusions' ? 'workspaces' : rel },
+    })),
+  ),
+  { method: 'POST', path: '/api/v2/policy-sets/:id/versions' },
+  { method: 'GET', path: '/api/v2/policy-sets/:id/versions', query: PAGE },
+  { method: 'GET', path: '/api/v2/policy-set-versions/:id', query: ['include'] },
+  {
+    method: 'GET',
+    path: '/api/v2/workspaces/:id/effective-policy-sets',
+    params: (f) => ({ id: f.workspaceId }),
+    query: PAGE,
+  },
+  // run triggers
+  {
+    method: 'POST',
+    path: '/api/v2/workspaces/:workspace_id/run-triggers',
+    params: (f) => ({ workspace_id: f.workspaceId }),
+    body: { kind: 'resource', type: 'run-triggers', attributes: [], relationships: ['sourceable'] },
+  },
+  {
+    method: 'GET',
+    path: '/api/v2/workspaces/:workspace_id/run-triggers',
+    params: (f) => ({ workspace_id: f.workspaceId }),
+    query: [...PAGE, 'include', 'filter[run-trigger][type]'],
+  },
+  { method: 'GET', path: '/api/v2/run-triggers/:id', query: ['include'] },
+  { method: 'DELETE', path: '/api/v2/run-triggers/:id', destructive: true },
+  // reserved tag keys and tag bindings
+  { method: 'GET', path: '/api/v2/organizations/:org/reserved-tag-keys', params: org, query: PAGE },
+  {
+    method: 'POST',
+    path: '/api/v2/organizations/:org/reserved-tag-keys',
+    params: org,
+    body: reservedTagKeyAttrs,
+  },
+  { method: 'PATCH', path: '/api/v2/reserved-tag-keys/:id', body: reservedTagKeyAttrs },
+  { method: 'DELETE', path: '/api/v2/reserved-tags/:id', destructive: true },
+  ...(['projects', 'workspaces'] as const).flatMap((parent): FuzzRoute[] => {
+    const params = (f: FuzzFixtures) => ({ id: parent === 'projects' ? f.projectId : f.workspaceId });
+    return [
+      { method: 'GET', path: `/api/v2/${parent}/:id/tag-bindings`, params, query: PAGE },
+      { method: 'GET', path: `/api/v2/${parent}/:id/effective-tag-bindings`, params, query: PAGE },
+      {
+        method: 'PATCH',
+        path: `/api/v2/${parent}/:id/tag-bindings`,
+        params,
+        body: { kind: 'identifiers', type: 'tag-bindings' },
+      },
+    ];
+  }),
+  // administrator catalogs
+  ...(['engine-versions', 'policy-engine-versions'] as const).flatMap((catalog): FuzzRoute[] => {
+    const body = {
+      kind: 'resource',
+      type: catalog,
+      attributes: ['version', 'url', 'sha', 'deprecated', 'deprecated-reason', 'official', 'enabled', 'beta'],
+    } as const;
+    return [
+      {
+        method: 'GET',
+        path: `/api/v2/admin/${catalog}`,
+        query: [...PAGE, 'filter[version]', 'search[version]'],
+      },
+      { method: 'POST', path: `/api/v2/admin/${catalog}`, body },
+      { method: 'GET', path: `/api/v2/admin/${catalog}/:id` },
+      { method: 'PATCH', path: `/api/v2/admin/${catalog}/:id`, body },
+      { method: 'DELETE', path: `/api/v2/admin/${catalog}/:id`, destructive: true },
+    ];
+  }),
+  // private registry
+  { method: 'GET', path: '/.well-known/terraform.json', auth: 'none' },
+  {
+    method: 'GET',
+    path: '/api/v2/organizations/:org/registry-providers',
+    params: org,
+    query: [...PAGE, 'include', 'q', 'filter[registry_name]'],
+  },
+  {
+    method: 'POST',
+    path: '/api/v2/organizations/:org/registry-providers',
+    params: org,
+    body: {
+      kind: 'resource',
+      type: 'registry-providers',
+      attributes: ['name', 'namespace', 'registry-name'],
+    },
+  },
+  { method: 'GET', path: `/api/v2/${PROVIDER}`, params: org, query: ['include'] },
+  { method: 'DELETE', path: `/api/v2/${PROVIDER}`, params: org, destructive: true },
+  {
+    method: 'POST',
+    path: `/api/v2/${PROVIDER}/versions`,
+    params: org,
+    body: {
+      kind: 'resource',
+      type: 'registry-provider-versions',
+      attributes: ['version', 'key-id', 'protocols'],
+    },
+  },
+  { method: 'GET', path: `/api/v2/${PROVIDER}/versions`, params: org, query: PAGE },
+  { method: 'GET', path: `/api/v2/${PROVIDER}/versions/:version`, params: org },
+  { method: 'DELETE', path: `/api/v2/${PROVIDER}/versions/:version`, params: org, destructive: true },
+  {
+    method: 'POST',
+    path: `/api/v2/${PROVIDER}/versions/:version/platforms`,
+    params: org,
+    body: {
+      kind: 'resource',
+      type: 'registry-provider-version-platforms',
+      attributes: ['os', 'arch', 'shasum', 'filename'],
+    },
+  },
+  { method: 'GET', path: `/api/v2/${PROVIDER}/versions/:version/platforms`, params: org, query: PAGE },
+  { method: 'GET', path: `/api/v2/${PROVIDER}/versions/:version/platforms/:os/:arch`, params: org },
+  { method: 'GET', path: '/api/registry/v1/providers/:namespace/:name/versions' },
+  { method: 'GET', path: '/api/registry/v1/providers/:namespace/:name/:version/download/:os/:arch' },
+  { method: 'GET', path: '/api/registry/private/v2/gpg-keys', query: [...PAGE, 'filter[namespace]'] },
+  {
+    method: 'POST',
+    path: '/api/registry/private/v2/gpg-keys',
+    body: { kind: 'resource', type: 'gpg-keys', attributes: ['namespace', 'ascii-armor'] },
+  },
+  { method: 'GET', path: '/api/registry/private/v2/gpg-keys/:namespace/:key_id' },
+  {
+    method: 'PATCH',
+    path: '/api/registry/private/v2/gpg-keys/:namespace/:key_id',
+    body: { kind: 'resource', type: 'gpg-keys', attributes: ['namespace'] },
+  },
+  { method: 'DELETE', path: '/api/registry/private/v2/gpg-keys/:namespace/:key_id', destructive: true },
+  // health and probes
+  { method: 'GET', path: '/api/v2/ping', auth: 'none' },
+  { method: 'GET', path: '/healthz', auth: 'none' },
+  { method: 'GET', path: '/readyz', auth: 'none' },
+  { method: 'GET', path: '/metrics', auth: 'none' },
+];

@@ -1,0 +1,121 @@
+import { ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+export const ROOT = resolve(__dirname, '../..');
+
+export async function freePort(): Promise<number> {
+  return new Promise((ok, fail) => {
+    const srv = createServer();
+    srv.on('error', fail);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => ok(port));
+    });
+  });
+}
+
+/** A Plinth process started from TypeScript sources, its output collected line by line. */
+export class ServerProcess {
+  readonly lines: string[] = [];
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  readonly origin: string;
+
+  private constructor(
+    readonly child: ChildProcess,
+    readonly port: number,
+    readonly dataDir: string,
+  ) {
+    this.origin = `http://127.0.0.1:${port}`;
+    for (const stream of [child.stdout!, child.stderr!]) {
+      let rest = '';
+      stream.on('data', (chunk: Buffer) => {
+        const parts = (rest + chunk.toString()).split('\n');
+        rest = parts.pop()!;
+        this.lines.push(...parts);
+      });
+    }
+    this.exited = new Promise((ok) => child.on('exit', (code, signal) => ok({ code, signal })));
+  }
+
+  /** `entry` relative to the repository, e.g. `src/main.ts`; env on top of a minimal environment. */
+  static async start(entry: string, env: Record<string, string> = {}): Promise<ServerProcess> {
+    const port = await freePort();
+    const dataDir = mkdtempSync(join(tmpdir(), 'plinth-proc-'));
+    const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', entry], {
+      cwd: ROOT,
+      env: {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        NODE_ENV: 'test',
+        HOST: '127.0.0.1',
+        PORT: String(port),
+        DATA_DIR: dataDir,
+        SIGNING_SECRET: 'process-test-secret',
+        RATE_LIMIT_PER_SECOND: '0',
+        ...env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    return new ServerProcess(child, port, dataDir);
+  }
+
+  /** Waits for a line matching `pattern` and returns it. */
+  async waitForLine(pattern: RegExp, ms = 60_000): Promise<string> {
+    const end = Date.now() + ms;
+    for (;;) {
+      const line = this.lines.find((l) => pattern.test(l));
+      if (line) return line;
+      if (this.child.exitCode !== null) throw new Error(`process exited:\n${this.lines.join('\n')}`);
+      if (Date.now() > end)
+        throw new Error(`no line matching ${pattern} within ${ms} ms:\n${this.lines.join('\n')}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+
+  /** Waits until /healthz answers. */
+  async ready(ms = 60_000): Promise<void> {
+    const end = Date.now() + ms;
+    for (;;) {
+      try {
+        const res = await fetch(`${this.origin}/healthz`);
+        if (res.ok) return;
+      } catch {
+        // not listening yet
+      }
+      if (this.child.exitCode !== null) throw new Error(`process exited:\n${this.lines.join('\n')}`);
+      if (Date.now() > end) throw new Error(`not ready within ${ms} ms:\n${this.lines.join('\n')}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
+  /** Process ids of the direct children (cluster workers). */
+  children(): number[] {
+    try {
+      return execFileSync('ps', ['-o', 'pid=', '--ppid', String(this.child.pid)], { encoding: 'utf8' })
+        .split('\n')
+        .map((s) => Number(s.trim()))
+        .filter((n) => n > 0);
+    } catch {
+      return [];
+    }
+  }
+
+  /** Stops the process (and its workers) if it still runs, and removes its data directory. */
+  async dispose(): Promise<void> {
+    if (this.child.exitCode === null && this.child.signalCode === null) {
+      for (const pid of this.children()) {
+        try {
+          process.kill(pid, 'SIGKILL');
+        } catch {
+          // already gone
+        }
+      }
+      this.child.kill('SIGKILL');
+      await this.exited;
+    }
+    rmSync(this.dataDir, { recursive: true, force: true });
+  }
+}
