@@ -21,7 +21,7 @@ import { Api, inParallel } from './http';
 import { bulkInsertWorkspaces } from './scale';
 import { drive, Measured, Scenario, scalingScenarios, scenarios } from './scenarios';
 import { Seeder, seedSize } from './seed';
-import { BenchServer, createBenchDatabase, samplePeak } from './server';
+import { BenchServer, createBenchDatabase, databaseCpuSeconds, samplePeak } from './server';
 
 const env = process.env;
 const scale = Number(env.BENCH_SCALE ?? '1');
@@ -89,8 +89,14 @@ async function main(): Promise<void> {
     const running = server;
     const run = async (scenario: Scenario) => {
       log(`→ ${scenario.name}: ${scenario.title}`);
-      const m = await drive(scenario, opts, () => samplePeak(() => running.rss()));
-      log(`  ${m.rps.toFixed(0)} req/s, p50 ${m.p50} ms, p99 ${m.p99} ms, errors ${m.errors}`);
+      const m = await drive(scenario, opts, () => samplePeak(() => running.rss()), {
+        server: () => running.cpuSeconds(),
+        database: databaseCpuSeconds,
+      });
+      log(
+        `  ${m.rps.toFixed(0)} req/s, p50 ${m.p50} ms, p99 ${m.p99} ms, errors ${m.errors}, ` +
+          `CPU/req: server ${m.serverCpuMs.toFixed(2)} ms, database ${m.databaseCpuMs.toFixed(2)} ms`,
+      );
       results.push(m);
     };
     for (const scenario of scenarios(seed).filter((s) => wanted(s.name))) await run(scenario);
@@ -136,6 +142,8 @@ function plain(m: Measured) {
     errors: m.errors,
     kbPerResponse: Math.round(m.bytesPerResponse / 102.4) / 10,
     rssMb: Math.round(m.rssBytes / 1024 / 1024),
+    serverCpuMs: Math.round(m.serverCpuMs * 100) / 100,
+    databaseCpuMs: Math.round(m.databaseCpuMs * 100) / 100,
     target: m.scenario.target ?? null,
   };
 }
@@ -163,6 +171,8 @@ function printTable(
       `${r.errors}`,
       `${r.kbPerResponse}`,
       `${r.rssMb}`,
+      `${r.serverCpuMs}`,
+      `${r.databaseCpuMs}`,
     ];
   });
   const cpu = cpus();
@@ -171,8 +181,8 @@ function printTable(
     `Plinth bench — ${setup.dialect}, scale ${setup.scale}, ${setup.duration} s × ${setup.connections} connections, ` +
       `${setup.workers} worker(s), ${cpu.length} × ${cpu[0]?.model ?? 'cpu'}, node ${process.version}`,
     '',
-    '| scenario | req/s | p50 ms | p99 ms | errors | KB/resp | server RSS MB |',
-    '|---|---:|---:|---:|---:|---:|---:|',
+    '| scenario | req/s | p50 ms | p99 ms | errors | KB/resp | server RSS MB | server CPU ms/req | DB CPU ms/req |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...rows.map((r) => `| ${r.join(' | ')} |`),
   ];
   const byName = new Map(results.map((m) => [m.scenario.name, m]));

@@ -172,6 +172,15 @@ export interface Measured {
   errors: number;
   bytesPerResponse: number;
   rssBytes: number;
+  /** CPU milliseconds per completed request: the server's processes, and the local database server's. */
+  serverCpuMs: number;
+  databaseCpuMs: number;
+}
+
+/** Reads cumulative CPU seconds of the server and of the database while a scenario runs. */
+export interface CpuMeters {
+  server: () => number;
+  database: () => number;
 }
 
 export interface DriveOptions {
@@ -187,6 +196,7 @@ export async function drive(
   scenario: Scenario,
   opts: DriveOptions,
   rss: () => { stop: () => number },
+  cpu: CpuMeters,
 ): Promise<Measured> {
   const base: autocannon.Options = {
     url: opts.origin,
@@ -197,9 +207,12 @@ export async function drive(
   };
   if (opts.warmup > 0) await autocannon({ ...base, duration: opts.warmup });
   const sampler = rss();
+  const [server0, database0] = [cpu.server(), cpu.database()];
   const result = await autocannon({ ...base, duration: opts.duration });
+  const [server1, database1] = [cpu.server(), cpu.database()];
   const rssBytes = sampler.stop();
   const completed = result['2xx'] + result.non2xx;
+  const perRequest = (seconds: number) => (completed ? (seconds * 1000) / completed : 0);
   return {
     scenario,
     rps: result.requests.average,
@@ -208,5 +221,7 @@ export async function drive(
     errors: result.non2xx + result.errors + result.timeouts,
     bytesPerResponse: completed ? result.throughput.total / completed : 0,
     rssBytes,
+    serverCpuMs: perRequest(server1 - server0),
+    databaseCpuMs: perRequest(database1 - database0),
   };
 }

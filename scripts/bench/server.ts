@@ -146,6 +146,11 @@ export class BenchServer {
     return processTree(this.pid).reduce((sum, pid) => sum + rssOf(pid), 0);
   }
 
+  /** CPU seconds (user + system) used so far by the server and every process below it. */
+  cpuSeconds(): number {
+    return processTree(this.pid).reduce((sum, pid) => sum + cpuOf(pid), 0);
+  }
+
   /** SIGTERM, then SIGKILL after 15 s; resolves when the process is gone. */
   async stop(): Promise<void> {
     if (this.child.exitCode !== null || this.child.signalCode !== null) return;
@@ -181,6 +186,35 @@ function processTree(root: number): number[] {
     queue.push(...(children.get(pid) ?? []));
   }
   return out;
+}
+
+const TICKS_PER_SECOND = 100;
+
+/** utime + stime of one process, in seconds (0 once it is gone). */
+function cpuOf(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // After the command: state is field 3, utime 14 and stime 15 (1-based over the whole line).
+    return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+  } catch {
+    return 0;
+  }
+}
+
+/** CPU seconds of the local MariaDB/MySQL server processes (mariadbd, mysqld), if any run here. */
+export function databaseCpuSeconds(): number {
+  let sum = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const comm = readFileSync(`/proc/${entry}/comm`, 'utf8').trim();
+      if (comm === 'mariadbd' || comm === 'mysqld') sum += cpuOf(Number(entry));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return sum;
 }
 
 function rssOf(pid: number): number {

@@ -1,22 +1,33 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, In, Repository } from 'typeorm';
+import { EntityManager, Repository } from 'typeorm';
 import { paginate, Page } from '../common/database/paginate';
+import { RowReader } from '../common/database/row-reader';
 import { PageParams } from '../common/jsonapi/pagination';
 import { PolicySetVersionEntity, PolicySetVersionStatus } from './entities/policy-set-version.entity';
 
 @Injectable()
 export class PolicySetVersionsRepository {
+  private readonly rows: RowReader<PolicySetVersionEntity>;
+
   constructor(
     @InjectRepository(PolicySetVersionEntity) private readonly repo: Repository<PolicySetVersionEntity>,
-  ) {}
+  ) {
+    this.rows = new RowReader(repo.manager.connection, PolicySetVersionEntity);
+  }
 
   findById(id: string, manager?: EntityManager): Promise<PolicySetVersionEntity | null> {
     return (manager ?? this.repo.manager).getRepository(PolicySetVersionEntity).findOne({ where: { id } });
   }
 
+  /** For `included` arrays of policy-set reads: plain SQL (see RowReader). */
   findByIds(ids: string[]): Promise<PolicySetVersionEntity[]> {
-    return ids.length ? this.repo.find({ where: { id: In(ids) } }) : Promise.resolve([]);
+    if (!ids.length) return Promise.resolve([]);
+    return this.rows.many(
+      `SELECT ${this.rows.select('v')} FROM policy_set_versions v WHERE v.id IN (${ids.map(() => '?').join(', ')})`,
+      ids,
+      'v',
+    );
   }
 
   /** Newest first: creation times are strictly increasing within a set. */

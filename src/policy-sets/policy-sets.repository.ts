@@ -169,9 +169,18 @@ export class PolicySetsRepository {
                                       WHERE v2.policy_set_id = v.policy_set_id ${ready('v2')})`;
     };
     const sql = [...members, newest('newest'), newest('current')].join(' UNION ALL ');
-    const rows: { rel: string; set_id: string; member_id: string }[] = await this.repo.manager.query(
-      `${sql} ORDER BY rel, set_id, at, member_id`,
-      Array.from({ length: MEMBER_RELATIONS.length + 2 }, () => setIds).flat(),
+    // Sorted here rather than by the database: an ORDER BY over a UNION makes it build and sort a
+    // temporary table on every request.
+    const rows: { rel: string; set_id: string; member_id: string; at: Date | string }[] =
+      await this.repo.manager.query(
+        sql,
+        Array.from({ length: MEMBER_RELATIONS.length + 2 }, () => setIds).flat(),
+      );
+    const time = (at: Date | string) =>
+      at instanceof Date ? at.getTime() : Date.parse(`${at.replace(' ', 'T')}Z`);
+    rows.sort(
+      (a, b) =>
+        time(a.at) - time(b.at) || (a.member_id < b.member_id ? -1 : a.member_id > b.member_id ? 1 : 0),
     );
     for (const r of rows) {
       if (r.rel === 'newest') out.newest.set(r.set_id, r.member_id);
