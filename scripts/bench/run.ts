@@ -12,6 +12,7 @@
  *   BENCH_SKIP_BUILD=1     use the existing dist/
  *   BENCH_PROFILE=dir      run the server with --cpu-prof into dir (summarise with profile-top.ts)
  *   BENCH_JSON=file        also write the measurements as JSON
+ *   BENCH_KEEP=1           keep the database afterwards, for looking at query plans
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -129,7 +130,8 @@ async function main(): Promise<void> {
       await server.stop();
       if (process.exitCode) log(`server log: ${server.logPath}`);
     }
-    await db.drop();
+    if (env.BENCH_KEEP === '1') log(`kept the database: ${db.url} (data in ${db.dataDir})`);
+    else await db.drop();
   }
 }
 

@@ -157,12 +157,12 @@ export class PolicySetsRepository {
     const members = MEMBER_RELATIONS.map(
       (relation) =>
         `SELECT '${relation}' AS rel, m.policy_set_id AS set_id, m.${MEMBER_TABLES[relation].column} AS member_id,
-                m.created_at AS at
+                CAST(m.created_at AS CHAR) AS at
            FROM ${MEMBER_TABLE_NAMES[relation]} m WHERE m.policy_set_id IN (${marks})`,
     );
     const newest = (rel: 'newest' | 'current') => {
       const ready = (alias: string) => (rel === 'current' ? `AND ${alias}.status = 'ready'` : '');
-      return `SELECT '${rel}' AS rel, v.policy_set_id AS set_id, v.id AS member_id, v.created_at AS at
+      return `SELECT '${rel}' AS rel, v.policy_set_id AS set_id, v.id AS member_id, '' AS at
                 FROM policy_set_versions v
                WHERE v.policy_set_id IN (${marks}) ${ready('v')}
                  AND v.created_at = (SELECT MAX(v2.created_at) FROM policy_set_versions v2
@@ -170,18 +170,14 @@ export class PolicySetsRepository {
     };
     const sql = [...members, newest('newest'), newest('current')].join(' UNION ALL ');
     // Sorted here rather than by the database: an ORDER BY over a UNION makes it build and sort a
-    // temporary table on every request.
-    const rows: { rel: string; set_id: string; member_id: string; at: Date | string }[] =
+    // temporary table on every request. Times come as fixed-width text, which sorts as they do.
+    const rows: { rel: string; set_id: string; member_id: string; at: string }[] =
       await this.repo.manager.query(
         sql,
         Array.from({ length: MEMBER_RELATIONS.length + 2 }, () => setIds).flat(),
       );
-    const time = (at: Date | string) =>
-      at instanceof Date ? at.getTime() : Date.parse(`${at.replace(' ', 'T')}Z`);
-    rows.sort(
-      (a, b) =>
-        time(a.at) - time(b.at) || (a.member_id < b.member_id ? -1 : a.member_id > b.member_id ? 1 : 0),
-    );
+    const order = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+    rows.sort((a, b) => order(a.at, b.at) || order(a.member_id, b.member_id));
     for (const r of rows) {
       if (r.rel === 'newest') out.newest.set(r.set_id, r.member_id);
       else if (r.rel === 'current') out.current.set(r.set_id, r.member_id);
