@@ -109,6 +109,7 @@ export class BenchServer {
         LOG_LEVEL: 'warn',
         WEB_CONCURRENCY: String(opts.workers),
         SIGNING_SECRET: 'bench-signing-secret',
+        ...(process.env.BENCH_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS } : {}),
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
