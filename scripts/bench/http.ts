@@ -5,11 +5,9 @@ export class Api {
     private readonly token: string,
   ) {}
 
-  async call<T = { data: { id: string; attributes: Record<string, unknown>; links?: Record<string, string> } }>(
-    method: string,
-    path: string,
-    body?: unknown,
-  ): Promise<T> {
+  async call<
+    T = { data: { id: string; attributes: Record<string, unknown>; links?: Record<string, string> } },
+  >(method: string, path: string, body?: unknown): Promise<T> {
     const res = await fetch(`${this.origin}${path}`, {
       method,
       headers: {
@@ -29,12 +27,20 @@ export class Api {
 
 /** PUTs raw bytes to a signed link (no Authorization, as consumer tooling does). */
 export async function putBytes(url: string, bytes: Buffer | string): Promise<void> {
-  const res = await fetch(url, { method: 'PUT', body: bytes, headers: { 'Content-Type': 'application/octet-stream' } });
+  const res = await fetch(url, {
+    method: 'PUT',
+    body: bytes,
+    headers: { 'Content-Type': 'application/octet-stream' },
+  });
   if (!res.ok) throw new Error(`PUT ${url} → ${res.status}: ${(await res.text()).slice(0, 300)}`);
 }
 
 /** Runs `work` over `items` with at most `concurrency` in flight. */
-export async function inParallel<T, R>(items: T[], concurrency: number, work: (item: T, index: number) => Promise<R>): Promise<R[]> {
+export async function inParallel<T, R>(
+  items: T[],
+  concurrency: number,
+  work: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
   const out: R[] = new Array(items.length);
   let next = 0;
   const runners = Array.from({ length: Math.min(concurrency, items.length) }, async () => {

@@ -104,6 +104,8 @@ export class AppConfig {
   readonly dbPoolSize: number;
   readonly dbConnectTimeoutMs: number;
   readonly dbAcquireTimeoutMs: number;
+  /** How long a process may reuse what it read: token principals, rights, organizations, list totals (0 = never). */
+  readonly cacheTtlMs: number;
 
   constructor(env: Env = process.env) {
     this.nodeEnv = str(env, 'NODE_ENV', 'development');
@@ -148,6 +150,7 @@ export class AppConfig {
     this.dbPoolSize = int(env, 'DB_POOL_SIZE', 10, 1, 1000);
     this.dbConnectTimeoutMs = int(env, 'DB_CONNECT_TIMEOUT_MS', 3000, 100, 60000);
     this.dbAcquireTimeoutMs = int(env, 'DB_ACQUIRE_TIMEOUT_MS', 4000, 100, 60000);
+    this.cacheTtlMs = int(env, 'CACHE_TTL_MS', 5000, 0, 60000);
     this.signingSecret = optional(env, 'SIGNING_SECRET') ?? this.persistedSecret();
   }
 

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, In, Repository } from 'typeorm';
+import { EntityManager, Repository } from 'typeorm';
 import { paginate, Page } from '../common/database/paginate';
 import { PageParams } from '../common/jsonapi/pagination';
 import { TeamEntity } from '../teams/entities/team.entity';
@@ -22,10 +22,6 @@ export class OrganizationsRepository {
 
   findById(id: string): Promise<OrganizationEntity | null> {
     return this.repo.findOne({ where: { id } });
-  }
-
-  findByIds(ids: string[]): Promise<OrganizationEntity[]> {
-    return ids.length ? this.repo.find({ where: { id: In(ids) } }) : Promise.resolve([]);
   }
 
   /** All organizations (site administrators), or those the user belongs to through a team. */

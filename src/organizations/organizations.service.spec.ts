@@ -1,4 +1,5 @@
 import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
+import { AuthCache } from '../common/auth/auth-cache';
 import { PermissionService } from '../common/auth/permission.service';
 import { Principal } from '../common/auth/principal';
 import { ParsedBody } from '../common/jsonapi/body';
@@ -75,7 +76,6 @@ describe(OrganizationsService.name, () => {
     repo = {
       findByName: jest.fn().mockResolvedValue(acme()),
       findById: jest.fn(),
-      findByIds: jest.fn(),
       listVisible: jest.fn().mockResolvedValue({ items: [], totalCount: 0, number: 1, size: 20 }),
       insert: jest.fn(async (_m, org: OrganizationEntity) => (steps.push(`insert ${org.name}`), org)),
       save: jest.fn(async (_m, org: OrganizationEntity) => (steps.push(`save ${org.name}`), org)),
@@ -85,6 +85,7 @@ describe(OrganizationsService.name, () => {
       isSiteAdmin: jest.fn((p: Principal) => p.kind === 'user' && p.isSiteAdmin),
       requireMember: jest.fn().mockResolvedValue({ owner: true, flags: new Set(), teamIds: [] }),
       requireOwner: jest.fn().mockResolvedValue(undefined),
+      forgetCachedAccess: jest.fn(),
     };
     teams = {
       createOwnersTeam: jest.fn(
@@ -99,19 +100,25 @@ describe(OrganizationsService.name, () => {
         async (_m, orgId: string) => void steps.push(`delete workspaces ${orgId}`),
       ),
     };
+    const config = new AppConfig({
+      DEFAULT_EDITION: 'free',
+      SIGNING_SECRET: 'x',
+      DATABASE_URL: 'sqlite::memory:',
+    });
     blobPrefixes = new OrganizationBlobsRegistry();
     blobPrefixes.register(async (_m, orgId) => (steps.push(`collect files ${orgId}`), [`files/${orgId}`]));
     blobs = { deletePrefix: jest.fn(async (prefix: string) => void steps.push(`delete files ${prefix}`)) };
     sut = new OrganizationsService(
       repo as unknown as OrganizationsRepository,
       permissions as unknown as PermissionService,
-      new AppConfig({ DEFAULT_EDITION: 'free', SIGNING_SECRET: 'x', DATABASE_URL: 'sqlite::memory:' }),
+      config,
       ds,
       teams as unknown as TeamsService,
       projects as unknown as ProjectsService,
       workspaces as unknown as WorkspacesService,
       blobPrefixes,
       blobs as unknown as BlobStore,
+      new AuthCache(config),
     );
   });
 
@@ -253,6 +260,31 @@ describe(OrganizationsService.name, () => {
       permissions.requireOwner!.mockRejectedValue(new Error('not an owner'));
       await expect(sut.delete(ann, 'acme')).rejects.toThrow('not an owner');
       expect(steps).toEqual([]);
+    });
+  });
+
+  describe('lookups', () => {
+    it('read an organization once and hand each caller its own copy', async () => {
+      const first = await sut.requireByName('acme');
+      first.name = 'changed by a caller';
+      expect((await sut.requireByName('acme')).name).toBe('acme');
+      expect(repo.findByName).toHaveBeenCalledTimes(1);
+    });
+
+    it('keep the stored organization when a rename fails, and forget it after one succeeds', async () => {
+      repo.save.mockRejectedValueOnce(duplicate());
+      await expect(
+        sut.update(ann, 'acme', body<UpdateOrganizationAttributes>({ name: 'taken' })),
+      ).rejects.toThrow();
+      expect((await sut.requireByName('acme')).name).toBe('acme');
+      await sut.update(ann, 'acme', body<UpdateOrganizationAttributes>({ name: 'renamed' }));
+      expect(permissions.forgetCachedAccess).toHaveBeenCalledTimes(1);
+    });
+
+    it('do not remember a missing organization', async () => {
+      repo.findByName.mockResolvedValueOnce(null);
+      await expect(sut.requireByName('acme')).rejects.toMatchObject({ kind: 'not-found' });
+      expect((await sut.requireByName('acme')).name).toBe('acme');
     });
   });
 

@@ -1,6 +1,7 @@
 import { forwardRef, Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { AuthCache } from '../common/auth/auth-cache';
 import { PermissionService } from '../common/auth/permission.service';
 import { Principal } from '../common/auth/principal';
 import { inTransaction } from '../common/database/transaction';
@@ -39,23 +40,41 @@ export class OrganizationsService {
     @Inject(forwardRef(() => WorkspacesService)) private readonly workspaces: WorkspacesService,
     private readonly blobPrefixes: OrganizationBlobsRegistry,
     private readonly blobs: BlobStore,
+    private readonly cache: AuthCache,
   ) {}
+
+  /**
+   * Organizations are read on nearly every request (names in paths, names in linkage), so lookups
+   * go through the AuthCache like the rights checked against them: changes made here apply at
+   * once in this process and within CACHE_TTL_MS on other nodes. Callers get their own copy.
+   */
+  private async cached(key: string, load: () => Promise<OrganizationEntity | null>) {
+    const org = await this.cache.get(key, load);
+    if (!org) {
+      this.cache.forget(key);
+      return null;
+    }
+    return Object.assign(new OrganizationEntity(), org);
+  }
 
   /** The organization by name, or 404. No permission check: callers decide what the caller may do. */
   async requireByName(name: string): Promise<OrganizationEntity> {
-    const org = await this.repo.findByName(name);
+    const org = await this.cached(`org-name:${name}`, () => this.repo.findByName(name));
     if (!org) throw notFound();
     return org;
   }
 
   async requireById(id: string): Promise<OrganizationEntity> {
-    const org = await this.repo.findById(id);
+    const org = await this.cached(`org-id:${id}`, () => this.repo.findById(id));
     if (!org) throw notFound();
     return org;
   }
 
-  findByIds(ids: string[]): Promise<OrganizationEntity[]> {
-    return this.repo.findByIds([...new Set(ids)]);
+  async findByIds(ids: string[]): Promise<OrganizationEntity[]> {
+    const found = await Promise.all(
+      [...new Set(ids)].map((id) => this.cached(`org-id:${id}`, () => this.repo.findById(id))),
+    );
+    return found.filter((org): org is OrganizationEntity => org !== null);
   }
 
   /** The organization if the principal is a member of it; otherwise the same 404 as a missing one. */
@@ -116,7 +135,9 @@ export class OrganizationsService {
     if (attrs.edition !== undefined) org.edition = attrs.edition;
     org.updatedAt = new Date();
     try {
-      return await inTransaction(this.ds, (manager) => this.repo.save(manager, org));
+      const saved = await inTransaction(this.ds, (manager) => this.repo.save(manager, org));
+      this.permissions.forgetCachedAccess();
+      return saved;
     } catch (err) {
       if (isUniqueViolation(err)) throw invalidAttribute('name', 'has already been taken');
       throw err;
@@ -134,6 +155,8 @@ export class OrganizationsService {
       await this.repo.delete(manager, org.id);
       return owned;
     });
+    // Its teams and tokens went with it.
+    this.permissions.forgetCachedAccess();
     // Files go after the rows: a crash in between leaves unreferenced files, never a row without its file.
     for (const prefix of prefixes) {
       try {

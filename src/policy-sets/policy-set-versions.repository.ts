@@ -1,22 +1,33 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, In, Repository } from 'typeorm';
+import { EntityManager, Repository } from 'typeorm';
 import { paginate, Page } from '../common/database/paginate';
+import { RowReader } from '../common/database/row-reader';
 import { PageParams } from '../common/jsonapi/pagination';
 import { PolicySetVersionEntity, PolicySetVersionStatus } from './entities/policy-set-version.entity';
 
 @Injectable()
 export class PolicySetVersionsRepository {
+  private readonly rows: RowReader<PolicySetVersionEntity>;
+
   constructor(
     @InjectRepository(PolicySetVersionEntity) private readonly repo: Repository<PolicySetVersionEntity>,
-  ) {}
+  ) {
+    this.rows = new RowReader(repo.manager.connection, PolicySetVersionEntity);
+  }
 
   findById(id: string, manager?: EntityManager): Promise<PolicySetVersionEntity | null> {
     return (manager ?? this.repo.manager).getRepository(PolicySetVersionEntity).findOne({ where: { id } });
   }
 
+  /** For `included` arrays of policy-set reads: plain SQL (see RowReader). */
   findByIds(ids: string[]): Promise<PolicySetVersionEntity[]> {
-    return ids.length ? this.repo.find({ where: { id: In(ids) } }) : Promise.resolve([]);
+    if (!ids.length) return Promise.resolve([]);
+    return this.rows.many(
+      `SELECT ${this.rows.select('v')} FROM policy_set_versions v WHERE v.id IN (${ids.map(() => '?').join(', ')})`,
+      ids,
+      'v',
+    );
   }
 
   /** Newest first: creation times are strictly increasing within a set. */
@@ -27,29 +38,6 @@ export class PolicySetVersionsRepository {
       .orderBy('v.created_at', 'DESC')
       .addOrderBy('v.id', 'DESC');
     return paginate(qb, page);
-  }
-
-  /**
-   * The newest version of each set (of the given status, or of any), one query: the version whose
-   * creation time is the latest of its set.
-   */
-  async newestIds(setIds: string[], status?: PolicySetVersionStatus): Promise<Map<string, string>> {
-    const out = new Map<string, string>();
-    if (!setIds.length) return out;
-    const statusClause = status ? 'AND v2.status = :status' : '';
-    const qb = this.repo
-      .createQueryBuilder('v')
-      .select('v.policy_set_id', 'setId')
-      .addSelect('v.id', 'id')
-      .where('v.policy_set_id IN (:...setIds)', { setIds })
-      .andWhere(
-        `v.created_at = (SELECT MAX(v2.created_at) FROM policy_set_versions v2
-          WHERE v2.policy_set_id = v.policy_set_id ${statusClause})`,
-        status ? { status } : {},
-      );
-    if (status) qb.andWhere('v.status = :status', { status });
-    for (const row of await qb.getRawMany<{ setId: string; id: string }>()) out.set(row.setId, row.id);
-    return out;
   }
 
   /** Creation time of the set's newest version, read inside the transaction that adds one. */

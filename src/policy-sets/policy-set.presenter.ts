@@ -30,8 +30,8 @@ export const VERSION_UPLOAD_PURPOSE = 'policy-set-version-upload';
 export const UPLOAD_LINK_SECONDS = 3600;
 
 /**
- * Loads what the policy-set and version wire shapes need, in batches: one query per relationship
- * for a whole page of sets, and one query per included type.
+ * Loads what the policy-set and version wire shapes need, in batches: one query for the
+ * relationships of a whole page of sets, and one query per included type.
  */
 @Injectable()
 export class PolicySetPresenter {
@@ -46,26 +46,21 @@ export class PolicySetPresenter {
   ) {}
 
   async views(sets: PolicySetEntity[]): Promise<PolicySetView[]> {
-    const setIds = sets.map((s) => s.id);
-    const [orgs, policyIds, projectIds, workspaceIds, exclusionIds, newest, current] = await Promise.all([
+    const [orgs, relations] = await Promise.all([
       this.organizations.findByIds(sets.map((s) => s.organizationId)),
-      this.repo.memberIds('policies', setIds),
-      this.repo.memberIds('projects', setIds),
-      this.repo.memberIds('workspaces', setIds),
-      this.repo.memberIds('workspace-exclusions', setIds),
-      this.versions.newestIds(setIds),
-      this.versions.newestIds(setIds, 'ready'),
+      this.repo.relations(sets.map((s) => s.id)),
     ]);
     const names = new Map(orgs.map((o) => [o.id, o.name]));
+    const { members } = relations;
     return sets.map((set) => ({
       set,
       organizationName: names.get(set.organizationId) ?? '',
-      policyIds: policyIds.get(set.id) ?? [],
-      projectIds: projectIds.get(set.id) ?? [],
-      workspaceIds: workspaceIds.get(set.id) ?? [],
-      exclusionIds: exclusionIds.get(set.id) ?? [],
-      currentVersionId: current.get(set.id) ?? null,
-      newestVersionId: newest.get(set.id) ?? null,
+      policyIds: members.policies.get(set.id) ?? [],
+      projectIds: members.projects.get(set.id) ?? [],
+      workspaceIds: members.workspaces.get(set.id) ?? [],
+      exclusionIds: members['workspace-exclusions'].get(set.id) ?? [],
+      currentVersionId: relations.current.get(set.id) ?? null,
+      newestVersionId: relations.newest.get(set.id) ?? null,
     }));
   }
 

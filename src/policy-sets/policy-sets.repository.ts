@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, In, Repository } from 'typeorm';
 import { likeCondition, likePattern } from '../common/database/like';
-import { paginate, Page } from '../common/database/paginate';
+import { RowReader } from '../common/database/row-reader';
+import { Page, paginateCounted } from '../common/database/paginate';
 import { PageParams } from '../common/jsonapi/pagination';
 import { PolicyKind } from '../policies/policy-kinds';
 import { PolicySetPolicyEntity } from './entities/policy-set-policy.entity';
@@ -25,6 +26,22 @@ const MEMBER_TABLES = {
   },
 } as const;
 
+const MEMBER_RELATIONS = Object.keys(MEMBER_TABLES) as MemberRelation[];
+
+const MEMBER_TABLE_NAMES: Record<MemberRelation, string> = {
+  policies: 'policy_set_policies',
+  projects: 'policy_set_projects',
+  workspaces: 'policy_set_workspaces',
+  'workspace-exclusions': 'policy_set_workspace_exclusions',
+};
+
+/** Member ids per relationship and set, and the newest (any status) and current (ready) version ids. */
+export interface SetRelations {
+  members: Record<MemberRelation, Map<string, string[]>>;
+  newest: Map<string, string>;
+  current: Map<string, string>;
+}
+
 export interface PolicySetListFilter {
   organizationId: string;
   search?: string;
@@ -32,17 +49,23 @@ export interface PolicySetListFilter {
   versioned?: boolean;
 }
 
-interface MemberRow {
-  setId: string;
-  memberId: string;
-}
-
 @Injectable()
 export class PolicySetsRepository {
-  constructor(@InjectRepository(PolicySetEntity) private readonly repo: Repository<PolicySetEntity>) {}
+  private readonly rows: RowReader<PolicySetEntity>;
 
-  findById(id: string, manager?: EntityManager): Promise<PolicySetEntity | null> {
-    return (manager ?? this.repo.manager).getRepository(PolicySetEntity).findOne({ where: { id } });
+  constructor(@InjectRepository(PolicySetEntity) private readonly repo: Repository<PolicySetEntity>) {
+    this.rows = new RowReader(repo.manager.connection, PolicySetEntity);
+  }
+
+  /** Outside a transaction, plain SQL: every policy-set route starts here (see RowReader). */
+  async findById(id: string, manager?: EntityManager): Promise<PolicySetEntity | null> {
+    if (manager) return manager.getRepository(PolicySetEntity).findOne({ where: { id } });
+    const [set] = await this.rows.many(
+      `SELECT ${this.rows.select('s')} FROM policy_sets s WHERE s.id = ?`,
+      [id],
+      's',
+    );
+    return set ?? null;
   }
 
   /** framework_b sets pinned to each of `versions` (lower-cased keys), one aggregate query. */
@@ -77,7 +100,7 @@ export class PolicySetsRepository {
     if (filter.kind) qb.andWhere('s.kind = :kind', { kind: filter.kind });
     if (filter.versioned === true) qb.andWhere('(s.vcs_identifier IS NOT NULL OR s.upload_versioned = 1)');
     if (filter.versioned === false) qb.andWhere('s.vcs_identifier IS NULL AND s.upload_versioned = 0');
-    return paginate(qb, page);
+    return paginateCounted(qb, page);
   }
 
   /** Sets enforced on a workspace: global or attached to it or its project, and not excluding it. */
@@ -101,7 +124,7 @@ export class PolicySetsRepository {
       )
       .orderBy('s.name', 'ASC')
       .addOrderBy('s.id', 'ASC');
-    return paginate(qb, page);
+    return paginateCounted(qb, page);
   }
 
   countInOrganization(manager: EntityManager, organizationId: string): Promise<number> {
@@ -116,20 +139,50 @@ export class PolicySetsRepository {
     await manager.getRepository(PolicySetEntity).delete({ id });
   }
 
-  /** Member ids of one relationship for many sets, one query, in the order they were added. */
-  async memberIds(relation: MemberRelation, setIds: string[]): Promise<Map<string, string[]>> {
-    const out = new Map<string, string[]>(setIds.map((id) => [id, []]));
+  /**
+   * Everything the wire shape of many sets needs besides their rows, in one round trip: the
+   * members of the four relationships (in the order they were added) and the ids of each set's
+   * newest version and newest ready version.
+   */
+  async relations(setIds: string[]): Promise<SetRelations> {
+    const out: SetRelations = {
+      members: Object.fromEntries(
+        MEMBER_RELATIONS.map((r) => [r, new Map(setIds.map((id) => [id, [] as string[]]))]),
+      ) as Record<MemberRelation, Map<string, string[]>>,
+      newest: new Map(),
+      current: new Map(),
+    };
     if (!setIds.length) return out;
-    const { entity, column } = MEMBER_TABLES[relation];
-    const rows = await this.repo.manager
-      .createQueryBuilder(entity, 'm')
-      .select('m.policy_set_id', 'setId')
-      .addSelect(`m.${column}`, 'memberId')
-      .where('m.policy_set_id IN (:...setIds)', { setIds })
-      .orderBy('m.created_at', 'ASC')
-      .addOrderBy(`m.${column}`, 'ASC')
-      .getRawMany<MemberRow>();
-    for (const r of rows) out.get(r.setId)?.push(r.memberId);
+    const marks = setIds.map(() => '?').join(', ');
+    const members = MEMBER_RELATIONS.map(
+      (relation) =>
+        `SELECT '${relation}' AS rel, m.policy_set_id AS set_id, m.${MEMBER_TABLES[relation].column} AS member_id,
+                CAST(m.created_at AS CHAR) AS at
+           FROM ${MEMBER_TABLE_NAMES[relation]} m WHERE m.policy_set_id IN (${marks})`,
+    );
+    const newest = (rel: 'newest' | 'current') => {
+      const ready = (alias: string) => (rel === 'current' ? `AND ${alias}.status = 'ready'` : '');
+      return `SELECT '${rel}' AS rel, v.policy_set_id AS set_id, v.id AS member_id, '' AS at
+                FROM policy_set_versions v
+               WHERE v.policy_set_id IN (${marks}) ${ready('v')}
+                 AND v.created_at = (SELECT MAX(v2.created_at) FROM policy_set_versions v2
+                                      WHERE v2.policy_set_id = v.policy_set_id ${ready('v2')})`;
+    };
+    const sql = [...members, newest('newest'), newest('current')].join(' UNION ALL ');
+    // Sorted here rather than by the database: an ORDER BY over a UNION makes it build and sort a
+    // temporary table on every request. Times come as fixed-width text, which sorts as they do.
+    const rows: { rel: string; set_id: string; member_id: string; at: string }[] =
+      await this.repo.manager.query(
+        sql,
+        Array.from({ length: MEMBER_RELATIONS.length + 2 }, () => setIds).flat(),
+      );
+    const order = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+    rows.sort((a, b) => order(a.at, b.at) || order(a.member_id, b.member_id));
+    for (const r of rows) {
+      if (r.rel === 'newest') out.newest.set(r.set_id, r.member_id);
+      else if (r.rel === 'current') out.current.set(r.set_id, r.member_id);
+      else out.members[r.rel as MemberRelation].get(r.set_id)?.push(r.member_id);
+    }
     return out;
   }
 

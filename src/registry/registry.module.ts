@@ -13,6 +13,7 @@ import { GpgKeysRepository } from './gpg-keys/gpg-keys.repository';
 import { GpgKeysService } from './gpg-keys/gpg-keys.service';
 import { DiscoveryController } from './protocol/discovery.controller';
 import { ProviderProtocolController } from './protocol/provider-protocol.controller';
+import { ProviderProtocolRepository } from './protocol/provider-protocol.repository';
 import { ProviderProtocolService } from './protocol/provider-protocol.service';
 import { RegistryProvidersController } from './providers/registry-providers.controller';
 import { RegistryProvidersRepository } from './providers/registry-providers.repository';
@@ -62,6 +63,7 @@ import { ProviderVersionsService } from './versions/provider-versions.service';
     ProviderPlatformsService,
     RegistryReadinessService,
     RegistryUploadsService,
+    ProviderProtocolRepository,
     ProviderProtocolService,
   ],
   exports: [RegistryProvidersService],

@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository, SelectQueryBuilder } from 'typeorm';
-import { paginate, Page } from '../common/database/paginate';
-import { PageParams } from '../common/jsonapi/pagination';
+import { Page } from '../common/database/paginate';
+import { RowReader } from '../common/database/row-reader';
+import { offsetOf, PageParams } from '../common/jsonapi/pagination';
 import { WorkspaceEntity } from '../workspaces/entities/workspace.entity';
 import { RunTriggerEntity } from './entities/run-trigger.entity';
 import { TriggerEdge } from './run-triggers.rules';
@@ -25,7 +26,13 @@ function toView(trigger: RunTriggerEntity): RunTriggerView {
 
 @Injectable()
 export class RunTriggersRepository {
-  constructor(@InjectRepository(RunTriggerEntity) private readonly repo: Repository<RunTriggerEntity>) {}
+  private readonly triggers: RowReader<RunTriggerEntity>;
+  private readonly workspaces: RowReader<WorkspaceEntity>;
+
+  constructor(@InjectRepository(RunTriggerEntity) private readonly repo: Repository<RunTriggerEntity>) {
+    this.triggers = new RowReader(repo.manager.connection, RunTriggerEntity);
+    this.workspaces = new RowReader(repo.manager.connection, WorkspaceEntity);
+  }
 
   private withWorkspaces(): SelectQueryBuilder<RunTriggerEntity> {
     return this.repo
@@ -39,19 +46,39 @@ export class RunTriggersRepository {
     return trigger ? toView(trigger) : null;
   }
 
-  /** Inbound: triggers whose destination is the workspace; outbound: those whose source it is. */
+  /**
+   * Inbound: triggers whose destination is the workspace; outbound: those whose source it is.
+   * One query in plain SQL (see RowReader) carrying the total beside each row; a second one only
+   * for a page past the end.
+   */
   async listViews(
     workspaceId: string,
     direction: TriggerDirection,
     page: PageParams,
   ): Promise<Page<RunTriggerView>> {
     const column = direction === 'inbound' ? 'rt.workspace_id' : 'rt.sourceable_id';
-    const qb = this.withWorkspaces()
-      .where(`${column} = :workspaceId`, { workspaceId })
-      .orderBy('rt.created_at', 'ASC')
-      .addOrderBy('rt.id', 'ASC');
-    const result = await paginate(qb, page);
-    return { ...result, items: result.items.map(toView) };
+    const rows: Record<string, unknown>[] = await this.repo.manager.query(
+      `SELECT ${this.triggers.select('rt')}, ${this.workspaces.select('w')}, ${this.workspaces.select('s')},
+              COUNT(*) OVER () AS total_count
+         FROM run_triggers rt
+         JOIN workspaces w ON w.id = rt.workspace_id
+         JOIN workspaces s ON s.id = rt.sourceable_id
+        WHERE ${column} = ?
+        ORDER BY rt.created_at, rt.id
+        LIMIT ? OFFSET ?`,
+      [workspaceId, page.size, offsetOf(page)],
+    );
+    const totalCount = rows.length
+      ? Number(rows[0].total_count)
+      : await this.repo.count({
+          where: direction === 'inbound' ? { workspaceId } : { sourceableId: workspaceId },
+        });
+    const items = rows.map((row) => ({
+      trigger: this.triggers.hydrate(row, 'rt'),
+      workspace: this.workspaces.hydrate(row, 'w'),
+      sourceable: this.workspaces.hydrate(row, 's'),
+    }));
+    return { items, totalCount, number: page.number, size: page.size };
   }
 
   /** Every trigger among the organization's workspaces (both ends share the organization). */

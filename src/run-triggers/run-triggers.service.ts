@@ -85,14 +85,14 @@ export class RunTriggersService {
     await inTransaction(this.ds, (manager) => this.repo.delete(manager, id));
   }
 
-  /** The requested workspaces of these triggers that the caller may read, in one lookup. */
+  /** The requested workspaces of these triggers that the caller may read (read with the triggers). */
   async included(
     p: Principal,
     views: readonly RunTriggerView[],
     includes: readonly RunTriggerInclude[],
   ): Promise<ResourceObject[]> {
-    const ids = views.flatMap((v) => includes.map((name) => v[name].id));
-    return ids.length ? this.workspaces.readableResources(p, ids) : [];
+    const byId = new Map(views.flatMap((v) => includes.map((name) => [v[name].id, v[name]] as const)));
+    return byId.size ? this.workspaces.readableResourcesOf(p, [...byId.values()]) : [];
   }
 
   /**

@@ -57,7 +57,10 @@ export class TeamWorkspacesService {
       updatedAt: now,
     });
     try {
-      return await inTransaction(this.ds, (m) => this.repo.saveTeamWorkspace(m, tw));
+      const saved = await inTransaction(this.ds, (m) => this.repo.saveTeamWorkspace(m, tw));
+      // Lists scoped to the team's workspaces changed.
+      this.workspaces.forgetListPositions();
+      return saved;
     } catch (err) {
       if (isUniqueViolation(err))
         throw invalid('Team already has access to this workspace', '/data/relationships/team');
@@ -81,5 +84,6 @@ export class TeamWorkspacesService {
     const tw = await this.show(p, id);
     await this.workspaces.requireAccess(p, tw.workspaceId, 'admin');
     await inTransaction(this.ds, (m) => this.repo.deleteTeamWorkspace(m, tw.id));
+    this.workspaces.forgetListPositions();
   }
 }

@@ -144,6 +144,7 @@ export class TeamsService {
     await this.permissions.requireOwner(p, team.organizationId);
     if (team.isOwners) throw invalid('The owners team cannot be deleted');
     await inTransaction(this.ds, (m) => this.repo.deleteTeam(m, team.id));
+    this.permissions.forgetCachedAccess();
   }
 
   /** Adds users (by id or username) to a team; users already in it are left as they are. */
@@ -156,6 +157,7 @@ export class TeamsService {
       await lockRow(m, 'teams', team.id);
       await this.repo.addMembers(m, team.id, userIds);
     });
+    this.permissions.forgetCachedAccess();
   }
 
   async removeMembers(p: Principal, id: string, refs: ResourceIdentifier[]): Promise<void> {
@@ -170,6 +172,7 @@ export class TeamsService {
         throw invalid('The owners team must keep at least one member', '/data');
       }
     });
+    this.permissions.forgetCachedAccess();
   }
 
   /** For other modules: the team, no permission check. */
@@ -206,6 +209,8 @@ export class TeamsService {
   private async saveUnique(team: TeamEntity): Promise<void> {
     try {
       await inTransaction(this.ds, (m) => this.repo.saveTeam(m, team));
+      // Organization-access flags may have changed.
+      this.permissions.forgetCachedAccess();
     } catch (err) {
       if (isUniqueViolation(err)) throw invalidAttribute('name', 'has already been taken');
       throw err;

@@ -104,24 +104,29 @@ export class TokensService {
   async delete(p: Principal, id: string): Promise<void> {
     const token = await this.requireManageable(p, id);
     await inTransaction(this.ds, (m) => this.repo.deleteById(m, token.id));
+    this.permissions.forgetCachedAccess();
   }
 
   /** A team has one token: creating a new one replaces the old. Owners only. */
   async createTeamToken(p: Principal, teamId: string, attrs: CreateTokenAttributes): Promise<IssuedToken> {
     const team = await this.teams.requireVisible(p, teamId);
     await this.permissions.requireOwner(p, team.organizationId);
-    return inTransaction(this.ds, async (m) => {
+    const issued = await inTransaction(this.ds, async (m) => {
       // Two concurrent requests must not leave the team with two tokens.
       await lockRow(m, 'teams', team.id);
       await this.repo.deleteTeamToken(m, team.id);
       return this.issue(m, 'team', { teamId: team.id }, attrs, p.kind === 'user' ? p.userId : undefined);
     });
+    // The previous token stops working.
+    this.permissions.forgetCachedAccess();
+    return issued;
   }
 
   async deleteTeamToken(p: Principal, teamId: string): Promise<void> {
     const team = await this.teams.requireVisible(p, teamId);
     await this.permissions.requireOwner(p, team.organizationId);
     const removed = await inTransaction(this.ds, (m) => this.repo.deleteTeamToken(m, team.id));
+    this.permissions.forgetCachedAccess();
     if (!removed) throw notFound();
   }
 
@@ -132,7 +137,7 @@ export class TokensService {
   ): Promise<IssuedToken> {
     const org = await this.organizations.requireVisible(p, orgName);
     await this.permissions.requireOwner(p, org.id);
-    return inTransaction(this.ds, async (m) => {
+    const issued = await inTransaction(this.ds, async (m) => {
       await lockRow(m, 'organizations', org.id);
       await this.repo.deleteOrganizationToken(m, org.id);
       return this.issue(
@@ -143,12 +148,16 @@ export class TokensService {
         p.kind === 'user' ? p.userId : undefined,
       );
     });
+    // The previous token stops working.
+    this.permissions.forgetCachedAccess();
+    return issued;
   }
 
   async deleteOrganizationToken(p: Principal, orgName: string): Promise<void> {
     const org = await this.organizations.requireVisible(p, orgName);
     await this.permissions.requireOwner(p, org.id);
     const removed = await inTransaction(this.ds, (m) => this.repo.deleteOrganizationToken(m, org.id));
+    this.permissions.forgetCachedAccess();
     if (!removed) throw notFound();
   }
 }

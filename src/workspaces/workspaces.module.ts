@@ -6,6 +6,7 @@ import { ProjectsModule } from '../projects/projects.module';
 import { TagBindingsModule } from '../tag-bindings/tag-bindings.module';
 import { WorkspaceEntity } from './entities/workspace.entity';
 import { WorkspaceIncludesService } from './workspace-includes.service';
+import { WorkspaceListCache } from './workspace-list.cache';
 import { WorkspacesController } from './workspaces.controller';
 import { WorkspacesRepository } from './workspaces.repository';
 import { WorkspacesService } from './workspaces.service';
@@ -19,7 +20,7 @@ import { WorkspacesService } from './workspaces.service';
     forwardRef(() => TagBindingsModule),
   ],
   controllers: [WorkspacesController],
-  providers: [WorkspacesRepository, WorkspacesService, WorkspaceIncludesService],
+  providers: [WorkspacesRepository, WorkspacesService, WorkspaceIncludesService, WorkspaceListCache],
   exports: [WorkspacesService],
 })
 export class WorkspacesModule {}

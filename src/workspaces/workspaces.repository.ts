@@ -1,11 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, In, Repository } from 'typeorm';
+import { EntityManager, In, ObjectLiteral, Repository, SelectQueryBuilder } from 'typeorm';
 import { likeCondition, likePattern } from '../common/database/like';
-import { paginate, Page } from '../common/database/paginate';
-import { PageParams } from '../common/jsonapi/pagination';
-import { TeamWorkspaceEntity } from '../teams/entities/team-workspace.entity';
+import { RowReader } from '../common/database/row-reader';
 import { WorkspaceEntity } from './entities/workspace.entity';
+import { PageAnchor } from './workspace-list.cache';
 
 export interface WorkspaceListFilter {
   organizationId: string;
@@ -17,10 +16,20 @@ export interface WorkspaceListFilter {
 
 @Injectable()
 export class WorkspacesRepository {
-  constructor(@InjectRepository(WorkspaceEntity) private readonly repo: Repository<WorkspaceEntity>) {}
+  private readonly rows: RowReader<WorkspaceEntity>;
 
-  findById(id: string): Promise<WorkspaceEntity | null> {
-    return this.repo.findOne({ where: { id } });
+  constructor(@InjectRepository(WorkspaceEntity) private readonly repo: Repository<WorkspaceEntity>) {
+    this.rows = new RowReader(repo.manager.connection, WorkspaceEntity);
+  }
+
+  /** Read on nearly every workspace-scoped request: plain SQL (see RowReader). */
+  async findById(id: string): Promise<WorkspaceEntity | null> {
+    const [ws] = await this.rows.many(
+      `SELECT ${this.rows.select('w')} FROM workspaces w WHERE w.id = ?`,
+      [id],
+      'w',
+    );
+    return ws ?? null;
   }
 
   /** The workspace with exactly this name (MySQL alone would also match other letter cases). */
@@ -33,27 +42,59 @@ export class WorkspacesRepository {
     return ids.length ? this.repo.find({ where: { id: In(ids) } }) : Promise.resolve([]);
   }
 
-  list(filter: WorkspaceListFilter, page: PageParams): Promise<Page<WorkspaceEntity>> {
-    const qb = this.repo
+  /** The number of workspaces the filter matches. */
+  count(filter: WorkspaceListFilter): Promise<number> {
+    return this.filtered(this.repo.createQueryBuilder('w'), 'w', filter).getCount();
+  }
+
+  /**
+   * One page in name order. The page's ids are read from the (organization, name) index first and
+   * only those rows are fetched, so a deep page walks index entries, not table rows. With an
+   * anchor (the first name of a page at a known offset) the walk starts there instead.
+   */
+  page(
+    filter: WorkspaceListFilter,
+    offset: number,
+    size: number,
+    anchor?: PageAnchor,
+  ): Promise<WorkspaceEntity[]> {
+    return this.repo
       .createQueryBuilder('w')
-      .where('w.organization_id = :org', { org: filter.organizationId })
-      .orderBy('w.name', 'ASC');
-    if (filter.search) qb.andWhere(likeCondition('w.name', 'search'), { search: likePattern(filter.search) });
-    if (filter.projectId) qb.andWhere('w.project_id = :projectId', { projectId: filter.projectId });
+      .innerJoin(
+        (sub) => {
+          const ids = this.filtered(sub.select('x.id', 'id').from(WorkspaceEntity, 'x'), 'x', filter);
+          if (anchor) ids.andWhere('x.name >= :anchor', { anchor: anchor.name });
+          return ids
+            .orderBy('x.name', 'ASC')
+            .offset(offset - (anchor?.offset ?? 0))
+            .limit(size);
+        },
+        'page',
+        'page.id = w.id',
+      )
+      .orderBy('w.name', 'ASC')
+      .getMany();
+  }
+
+  private filtered<T extends ObjectLiteral>(
+    qb: SelectQueryBuilder<T>,
+    alias: string,
+    filter: WorkspaceListFilter,
+  ): SelectQueryBuilder<T> {
+    qb.where(`${alias}.organization_id = :org`, { org: filter.organizationId });
+    if (filter.search) {
+      qb.andWhere(likeCondition(`${alias}.name`, 'search'), { search: likePattern(filter.search) });
+    }
+    if (filter.projectId) qb.andWhere(`${alias}.project_id = :projectId`, { projectId: filter.projectId });
     if (filter.teamIds) {
       if (!filter.teamIds.length) qb.andWhere('1 = 0');
       else
-        qb.andWhere((sub) => {
-          const inner = sub
-            .subQuery()
-            .select('tw.workspace_id')
-            .from(TeamWorkspaceEntity, 'tw')
-            .where('tw.team_id IN (:...teamIds)', { teamIds: filter.teamIds })
-            .getQuery();
-          return `w.id IN ${inner}`;
-        });
+        qb.andWhere(
+          `${alias}.id IN (SELECT tw.workspace_id FROM team_workspaces tw WHERE tw.team_id IN (:...teamIds))`,
+          { teamIds: filter.teamIds },
+        );
     }
-    return paginate(qb, page);
+    return qb;
   }
 
   save(manager: EntityManager, ws: WorkspaceEntity): Promise<WorkspaceEntity> {

@@ -10,7 +10,7 @@ import { isUniqueViolation } from '../common/errors/db-errors';
 import { invalid, invalidAttribute, notFound } from '../common/errors/domain-error';
 import { ParsedBody } from '../common/jsonapi/body';
 import { ResourceObject } from '../common/jsonapi/document';
-import { PageParams } from '../common/jsonapi/pagination';
+import { offsetOf, PageParams } from '../common/jsonapi/pagination';
 import { newId } from '../common/ids';
 import { OrganizationEntity } from '../organizations/entities/organization.entity';
 import { OrganizationsService } from '../organizations/organizations.service';
@@ -19,7 +19,8 @@ import { TagBindingsService, WorkspaceTagChange } from '../tag-bindings/tag-bind
 import { WorkspaceAccessLevel } from '../teams/entities/team-workspace.entity';
 import { CreateWorkspaceAttributes, UpdateWorkspaceAttributes } from './dto/workspace-attributes.dto';
 import { WorkspaceEntity } from './entities/workspace.entity';
-import { WorkspacesRepository } from './workspaces.repository';
+import { PageAnchor, WorkspaceListCache } from './workspace-list.cache';
+import { WorkspaceListFilter, WorkspacesRepository } from './workspaces.repository';
 import { serializeWorkspace } from './workspaces.serializer';
 
 export interface WorkspaceView {
@@ -27,6 +28,9 @@ export interface WorkspaceView {
   organization: OrganizationEntity;
   level: WorkspaceAccessLevel | null;
 }
+
+/** Pages from this offset on remember where they start (see listPage). */
+const ANCHORED_FROM = 1_000;
 
 export interface WorkspaceListQuery {
   search?: string;
@@ -43,6 +47,7 @@ export class WorkspacesService {
     private readonly catalogs: ToolVersionsService,
     @InjectDataSource() private readonly ds: DataSource,
     @Inject(forwardRef(() => TagBindingsService)) private readonly tagBindings: TagBindingsService,
+    private readonly lists: WorkspaceListCache,
   ) {}
 
   /** The workspace if it exists (no permission check): for services that check rights themselves. */
@@ -85,7 +90,11 @@ export class WorkspacesService {
 
   /** Serialized workspaces among `ids` that the principal may read, for `included` arrays. */
   async readableResources(p: Principal, ids: string[]): Promise<ResourceObject[]> {
-    const workspaces = await this.findByIds(ids);
+    return this.readableResourcesOf(p, await this.findByIds(ids));
+  }
+
+  /** `readableResources` for workspaces another module already read (e.g. through a join). */
+  async readableResourcesOf(p: Principal, workspaces: WorkspaceEntity[]): Promise<ResourceObject[]> {
     const orgs = new Map(
       (await this.organizations.findByIds(workspaces.map((w) => w.organizationId))).map((o) => [o.id, o]),
     );
@@ -107,17 +116,44 @@ export class WorkspacesService {
   ): Promise<Page<WorkspaceView>> {
     const org = await this.organizations.requireVisible(p, orgName);
     const scope = await this.permissions.workspaceReadScope(p, org.id);
-    const result = await this.repo.list(
-      { organizationId: org.id, ...query, teamIds: 'all' in scope ? undefined : scope.teamIds },
-      page,
-    );
-    const levels = await this.permissions.workspaceLevels(p, result.items);
-    const items = result.items.map((ws) => ({
+    const filter = { organizationId: org.id, ...query, teamIds: 'all' in scope ? undefined : scope.teamIds };
+    const key = JSON.stringify([filter.organizationId, filter.search, filter.projectId, filter.teamIds]);
+    const [workspaces, totalCount] = await Promise.all([
+      this.listPage(key, filter, page),
+      this.lists.get(`count:${key}`, () => this.repo.count(filter)),
+    ]);
+    const levels = await this.permissions.workspaceLevels(p, workspaces);
+    const items = workspaces.map((ws) => ({
       workspace: ws,
       organization: org,
       level: levels.get(ws.id) ?? null,
     }));
-    return { ...result, items };
+    return { items, totalCount, number: page.number, size: page.size };
+  }
+
+  /**
+   * A page of a list, starting the index walk at a remembered page start when there is one: the
+   * same page again, or the page before it (clients paging through a list). Only deep pages are
+   * remembered; the first pages are cheap as they are.
+   */
+  private async listPage(
+    key: string,
+    filter: WorkspaceListFilter,
+    page: PageParams,
+  ): Promise<WorkspaceEntity[]> {
+    const offset = offsetOf(page);
+    if (offset < ANCHORED_FROM) return this.repo.page(filter, offset, page.size);
+    const anchor =
+      this.lists.peek<PageAnchor>(`anchor:${key}:${offset}`) ??
+      this.lists.peek<PageAnchor>(`anchor:${key}:${offset - page.size}`);
+    const items = await this.repo.page(filter, offset, page.size, anchor);
+    if (items.length) this.lists.set(`anchor:${key}:${offset}`, { offset, name: items[0].name });
+    return items;
+  }
+
+  /** After any change to workspaces or to team access: list totals and page starts are stale. */
+  forgetListPositions(): void {
+    this.lists.invalidate();
   }
 
   async create(
@@ -169,6 +205,7 @@ export class WorkspacesService {
   async delete(p: Principal, ws: WorkspaceEntity): Promise<void> {
     await this.permissions.requireWorkspaceLevel(p, ws, 'admin');
     await inTransaction(this.ds, (manager) => this.repo.delete(manager, ws.id));
+    this.forgetListPositions();
   }
 
   deleteAllInOrganization(manager: EntityManager, organizationId: string): Promise<void> {
@@ -211,6 +248,7 @@ export class WorkspacesService {
         }
         return this.tagBindings.saveWorkspace(manager, ws, tags, () => this.repo.save(manager, ws));
       });
+      this.forgetListPositions();
     } catch (err) {
       if (isUniqueViolation(err)) throw invalidAttribute('name', 'has already been taken');
       throw err;

@@ -2,6 +2,7 @@ import { Global, Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { PassportModule } from '@nestjs/passport';
 import { AccessRepository } from './access.repository';
+import { AuthCache } from './auth-cache';
 import { BearerAuthGuard } from './bearer-auth.guard';
 import { BearerStrategy } from './bearer.strategy';
 import { PermissionService } from './permission.service';
@@ -11,10 +12,11 @@ import { PermissionService } from './permission.service';
   imports: [PassportModule],
   providers: [
     AccessRepository,
+    AuthCache,
     PermissionService,
     BearerStrategy,
     { provide: APP_GUARD, useClass: BearerAuthGuard },
   ],
-  exports: [PermissionService],
+  exports: [PermissionService, AuthCache],
 })
 export class AuthModule {}

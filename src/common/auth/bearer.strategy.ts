@@ -3,37 +3,74 @@ import { PassportStrategy } from '@nestjs/passport';
 import { Strategy } from 'passport-http-bearer';
 import { DomainError } from '../errors/domain-error';
 import { AccessRepository } from './access.repository';
+import { AuthCache } from './auth-cache';
 import { Principal } from './principal';
 import { tokenDigest } from './token-secret';
 
+/** What a token stands for, as remembered between requests. */
+interface Resolved {
+  principal: Principal;
+  expiresAt: number | null;
+}
+
 @Injectable()
 export class BearerStrategy extends PassportStrategy(Strategy, 'bearer') {
-  constructor(private readonly access: AccessRepository) {
+  constructor(
+    private readonly access: AccessRepository,
+    private readonly cache: AuthCache,
+  ) {
     super();
   }
 
   async validate(secret: string): Promise<Principal> {
-    const row = await this.access.findToken(tokenDigest(secret));
-    const unauthorized = new DomainError('unauthorized');
-    if (!row) throw unauthorized;
+    const key = `token:${tokenDigest(secret)}`;
+    const resolved = await this.cache.get(key, () => this.resolve(key.slice(6)));
+    if (!resolved) {
+      // Unknown tokens are not remembered: guessing must not push real tokens out of the cache.
+      this.cache.forget(key);
+      throw new DomainError('unauthorized');
+    }
+    if (resolved.expiresAt !== null && resolved.expiresAt <= Date.now())
+      throw new DomainError('unauthorized');
+    // A copy per request: per-request memos (PermissionService) are keyed by the principal object.
+    return { ...resolved.principal };
+  }
+
+  private async resolve(digest: string): Promise<Resolved | null> {
+    const row = await this.access.findToken(digest);
+    if (!row) return null;
     const { token, user, team } = row;
-    if (token.expiresAt && token.expiresAt.getTime() <= Date.now()) throw unauthorized;
+    const expiresAt = token.expiresAt ? token.expiresAt.getTime() : null;
     switch (token.kind) {
       case 'user':
-        if (!user) throw unauthorized;
+        if (!user) return null;
         return {
-          kind: 'user',
-          tokenId: token.id,
-          userId: user.id,
-          username: user.username,
-          isSiteAdmin: user.isSiteAdmin,
+          expiresAt,
+          principal: {
+            kind: 'user',
+            tokenId: token.id,
+            userId: user.id,
+            username: user.username,
+            isSiteAdmin: user.isSiteAdmin,
+          },
         };
       case 'team':
-        if (!team) throw unauthorized;
-        return { kind: 'team', tokenId: token.id, teamId: team.id, organizationId: team.organizationId };
+        if (!team) return null;
+        return {
+          expiresAt,
+          principal: {
+            kind: 'team',
+            tokenId: token.id,
+            teamId: team.id,
+            organizationId: team.organizationId,
+          },
+        };
       case 'organization':
-        if (!token.organizationId) throw unauthorized;
-        return { kind: 'organization', tokenId: token.id, organizationId: token.organizationId };
+        if (!token.organizationId) return null;
+        return {
+          expiresAt,
+          principal: { kind: 'organization', tokenId: token.id, organizationId: token.organizationId },
+        };
     }
   }
 }

@@ -1,6 +1,8 @@
+import { AppConfig } from '../../config/app-config';
 import { TeamEntity } from '../../teams/entities/team.entity';
 import { DomainError } from '../errors/domain-error';
 import { AccessRepository } from './access.repository';
+import { AuthCache } from './auth-cache';
 import { PermissionService } from './permission.service';
 import { Principal } from './principal';
 
@@ -45,6 +47,8 @@ const orgToken = (organizationId = 'org-1'): Principal => ({
 
 const ws = (id: string, organizationId = 'org-1') => ({ id, organizationId });
 
+const cacheFor = (cacheTtlMs: number) => new AuthCache({ cacheTtlMs } as AppConfig);
+
 describe(PermissionService.name, () => {
   let sut: PermissionService;
   let access: AccessMock;
@@ -58,7 +62,7 @@ describe(PermissionService.name, () => {
       projectsWithTeamWorkspaces: jest.fn().mockResolvedValue(new Set()),
       ownedOrganizationIds: jest.fn().mockResolvedValue(new Set()),
     };
-    sut = new PermissionService(access as unknown as AccessRepository);
+    sut = new PermissionService(access as unknown as AccessRepository, cacheFor(0));
   });
 
   const expectNotFound = async (work: Promise<unknown>) => {
@@ -274,6 +278,36 @@ describe(PermissionService.name, () => {
     it('hides every project from non-members', async () => {
       expect(await sut.readableProjectIds(user(), [prj('prj-1')])).toEqual(new Set());
       await expectNotFound(sut.requireProjectRead(user(), prj('prj-1')));
+    });
+  });
+
+  describe('across requests', () => {
+    beforeEach(() => {
+      sut = new PermissionService(access as unknown as AccessRepository, cacheFor(60_000));
+      access.teamsOfUserInOrganization.mockResolvedValue([team({ managePolicies: true })]);
+    });
+
+    it('reuses the rights of the same user in the same organization', async () => {
+      expect(await sut.hasFlag(user(), 'org-1', 'manage-policies')).toBe(true);
+      expect(await sut.hasFlag(user({ tokenId: 'at-other' }), 'org-1', 'manage-policies')).toBe(true);
+      expect(access.teamsOfUserInOrganization).toHaveBeenCalledTimes(1);
+      await sut.isMember(user({ userId: 'user-2' }), 'org-1');
+      await sut.isMember(user(), 'org-2');
+      expect(access.teamsOfUserInOrganization).toHaveBeenCalledTimes(3);
+    });
+
+    it('reads the rights again once a change was committed', async () => {
+      expect(await sut.hasFlag(user(), 'org-1', 'manage-policies')).toBe(true);
+      access.teamsOfUserInOrganization.mockResolvedValue([]);
+      sut.forgetCachedAccess();
+      expect(await sut.isMember(user(), 'org-1')).toBe(false);
+      expect(access.teamsOfUserInOrganization).toHaveBeenCalledTimes(2);
+    });
+
+    it('keeps site administrators apart from the same user without the flag', async () => {
+      await sut.isOwner(user(), 'org-1');
+      expect(await sut.isOwner(user({ isSiteAdmin: true }), 'org-1')).toBe(true);
+      expect(access.teamsOfUserInOrganization).toHaveBeenCalledTimes(2);
     });
   });
 });

@@ -3,6 +3,7 @@ import { notFound } from '../errors/domain-error';
 import { WORKSPACE_ACCESS_LEVELS, WorkspaceAccessLevel } from '../../teams/entities/team-workspace.entity';
 import { TeamEntity } from '../../teams/entities/team.entity';
 import { AccessRepository } from './access.repository';
+import { AuthCache } from './auth-cache';
 import { OrganizationAccess, OrganizationFlag, Principal } from './principal';
 
 const FLAG_COLUMNS: Record<OrganizationFlag, keyof TeamEntity> = {
@@ -36,13 +37,25 @@ function rank(level: WorkspaceAccessLevel): number {
 
 /**
  * The one authority on "may principal P do A on resource R". Guards and services ask it;
- * nothing else decides. Answers are cached for the life of the request's principal.
+ * nothing else decides. Organization rights are memoised for the life of the request's principal
+ * and, across requests, in the AuthCache (see there for how long and how changes apply).
  */
 @Injectable()
 export class PermissionService {
   private readonly cache = new WeakMap<Principal, Map<string, Promise<OrganizationAccess | null>>>();
 
-  constructor(private readonly access: AccessRepository) {}
+  constructor(
+    private readonly access: AccessRepository,
+    private readonly shared: AuthCache,
+  ) {}
+
+  /**
+   * Drops every remembered token and right in this process. Services call it after committing a
+   * change to tokens, teams, team memberships or organizations.
+   */
+  forgetCachedAccess(): void {
+    this.shared.invalidate();
+  }
 
   isSiteAdmin(p: Principal): boolean {
     return p.kind === 'user' && p.isSiteAdmin;
@@ -57,7 +70,9 @@ export class PermissionService {
     }
     let pending = perOrg.get(organizationId);
     if (!pending) {
-      pending = this.resolve(p, organizationId);
+      pending = this.shared.get(`access:${principalKey(p)}:${organizationId}`, () =>
+        this.resolve(p, organizationId),
+      );
       perOrg.set(organizationId, pending);
     }
     return pending;
@@ -220,6 +235,18 @@ export class PermissionService {
 
   async requireProjectRead(p: Principal, project: ProjectRef): Promise<void> {
     if (!(await this.canReadProject(p, project))) throw notFound();
+  }
+}
+
+/** Who the rights belong to: the same user, team or organization token across requests. */
+function principalKey(p: Principal): string {
+  switch (p.kind) {
+    case 'user':
+      return `user:${p.userId}:${p.isSiteAdmin ? 'admin' : 'member'}`;
+    case 'team':
+      return `team:${p.teamId}`;
+    case 'organization':
+      return `organization:${p.organizationId}`;
   }
 }
 

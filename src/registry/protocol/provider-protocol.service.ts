@@ -2,12 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { Principal } from '../../common/auth/principal';
 import { notFound } from '../../common/errors/domain-error';
 import { OrganizationsService } from '../../organizations/organizations.service';
-import { RegistryProviderEntity } from '../entities/registry-provider.entity';
-import { GpgKeysRepository } from '../gpg-keys/gpg-keys.repository';
-import { RegistryProvidersService } from '../providers/registry-providers.service';
 import { PURPOSE, RegistryLinks } from '../registry-links';
-import { ProviderPlatformsRepository } from '../versions/provider-platforms.repository';
-import { ProviderVersionsRepository } from '../versions/provider-versions.repository';
+import { ProviderProtocolRepository } from './provider-protocol.repository';
 
 export interface ProtocolVersion {
   version: string;
@@ -29,43 +25,36 @@ export interface ProtocolDownload {
 
 /**
  * The provider registry protocol over private providers. The namespace is an organization; only
- * its members see anything. Usability was computed when the files arrived, so listing versions is
- * a lookup of the provider and one query.
+ * its members see anything. Usability was computed when the files arrived, so each answer is one
+ * query (the organization and the caller's rights come from the AuthCache).
  */
 @Injectable()
 export class ProviderProtocolService {
   constructor(
     private readonly organizations: OrganizationsService,
-    private readonly providers: RegistryProvidersService,
-    private readonly versions: ProviderVersionsRepository,
-    private readonly platforms: ProviderPlatformsRepository,
-    private readonly keys: GpgKeysRepository,
+    private readonly repo: ProviderProtocolRepository,
     private readonly links: RegistryLinks,
   ) {}
-
-  private async provider(p: Principal, namespace: string, name: string): Promise<RegistryProviderEntity> {
-    const org = await this.organizations.requireVisible(p, namespace);
-    const provider = await this.providers.findPrivate(org.id, name);
-    if (!provider) throw notFound();
-    return provider;
-  }
 
   async listVersions(
     p: Principal,
     namespace: string,
     name: string,
   ): Promise<{ versions: ProtocolVersion[] }> {
-    const provider = await this.provider(p, namespace, name);
+    const org = await this.organizations.requireVisible(p, namespace);
+    const rows = await this.repo.versionList(org.id, name);
+    if (!rows.length) throw notFound();
     const byId = new Map<string, ProtocolVersion>();
-    for (const row of await this.versions.usableWithPlatforms(provider.id)) {
-      let entry = byId.get(row.versionId);
+    for (const row of rows) {
+      if (row.version_id === null || row.os === null || row.arch === null) continue;
+      let entry = byId.get(row.version_id);
       if (!entry) {
         entry = {
-          version: row.version,
+          version: row.version ?? '',
           protocols: row.protocols ? row.protocols.split(',') : [],
           platforms: [],
         };
-        byId.set(row.versionId, entry);
+        byId.set(row.version_id, entry);
       }
       entry.platforms.push({ os: row.os, arch: row.arch });
     }
@@ -77,24 +66,28 @@ export class ProviderProtocolService {
     origin: string,
     route: { namespace: string; name: string; version: string; os: string; arch: string },
   ): Promise<ProtocolDownload> {
-    const provider = await this.provider(p, route.namespace, route.name);
-    const version = await this.versions.find(provider.id, route.version);
-    if (!version?.usable) throw notFound();
-    const platform = await this.platforms.find(version.id, route.os, route.arch);
-    if (!platform?.ready) throw notFound();
-    const key = await this.keys.find(provider.organizationId, version.keyId);
+    const org = await this.organizations.requireVisible(p, route.namespace);
+    const row = await this.repo.download(org.id, route.name, route.version, route.os, route.arch);
+    if (!row?.version_id || !truthy(row.usable)) throw notFound();
+    if (!row.platform_id || !truthy(row.ready)) throw notFound();
     return {
-      protocols: version.protocols,
-      os: platform.os,
-      arch: platform.arch,
-      filename: platform.filename,
-      download_url: this.links.download(origin, PURPOSE.binaryDownload, platform.id),
-      shasums_url: this.links.download(origin, PURPOSE.shasumsDownload, version.id),
-      shasums_signature_url: this.links.download(origin, PURPOSE.shasumsSigDownload, version.id),
-      shasum: platform.shasum.toLowerCase(),
+      protocols: row.protocols ? row.protocols.split(',') : [],
+      os: row.os ?? route.os,
+      arch: row.arch ?? route.arch,
+      filename: row.filename ?? '',
+      download_url: this.links.download(origin, PURPOSE.binaryDownload, row.platform_id),
+      shasums_url: this.links.download(origin, PURPOSE.shasumsDownload, row.version_id),
+      shasums_signature_url: this.links.download(origin, PURPOSE.shasumsSigDownload, row.version_id),
+      shasum: (row.shasum ?? '').toLowerCase(),
       signing_keys: {
-        gpg_public_keys: key ? [{ key_id: key.keyId, ascii_armor: key.asciiArmor }] : [],
+        gpg_public_keys:
+          row.key_id && row.ascii_armor ? [{ key_id: row.key_id, ascii_armor: row.ascii_armor }] : [],
       },
     };
   }
+}
+
+/** Booleans read through raw queries: 1/0 from MySQL and SQLite, true/false from some drivers. */
+function truthy(value: number | boolean | null): boolean {
+  return value === true || value === 1;
 }

@@ -101,10 +101,6 @@ export class RegistryProvidersService {
   }
 
   /** The private provider `name` of the organization, or null. */
-  findPrivate(organizationId: string, name: string): Promise<RegistryProviderEntity | null> {
-    return this.repo.find(organizationId, 'private', '', name);
-  }
-
   async show(p: Principal, path: ProviderPath): Promise<ProviderView> {
     const ctx = await this.resolve(p, path);
     return { ...ctx, versions: await this.versionsOf([ctx.provider]) };

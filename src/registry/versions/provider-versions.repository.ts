@@ -11,14 +11,6 @@ import { RegistryProviderVersionEntity } from '../entities/registry-provider-ver
 /** Rows per INSERT when storing SHA256SUMS lines. */
 const CHECKSUM_BATCH = 500;
 
-export interface UsableRow {
-  versionId: string;
-  version: string;
-  protocols: string;
-  os: string;
-  arch: string;
-}
-
 @Injectable()
 export class ProviderVersionsRepository {
   constructor(
@@ -62,24 +54,6 @@ export class ProviderVersionsRepository {
       .andWhere('UPPER(v.key_id) = :keyId', { keyId: keyId.toUpperCase() })
       .andWhere('v.shasums_uploaded = :yes AND v.shasums_sig_uploaded = :yes', { yes: true })
       .getMany();
-  }
-
-  /** The consumer list in one query: usable versions joined to their ready platforms. */
-  usableWithPlatforms(providerId: string): Promise<UsableRow[]> {
-    return this.repo
-      .createQueryBuilder('v')
-      .innerJoin('registry_provider_platforms', 'pl', 'pl.version_id = v.id AND pl.ready = :yes')
-      .select('v.id', 'versionId')
-      .addSelect('v.version', 'version')
-      .addSelect('v.protocols', 'protocols')
-      .addSelect('pl.os', 'os')
-      .addSelect('pl.arch', 'arch')
-      .where('v.provider_id = :providerId AND v.usable = :yes', { providerId, yes: true })
-      .orderBy('v.created_at', 'ASC')
-      .addOrderBy('v.id', 'ASC')
-      .addOrderBy('pl.os', 'ASC')
-      .addOrderBy('pl.arch', 'ASC')
-      .getRawMany<UsableRow>();
   }
 
   /** Serialises every writer of one version (uploads, platform changes, signature checks). */

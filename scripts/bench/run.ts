@@ -1,0 +1,210 @@
+/**
+ * npm run bench — builds Plinth, starts `node dist/main.js` on a fresh database, seeds a realistic
+ * organization through the API and drives it with autocannon. See docs/benchmarks.md.
+ *
+ *   BENCH_DATABASE_URL / DATABASE_URL  mysql:// or mariadb:// server → its own database (created
+ *                                      and dropped); anything else → SQLite in a temp DATA_DIR
+ *   BENCH_SCALE=1          multiplies every seed count (0.1 for a quick run)
+ *   BENCH_DURATION=20      seconds per scenario (after a warm-up of a quarter of it, at most 5 s)
+ *   BENCH_CONNECTIONS=32   keep-alive connections
+ *   BENCH_SCENARIOS=a,b    only these scenarios (names as printed; `scaling` for the scaling check)
+ *   BENCH_WORKERS=1        WEB_CONCURRENCY of the server
+ *   BENCH_SKIP_BUILD=1     use the existing dist/
+ *   BENCH_PROFILE=dir      run the server with --cpu-prof into dir (summarise with profile-top.ts)
+ *   BENCH_JSON=file        also write the measurements as JSON
+ *   BENCH_KEEP=1           keep the database afterwards, for looking at query plans
+ *   BENCH_NODE_OPTIONS=…   NODE_OPTIONS of the server (V8 flags, e.g. --max-semi-space-size=32)
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { resolve } from 'node:path';
+import { Api, inParallel } from './http';
+import { bulkInsertWorkspaces } from './scale';
+import { drive, Measured, Scenario, scalingScenarios, scenarios } from './scenarios';
+import { Seeder, seedSize } from './seed';
+import { BenchServer, createBenchDatabase, databaseCpuSeconds, samplePeak } from './server';
+
+const env = process.env;
+const scale = Number(env.BENCH_SCALE ?? '1');
+const duration = Number(env.BENCH_DURATION ?? '20');
+const connections = Number(env.BENCH_CONNECTIONS ?? '32');
+const workers = Number(env.BENCH_WORKERS ?? '1');
+const only = env.BENCH_SCENARIOS ? new Set(env.BENCH_SCENARIOS.split(',').map((s) => s.trim())) : null;
+const SCALING_SMALL = 100;
+const SCALING_LARGE = Math.max(1_000, Math.round(100_000 * Math.min(scale, 1)));
+
+const log = (line: string) => process.stderr.write(`${line}\n`);
+
+function wanted(name: string): boolean {
+  return !only || only.has(name) || (name.startsWith('workspaces-') && only.has('scaling'));
+}
+
+async function bootstrapAdmin(origin: string): Promise<string> {
+  const iact = await (await fetch(`${origin}/admin/retrieve-iact`)).text();
+  const res = await fetch(`${origin}/admin/initial-admin-user?token=${encodeURIComponent(iact)}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ username: 'bench', email: 'bench@example.com', password: 'bench-password-123' }),
+  });
+  if (res.status !== 201) throw new Error(`initial admin: ${res.status} ${await res.text()}`);
+  return ((await res.json()) as { token: string }).token;
+}
+
+async function main(): Promise<void> {
+  for (const [name, value] of Object.entries({ scale, duration, connections, workers })) {
+    if (!Number.isFinite(value) || value <= 0)
+      throw new Error(`BENCH_${name.toUpperCase()} must be a positive number`);
+  }
+  if (env.BENCH_SKIP_BUILD !== '1') {
+    log('building…');
+    execFileSync('npx', ['nest', 'build'], { stdio: 'inherit' });
+  }
+  const db = await createBenchDatabase(env.BENCH_DATABASE_URL ?? env.DATABASE_URL);
+  const profileDir = env.BENCH_PROFILE ? resolve(env.BENCH_PROFILE) : undefined;
+  if (profileDir) mkdirSync(profileDir, { recursive: true });
+  let server: BenchServer | undefined;
+  try {
+    log(`database: ${db.dialect} (${db.dialect === 'mysql' ? db.mysqlDatabase : db.sqlitePath})`);
+    server = await BenchServer.start({ db, workers });
+    const token = await bootstrapAdmin(server.origin);
+    let api = new Api(server.origin, token);
+    const size = seedSize(scale);
+    log(`seeding (scale ${scale}): ${JSON.stringify(size)}`);
+    const seed = await new Seeder(api, size, log).run('bench');
+    if (profileDir) {
+      // Profile the scenarios only: the same database, a server started again under --cpu-prof.
+      await server.stop();
+      server = await BenchServer.start({ db, workers, profileDir });
+      api = new Api(server.origin, token);
+      log(`profiling into ${profileDir}`);
+    }
+
+    const results: Measured[] = [];
+    const opts = {
+      origin: server.origin,
+      token,
+      connections,
+      duration,
+      warmup: Math.min(5, Math.ceil(duration / 4)),
+    };
+    const running = server;
+    const run = async (scenario: Scenario) => {
+      log(`→ ${scenario.name}: ${scenario.title}`);
+      const m = await drive(scenario, opts, () => samplePeak(() => running.rss()), {
+        server: () => running.cpuSeconds(),
+        database: databaseCpuSeconds,
+      });
+      log(
+        `  ${m.rps.toFixed(0)} req/s, p50 ${m.p50} ms, p99 ${m.p99} ms, errors ${m.errors}, ` +
+          `CPU/req: server ${m.serverCpuMs.toFixed(2)} ms, database ${m.databaseCpuMs.toFixed(2)} ms`,
+      );
+      results.push(m);
+    };
+    for (const scenario of scenarios(seed).filter((s) => wanted(s.name))) await run(scenario);
+
+    if (!only || only.has('scaling')) {
+      const scaleOrg = 'bench-scale';
+      await api.post('/api/v2/organizations', {
+        data: { type: 'organizations', attributes: { name: scaleOrg, email: 'ops@bench-scale.example' } },
+      });
+      await inParallel(
+        Array.from({ length: SCALING_SMALL }, (_, i) => i),
+        16,
+        (i) =>
+          api.post(`/api/v2/organizations/${scaleOrg}/workspaces`, {
+            data: { type: 'workspaces', attributes: { name: `ws-${String(i).padStart(6, '0')}` } },
+          }),
+      );
+      for (const s of scalingScenarios(scaleOrg, SCALING_SMALL, String(SCALING_SMALL))) await run(s);
+      log(`inserting ${SCALING_LARGE - SCALING_SMALL} workspaces by bulk SQL…`);
+      await bulkInsertWorkspaces(db, scaleOrg, SCALING_SMALL, SCALING_LARGE);
+      // Rows written behind the server's back: let its list totals (CACHE_TTL_MS, 5 s) expire.
+      await new Promise((r) => setTimeout(r, 6_000));
+      for (const s of scalingScenarios(scaleOrg, SCALING_LARGE, String(SCALING_LARGE))) await run(s);
+    }
+
+    printTable(results, { dialect: db.dialect, scale, duration, connections, workers });
+    if (env.BENCH_JSON) writeFileSync(env.BENCH_JSON, JSON.stringify(results.map(plain), null, 2));
+  } finally {
+    if (server) {
+      await server.stop();
+      if (process.exitCode) log(`server log: ${server.logPath}`);
+    }
+    if (env.BENCH_KEEP === '1') log(`kept the database: ${db.url} (data in ${db.dataDir})`);
+    else await db.drop();
+  }
+}
+
+function plain(m: Measured) {
+  return {
+    scenario: m.scenario.name,
+    rps: Math.round(m.rps),
+    p50: m.p50,
+    p99: m.p99,
+    errors: m.errors,
+    kbPerResponse: Math.round(m.bytesPerResponse / 102.4) / 10,
+    rssMb: Math.round(m.rssBytes / 1024 / 1024),
+    serverCpuMs: Math.round(m.serverCpuMs * 100) / 100,
+    databaseCpuMs: Math.round(m.databaseCpuMs * 100) / 100,
+    target: m.scenario.target ?? null,
+  };
+}
+
+function printTable(
+  results: Measured[],
+  setup: { dialect: string; scale: number; duration: number; connections: number; workers: number },
+): void {
+  const p99Limit = (m: Measured) =>
+    m.scenario.cls === 'list100' ? 250 : m.scenario.cls === 'single' ? 25 : null;
+  const rows = results.map((m) => {
+    const r = plain(m);
+    const limit = p99Limit(m);
+    const rpsMark = m.scenario.target
+      ? m.rps >= m.scenario.target
+        ? ' ✓'
+        : ` ✗ (≥ ${m.scenario.target})`
+      : '';
+    const p99Mark = limit === null ? '' : m.p99 <= limit ? ' ✓' : ` ✗ (≤ ${limit})`;
+    return [
+      r.scenario,
+      `${r.rps}${rpsMark}`,
+      `${r.p50}`,
+      `${r.p99}${p99Mark}`,
+      `${r.errors}`,
+      `${r.kbPerResponse}`,
+      `${r.rssMb}`,
+      `${r.serverCpuMs}`,
+      `${r.databaseCpuMs}`,
+    ];
+  });
+  const cpu = cpus();
+  const out: string[] = [
+    '',
+    `Plinth bench — ${setup.dialect}, scale ${setup.scale}, ${setup.duration} s × ${setup.connections} connections, ` +
+      `${setup.workers} worker(s), ${cpu.length} × ${cpu[0]?.model ?? 'cpu'}, node ${process.version}`,
+    '',
+    '| scenario | req/s | p50 ms | p99 ms | errors | KB/resp | server RSS MB | server CPU ms/req | DB CPU ms/req |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+    ...rows.map((r) => `| ${r.join(' | ')} |`),
+  ];
+  const byName = new Map(results.map((m) => [m.scenario.name, m]));
+  for (const page of ['page1', 'last']) {
+    const small = byName.get(`workspaces-${page}@${SCALING_SMALL}`);
+    const large = byName.get(`workspaces-${page}@${SCALING_LARGE}`);
+    if (small && large) {
+      const ratio = small.rps / large.rps;
+      out.push(
+        '',
+        `scaling, ${page === 'page1' ? 'first' : 'last'} page: ${SCALING_LARGE} vs ${SCALING_SMALL} workspaces is ` +
+          `${ratio.toFixed(2)}× slower (${Math.round(large.rps)} vs ${Math.round(small.rps)} req/s) ${ratio <= 1.25 ? '✓' : '✗ (≤ 1.25×)'}`,
+      );
+    }
+  }
+  process.stdout.write(`${out.join('\n')}\n`);
+}
+
+main().catch((err: unknown) => {
+  log(err instanceof Error ? (err.stack ?? err.message) : String(err));
+  process.exitCode = 1;
+});

@@ -1,0 +1,227 @@
+import autocannon from 'autocannon';
+import { Seeded } from './seed';
+
+const JSONAPI = 'application/vnd.api+json';
+
+/** `single`: one resource or a small list (p99 target 25 ms); `list100`: the page of 100 (250 ms). */
+export type ScenarioClass = 'single' | 'list100' | 'write' | 'scaling';
+
+export interface Scenario {
+  name: string;
+  title: string;
+  cls: ScenarioClass;
+  /** Minimum req/s from issue #8 (MySQL, 2 cores), if the scenario has one. */
+  target?: number;
+  requests: autocannon.Request[];
+}
+
+const get = (path: string): autocannon.Request[] => [{ method: 'GET', path }];
+
+/** The read and write scenarios over the seeded organization. */
+export function scenarios(seed: Seeded): Scenario[] {
+  const org = seed.org;
+  let next = 0;
+  const attach = () => {
+    const k = next++;
+    const setId = seed.attachableSetIds[k % seed.attachableSetIds.length];
+    // Workspaces from the middle of the list, away from what the seed attached.
+    const ws = seed.workspaceIds[Math.floor(seed.workspaceIds.length / 2) + (k % 97)];
+    return { setId, body: JSON.stringify({ data: [{ type: 'workspaces', id: ws }] }) };
+  };
+  let keyCounter = 0;
+  return [
+    {
+      name: 'ping',
+      title: 'GET /api/v2/ping: no database, for calibration (the stack alone)',
+      cls: 'single',
+      requests: get('/api/v2/ping'),
+    },
+    {
+      name: 'show-policy-set',
+      title: 'show policy set, include=current_version,newest_version',
+      cls: 'single',
+      target: 2500,
+      requests: get(`/api/v2/policy-sets/${seed.versionedSetId}?include=current_version,newest_version`),
+    },
+    {
+      name: 'list-policy-sets',
+      title: 'list policy sets, page[size]=100, include=workspaces,projects',
+      cls: 'list100',
+      target: 180,
+      requests: get(
+        `/api/v2/organizations/${org}/policy-sets?page%5Bsize%5D=100&include=workspaces,projects`,
+      ),
+    },
+    {
+      name: 'effective-policy-sets',
+      title: 'effective policy sets of a workspace',
+      cls: 'single',
+      requests: get(`/api/v2/workspaces/${seed.effectiveWorkspaceId}/effective-policy-sets`),
+    },
+    {
+      name: 'inbound-run-triggers',
+      title: 'inbound run triggers, include=sourceable',
+      cls: 'single',
+      target: 2200,
+      requests: get(
+        `/api/v2/workspaces/${seed.inboundWorkspaceId}/run-triggers?filter%5Brun-trigger%5D%5Btype%5D=inbound&include=sourceable`,
+      ),
+    },
+    {
+      name: 'provider-versions',
+      title: 'consumer versions list of a provider',
+      cls: 'single',
+      target: 2600,
+      requests: get(`/api/registry/v1/providers/${org}/${seed.providerName}/versions`),
+    },
+    {
+      name: 'provider-download',
+      title: 'consumer download JSON',
+      cls: 'single',
+      requests: get(
+        `/api/registry/v1/providers/${org}/${seed.providerName}/${seed.providerVersion}/download/linux/amd64`,
+      ),
+    },
+    {
+      name: 'reserved-tag-key-churn',
+      title: 'create + delete a reserved tag key (alternating)',
+      cls: 'write',
+      requests: [
+        {
+          method: 'POST',
+          path: `/api/v2/organizations/${org}/reserved-tag-keys`,
+          headers: { 'content-type': JSONAPI },
+          setupRequest: (req) => ({
+            ...req,
+            body: JSON.stringify({
+              data: {
+                type: 'reserved-tag-keys',
+                attributes: { key: `bench.churn-${process.pid}-${keyCounter++}`, 'disable-overrides': false },
+              },
+            }),
+          }),
+          onResponse: (status, body, context) => {
+            context.id = status === 201 ? (JSON.parse(body) as { data: { id: string } }).data.id : 'missing';
+          },
+        },
+        {
+          method: 'DELETE',
+          setupRequest: (req, context) => ({
+            ...req,
+            path: `/api/v2/reserved-tag-keys/${String(context.id)}`,
+          }),
+        },
+      ],
+    },
+    {
+      name: 'policy-set-workspaces',
+      title: 'POST/DELETE /policy-sets/:id/relationships/workspaces (alternating)',
+      cls: 'write',
+      requests: [
+        {
+          method: 'POST',
+          headers: { 'content-type': JSONAPI },
+          setupRequest: (req, context) => {
+            const { setId, body } = attach();
+            context.setId = setId;
+            context.body = body;
+            return { ...req, path: `/api/v2/policy-sets/${setId}/relationships/workspaces`, body };
+          },
+        },
+        {
+          method: 'DELETE',
+          headers: { 'content-type': JSONAPI },
+          setupRequest: (req, context) => ({
+            ...req,
+            path: `/api/v2/policy-sets/${String(context.setId)}/relationships/workspaces`,
+            body: String(context.body),
+          }),
+        },
+      ],
+    },
+  ];
+}
+
+/** The workspace list of the scaling organization, first page and last page. */
+export function scalingScenarios(org: string, workspaces: number, label: string): Scenario[] {
+  const size = 20;
+  const last = Math.ceil(workspaces / size);
+  const path = (page: number) =>
+    `/api/v2/organizations/${org}/workspaces?page%5Bnumber%5D=${page}&page%5Bsize%5D=${size}`;
+  return [
+    {
+      name: `workspaces-page1@${label}`,
+      title: `workspace list, page 1 of ${last}, ${label} workspaces`,
+      cls: 'scaling',
+      requests: get(path(1)),
+    },
+    {
+      name: `workspaces-last@${label}`,
+      title: `workspace list, page ${last} of ${last}, ${label} workspaces`,
+      cls: 'scaling',
+      requests: get(path(last)),
+    },
+  ];
+}
+
+export interface Measured {
+  scenario: Scenario;
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  bytesPerResponse: number;
+  rssBytes: number;
+  /** CPU milliseconds per completed request: the server's processes, and the local database server's. */
+  serverCpuMs: number;
+  databaseCpuMs: number;
+}
+
+/** Reads cumulative CPU seconds of the server and of the database while a scenario runs. */
+export interface CpuMeters {
+  server: () => number;
+  database: () => number;
+}
+
+export interface DriveOptions {
+  origin: string;
+  token: string;
+  connections: number;
+  duration: number;
+  warmup: number;
+}
+
+/** Runs one scenario with autocannon after a short warm-up that is not counted. */
+export async function drive(
+  scenario: Scenario,
+  opts: DriveOptions,
+  rss: () => { stop: () => number },
+  cpu: CpuMeters,
+): Promise<Measured> {
+  const base: autocannon.Options = {
+    url: opts.origin,
+    connections: opts.connections,
+    timeout: 10,
+    headers: { authorization: `Bearer ${opts.token}`, accept: JSONAPI },
+    requests: scenario.requests,
+  };
+  if (opts.warmup > 0) await autocannon({ ...base, duration: opts.warmup });
+  const sampler = rss();
+  const [server0, database0] = [cpu.server(), cpu.database()];
+  const result = await autocannon({ ...base, duration: opts.duration });
+  const [server1, database1] = [cpu.server(), cpu.database()];
+  const rssBytes = sampler.stop();
+  const completed = result['2xx'] + result.non2xx;
+  const perRequest = (seconds: number) => (completed ? (seconds * 1000) / completed : 0);
+  return {
+    scenario,
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.non2xx + result.errors + result.timeouts,
+    bytesPerResponse: completed ? result.throughput.total / completed : 0,
+    rssBytes,
+    serverCpuMs: perRequest(server1 - server0),
+    databaseCpuMs: perRequest(database1 - database0),
+  };
+}
