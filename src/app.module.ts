@@ -1,19 +1,16 @@
 import { Module } from '@nestjs/common';
-import { APP_FILTER, APP_INTERCEPTOR } from '@nestjs/core';
+import { APP_FILTER } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { LoggerModule } from 'nestjs-pino';
 import { AdminCatalogsModule } from './admin-catalogs/admin-catalogs.module';
 import { BootstrapModule } from './bootstrap/bootstrap.module';
 import { ClockModule } from './common/clock';
 import { AuthModule } from './common/auth/auth.module';
 import { JsonApiExceptionFilter } from './common/errors/jsonapi-exception.filter';
-import { JsonApiInterceptor } from './common/jsonapi/jsonapi.interceptor';
 import { RateLimitModule } from './common/rate-limit/rate-limit.module';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { dataSourceOptions } from './database/data-source-options';
 import { HealthModule } from './health/health.module';
-import { HttpLogging } from './observability/http-logging';
 import { ObservabilityModule } from './observability/observability.module';
 import { OrganizationsModule } from './organizations/organizations.module';
 import { PoliciesModule } from './policies/policies.module';
@@ -34,11 +31,6 @@ import { WorkspacesModule } from './workspaces/workspaces.module';
   imports: [
     ConfigModule,
     ObservabilityModule,
-    LoggerModule.forRootAsync({
-      inject: [HttpLogging],
-      // The pino-http middleware is mounted by configureApp (first of all); nestjs-pino reuses its logger.
-      useFactory: (http: HttpLogging) => ({ pinoHttp: { logger: http.logger }, useExisting: true }),
-    }),
     TypeOrmModule.forRootAsync({
       inject: [AppConfig],
       useFactory: (config: AppConfig) => ({ ...dataSourceOptions(config), autoLoadEntities: true }),
@@ -64,9 +56,6 @@ import { WorkspacesModule } from './workspaces/workspaces.module';
     BootstrapModule,
     RegistryModule,
   ],
-  providers: [
-    { provide: APP_FILTER, useClass: JsonApiExceptionFilter },
-    { provide: APP_INTERCEPTOR, useClass: JsonApiInterceptor },
-  ],
+  providers: [{ provide: APP_FILTER, useClass: JsonApiExceptionFilter }],
 })
 export class AppModule {}

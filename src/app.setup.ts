@@ -3,16 +3,16 @@ import { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import express, { NextFunction, Request, Response } from 'express';
 import helmet from 'helmet';
-import { Logger } from 'nestjs-pino';
 import { DataSource } from 'typeorm';
 import { bodyParserError } from './common/errors/body-errors';
 import { DomainError } from './common/errors/domain-error';
+import { JsonApiExpressAdapter } from './common/jsonapi/jsonapi.adapter';
 import { JSONAPI_MEDIA_TYPE } from './common/jsonapi/media-type';
 import { rateLimitMiddleware } from './common/rate-limit/rate-limit.http';
 import { RateLimitService } from './common/rate-limit/rate-limit.service';
 import { AppConfig } from './config/app-config';
 import { enforceAcquireDeadline } from './database/mysql-pool';
-import { HttpLogging } from './observability/http-logging';
+import { HttpLogging, PinoNestLogger } from './observability/http-logging';
 import { MetricsService } from './observability/metrics.service';
 import { HttpDrain } from './server/http-drain';
 
@@ -85,8 +85,15 @@ export function buildOpenApiDocument(app: INestApplication) {
  */
 export async function configureApp(app: NestExpressApplication): Promise<void> {
   const config = app.get(AppConfig);
-  app.useLogger(app.get(Logger));
+  app.useLogger(new PinoNestLogger(app.get(HttpLogging).logger));
+  const adapter = app.getHttpAdapter();
+  if (!(adapter instanceof JsonApiExpressAdapter)) {
+    throw new Error('create the application with a JsonApiExpressAdapter: it writes JSON:API documents');
+  }
+  adapter.useBaseUrl(config.baseUrl);
   app.disable('x-powered-by');
+  // No ETag: hashing every body costs more than the rare revalidation it would save (docs/benchmarks.md).
+  app.set('etag', false);
   app.set('query parser', 'simple');
   app.set('trust proxy', config.trustProxy);
   app.use(app.get(HttpLogging).middleware);

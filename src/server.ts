@@ -2,6 +2,7 @@ import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { AppModule } from './app.module';
 import { configureApp } from './app.setup';
+import { JsonApiExpressAdapter } from './common/jsonapi/jsonapi.adapter';
 import { AppConfig } from './config/app-config';
 
 export interface ServerOptions {
@@ -14,7 +15,7 @@ export interface ServerOptions {
  * database, then exit 0) and the listener.
  */
 export async function startServer(options: ServerOptions = {}): Promise<NestExpressApplication> {
-  const app = await NestFactory.create<NestExpressApplication>(AppModule, {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule, new JsonApiExpressAdapter(), {
     bodyParser: false,
     bufferLogs: true,
   });

@@ -12,18 +12,26 @@
  *   BENCH_SKIP_BUILD=1     use the existing dist/
  *   BENCH_PROFILE=dir      run the server with --cpu-prof into dir (summarise with profile-top.ts)
  *   BENCH_JSON=file        also write the measurements as JSON
- *   BENCH_KEEP=1           keep the database afterwards, for looking at query plans
+ *   BENCH_KEEP=1           keep the database afterwards (and what was seeded, in its data directory)
+ *   BENCH_REUSE=dir        skip seeding: use the database a BENCH_KEEP=1 run kept in that data directory
  *   BENCH_NODE_OPTIONS=…   NODE_OPTIONS of the server (V8 flags, e.g. --max-semi-space-size=32)
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { resolve } from 'node:path';
 import { Api, inParallel } from './http';
 import { bulkInsertWorkspaces } from './scale';
 import { drive, Measured, Scenario, scalingScenarios, scenarios } from './scenarios';
-import { Seeder, seedSize } from './seed';
-import { BenchServer, createBenchDatabase, databaseCpuSeconds, samplePeak } from './server';
+import { Seeded, Seeder, seedSize } from './seed';
+import {
+  BenchDatabase,
+  BenchServer,
+  createBenchDatabase,
+  databaseCpuSeconds,
+  reuseBenchDatabase,
+  samplePeak,
+} from './server';
 
 const env = process.env;
 const scale = Number(env.BENCH_SCALE ?? '1');
@@ -51,6 +59,22 @@ async function bootstrapAdmin(origin: string): Promise<string> {
   return ((await res.json()) as { token: string }).token;
 }
 
+/** Bootstraps the administrator and seeds the organization; with BENCH_KEEP=1 remembers both. */
+async function seedFresh(origin: string, db: BenchDatabase): Promise<{ token: string; seed: Seeded }> {
+  const token = await bootstrapAdmin(origin);
+  const size = seedSize(scale);
+  log(`seeding (scale ${scale}): ${JSON.stringify(size)}`);
+  const seed = await new Seeder(new Api(origin, token), size, log).run('bench');
+  if (env.BENCH_KEEP === '1') writeFileSync(`${db.dataDir}/${SEED_FILE}`, JSON.stringify({ token, seed }));
+  return { token, seed };
+}
+
+const SEED_FILE = 'bench-seed.json';
+
+function keptSeed(dataDir: string): { token: string; seed: Seeded } {
+  return JSON.parse(readFileSync(`${dataDir}/${SEED_FILE}`, 'utf8')) as { token: string; seed: Seeded };
+}
+
 async function main(): Promise<void> {
   for (const [name, value] of Object.entries({ scale, duration, connections, workers })) {
     if (!Number.isFinite(value) || value <= 0)
@@ -60,19 +84,17 @@ async function main(): Promise<void> {
     log('building…');
     execFileSync('npx', ['nest', 'build'], { stdio: 'inherit' });
   }
-  const db = await createBenchDatabase(env.BENCH_DATABASE_URL ?? env.DATABASE_URL);
+  const reuse = env.BENCH_REUSE ? resolve(env.BENCH_REUSE) : undefined;
+  const db = reuse ? reuseBenchDatabase(reuse) : await createBenchDatabase(env.BENCH_DATABASE_URL ?? env.DATABASE_URL);
   const profileDir = env.BENCH_PROFILE ? resolve(env.BENCH_PROFILE) : undefined;
   if (profileDir) mkdirSync(profileDir, { recursive: true });
   let server: BenchServer | undefined;
   try {
     log(`database: ${db.dialect} (${db.dialect === 'mysql' ? db.mysqlDatabase : db.sqlitePath})`);
-    server = await BenchServer.start({ db, workers });
-    const token = await bootstrapAdmin(server.origin);
+    server = await BenchServer.start({ db, workers, profileDir: reuse ? profileDir : undefined });
+    const { token, seed } = reuse ? keptSeed(reuse) : await seedFresh(server.origin, db);
     let api = new Api(server.origin, token);
-    const size = seedSize(scale);
-    log(`seeding (scale ${scale}): ${JSON.stringify(size)}`);
-    const seed = await new Seeder(api, size, log).run('bench');
-    if (profileDir) {
+    if (profileDir && !reuse) {
       // Profile the scenarios only: the same database, a server started again under --cpu-prof.
       await server.stop();
       server = await BenchServer.start({ db, workers, profileDir });
@@ -104,7 +126,8 @@ async function main(): Promise<void> {
     for (const scenario of scenarios(seed).filter((s) => wanted(s.name))) await run(scenario);
 
     if (!only || only.has('scaling')) {
-      const scaleOrg = 'bench-scale';
+      // A kept database may hold the scaling organization of an earlier run already.
+      const scaleOrg = reuse ? `bench-scale-${Date.now().toString(36)}` : 'bench-scale';
       await api.post('/api/v2/organizations', {
         data: { type: 'organizations', attributes: { name: scaleOrg, email: 'ops@bench-scale.example' } },
       });
@@ -131,7 +154,7 @@ async function main(): Promise<void> {
       await server.stop();
       if (process.exitCode) log(`server log: ${server.logPath}`);
     }
-    if (env.BENCH_KEEP === '1') log(`kept the database: ${db.url} (data in ${db.dataDir})`);
+    if (env.BENCH_KEEP === '1' || reuse) log(`kept the database: ${db.url} (BENCH_REUSE=${db.dataDir})`);
     else await db.drop();
   }
 }

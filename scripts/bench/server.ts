@@ -1,6 +1,6 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createWriteStream, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createWriteStream, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,6 +22,10 @@ export interface BenchDatabase {
 /** A fresh database: MySQL when the URL says mysql:/mariadb:, otherwise SQLite in a temp DATA_DIR. */
 export async function createBenchDatabase(given: string | undefined): Promise<BenchDatabase> {
   const dataDir = mkdtempSync(join(tmpdir(), 'plinth-bench-'));
+  const described = (db: BenchDatabase) => {
+    writeFileSync(join(dataDir, DATABASE_FILE), JSON.stringify({ ...db, drop: undefined }));
+    return db;
+  };
   const removeDir = () => rmSync(dataDir, { recursive: true, force: true });
   if (given && /^(mysql|mariadb):/.test(given)) {
     const parsed = new URL(given);
@@ -31,7 +35,7 @@ export async function createBenchDatabase(given: string | undefined): Promise<Be
     await withMysql(serverUrl, (c) =>
       c.query(`CREATE DATABASE \`${database}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`),
     );
-    return {
+    return described({
       dialect: 'mysql',
       url: `${serverUrl}/${database}`,
       dataDir,
@@ -41,16 +45,24 @@ export async function createBenchDatabase(given: string | undefined): Promise<Be
         await withMysql(serverUrl, (c) => c.query(`DROP DATABASE IF EXISTS \`${database}\``));
         removeDir();
       },
-    };
+    });
   }
   const sqlitePath = join(dataDir, 'plinth.sqlite');
-  return {
+  return described({
     dialect: 'sqlite',
     url: `sqlite:${sqlitePath}`,
     dataDir,
     sqlitePath,
     drop: async () => removeDir(),
-  };
+  });
+}
+
+const DATABASE_FILE = 'bench-database.json';
+
+/** The database an earlier run kept (BENCH_KEEP=1) in `dataDir`; never dropped by this run. */
+export function reuseBenchDatabase(dataDir: string): BenchDatabase {
+  const kept = JSON.parse(readFileSync(join(dataDir, DATABASE_FILE), 'utf8')) as Omit<BenchDatabase, 'drop'>;
+  return { ...kept, dataDir, drop: async () => undefined };
 }
 
 async function withMysql<T>(

@@ -1,4 +1,5 @@
-import { redactUrl, REDACTED } from './http-logging';
+import pino from 'pino';
+import { PinoNestLogger, redactUrl, REDACTED } from './http-logging';
 
 describe('redactUrl', () => {
   it('hides the capability of a signed upload or download link', () => {
@@ -18,5 +19,34 @@ describe('redactUrl', () => {
   it('leaves ordinary paths and queries alone', () => {
     const url = '/api/v2/organizations/acme/workspaces?page%5Bnumber%5D=2&search%5Bname%5D=tok';
     expect(redactUrl(url)).toBe(url);
+  });
+});
+
+describe('PinoNestLogger', () => {
+  const capture = () => {
+    const lines: Record<string, unknown>[] = [];
+    const stream = { write: (s: string) => lines.push(JSON.parse(s) as Record<string, unknown>) };
+    return { lines, logger: new PinoNestLogger(pino({ level: 'info' }, stream)) };
+  };
+
+  it('writes Nest log calls as JSON lines with their context', () => {
+    const { lines, logger } = capture();
+    logger.log('ready', 'Bootstrap');
+    logger.warn({ path: '/x' }, 'Errors');
+    logger.error('boom', 'Error: boom\n    at f', 'Errors');
+    logger.error({ errorId: 'e1' }, 'unhandled error e1', 'Errors');
+    logger.debug('not written', 'Bootstrap');
+    expect(lines).toEqual([
+      expect.objectContaining({ level: 30, msg: 'ready', context: 'Bootstrap' }),
+      expect.objectContaining({ level: 40, path: '/x', context: 'Errors' }),
+      expect.objectContaining({ level: 50, msg: 'boom', stack: 'Error: boom\n    at f', context: 'Errors' }),
+      expect.objectContaining({ level: 50, msg: 'unhandled error e1', errorId: 'e1', context: 'Errors' }),
+    ]);
+  });
+
+  it('keeps an error object as err', () => {
+    const { lines, logger } = capture();
+    logger.error(new Error('gone'));
+    expect(lines[0]).toMatchObject({ level: 50, msg: 'gone', err: { message: 'gone', type: 'Error' } });
   });
 });

@@ -1,8 +1,8 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, LoggerService } from '@nestjs/common';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
-import type { DestinationStream, Logger } from 'pino';
-import { HttpLogger, Options, pinoHttp } from 'pino-http';
+import type { NextFunction, Request, Response } from 'express';
+import pino, { DestinationStream, Level, Logger } from 'pino';
 import { AppConfig } from '../config/app-config';
 
 /** Where JSON log lines go: stdout, unless a test captures them. */
@@ -28,44 +28,113 @@ export function requestId(req: IncomingMessage, res: ServerResponse): string {
   return id;
 }
 
-export function httpLoggerOptions(config: AppConfig): Options {
-  return {
-    level: config.logLevel,
-    genReqId: requestId,
-    redact: {
-      paths: [
-        'req.headers.authorization',
-        'req.headers.cookie',
-        'req.query.token',
-        'res.headers["set-cookie"]',
-      ],
-      censor: REDACTED,
-    },
-    serializers: {
-      req: (req: { id: string; method: string; url: string }) => ({
-        id: req.id,
-        method: req.method,
-        url: redactUrl(req.url),
-      }),
-      res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
-    },
-  };
+/** The request id the access-log middleware gave a request. */
+export function idOf(req: IncomingMessage): string | undefined {
+  return (req as IncomingMessage & { id?: string }).id;
 }
 
 /**
- * The pino-http middleware and its root logger. configureApp mounts the middleware first of all,
- * so every response (a body-parser 400 or an early 429 too) gets a request id and an access log
- * line; nestjs-pino reuses the same logger for application logs.
+ * The process's pino logger and its access-log middleware. configureApp mounts the middleware
+ * first of all, so every response (a body-parser 400 or an early 429 too) carries a request id and
+ * gets one log line when it ends: `request completed` at info, `request errored` at error for a
+ * 5xx, `request aborted` at warn when the client went away first. Nothing is built per request
+ * beyond the id unless the line is actually written.
  */
 @Injectable()
 export class HttpLogging {
-  readonly middleware: HttpLogger;
+  readonly logger: Logger;
 
   constructor(config: AppConfig, @Inject(LOG_DESTINATION) destination: DestinationStream) {
-    this.middleware = pinoHttp(httpLoggerOptions(config), destination);
+    this.logger = pino(
+      {
+        level: config.logLevel,
+        // Nothing below logs headers or queries, but an object logged elsewhere might carry them.
+        redact: {
+          paths: ['req.headers.authorization', 'req.headers.cookie', 'req.query.token'],
+          censor: REDACTED,
+        },
+      },
+      destination,
+    );
   }
 
-  get logger(): Logger {
-    return this.middleware.logger;
+  readonly middleware = (req: Request, res: Response, next: NextFunction): void => {
+    const id = requestId(req, res);
+    (req as Request & { id: string }).id = id;
+    const started = performance.now();
+    res.once('close', () => {
+      const status = res.statusCode;
+      const [level, msg]: [Level, string] = !res.writableFinished
+        ? ['warn', 'request aborted']
+        : status >= 500
+          ? ['error', 'request errored']
+          : ['info', 'request completed'];
+      if (!this.logger.isLevelEnabled(level)) return;
+      this.logger[level](
+        {
+          req: { id, method: req.method, url: redactUrl(req.originalUrl) },
+          res: { statusCode: status },
+          responseTime: Math.round(performance.now() - started),
+        },
+        msg,
+      );
+    });
+    next();
+  };
+}
+
+const NEST_LEVELS = {
+  log: 'info',
+  error: 'error',
+  warn: 'warn',
+  debug: 'debug',
+  verbose: 'trace',
+  fatal: 'fatal',
+} as const;
+
+/**
+ * Nest's logger interface over the same pino logger: `new Logger('Context').warn(...)` anywhere in
+ * the app becomes one JSON line with `context`. An object message is merged into the line; Nest
+ * passes `error(message, stack, context)`.
+ */
+export class PinoNestLogger implements LoggerService {
+  constructor(private readonly logger: Logger) {}
+
+  log(message: unknown, ...params: unknown[]): void {
+    this.write('log', message, params);
+  }
+  error(message: unknown, ...params: unknown[]): void {
+    this.write('error', message, params);
+  }
+  warn(message: unknown, ...params: unknown[]): void {
+    this.write('warn', message, params);
+  }
+  debug(message: unknown, ...params: unknown[]): void {
+    this.write('debug', message, params);
+  }
+  verbose(message: unknown, ...params: unknown[]): void {
+    this.write('verbose', message, params);
+  }
+  fatal(message: unknown, ...params: unknown[]): void {
+    this.write('fatal', message, params);
+  }
+
+  private write(method: keyof typeof NEST_LEVELS, message: unknown, params: unknown[]): void {
+    const level = NEST_LEVELS[method];
+    if (!this.logger.isLevelEnabled(level)) return;
+    const rest = [...params];
+    const context = rest.length && typeof rest[rest.length - 1] === 'string' ? rest.pop() : undefined;
+    const extra = typeof rest[0] === 'string' ? rest[0] : undefined;
+    const fields: Record<string, unknown> = { context };
+    if (message instanceof Error) {
+      this.logger[level]({ ...fields, err: message }, message.message);
+    } else if (typeof message === 'object' && message !== null) {
+      // logger.error({ ...fields }, 'message')
+      this.logger[level]({ ...fields, ...message }, extra);
+    } else {
+      // logger.error('message', stack)
+      if (method === 'error' && extra) fields.stack = extra;
+      this.logger[level](fields, String(message));
+    }
   }
 }

@@ -14,7 +14,7 @@ export const UNMATCHED_ROUTE = '(unmatched)';
 
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
-/** Nest mounts app-wide middleware (nestjs-pino's context binding) on this catch-all route. */
+/** Nest mounts module middleware applied to every route (`forRoutes('*')`) on this catch-all route. */
 const MIDDLEWARE_CATCH_ALL = '/{*path}';
 
 /** The route template Express matched (`/api/v2/organizations/:name`), never the raw path. */

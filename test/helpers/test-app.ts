@@ -7,6 +7,7 @@ import { createConnection } from 'mysql2/promise';
 import request from 'supertest';
 import { AppModule } from '../../src/app.module';
 import { configureApp } from '../../src/app.setup';
+import { JsonApiExpressAdapter } from '../../src/common/jsonapi/jsonapi.adapter';
 import { AppConfig } from '../../src/config/app-config';
 
 export const JSONAPI = 'application/vnd.api+json';
@@ -75,7 +76,10 @@ export async function startApp(
     .useValue(config);
   for (const o of overrides) builder.overrideProvider(o.provide).useValue(o.useValue);
   const moduleRef = await builder.compile();
-  const app = moduleRef.createNestApplication<NestExpressApplication>({ bodyParser: false, logger: false });
+  const app = moduleRef.createNestApplication<NestExpressApplication>(new JsonApiExpressAdapter(), {
+    bodyParser: false,
+    logger: false,
+  });
   await configureApp(app);
   await app.listen(0, '127.0.0.1');
   const address = app.getHttpServer().address() as { port: number };

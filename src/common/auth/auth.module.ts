@@ -1,6 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { PassportModule } from '@nestjs/passport';
+import { IncludeGuard } from '../jsonapi/include.guard';
 import { AccessRepository } from './access.repository';
 import { AuthCache } from './auth-cache';
 import { BearerAuthGuard } from './bearer-auth.guard';
@@ -16,6 +17,8 @@ import { PermissionService } from './permission.service';
     PermissionService,
     BearerStrategy,
     { provide: APP_GUARD, useClass: BearerAuthGuard },
+    // Global guards run in the order they are provided: `include` is checked after authentication.
+    { provide: APP_GUARD, useClass: IncludeGuard },
   ],
   exports: [PermissionService, AuthCache],
 })

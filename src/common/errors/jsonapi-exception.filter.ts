@@ -1,3 +1,4 @@
+import { idOf } from '../../observability/http-logging';
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { randomUUID } from 'node:crypto';
@@ -108,7 +109,7 @@ export class JsonApiExceptionFilter implements ExceptionFilter {
       return { status: 422, items: [{ detail: 'is invalid' }] };
     }
     if (isConnectionError(exception)) {
-      this.logger.warn(`database unavailable during ${req.method} ${req.path}`);
+      this.logger.warn({ reqId: idOf(req) }, `database unavailable during ${req.method} ${req.path}`);
       return { status: 503, items: [{ detail: 'the database is unavailable; try again shortly' }] };
     }
     return this.internal(exception, req);
@@ -117,7 +118,7 @@ export class JsonApiExceptionFilter implements ExceptionFilter {
   private internal(exception: unknown, req: Request): Mapped {
     const id = randomUUID();
     this.logger.error(
-      { errorId: id, method: req.method, path: req.path, err: loggable(exception) },
+      { errorId: id, reqId: idOf(req), method: req.method, path: req.path, err: loggable(exception) },
       `unhandled error ${id}`,
     );
     return {
