@@ -22,12 +22,7 @@ export class PolicySetVersionsRepository {
 
   /** For `included` arrays of policy-set reads: plain SQL (see RowReader). */
   findByIds(ids: string[]): Promise<PolicySetVersionEntity[]> {
-    if (!ids.length) return Promise.resolve([]);
-    return this.rows.many(
-      `SELECT ${this.rows.select('v')} FROM policy_set_versions v WHERE v.id IN (${ids.map(() => '?').join(', ')})`,
-      ids,
-      'v',
-    );
+    return this.rows.byIds(ids);
   }
 
   /** Newest first: creation times are strictly increasing within a set. */

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, In, Repository } from 'typeorm';
+import { EntityManager, Repository } from 'typeorm';
 import { likeCondition, likePattern } from '../common/database/like';
 import { RowReader } from '../common/database/row-reader';
 import { Page, paginateCounted } from '../common/database/paginate';
@@ -86,8 +86,9 @@ export class PolicySetsRepository {
     return counts;
   }
 
+  /** Plain SQL (see RowReader): includes of whole pages read these. */
   findByIds(ids: string[]): Promise<PolicySetEntity[]> {
-    return ids.length ? this.repo.find({ where: { id: In(ids) } }) : Promise.resolve([]);
+    return this.rows.byIds(ids);
   }
 
   list(filter: PolicySetListFilter, page: PageParams): Promise<Page<PolicySetEntity>> {
@@ -176,9 +177,9 @@ export class PolicySetsRepository {
         sql,
         Array.from({ length: MEMBER_RELATIONS.length + 2 }, () => setIds).flat(),
       );
-    const order = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-    rows.sort((a, b) => order(a.at, b.at) || order(a.member_id, b.member_id));
-    for (const r of rows) {
+    const keyed = rows.map((r) => ({ r, key: `${r.at}\u0000${r.member_id}` }));
+    keyed.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    for (const { r } of keyed) {
       if (r.rel === 'newest') out.newest.set(r.set_id, r.member_id);
       else if (r.rel === 'current') out.current.set(r.set_id, r.member_id);
       else out.members[r.rel as MemberRelation].get(r.set_id)?.push(r.member_id);

@@ -1,12 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, In, Repository } from 'typeorm';
+import { EntityManager, Repository } from 'typeorm';
 import { likeCondition, likePattern } from '../common/database/like';
 import { paginate, Page } from '../common/database/paginate';
 import { PageParams } from '../common/jsonapi/pagination';
 import { TeamWorkspaceEntity } from '../teams/entities/team-workspace.entity';
 import { WorkspaceEntity } from '../workspaces/entities/workspace.entity';
 import { ProjectEntity } from './entities/project.entity';
+import { RowReader } from '../common/database/row-reader';
 
 export interface ProjectListFilter {
   organizationId: string;
@@ -17,14 +18,19 @@ export interface ProjectListFilter {
 
 @Injectable()
 export class ProjectsRepository {
-  constructor(@InjectRepository(ProjectEntity) private readonly repo: Repository<ProjectEntity>) {}
+  private readonly rows: RowReader<ProjectEntity>;
+
+  constructor(@InjectRepository(ProjectEntity) private readonly repo: Repository<ProjectEntity>) {
+    this.rows = new RowReader(repo.manager.connection, ProjectEntity);
+  }
 
   findById(id: string): Promise<ProjectEntity | null> {
     return this.repo.findOne({ where: { id } });
   }
 
+  /** Plain SQL (see RowReader): includes of whole pages read these. */
   findByIds(ids: string[]): Promise<ProjectEntity[]> {
-    return ids.length ? this.repo.find({ where: { id: In(ids) } }) : Promise.resolve([]);
+    return this.rows.byIds(ids);
   }
 
   findDefault(organizationId: string): Promise<ProjectEntity | null> {

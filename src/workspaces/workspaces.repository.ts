@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, In, ObjectLiteral, Repository, SelectQueryBuilder } from 'typeorm';
+import { EntityManager, ObjectLiteral, Repository, SelectQueryBuilder } from 'typeorm';
 import { likeCondition, likePattern } from '../common/database/like';
 import { RowReader } from '../common/database/row-reader';
 import { WorkspaceEntity } from './entities/workspace.entity';
@@ -38,8 +38,9 @@ export class WorkspacesRepository {
     return ws?.name === name ? ws : null;
   }
 
+  /** Plain SQL (see RowReader): includes of whole pages read these. */
   findByIds(ids: string[]): Promise<WorkspaceEntity[]> {
-    return ids.length ? this.repo.find({ where: { id: In(ids) } }) : Promise.resolve([]);
+    return this.rows.byIds(ids);
   }
 
   /** The number of workspaces the filter matches. */

@@ -1,0 +1,65 @@
+import { Column, DataSource, Entity, PrimaryColumn } from 'typeorm';
+import { RowReader } from './row-reader';
+
+@Entity('gadgets')
+class Gadget {
+  @PrimaryColumn({ type: 'varchar', length: 32 })
+  id!: string;
+
+  @Column({ type: 'varchar', length: 64 })
+  name!: string;
+
+  @Column({ type: 'boolean', default: false })
+  shiny!: boolean;
+
+  @Column({ type: 'datetime' })
+  createdAt!: Date;
+}
+
+describe('RowReader', () => {
+  let ds: DataSource;
+  let rows: RowReader<Gadget>;
+
+  beforeAll(async () => {
+    ds = new DataSource({
+      type: 'better-sqlite3',
+      database: ':memory:',
+      entities: [Gadget],
+      synchronize: true,
+    });
+    await ds.initialize();
+    const at = new Date('2026-01-02T03:04:05.678Z');
+    const all = Array.from({ length: 1203 }, (_, i) => ({
+      id: `g-${i}`,
+      name: `gadget ${i}`,
+      shiny: i % 2 === 0,
+      createdAt: at,
+    }));
+    for (let i = 0; i < all.length; i += 200) await ds.getRepository(Gadget).insert(all.slice(i, i + 200));
+    rows = new RowReader(ds, Gadget);
+  });
+  afterAll(() => ds.destroy());
+
+  it('reads entities by id across chunks, once each, skipping unknown ids', async () => {
+    const wanted = Array.from({ length: 1203 }, (_, i) => `g-${i}`);
+    const found = await rows.byIds([...wanted, 'g-7', 'g-nope']);
+    expect(found).toHaveLength(1203);
+    expect(new Set(found.map((g) => g.id))).toEqual(new Set(wanted));
+  });
+
+  it('hydrates like TypeORM: an entity instance with typed values', async () => {
+    const [viaReader] = await rows.byIds(['g-4']);
+    const viaOrm = await ds.getRepository(Gadget).findOneByOrFail({ id: 'g-4' });
+    expect(viaReader).toBeInstanceOf(Gadget);
+    expect(viaReader).toEqual(viaOrm);
+    expect(viaReader.shiny).toBe(true);
+    expect(viaReader.createdAt).toEqual(new Date('2026-01-02T03:04:05.678Z'));
+  });
+
+  it('answers an empty list without a query', async () => {
+    const spy = jest.spyOn(ds, 'query');
+    expect(await rows.byIds([])).toEqual([]);
+    expect(spy).not.toHaveBeenCalled();
+    spy.mockRestore();
+  });
+});
