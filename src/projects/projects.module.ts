@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { OrganizationsModule } from '../organizations/organizations.module';
 import { TagBindingsModule } from '../tag-bindings/tag-bindings.module';
 import { ProjectEntity } from './entities/project.entity';
+import { ProjectWorkspaceCounts } from './project-workspace-counts';
 import { ProjectsController } from './projects.controller';
 import { ProjectsRepository } from './projects.repository';
 import { ProjectsService } from './projects.service';
@@ -14,7 +15,7 @@ import { ProjectsService } from './projects.service';
     forwardRef(() => TagBindingsModule),
   ],
   controllers: [ProjectsController],
-  providers: [ProjectsRepository, ProjectsService],
+  providers: [ProjectsRepository, ProjectWorkspaceCounts, ProjectsService],
   exports: [ProjectsService],
 })
 export class ProjectsModule {}

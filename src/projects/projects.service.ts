@@ -17,6 +17,7 @@ import { TagBindingInput } from '../tag-bindings/tag-binding-rules';
 import { TagBindingsService } from '../tag-bindings/tag-bindings.service';
 import { CreateProjectAttributes, UpdateProjectAttributes } from './dto/project-attributes.dto';
 import { ProjectEntity } from './entities/project.entity';
+import { ProjectWorkspaceCounts } from './project-workspace-counts';
 import { ProjectsRepository } from './projects.repository';
 import { serializeProject } from './projects.serializer';
 
@@ -36,7 +37,13 @@ export class ProjectsService {
     @Inject(forwardRef(() => OrganizationsService)) private readonly organizations: OrganizationsService,
     @InjectDataSource() private readonly ds: DataSource,
     @Inject(forwardRef(() => TagBindingsService)) private readonly tagBindings: TagBindingsService,
+    private readonly workspaceCounts: ProjectWorkspaceCounts,
   ) {}
+
+  /** After a workspace is created, moved or deleted in this process. */
+  forgetWorkspaceCounts(): void {
+    this.workspaceCounts.forget();
+  }
 
   async createDefaultProject(manager: EntityManager, organizationId: string): Promise<ProjectEntity> {
     const now = new Date();
@@ -84,7 +91,7 @@ export class ProjectsService {
     if (!shown.length) return [];
     const [orgs, counts] = await Promise.all([
       this.organizations.findByIds(shown.map((project) => project.organizationId)),
-      this.repo.workspaceCounts(shown.map((project) => project.id)),
+      this.workspaceCounts.of(shown.map((project) => project.id)),
     ]);
     const names = new Map(orgs.map((o) => [o.id, o.name]));
     return shown.flatMap((project) => {
@@ -103,7 +110,7 @@ export class ProjectsService {
   async view(project: ProjectEntity, organization?: OrganizationEntity): Promise<ProjectView> {
     const [org, counts] = await Promise.all([
       organization ?? this.organizations.requireById(project.organizationId),
-      this.repo.workspaceCounts([project.id]),
+      this.workspaceCounts.of([project.id]),
     ]);
     return { project, organization: org, workspaceCount: counts.get(project.id) ?? 0 };
   }
@@ -115,7 +122,7 @@ export class ProjectsService {
       { organizationId: org.id, search, teamIds: 'all' in scope ? undefined : scope.teamIds },
       page,
     );
-    const counts = await this.repo.workspaceCounts(result.items.map((x) => x.id));
+    const counts = await this.workspaceCounts.of(result.items.map((x) => x.id));
     return {
       ...result,
       items: result.items.map((project) => ({

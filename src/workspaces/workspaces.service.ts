@@ -156,6 +156,12 @@ export class WorkspacesService {
     this.lists.invalidate();
   }
 
+  /** A workspace was created, changed, moved or deleted: lists and project counts are stale. */
+  private afterWorkspaceChange(): void {
+    this.forgetListPositions();
+    this.projects.forgetWorkspaceCounts();
+  }
+
   async create(
     p: Principal,
     orgName: string,
@@ -205,7 +211,7 @@ export class WorkspacesService {
   async delete(p: Principal, ws: WorkspaceEntity): Promise<void> {
     await this.permissions.requireWorkspaceLevel(p, ws, 'admin');
     await inTransaction(this.ds, (manager) => this.repo.delete(manager, ws.id));
-    this.forgetListPositions();
+    this.afterWorkspaceChange();
   }
 
   deleteAllInOrganization(manager: EntityManager, organizationId: string): Promise<void> {
@@ -248,7 +254,7 @@ export class WorkspacesService {
         }
         return this.tagBindings.saveWorkspace(manager, ws, tags, () => this.repo.save(manager, ws));
       });
-      this.forgetListPositions();
+      this.afterWorkspaceChange();
     } catch (err) {
       if (isUniqueViolation(err)) throw invalidAttribute('name', 'has already been taken');
       throw err;
