@@ -4,6 +4,8 @@ import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import express, { NextFunction, Request, Response } from 'express';
 import helmet from 'helmet';
 import { DataSource } from 'typeorm';
+import { CATALOGS } from './admin-catalogs/catalogs';
+import { API_V2 } from './common/api-prefix';
 import { bodyParserError } from './common/errors/body-errors';
 import { DomainError } from './common/errors/domain-error';
 import { JsonApiExpressAdapter } from './common/jsonapi/jsonapi.adapter';
@@ -75,7 +77,15 @@ export function buildOpenApiDocument(app: INestApplication) {
     .setVersion('2.6')
     .addBearerAuth()
     .build();
-  return SwaggerModule.createDocument(app, config);
+  const doc = SwaggerModule.createDocument(app, config);
+  if (app.get(AppConfig).deployment === 'cloud') {
+    // A cloud installation has no administrator catalogs (every such route answers 404): not listed.
+    const hidden = CATALOGS.map((catalog) => `/${API_V2}/admin/${catalog}`);
+    for (const path of Object.keys(doc.paths)) {
+      if (hidden.some((prefix) => path === prefix || path.startsWith(`${prefix}/`))) delete doc.paths[path];
+    }
+  }
+  return doc;
 }
 
 /**

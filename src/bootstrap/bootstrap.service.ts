@@ -1,3 +1,4 @@
+import cluster from 'node:cluster';
 import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { timingSafeEqual } from 'node:crypto';
@@ -32,6 +33,8 @@ export class BootstrapService implements OnApplicationBootstrap {
   async onApplicationBootstrap(): Promise<void> {
     if (await this.users.anySiteAdmin()) return;
     await this.settings.insertIfAbsent(IACT_KEY, randomBase62(32));
+    // With several workers the first one says it; the others (and replacements) stay quiet.
+    if (cluster.isWorker && cluster.worker && cluster.worker.id > 1) return;
     const url = `http://127.0.0.1:${this.config.port}`;
     this.logger.log(
       `No administrator yet. On this machine run: curl ${url}/admin/retrieve-iact  then  ` +

@@ -89,6 +89,14 @@ describe('who may use the administrator catalogs on a self-hosted installation',
       expect(res.body).toEqual({ errors: [{ status: '401', title: 'unauthorized' }] });
     });
   });
+  it('lists both catalogs in the OpenAPI document', async () => {
+    const doc = (await request(t.origin).get('/docs-json').expect(200)).body as { paths: object };
+    for (const catalog of CATALOGS) {
+      expect(Object.keys(doc.paths)).toEqual(
+        expect.arrayContaining([`/api/v2/admin/${catalog}`, `/api/v2/admin/${catalog}/{id}`]),
+      );
+    }
+  });
 });
 
 describe('the administrator catalogs on a cloud installation', () => {
@@ -125,6 +133,13 @@ describe('the administrator catalogs on a cloud installation', () => {
       expect(unknown.body).toEqual(NOT_FOUND);
     },
   );
+
+  it('leaves the catalogs out of the OpenAPI document, and keeps the rest', async () => {
+    const doc = (await request(t.origin).get('/docs-json').expect(200)).body as { paths: object };
+    const paths = Object.keys(doc.paths);
+    expect(paths.filter((p) => /engine-versions/.test(p))).toEqual([]);
+    expect(paths).toContain('/api/v2/organizations/{org}/policy-sets');
+  });
 
   it('still serves the rest of the API to the administrator', async () => {
     await admin.api.get('/api/v2/account/details').expect(200);

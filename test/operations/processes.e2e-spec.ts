@@ -84,6 +84,7 @@ describe('a server process', () => {
 
     const migrations = server.lines.filter((l) => /database migrations up to date/.test(l));
     expect(migrations).toHaveLength(1);
+    expect(server.lines.filter((l) => /No administrator yet/.test(l))).toHaveLength(1);
 
     // Each request on a fresh connection from its own address: spread over both workers, never limited.
     const from = (i: number) => `127.0.2.${i + 1}`;
