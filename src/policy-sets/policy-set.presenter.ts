@@ -48,7 +48,7 @@ export class PolicySetPresenter {
   async views(sets: PolicySetEntity[]): Promise<PolicySetView[]> {
     const [orgs, relations] = await Promise.all([
       this.organizations.findByIds(sets.map((s) => s.organizationId)),
-      this.repo.relations(sets.map((s) => s.id)),
+      this.repo.relations(sets),
     ]);
     const names = new Map(orgs.map((o) => [o.id, o.name]));
     const { members } = relations;

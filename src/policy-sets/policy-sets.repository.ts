@@ -147,7 +147,10 @@ export class PolicySetsRepository {
    * members of the four relationships (in the order they were added) and the ids of each set's
    * newest version and newest ready version.
    */
-  async relations(setIds: string[]): Promise<SetRelations> {
+  async relations(sets: Pick<PolicySetEntity, 'id' | 'uploadVersioned'>[]): Promise<SetRelations> {
+    const setIds = sets.map((s) => s.id);
+    // Only upload-versioned sets have versions (the first version turns the flag on for good).
+    const versioned = sets.filter((s) => s.uploadVersioned).map((s) => s.id);
     const out: SetRelations = {
       members: Object.fromEntries(
         MEMBER_RELATIONS.map((r) => [r, new Map(setIds.map((id) => [id, [] as string[]]))]),
@@ -163,22 +166,24 @@ export class PolicySetsRepository {
                 CAST(m.created_at AS CHAR) AS at
            FROM ${MEMBER_TABLE_NAMES[relation]} m WHERE m.policy_set_id IN (${marks})`,
     );
+    const versionMarks = versioned.map(() => '?').join(', ');
     const newest = (rel: 'newest' | 'current') => {
       const ready = (alias: string) => (rel === 'current' ? `AND ${alias}.status = 'ready'` : '');
       return `SELECT '${rel}' AS rel, v.policy_set_id AS set_id, v.id AS member_id, '' AS at
                 FROM policy_set_versions v
-               WHERE v.policy_set_id IN (${marks}) ${ready('v')}
+               WHERE v.policy_set_id IN (${versionMarks}) ${ready('v')}
                  AND v.created_at = (SELECT MAX(v2.created_at) FROM policy_set_versions v2
                                       WHERE v2.policy_set_id = v.policy_set_id ${ready('v2')})`;
     };
-    const sql = [...members, newest('newest'), newest('current')].join(' UNION ALL ');
+    const parts = versioned.length ? [...members, newest('newest'), newest('current')] : members;
+    const params = [
+      ...MEMBER_RELATIONS.flatMap(() => setIds),
+      ...(versioned.length ? [...versioned, ...versioned] : []),
+    ];
     // Sorted here rather than by the database: an ORDER BY over a UNION makes it build and sort a
     // temporary table on every request. Times come as fixed-width text, which sorts as they do.
     const rows: { rel: string; set_id: string; member_id: string; at: string }[] =
-      await this.repo.manager.query(
-        sql,
-        Array.from({ length: MEMBER_RELATIONS.length + 2 }, () => setIds).flat(),
-      );
+      await this.repo.manager.query(parts.join(' UNION ALL '), params);
     const keyed = rows.map((r) => ({ r, key: `${r.at}\u0000${r.member_id}` }));
     keyed.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
     for (const { r } of keyed) {

@@ -39,7 +39,7 @@ export class Included {
   }
 }
 
-/** A single-resource document; the interceptor writes it with the JSON:API media type. */
+/** A single-resource document; JsonApiExpressAdapter writes it with the JSON:API media type. */
 export class ResourceDocument {
   constructor(
     readonly data: ResourceObject | null,
@@ -48,7 +48,7 @@ export class ResourceDocument {
   ) {}
 }
 
-/** A paginated collection; the interceptor adds absolute `links` and `meta.pagination`. */
+/** A paginated collection; JsonApiExpressAdapter adds absolute `links` and `meta.pagination`. */
 export class CollectionDocument {
   constructor(
     readonly data: ResourceObject[],

@@ -60,7 +60,7 @@ export function parseInclude(query: Query, allowed: readonly string[]): string[]
 /** `page[number]` and `page[size]` of the request, validated. */
 export const Paging = createParamDecorator((_: unknown, ctx: ExecutionContext) => parsePage(queryOf(ctx)));
 
-/** Handler metadata set by `@Includes`: the route reads `include`, so the interceptor leaves it alone. */
+/** Handler metadata set by `@Includes`: the route reads `include`, so IncludeGuard leaves it alone. */
 export const READS_INCLUDE = 'plinth:reads-include';
 
 const markReadsInclude: ParameterDecorator = (target, key) => {
