@@ -5,6 +5,7 @@ import { AdminCatalogsModule } from './admin-catalogs/admin-catalogs.module';
 import { BootstrapModule } from './bootstrap/bootstrap.module';
 import { ClockModule } from './common/clock';
 import { AuthModule } from './common/auth/auth.module';
+import { CacheModule } from './common/cache/cache.module';
 import { JsonApiExceptionFilter } from './common/errors/jsonapi-exception.filter';
 import { RateLimitModule } from './common/rate-limit/rate-limit.module';
 import { AppConfig } from './config/app-config';
@@ -36,6 +37,7 @@ import { WorkspacesModule } from './workspaces/workspaces.module';
       useFactory: (config: AppConfig) => ({ ...dataSourceOptions(config), autoLoadEntities: true }),
     }),
     ClockModule,
+    CacheModule,
     ServerModule,
     RateLimitModule,
     AuthModule,

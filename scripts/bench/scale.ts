@@ -27,8 +27,12 @@ function workspaceId(): string {
  * Adds workspaces `ws-<from>` … `ws-<to - 1>` to the named organization by direct multi-row INSERTs: the
  * API would take minutes for 100,000. The rows copy the organization's first workspace (created
  * through the API) for project, engine version and timestamps, so they read like any other.
- * Nothing else refers to them. Afterwards the table statistics are refreshed, as a DBA would.
+ * Nothing else refers to them. Afterwards the table statistics are refreshed, as a DBA would, and
+ * the change epoch is advanced, as every write through the API does, so that the server's caches
+ * (list totals, rendered pages) let go of what they read before.
  */
+const ADVANCE_EPOCH = 'UPDATE change_epoch SET value = value + 1 WHERE id = 1';
+
 export async function bulkInsertWorkspaces(
   db: BenchDatabase,
   organizationName: string,
@@ -69,6 +73,7 @@ export async function bulkInsertWorkspaces(
         );
       }
       sqlite.exec('ANALYZE');
+      sqlite.exec(ADVANCE_EPOCH);
     } finally {
       sqlite.close();
     }
@@ -88,6 +93,7 @@ export async function bulkInsertWorkspaces(
       await c.query(`INSERT INTO workspaces (${COLUMNS.join(', ')}) VALUES ?`, [rows.slice(i, i + BATCH)]);
     }
     await c.query('ANALYZE TABLE workspaces');
+    await c.query(ADVANCE_EPOCH);
   } finally {
     await c.end();
   }

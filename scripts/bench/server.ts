@@ -122,6 +122,8 @@ export class BenchServer {
         WEB_CONCURRENCY: String(opts.workers),
         SIGNING_SECRET: 'bench-signing-secret',
         ...(process.env.BENCH_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS } : {}),
+        // The caches' settings, when the run is to measure them otherwise (RESPONSE_CACHE_MB=0).
+        ...pick(process.env, ['CACHE_TTL_MS', 'RESPONSE_CACHE_MB']),
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -251,4 +253,8 @@ export function samplePeak(read: () => number): { stop: () => number } {
       return Math.max(peak, read());
     },
   };
+}
+
+function pick(env: NodeJS.ProcessEnv, names: string[]): Record<string, string> {
+  return Object.fromEntries(names.flatMap((n) => (env[n] === undefined ? [] : [[n, env[n]]])));
 }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { ChangeEpoch } from '../common/cache/change-epoch';
 import { inTransaction } from '../common/database/transaction';
 import { DomainError, Violations } from '../common/errors/domain-error';
 import { validateAttributes } from '../common/jsonapi/body';
@@ -54,9 +55,20 @@ export class CatalogImportService {
   constructor(
     private readonly repo: ToolVersionsRepository,
     @InjectDataSource() private readonly ds: DataSource,
+    private readonly changes: ChangeEpoch,
   ) {}
 
+  /**
+   * Imports outside any request (the admin CLI), so it announces its change itself: running
+   * servers drop what they remembered of the catalogs.
+   */
   async import(catalog: Catalog, document: unknown): Promise<ImportResult> {
+    const result = await this.apply(catalog, document);
+    if (result.created + result.updated > 0 && this.changes.enabled) await this.changes.advance();
+    return result;
+  }
+
+  private apply(catalog: Catalog, document: unknown): Promise<ImportResult> {
     const entries = this.parse(document);
     return inTransaction(this.ds, async (manager) => {
       const result: ImportResult = { created: 0, updated: 0, unchanged: 0 };

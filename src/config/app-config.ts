@@ -106,6 +106,8 @@ export class AppConfig {
   readonly dbAcquireTimeoutMs: number;
   /** How long a process may reuse what it read: token principals, rights, organizations, list totals (0 = never). */
   readonly cacheTtlMs: number;
+  /** Bytes of rendered GET answers a process may keep (RESPONSE_CACHE_MB; 0 = none). */
+  readonly responseCacheBytes: number;
 
   constructor(env: Env = process.env) {
     this.nodeEnv = str(env, 'NODE_ENV', 'development');
@@ -151,6 +153,7 @@ export class AppConfig {
     this.dbConnectTimeoutMs = int(env, 'DB_CONNECT_TIMEOUT_MS', 3000, 100, 60000);
     this.dbAcquireTimeoutMs = int(env, 'DB_ACQUIRE_TIMEOUT_MS', 4000, 100, 60000);
     this.cacheTtlMs = int(env, 'CACHE_TTL_MS', 5000, 0, 60000);
+    this.responseCacheBytes = int(env, 'RESPONSE_CACHE_MB', 64, 0, 65536) * 1024 * 1024;
     this.signingSecret = optional(env, 'SIGNING_SECRET') ?? this.persistedSecret();
   }
 

@@ -1,3 +1,4 @@
+import { standingEpoch } from '../common/cache/change-epoch';
 import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
 import { AuthCache } from '../common/auth/auth-cache';
 import { PermissionService } from '../common/auth/permission.service';
@@ -118,7 +119,7 @@ describe(OrganizationsService.name, () => {
       workspaces as unknown as WorkspacesService,
       blobPrefixes,
       blobs as unknown as BlobStore,
-      new AuthCache(config),
+      new AuthCache(config, standingEpoch()),
     );
   });
 

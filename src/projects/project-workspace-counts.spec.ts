@@ -1,3 +1,4 @@
+import { standingEpoch } from '../common/cache/change-epoch';
 import { AppConfig } from '../config/app-config';
 import { ProjectWorkspaceCounts } from './project-workspace-counts';
 import { ProjectsRepository } from './projects.repository';
@@ -13,6 +14,7 @@ describe('ProjectWorkspaceCounts', () => {
     );
     const counts = new ProjectWorkspaceCounts(
       { cacheTtlMs: ttl } as AppConfig,
+      standingEpoch(),
       { workspaceCounts } as unknown as ProjectsRepository,
     );
     return { stored, workspaceCounts, counts };

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { ChangeEpoch } from '../common/cache/change-epoch';
 import { TtlMemo } from '../common/cache/ttl-memo';
 import { AppConfig } from '../config/app-config';
 import { ProjectsRepository } from './projects.repository';
@@ -6,21 +7,22 @@ import { ProjectsRepository } from './projects.repository';
 /**
  * Workspace counts of projects (`workspace-count`), remembered per project for CACHE_TTL_MS: a
  * page of policy sets including their projects would otherwise count thousands of workspaces on
- * every request. WorkspacesService calls `forget()` after any workspace is created, moved or
- * deleted in this process; other processes may show a count up to the TTL old. Rules that depend
+ * every request. Counts read before an answered change do not count afterwards on any process (the
+ * change epoch); WorkspacesService also calls `forget()` after its own changes. Rules that depend
  * on the count (a project with workspaces cannot be deleted) ask the repository, never this.
  */
 @Injectable()
 export class ProjectWorkspaceCounts {
   private readonly memo: TtlMemo;
   /** Bumped by forget(): a count loaded before a change must not be remembered after it. */
-  private epoch = 0;
+  private generation = 0;
 
   constructor(
     config: AppConfig,
+    changes: ChangeEpoch,
     private readonly repo: ProjectsRepository,
   ) {
-    this.memo = new TtlMemo(config.cacheTtlMs);
+    this.memo = new TtlMemo(config.cacheTtlMs, changes);
   }
 
   async of(projectIds: string[]): Promise<Map<string, number>> {
@@ -32,17 +34,18 @@ export class ProjectWorkspaceCounts {
       else counts.set(id, known);
     }
     if (!missing.length) return counts;
-    const epoch = this.epoch;
+    const generation = this.generation;
+    const since = this.memo.since();
     const loaded = await this.repo.workspaceCounts(missing);
     for (const [id, count] of loaded) {
       counts.set(id, count);
-      if (epoch === this.epoch) this.memo.set(id, count);
+      if (generation === this.generation) this.memo.set(id, count, since);
     }
     return counts;
   }
 
   forget(): void {
-    this.epoch++;
+    this.generation++;
     this.memo.invalidate();
   }
 }

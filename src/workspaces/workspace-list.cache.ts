@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { ChangeEpoch } from '../common/cache/change-epoch';
 import { TtlMemo } from '../common/cache/ttl-memo';
 import { AppConfig } from '../config/app-config';
 
@@ -11,13 +12,13 @@ export interface PageAnchor {
 /**
  * Totals and page starts of workspace lists, remembered for CACHE_TTL_MS so that large
  * organizations do not pay a full COUNT(*) and a full index walk to a deep OFFSET on every page.
- * WorkspacesService and TeamWorkspacesService forget everything after any change to workspaces or
- * team access in this process; other processes may show a total or a page boundary up to the TTL
- * old (a page can then start one row early or late per workspace created or deleted elsewhere).
+ * Entries count only under the change epoch they were read in, so no process shows a total or a page
+ * boundary from before a change that has been answered; WorkspacesService and TeamWorkspacesService
+ * also forget everything after their own changes.
  */
 @Injectable()
 export class WorkspaceListCache extends TtlMemo {
-  constructor(config: AppConfig) {
-    super(config.cacheTtlMs);
+  constructor(config: AppConfig, epoch: ChangeEpoch) {
+    super(config.cacheTtlMs, epoch);
   }
 }

@@ -129,6 +129,19 @@ describe('importing a catalog from a file', () => {
       'the file must hold a JSON array of versions',
     ]);
   });
+
+  it('is seen by the running server at once, though it went past the API', async () => {
+    const before = await catalogOf('engine-versions');
+    expect(before['9.9.0']).toBeUndefined();
+    expect(await importer.import('engine-versions', [entry('9.9.0')])).toEqual({
+      created: 1,
+      updated: 0,
+      unchanged: 0,
+    });
+    expect((await catalogOf('engine-versions'))['9.9.0']).toEqual(
+      expect.objectContaining({ version: '9.9.0' }),
+    );
+  });
 });
 
 describe('the catalog:import command', () => {

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../../config/app-config';
+import { ChangeEpoch } from '../cache/change-epoch';
 import { TtlMemo } from '../cache/ttl-memo';
 
 /**
@@ -8,15 +9,15 @@ import { TtlMemo } from '../cache/ttl-memo';
  * organization, and the organizations themselves (looked up by name or id). Nearly every request
  * needs them, and they change rarely.
  *
- * Correctness: services that change tokens, teams, memberships or organizations call
- * `invalidate()` once their transaction has committed, so this process answers from the new state
- * at once. Other processes and nodes keep their entries until they expire: `CACHE_TTL_MS`
- * (default 5 s) is how long a revoked token or a removed member may still be honoured there.
- * 0 turns the cache off.
+ * Correctness: entries count only under the change epoch they were read in (see TtlMemo and
+ * ChangeEpoch), so a revoked token or a removed member is refused by every process and node as
+ * soon as the change has been answered. Services that change tokens, teams, memberships or
+ * organizations also call `invalidate()` after committing. `CACHE_TTL_MS` (default 5 s) bounds an
+ * entry's life; 0 turns the cache off.
  */
 @Injectable()
 export class AuthCache extends TtlMemo {
-  constructor(config: AppConfig) {
-    super(config.cacheTtlMs);
+  constructor(config: AppConfig, epoch: ChangeEpoch) {
+    super(config.cacheTtlMs, epoch);
   }
 }

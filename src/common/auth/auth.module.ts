@@ -1,6 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { PassportModule } from '@nestjs/passport';
+import { ChangeEpochGuard } from '../cache/change-epoch.guard';
 import { IncludeGuard } from '../jsonapi/include.guard';
 import { AccessRepository } from './access.repository';
 import { AuthCache } from './auth-cache';
@@ -16,8 +17,10 @@ import { PermissionService } from './permission.service';
     AuthCache,
     PermissionService,
     BearerStrategy,
+    // Global guards run in the order they are provided: the change epoch is learnt before the
+    // token is looked up through the caches, and `include` is checked after authentication.
+    { provide: APP_GUARD, useClass: ChangeEpochGuard },
     { provide: APP_GUARD, useClass: BearerAuthGuard },
-    // Global guards run in the order they are provided: `include` is checked after authentication.
     { provide: APP_GUARD, useClass: IncludeGuard },
   ],
   exports: [PermissionService, AuthCache],

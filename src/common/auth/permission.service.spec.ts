@@ -1,3 +1,4 @@
+import { standingEpoch } from '../cache/change-epoch';
 import { AppConfig } from '../../config/app-config';
 import { TeamEntity } from '../../teams/entities/team.entity';
 import { DomainError } from '../errors/domain-error';
@@ -47,7 +48,7 @@ const orgToken = (organizationId = 'org-1'): Principal => ({
 
 const ws = (id: string, organizationId = 'org-1') => ({ id, organizationId });
 
-const cacheFor = (cacheTtlMs: number) => new AuthCache({ cacheTtlMs } as AppConfig);
+const cacheFor = (cacheTtlMs: number) => new AuthCache({ cacheTtlMs } as AppConfig, standingEpoch());
 
 describe(PermissionService.name, () => {
   let sut: PermissionService;

@@ -1,6 +1,7 @@
+import { ChangeEpoch } from './change-epoch';
 import { TtlMemo } from './ttl-memo';
 
-const cache = (ttlMs: number, maxEntries?: number) => new TtlMemo(ttlMs, maxEntries);
+const cache = (ttlMs: number, maxEntries?: number) => new TtlMemo(ttlMs, undefined, maxEntries);
 
 describe(TtlMemo.name, () => {
   afterEach(() => jest.useRealTimers());
@@ -78,5 +79,30 @@ describe(TtlMemo.name, () => {
     sut.set('b', 2);
     sut.set('c', 3);
     expect([sut.peek('a'), sut.peek('b'), sut.peek('c')]).toEqual([undefined, 2, 3]);
+  });
+
+  it('counts an entry only while the change epoch is the one its load started under', async () => {
+    let stored = 0;
+    const epoch = new ChangeEpoch({
+      read: () => Promise.resolve(stored),
+      advance: async () => void stored++,
+    });
+    await epoch.sync();
+    const sut = new TtlMemo(60_000, epoch);
+    const load = jest.fn(() => Promise.resolve('rights'));
+    await sut.get('k', load);
+    await sut.get('k', load);
+    expect(load).toHaveBeenCalledTimes(1);
+    // Another process answered a write; this one learns of it with its next sync.
+    stored++;
+    await sut.get('k', load);
+    expect(load).toHaveBeenCalledTimes(1);
+    await epoch.sync();
+    await sut.get('k', load);
+    expect(load).toHaveBeenCalledTimes(2);
+    const since = sut.since();
+    await epoch.advance();
+    sut.set('late', 'computed before the change', since);
+    expect(sut.peek('late')).toBeUndefined();
   });
 });

@@ -4,6 +4,9 @@ import { requestOrigin } from './base-url';
 import { CollectionDocument, ResourceDocument } from './document';
 import { JSONAPI_MEDIA_TYPE } from './media-type';
 import { paginationLinks, paginationMeta } from './pagination';
+import { PreparedBody } from './prepared-body';
+
+const JSON_MEDIA_TYPE = 'application/json';
 
 /** The body of a document controllers return: data, included, meta, and a collection's links. */
 export function renderDocument(
@@ -28,6 +31,24 @@ export function renderDocument(
 }
 
 /**
+ * A handler's result as the bytes it will be sent as: documents as JSON:API, other objects (the
+ * registry protocol) as plain JSON. Undefined for anything else (no body, strings, streams).
+ */
+export function prepareBody(
+  result: unknown,
+  req: Request,
+  baseUrl: string | undefined,
+): PreparedBody | undefined {
+  if (result instanceof ResourceDocument || result instanceof CollectionDocument) {
+    return new PreparedBody(JSONAPI_MEDIA_TYPE, JSON.stringify(renderDocument(result, req, baseUrl)));
+  }
+  if (result !== null && typeof result === 'object' && Object.getPrototypeOf(result) === Object.prototype) {
+    return new PreparedBody(JSON_MEDIA_TYPE, JSON.stringify(result));
+  }
+  return undefined;
+}
+
+/**
  * Express, plus one step where Nest writes a handler's result: documents become JSON:API bodies
  * with the JSON:API media type. Doing it here rather than in a global interceptor keeps the
  * per-request cost of an interceptor chain (observables, async-context binding) off every route.
@@ -40,11 +61,20 @@ export class JsonApiExpressAdapter extends ExpressAdapter {
     this.baseUrl = baseUrl;
   }
 
+  get configuredBaseUrl(): string | undefined {
+    return this.baseUrl;
+  }
+
   override reply(response: Response, body: unknown, statusCode?: number): unknown {
-    if (body instanceof ResourceDocument || body instanceof CollectionDocument) {
-      response.type(JSONAPI_MEDIA_TYPE);
-      return super.reply(response, renderDocument(body, response.req, this.baseUrl), statusCode);
-    }
-    return super.reply(response, body, statusCode);
+    const prepared =
+      body instanceof PreparedBody
+        ? body
+        : body instanceof ResourceDocument || body instanceof CollectionDocument
+          ? prepareBody(body, response.req, this.baseUrl)
+          : undefined;
+    if (!prepared) return super.reply(response, body, statusCode);
+    if (statusCode) response.status(statusCode);
+    response.type(prepared.contentType);
+    return response.send(prepared.json);
   }
 }

@@ -1,0 +1,64 @@
+import { CanActivate, ExecutionContext, Injectable, Logger } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import type { Response } from 'express';
+import { IS_PUBLIC } from '../auth/public.decorator';
+import { ChangeEpoch } from './change-epoch';
+
+const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * Nothing to announce: refused before any work (401, 429), or the database is away (503), where
+ * the advance would fail as well.
+ */
+const NOTHING_TO_ANNOUNCE = new Set([401, 429, 503]);
+
+/**
+ * The first guard. A request that may change state advances the shared change epoch once its
+ * handler is done and before its answer is written; an authenticated request learns the current
+ * epoch before authentication reads through the caches (see ChangeEpoch for why that is enough).
+ */
+@Injectable()
+export class ChangeEpochGuard implements CanActivate {
+  constructor(
+    private readonly epoch: ChangeEpoch,
+    private readonly reflector: Reflector,
+  ) {}
+
+  canActivate(context: ExecutionContext): boolean | Promise<boolean> {
+    if (!this.epoch.enabled) return true;
+    const http = context.switchToHttp();
+    if (!READS.has(http.getRequest<{ method: string }>().method)) {
+      advanceBeforeAnswer(http.getResponse<Response>(), this.epoch);
+    }
+    const isPublic = this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [
+      context.getHandler(),
+      context.getClass(),
+    ]);
+    if (isPublic) return true;
+    return this.epoch.sync().then(() => true);
+  }
+}
+
+/**
+ * Holds back `res.end` until the epoch has advanced, so the client (and anyone it tells) cannot
+ * read from a cache made before the change. Every answer, success or error, ends through
+ * `res.end`. An advance that fails (the database went away) is logged and lets the answer go:
+ * the caches' TTL bounds what other processes may still hold.
+ */
+function advanceBeforeAnswer(res: Response, epoch: ChangeEpoch): void {
+  const end = res.end.bind(res) as (...args: unknown[]) => Response;
+  res.end = ((...args: unknown[]) => {
+    res.end = end as Response['end'];
+    if (NOTHING_TO_ANNOUNCE.has(res.statusCode)) return end(...args);
+    epoch.advance().then(
+      () => end(...args),
+      (err: unknown) => {
+        logger.warn(`could not announce a change to other processes: ${String(err)}`);
+        end(...args);
+      },
+    );
+    return res;
+  }) as Response['end'];
+}
+
+const logger = new Logger('ChangeEpoch');

@@ -1,0 +1,94 @@
+import { ChangeEpoch, EpochStore } from './change-epoch';
+
+/** A store whose reads stay pending until the test settles them. */
+class ManualStore implements EpochStore {
+  value = 0;
+  readonly pending: { resolve: (v: number) => void; reject: (e: Error) => void }[] = [];
+  advances = 0;
+
+  read(): Promise<number> {
+    return new Promise((resolve, reject) => this.pending.push({ resolve, reject }));
+  }
+
+  advance(): Promise<void> {
+    this.advances++;
+    this.value++;
+    return Promise.resolve();
+  }
+
+  /** Answers the oldest pending read with the value the store holds now. */
+  async answer(): Promise<void> {
+    this.pending.shift()!.resolve(this.value);
+    await new Promise((r) => setImmediate(r));
+  }
+}
+
+describe(ChangeEpoch.name, () => {
+  it('starts unknown (-1) and learns the stored value from a read', async () => {
+    const store = new ManualStore();
+    store.value = 7;
+    const epoch = new ChangeEpoch(store);
+    expect(epoch.current).toBe(-1);
+    const synced = epoch.sync();
+    await store.answer();
+    await synced;
+    expect(epoch.current).toBe(7);
+  });
+
+  it('makes callers that arrive during a read wait for the next one, which all of them share', async () => {
+    const store = new ManualStore();
+    const epoch = new ChangeEpoch(store);
+    const first = epoch.sync();
+    const late = [epoch.sync(), epoch.sync(), epoch.sync()];
+    expect(store.pending).toHaveLength(1);
+
+    // A write is answered while the first read is in flight: the late callers must see it.
+    store.value = 1;
+    await store.answer();
+    await first;
+    expect(store.pending).toHaveLength(1);
+    store.value = 2;
+    await store.answer();
+    await Promise.all(late);
+    expect(epoch.current).toBe(2);
+    expect(store.pending).toHaveLength(0);
+  });
+
+  it('never goes back to an older value', async () => {
+    const store = new ManualStore();
+    const epoch = new ChangeEpoch(store);
+    store.value = 5;
+    const s1 = epoch.sync();
+    await store.answer();
+    await s1;
+    store.value = 3;
+    const s2 = epoch.sync();
+    await store.answer();
+    await s2;
+    expect(epoch.current).toBe(5);
+  });
+
+  it('hands a failed read to its callers and reads again for the next', async () => {
+    const store = new ManualStore();
+    const epoch = new ChangeEpoch(store);
+    const failing = epoch.sync();
+    const waiting = epoch.sync();
+    store.pending.shift()!.reject(new Error('database away'));
+    await expect(failing).rejects.toThrow('database away');
+    store.value = 4;
+    await store.answer();
+    await waiting;
+    expect(epoch.current).toBe(4);
+  });
+
+  it('advances the store and then its own view', async () => {
+    const store = new ManualStore();
+    const epoch = new ChangeEpoch(store);
+    const advanced = epoch.advance();
+    await new Promise((r) => setImmediate(r));
+    await store.answer();
+    await advanced;
+    expect(store.advances).toBe(1);
+    expect(epoch.current).toBe(1);
+  });
+});

@@ -1,0 +1,85 @@
+import { AppConfig } from '../../config/app-config';
+import { PreparedBody } from '../jsonapi/prepared-body';
+import { ChangeEpoch, EpochStore } from './change-epoch';
+import { ResponseCache } from './response-cache';
+
+class CountingStore implements EpochStore {
+  value = 0;
+  read(): Promise<number> {
+    return Promise.resolve(this.value);
+  }
+  advance(): Promise<void> {
+    this.value++;
+    return Promise.resolve();
+  }
+}
+
+const body = (json: string) => new PreparedBody('application/json', json);
+
+function setup(cacheTtlMs = 5000, megabytes = 1) {
+  const store = new CountingStore();
+  const epoch = new ChangeEpoch(store);
+  const cache = new ResponseCache(
+    { cacheTtlMs, responseCacheBytes: megabytes * 1024 * 1024 } as AppConfig,
+    epoch,
+  );
+  return { store, epoch, cache };
+}
+
+describe(ResponseCache.name, () => {
+  afterEach(() => jest.useRealTimers());
+
+  it('keeps an answer until the epoch moves', async () => {
+    const { epoch, cache } = setup();
+    await epoch.sync();
+    cache.set('k', body('{"a":1}'), cache.since());
+    expect(cache.get('k')?.json).toBe('{"a":1}');
+    await epoch.advance();
+    expect(cache.get('k')).toBeUndefined();
+  });
+
+  it('does not keep an answer whose computation started before a change', async () => {
+    const { epoch, cache } = setup();
+    await epoch.sync();
+    const since = cache.since();
+    await epoch.advance();
+    cache.set('k', body('{}'), since);
+    expect(cache.get('k')).toBeUndefined();
+  });
+
+  it('forgets an answer after the TTL', async () => {
+    jest.useFakeTimers({ now: 1_000_000 });
+    const { epoch, cache } = setup(5000);
+    await epoch.sync();
+    cache.set('k', body('{}'), cache.since());
+    jest.setSystemTime(1_004_999);
+    expect(cache.get('k')).toBeDefined();
+    jest.setSystemTime(1_005_000);
+    expect(cache.get('k')).toBeUndefined();
+  });
+
+  it('stays within its byte budget by dropping the least recently used answers', async () => {
+    const { epoch, cache } = setup(5000, 1);
+    await epoch.sync();
+    const big = 'x'.repeat(100 * 1024);
+    for (let i = 0; i < 10; i++) cache.set(`k${i}`, body(big), cache.since());
+    expect(cache.get('k0')).toBeDefined(); // now the most recently used
+    cache.set('k10', body(big), cache.since());
+    expect(cache.get('k0')).toBeDefined();
+    expect(cache.get('k1')).toBeUndefined();
+    expect(cache.get('k10')).toBeDefined();
+  });
+
+  it('does not keep an answer larger than an eighth of the budget', async () => {
+    const { epoch, cache } = setup(5000, 1);
+    await epoch.sync();
+    cache.set('huge', body('x'.repeat(200 * 1024)), cache.since());
+    expect(cache.get('huge')).toBeUndefined();
+  });
+
+  it('is off with a TTL of 0, and with no budget', () => {
+    expect(setup(0).cache.enabled).toBe(false);
+    expect(setup(5000, 0).cache.enabled).toBe(false);
+    expect(setup().cache.enabled).toBe(true);
+  });
+});

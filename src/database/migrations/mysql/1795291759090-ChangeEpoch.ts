@@ -1,0 +1,23 @@
+import { MigrationInterface, QueryRunner } from 'typeorm';
+
+export class ChangeEpoch1795291759090 implements MigrationInterface {
+  name = 'ChangeEpoch1795291759090';
+
+  public async up(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(`
+            CREATE TABLE \`change_epoch\` (
+                \`id\` int NOT NULL,
+                \`value\` bigint NOT NULL DEFAULT '0',
+                PRIMARY KEY (\`id\`)
+            ) ENGINE = InnoDB
+        `);
+    // The one row every process reads and write requests advance (ChangeEpoch).
+    await queryRunner.query(`INSERT INTO \`change_epoch\` (\`id\`, \`value\`) VALUES (1, 0)`);
+  }
+
+  public async down(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(`
+            DROP TABLE \`change_epoch\`
+        `);
+  }
+}

@@ -1,0 +1,109 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DataSource } from 'typeorm';
+import {
+  Actor,
+  bootstrapAdmin,
+  createOrganization,
+  createUser,
+  createWorkspace,
+  memberWith,
+} from '../helpers/fixtures';
+import { client, startApp, TestApp, usesMysql } from '../helpers/test-app';
+
+/**
+ * Two servers on one database, as two workers or two nodes are: each remembers what it read
+ * (principals, rights, rendered answers), and a write answered by one must be visible to the next
+ * request the other serves, with no waiting for a cache to expire.
+ */
+describe('caches shared by several processes', () => {
+  let sqliteDir: string | undefined;
+  let a: TestApp;
+  let b: TestApp;
+  let admin: Actor;
+  let owner: Actor;
+  let org: string;
+  /** The owner's token, used against server B. */
+  let ownerOnB: Actor;
+
+  beforeAll(async () => {
+    if (!usesMysql()) sqliteDir = mkdtempSync(join(tmpdir(), 'plinth-shared-'));
+    // A long TTL: anything seen below comes from the change epoch, not from expiry.
+    const env = { CACHE_TTL_MS: '60000' };
+    a = await startApp(
+      sqliteDir ? { ...env, DATABASE_URL: `sqlite:${join(sqliteDir, 'shared.sqlite')}` } : env,
+    );
+    b = await startApp({ ...env, DATABASE_URL: a.config.databaseUrl });
+    admin = await bootstrapAdmin(a);
+    owner = await createUser(a, admin);
+    org = await createOrganization(owner);
+    ownerOnB = { ...owner, api: client(b, owner.token) };
+  });
+  afterAll(async () => {
+    await b?.close();
+    await a?.close();
+    if (sqliteDir) rmSync(sqliteDir, { recursive: true, force: true });
+  });
+
+  const description = async (api: Actor['api'], id: string) =>
+    (await api.get(`/api/v2/workspaces/${id}`).expect(200)).body.data.attributes.description as string;
+
+  it('answers a repeated read from memory until a write is answered anywhere', async () => {
+    const id = await createWorkspace(owner, org);
+    await owner.api.patch(`/api/v2/workspaces/${id}`, {
+      data: { type: 'workspaces', attributes: { description: 'first' } },
+    });
+    expect(await description(ownerOnB.api, id)).toBe('first');
+
+    // Changed behind the API's back: B keeps answering what it rendered…
+    await b.app.get(DataSource).query(`UPDATE workspaces SET description = 'behind' WHERE id = '${id}'`);
+    expect(await description(ownerOnB.api, id)).toBe('first');
+
+    // …until any write is answered, here by the other server about something else.
+    await createWorkspace(owner, org);
+    expect(await description(ownerOnB.api, id)).toBe('behind');
+  });
+
+  it('shows a change made through one server in the very next read through the other', async () => {
+    const id = await createWorkspace(owner, org);
+    expect(await description(ownerOnB.api, id)).toBeFalsy();
+    for (const text of ['one', 'two', 'three']) {
+      await owner.api
+        .patch(`/api/v2/workspaces/${id}`, {
+          data: { type: 'workspaces', attributes: { description: text } },
+        })
+        .expect(200);
+      expect(await description(ownerOnB.api, id)).toBe(text);
+    }
+    const list = await ownerOnB.api.get(`/api/v2/organizations/${org}/workspaces?page[size]=100`).expect(200);
+    const before = list.body.meta.pagination['total-count'] as number;
+    await createWorkspace(owner, org);
+    const after = await ownerOnB.api
+      .get(`/api/v2/organizations/${org}/workspaces?page[size]=100`)
+      .expect(200);
+    expect(after.body.meta.pagination['total-count']).toBe(before + 1);
+  });
+
+  it('refuses a token on every server as soon as its deletion was answered', async () => {
+    const user = await createUser(a, admin);
+    const onB = client(b, user.token);
+    await onB.get('/api/v2/account/details').expect(200);
+    const tokens = await user.api.get(`/api/v2/users/${user.userId}/authentication-tokens`).expect(200);
+    await user.api.delete(`/api/v2/authentication-tokens/${tokens.body.data[0].id}`).expect(204);
+    await onB.get('/api/v2/account/details').expect(401);
+  });
+
+  it('takes rights away on every server as soon as the change was answered', async () => {
+    const id = await createWorkspace(owner, org);
+    const member = await memberWith(a, admin, owner, org, ['read-workspaces']);
+    const onB = client(b, member.token);
+    await onB.get(`/api/v2/workspaces/${id}`).expect(200);
+    await owner.api
+      .delete(`/api/v2/teams/${member.teamId}/relationships/users`, {
+        data: [{ type: 'users', id: member.userId }],
+      })
+      .expect(204);
+    await onB.get(`/api/v2/workspaces/${id}`).expect(404);
+  });
+});
