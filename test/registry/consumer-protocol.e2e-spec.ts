@@ -199,6 +199,23 @@ describe('provider registry protocol (consumer side)', () => {
     expect((await owner.api.get(path).expect(200)).body.versions).toHaveLength(1);
   });
 
+  it('answers a repeated read exactly as the first time (the second from the response cache)', async () => {
+    const other = await createOrganization(owner);
+    const name = unique('repeat');
+    await createProvider(owner, other, name);
+    const signer = await generateSigningKey('signer');
+    await createKey(owner, other, signer);
+    await publish(owner, providerBase(other, name), name, '1.0.0', signer);
+    const path = `/api/registry/v1/providers/${other}/${name}`;
+    for (const url of [`${path}/versions`, `${path}/1.0.0/download/linux/amd64`]) {
+      const first = await owner.api.get(url).expect(200);
+      const second = await owner.api.get(url).expect(200);
+      expect(second.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(second.headers['content-type']).toBe(first.headers['content-type']);
+      expect(second.text).toBe(first.text);
+    }
+  });
+
   it('keeps a listed version when the key stored later confirms its signature, and names that key', async () => {
     const other = await createOrganization(owner);
     const name = unique('confirm');

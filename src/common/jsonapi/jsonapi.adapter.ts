@@ -1,4 +1,5 @@
 import { ExpressAdapter } from '@nestjs/platform-express';
+import { responseSlotOf } from '../cache/response-cache.guard';
 import type { Request, Response } from 'express';
 import { requestOrigin } from './base-url';
 import { CollectionDocument, ResourceDocument } from './document';
@@ -61,18 +62,14 @@ export class JsonApiExpressAdapter extends ExpressAdapter {
     this.baseUrl = baseUrl;
   }
 
-  get configuredBaseUrl(): string | undefined {
-    return this.baseUrl;
-  }
-
   override reply(response: Response, body: unknown, statusCode?: number): unknown {
+    const slot = responseSlotOf(response.req);
     const prepared =
-      body instanceof PreparedBody
-        ? body
-        : body instanceof ResourceDocument || body instanceof CollectionDocument
-          ? prepareBody(body, response.req, this.baseUrl)
-          : undefined;
+      body instanceof ResourceDocument || body instanceof CollectionDocument || slot
+        ? prepareBody(body, response.req, this.baseUrl)
+        : undefined;
     if (!prepared) return super.reply(response, body, statusCode);
+    if (slot && (statusCode ?? 200) === 200) slot.keep(prepared);
     if (statusCode) response.status(statusCode);
     response.type(prepared.contentType);
     return response.send(prepared.json);
