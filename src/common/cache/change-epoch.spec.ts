@@ -23,15 +23,20 @@ class ManualStore implements EpochStore {
   }
 }
 
+/** Syncs `epoch` with the store holding `value`, answering the read. */
+async function syncWith(epoch: ChangeEpoch, store: ManualStore, value: number): Promise<void> {
+  store.value = value;
+  const synced = epoch.sync();
+  await store.answer();
+  await synced;
+}
+
 describe(ChangeEpoch.name, () => {
   it('starts unknown (-1) and learns the stored value from a read', async () => {
     const store = new ManualStore();
-    store.value = 7;
     const epoch = new ChangeEpoch(store);
     expect(epoch.current).toBe(-1);
-    const synced = epoch.sync();
-    await store.answer();
-    await synced;
+    await syncWith(epoch, store, 7);
     expect(epoch.current).toBe(7);
   });
 
@@ -57,14 +62,8 @@ describe(ChangeEpoch.name, () => {
   it('never goes back to an older value', async () => {
     const store = new ManualStore();
     const epoch = new ChangeEpoch(store);
-    store.value = 5;
-    const s1 = epoch.sync();
-    await store.answer();
-    await s1;
-    store.value = 3;
-    const s2 = epoch.sync();
-    await store.answer();
-    await s2;
+    await syncWith(epoch, store, 5);
+    await syncWith(epoch, store, 3);
     expect(epoch.current).toBe(5);
   });
 
