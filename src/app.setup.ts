@@ -6,6 +6,9 @@ import helmet from 'helmet';
 import { DataSource } from 'typeorm';
 import { CATALOGS } from './admin-catalogs/catalogs';
 import { API_V2 } from './common/api-prefix';
+import { ChangeEpoch } from './common/cache/change-epoch';
+import { ResponseCache } from './common/cache/response-cache';
+import { responseCacheMiddleware } from './common/cache/response-cache.middleware';
 import { bodyParserError } from './common/errors/body-errors';
 import { DomainError } from './common/errors/domain-error';
 import { JsonApiExpressAdapter } from './common/jsonapi/jsonapi.adapter';
@@ -15,7 +18,7 @@ import { RateLimitService } from './common/rate-limit/rate-limit.service';
 import { AppConfig } from './config/app-config';
 import { enforceAcquireDeadline } from './database/mysql-pool';
 import { HttpLogging, PinoNestLogger } from './observability/http-logging';
-import { MetricsService } from './observability/metrics.service';
+import { MetricsService, routeLabel } from './observability/metrics.service';
 import { HttpDrain } from './server/http-drain';
 
 export const MAX_JSON_BODY = '1mb';
@@ -111,6 +114,15 @@ export async function configureApp(app: NestExpressApplication): Promise<void> {
   app.use(app.get(MetricsService).middleware());
   app.use(rateLimitMiddleware(app.get(RateLimitService)));
   app.use(helmet({ contentSecurityPolicy: false, crossOriginEmbedderPolicy: false }));
+  app.use(
+    responseCacheMiddleware({
+      cache: app.get(ResponseCache),
+      epoch: app.get(ChangeEpoch),
+      limits: app.get(RateLimitService),
+      routeOf: routeLabel,
+      baseUrl: config.baseUrl,
+    }),
+  );
   app.use(jsonBodies());
   SwaggerModule.setup('docs', app, () => buildOpenApiDocument(app), {
     jsonDocumentUrl: 'docs-json',

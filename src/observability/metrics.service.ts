@@ -4,6 +4,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import cluster from 'node:cluster';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { DataSource } from 'typeorm';
+import { cachedRouteOf } from '../common/cache/response-cache.middleware';
 import { poolStats } from '../database/mysql-pool';
 import { askPrimaryForMetrics, shareWorkerRegistry } from './cluster-metrics';
 
@@ -19,6 +20,8 @@ const MIDDLEWARE_CATCH_ALL = '/{*path}';
 
 /** The route template Express matched (`/api/v2/organizations/:name`), never the raw path. */
 export function routeLabel(req: Request): string {
+  const cached = cachedRouteOf(req);
+  if (cached) return cached;
   const route = req.route as { path?: unknown } | undefined;
   if (typeof route?.path !== 'string' || route.path === MIDDLEWARE_CATCH_ALL) return UNMATCHED_ROUTE;
   return `${req.baseUrl}${route.path}`;

@@ -2,7 +2,6 @@ import { Global, Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { PassportModule } from '@nestjs/passport';
 import { ChangeEpochGuard } from '../cache/change-epoch.guard';
-import { ResponseCacheGuard } from '../cache/response-cache.guard';
 import { IncludeGuard } from '../jsonapi/include.guard';
 import { AccessRepository } from './access.repository';
 import { AuthCache } from './auth-cache';
@@ -19,12 +18,11 @@ import { PermissionService } from './permission.service';
     PermissionService,
     BearerStrategy,
     // Global guards run in the order they are provided: the change epoch is learnt before the
-    // token is looked up through the caches, `include` is checked after authentication, and a
-    // remembered answer is given only to a request that passed all of them.
+    // token is looked up through the caches, `include` is checked after authentication.
+    // (Remembered answers are given before routing: responseCacheMiddleware.)
     { provide: APP_GUARD, useClass: ChangeEpochGuard },
     { provide: APP_GUARD, useClass: BearerAuthGuard },
     { provide: APP_GUARD, useClass: IncludeGuard },
-    { provide: APP_GUARD, useClass: ResponseCacheGuard },
   ],
   exports: [PermissionService, AuthCache],
 })

@@ -4,6 +4,7 @@ import { Strategy } from 'passport-http-bearer';
 import { DomainError } from '../errors/domain-error';
 import { AccessRepository } from './access.repository';
 import { AuthCache } from './auth-cache';
+import { noteCredentialExpiry } from './credential-expiry';
 import { Principal } from './principal';
 import { tokenDigest } from './token-secret';
 
@@ -33,7 +34,9 @@ export class BearerStrategy extends PassportStrategy(Strategy, 'bearer') {
     if (resolved.expiresAt !== null && resolved.expiresAt <= Date.now())
       throw new DomainError('unauthorized');
     // A copy per request: per-request memos (PermissionService) are keyed by the principal object.
-    return { ...resolved.principal };
+    const principal = { ...resolved.principal };
+    noteCredentialExpiry(principal, resolved.expiresAt);
+    return principal;
   }
 
   private async resolve(digest: string): Promise<Resolved | null> {

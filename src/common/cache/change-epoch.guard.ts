@@ -1,8 +1,9 @@
 import { CanActivate, ExecutionContext, Injectable, Logger } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
 import { IS_PUBLIC } from '../auth/public.decorator';
 import { ChangeEpoch } from './change-epoch';
+import { epochSyncedFor } from './response-cache.middleware';
 
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -34,7 +35,7 @@ export class ChangeEpochGuard implements CanActivate {
       context.getHandler(),
       context.getClass(),
     ]);
-    if (isPublic) return true;
+    if (isPublic || epochSyncedFor(http.getRequest<Request>())) return true;
     return this.epoch.sync().then(() => true);
   }
 }

@@ -14,7 +14,11 @@ class CountingStore implements EpochStore {
   }
 }
 
-const body = (json: string) => new PreparedBody('application/json', json);
+const body = (json: string) => ({
+  body: new PreparedBody('application/json', json),
+  owner: 'user:u1',
+  route: '/r',
+});
 
 function setup(cacheTtlMs = 5000, megabytes = 1) {
   const store = new CountingStore();
@@ -33,7 +37,7 @@ describe(ResponseCache.name, () => {
     const { epoch, cache } = setup();
     await epoch.sync();
     cache.set('k', body('{"a":1}'), cache.since());
-    expect(cache.get('k')?.json).toBe('{"a":1}');
+    expect(cache.get('k')?.body.json).toBe('{"a":1}');
     await epoch.advance();
     expect(cache.get('k')).toBeUndefined();
   });
@@ -75,6 +79,17 @@ describe(ResponseCache.name, () => {
     await epoch.sync();
     cache.set('huge', body('x'.repeat(200 * 1024)), cache.since());
     expect(cache.get('huge')).toBeUndefined();
+  });
+
+  it('forgets an answer when the credential it was made for expires, before the TTL', async () => {
+    jest.useFakeTimers({ now: 1_000_000 });
+    const { epoch, cache } = setup(5000);
+    await epoch.sync();
+    cache.set('k', body('{}'), cache.since(), 1_002_000);
+    jest.setSystemTime(1_001_999);
+    expect(cache.get('k')).toBeDefined();
+    jest.setSystemTime(1_002_000);
+    expect(cache.get('k')).toBeUndefined();
   });
 
   it('is off with a TTL of 0, and with no budget', () => {

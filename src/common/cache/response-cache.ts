@@ -3,14 +3,23 @@ import { AppConfig } from '../../config/app-config';
 import { PreparedBody } from '../jsonapi/prepared-body';
 import { ChangeEpoch } from './change-epoch';
 
-interface Entry {
+/** A remembered answer, and what giving it again needs besides the bytes. */
+export interface CachedResponse {
   body: PreparedBody;
+  /** Rate-limit key of the principal it was made for: a repeat counts against the same budget. */
+  owner: string;
+  /** Route template it was answered by (metrics label). */
+  route: string;
+}
+
+interface Entry {
+  answer: CachedResponse;
   expiresAt: number;
   bytes: number;
 }
 
 /**
- * Rendered GET answers, per principal and URL, kept until any write is answered anywhere (the
+ * Rendered GET answers, per credential and URL, kept until any write is answered anywhere (the
  * ChangeEpoch moves), for CACHE_TTL_MS at most, within RESPONSE_CACHE_MB per process (the least
  * recently used go first). A read-mostly API answers most requests again and again from unchanged
  * rows: this spares the queries, the permission checks and the rendering of those answers.
@@ -41,7 +50,7 @@ export class ResponseCache {
     return this.epoch.current;
   }
 
-  get(key: string): PreparedBody | undefined {
+  get(key: string): CachedResponse | undefined {
     this.dropIfStale();
     const hit = this.entries.get(key);
     if (!hit) return undefined;
@@ -52,14 +61,17 @@ export class ResponseCache {
     // Most recently used last: Map keeps insertion order.
     this.entries.delete(key);
     this.entries.set(key, hit);
-    return hit.body;
+    return hit.answer;
   }
 
-  /** Keeps `body` if nothing changed since its computation started (`since`). */
-  set(key: string, body: PreparedBody, since: number): void {
+  /**
+   * Keeps `answer` if nothing changed since its computation started (`since`), until the TTL or
+   * `notAfter` (epoch ms: when the credential it was made for expires), whichever comes first.
+   */
+  set(key: string, answer: CachedResponse, since: number, notAfter?: number): void {
     this.dropIfStale();
     if (since !== this.epoch.current) return;
-    const bytes = body.json.length + key.length;
+    const bytes = answer.body.json.length + key.length;
     if (bytes > this.maxBytes / 8) return;
     const old = this.entries.get(key);
     if (old) this.remove(key, old);
@@ -67,7 +79,8 @@ export class ResponseCache {
       const [oldestKey, oldest] = this.entries.entries().next().value as [string, Entry];
       this.remove(oldestKey, oldest);
     }
-    this.entries.set(key, { body, bytes, expiresAt: Date.now() + this.ttlMs });
+    const expiresAt = Math.min(Date.now() + this.ttlMs, notAfter ?? Infinity);
+    this.entries.set(key, { answer, bytes, expiresAt });
     this.bytes += bytes;
   }
 

@@ -7,7 +7,6 @@ import { DomainError, ErrorItem, ErrorKind } from './domain-error';
 import { bodyParserError } from './body-errors';
 import { isConnectionError, isForeignKeyViolation, isUniqueViolation } from './db-errors';
 import { JSONAPI_MEDIA_TYPE } from '../jsonapi/media-type';
-import { CachedAnswer, sendCachedAnswer } from '../cache/response-cache.guard';
 
 interface ErrorObject {
   id?: string;
@@ -77,7 +76,6 @@ export class JsonApiExceptionFilter implements ExceptionFilter {
   catch(exception: unknown, host: ArgumentsHost): void {
     const ctx = host.switchToHttp();
     const res = ctx.getResponse<Response>();
-    if (exception instanceof CachedAnswer) return sendCachedAnswer(res, exception);
     const req = ctx.getRequest<Request>();
     const mapped = this.map(exception, req);
     if (res.headersSent) {

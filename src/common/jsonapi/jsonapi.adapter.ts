@@ -1,5 +1,5 @@
 import { ExpressAdapter } from '@nestjs/platform-express';
-import { responseSlotOf } from '../cache/response-cache.guard';
+import { responseSlotOf } from '../cache/response-cache.middleware';
 import type { Request, Response } from 'express';
 import { requestOrigin } from './base-url';
 import { CollectionDocument, ResourceDocument } from './document';

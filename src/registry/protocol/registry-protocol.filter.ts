@@ -2,15 +2,13 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@n
 import type { Request, Response } from 'express';
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
-import { CachedAnswer, sendCachedAnswer } from '../../common/cache/response-cache.guard';
 import { isConnectionError } from '../../common/errors/db-errors';
 import { DomainError } from '../../common/errors/domain-error';
 import { statusOf } from '../../common/errors/jsonapi-exception.filter';
 
 /**
  * The registry protocol's error shape, `{"errors": ["message", …]}` (not JSON:API), for every
- * failure on its routes, including the 401 of the bearer guard (and the remembered answers the
- * response-cache guard ends requests with, which are no failures). Internals stay hidden as in the
+ * failure on its routes, including the 401 of the bearer guard. Internals stay hidden as in the
  * JSON:API filter: a 500 carries only an id that is also logged.
  */
 @Catch()
@@ -20,7 +18,6 @@ export class RegistryProtocolExceptionFilter implements ExceptionFilter {
   catch(exception: unknown, host: ArgumentsHost): void {
     const ctx = host.switchToHttp();
     const res = ctx.getResponse<Response>();
-    if (exception instanceof CachedAnswer) return sendCachedAnswer(res, exception);
     const req = ctx.getRequest<Request>();
     const { status, messages } = this.map(exception, req);
     if (res.headersSent) {

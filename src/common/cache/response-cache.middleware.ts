@@ -1,0 +1,111 @@
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { createHash } from 'node:crypto';
+import { credentialExpiry } from '../auth/credential-expiry';
+import { Principal } from '../auth/principal';
+import { requestOrigin } from '../jsonapi/base-url';
+import { PreparedBody } from '../jsonapi/prepared-body';
+import { enforceRateLimit, isLimited, principalKey } from '../rate-limit/rate-limit.http';
+import { RateLimitService } from '../rate-limit/rate-limit.service';
+import { ChangeEpoch } from './change-epoch';
+import { ResponseCache } from './response-cache';
+
+/** Where a request that missed the cache keeps its answer (set on the request, used by the adapter). */
+export interface ResponseSlot {
+  keep(body: PreparedBody): void;
+}
+
+const SLOT = Symbol('response-cache-slot');
+const SYNCED = Symbol('change-epoch-synced');
+const ROUTE = Symbol('cached-route');
+
+type CachingRequest = Request & {
+  user?: Principal;
+  [SLOT]?: ResponseSlot;
+  [SYNCED]?: true;
+  [ROUTE]?: string;
+};
+
+export function responseSlotOf(req: Request): ResponseSlot | undefined {
+  return (req as CachingRequest)[SLOT];
+}
+
+/** Whether this request already learnt the change epoch (ChangeEpochGuard need not read it again). */
+export function epochSyncedFor(req: Request): boolean {
+  return (req as CachingRequest)[SYNCED] === true;
+}
+
+/** The route template of a request answered from the cache, which never reached the router. */
+export function cachedRouteOf(req: Request): string | undefined {
+  return (req as CachingRequest)[ROUTE];
+}
+
+/** A GET with a body is left to the normal path: its body may be one the parser refuses. */
+function hasBody(req: Request): boolean {
+  return req.headers['transfer-encoding'] !== undefined || req.headers['content-length'] !== undefined;
+}
+
+export interface ResponseCacheOptions {
+  cache: ResponseCache;
+  epoch: ChangeEpoch;
+  limits: RateLimitService;
+  /** Route templates whose answers are kept (metrics label); others are always computed. */
+  routeOf(req: Request): string;
+  baseUrl?: string;
+}
+
+/**
+ * Answers a GET that the same credentials made for the same URL since the last write anywhere,
+ * before routing: no router walk, no guards, no handler, no rendering. Mounted after the request
+ * id, access log, metrics, drain, security headers and rate-limit announcement, so a remembered
+ * answer leaves with every header a computed one has.
+ *
+ * Why this is exactly what the full path would answer: the key is the Authorization header (as a
+ * digest), the origin links are built on, and the URL; an answer is kept only when it was a 200
+ * computed for an authenticated principal, and only while the change epoch is the one its
+ * computation started under. Anything that could change the answer — a revoked token, a removed
+ * team member, a changed row — is a write, and every write moves the epoch before it is answered;
+ * this request learns the epoch with a read that starts after it arrived. Time is the one thing
+ * that changes without a write: an entry lasts no longer than its token. The principal's rate
+ * limit is spent as on the full path.
+ *
+ * On a miss the request carries a slot; the Express adapter fills it with the rendered answer.
+ */
+export function responseCacheMiddleware(options: ResponseCacheOptions): RequestHandler {
+  const { cache, epoch, limits, baseUrl } = options;
+  return (req: Request, res: Response, next: NextFunction) => {
+    const authorization = req.headers.authorization;
+    if (!cache.enabled || req.method !== 'GET' || !authorization || hasBody(req)) return next();
+    const key = `${createHash('sha256').update(authorization).digest('base64')} ${requestOrigin(req, baseUrl)}${req.originalUrl}`;
+    const caching = req as CachingRequest;
+    epoch.sync().then(
+      () => {
+        caching[SYNCED] = true;
+        const hit = cache.get(key);
+        if (!hit) {
+          keepOnSuccess(caching, key, options);
+          return next();
+        }
+        caching[ROUTE] = hit.route;
+        const counted = limits.enabled && isLimited(req);
+        (counted ? enforceRateLimit(limits, hit.owner, res) : Promise.resolve()).then(
+          () => void res.status(200).type(hit.body.contentType).send(hit.body.json),
+          next,
+        );
+      },
+      // The database is away: the full path answers (a 503 once the token lookup fails too).
+      () => next(),
+    );
+  };
+}
+
+function keepOnSuccess(req: CachingRequest, key: string, options: ResponseCacheOptions): void {
+  const since = options.cache.since();
+  req[SLOT] = {
+    keep: (body) => {
+      const principal = req.user;
+      if (!principal) return; // a public route: nothing says who may see it again
+      const answer = { body, owner: principalKey(principal), route: options.routeOf(req) };
+      options.cache.set(key, answer, since, credentialExpiry(principal));
+    },
+  };
+}
