@@ -10,6 +10,7 @@ import {
   createWorkspace,
   memberWith,
 } from '../helpers/fixtures';
+import { SqlEpochStore } from '../../src/common/cache/change-epoch';
 import { client, startApp, TestApp, usesMysql } from '../helpers/test-app';
 
 /**
@@ -105,5 +106,14 @@ describe('caches shared by several processes', () => {
       })
       .expect(204);
     await onB.get(`/api/v2/workspaces/${id}`).expect(404);
+  });
+
+  it('advances the stored epoch in one statement that says what it became', async () => {
+    const store = new SqlEpochStore(a.app.get(DataSource));
+    const before = await store.read();
+    const first = await store.advance();
+    const second = await store.advance();
+    expect([first, second]).toEqual([before + 1, before + 2]);
+    expect(await new SqlEpochStore(b.app.get(DataSource)).read()).toBe(before + 2);
   });
 });

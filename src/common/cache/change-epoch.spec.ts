@@ -10,10 +10,9 @@ class ManualStore implements EpochStore {
     return new Promise((resolve, reject) => this.pending.push({ resolve, reject }));
   }
 
-  advance(): Promise<void> {
+  advance(): Promise<number> {
     this.advances++;
-    this.value++;
-    return Promise.resolve();
+    return Promise.resolve(++this.value);
   }
 
   /** Answers the oldest pending read with the value the store holds now. */
@@ -80,14 +79,25 @@ describe(ChangeEpoch.name, () => {
     expect(epoch.current).toBe(4);
   });
 
-  it('advances the store and then its own view', async () => {
+  it('advances the store and its own view in one step, with no read', async () => {
     const store = new ManualStore();
     const epoch = new ChangeEpoch(store);
-    const advanced = epoch.advance();
-    await new Promise((r) => setImmediate(r));
-    await store.answer();
-    await advanced;
+    store.value = 6;
+    await epoch.advance();
     expect(store.advances).toBe(1);
+    expect(store.pending).toHaveLength(0);
+    expect(epoch.current).toBe(7);
+  });
+
+  it('is not moved back by a read that started before an advance and ends after it', async () => {
+    const store = new ManualStore();
+    const epoch = new ChangeEpoch(store);
+    const reading = epoch.sync();
+    const staleAnswer = store.pending.shift()!;
+    await epoch.advance();
+    expect(epoch.current).toBe(1);
+    staleAnswer.resolve(0);
+    await reading;
     expect(epoch.current).toBe(1);
   });
 });

@@ -3,15 +3,22 @@ import { DataSource } from 'typeorm';
 /** Where the epoch is kept; ChangeEpoch's only dependency, so tests can count the round trips. */
 export interface EpochStore {
   read(): Promise<number>;
-  advance(): Promise<void>;
+  /** Adds one and says what the epoch became. */
+  advance(): Promise<number>;
 }
 
-/** The `change_epoch` row (created with the value 0 by the migration). */
+/**
+ * The `change_epoch` row (created with the value 0 by the migration). An advance is one round
+ * trip on both databases: MySQL hands the new value back in the statement's OK packet
+ * (`LAST_INSERT_ID(expr)`), SQLite through `RETURNING`.
+ */
 export class SqlEpochStore implements EpochStore {
   private readonly table: string;
+  private readonly mysql: boolean;
 
   constructor(private readonly ds: DataSource) {
     this.table = ds.driver.escape('change_epoch');
+    this.mysql = ds.options.type === 'mysql' || ds.options.type === 'mariadb';
   }
 
   async read(): Promise<number> {
@@ -19,8 +26,17 @@ export class SqlEpochStore implements EpochStore {
     return rows.length ? Number(rows[0].value) : 0;
   }
 
-  async advance(): Promise<void> {
-    await this.ds.query(`UPDATE ${this.table} SET value = value + 1 WHERE id = 1`);
+  async advance(): Promise<number> {
+    if (this.mysql) {
+      const ok = await this.ds.query<{ insertId: number | string }>(
+        `UPDATE ${this.table} SET value = LAST_INSERT_ID(value + 1) WHERE id = 1`,
+      );
+      return Number(ok.insertId);
+    }
+    const rows = await this.ds.query<{ value: unknown }[]>(
+      `UPDATE ${this.table} SET value = value + 1 WHERE id = 1 RETURNING value`,
+    );
+    return Number(rows[0].value);
   }
 }
 
@@ -69,8 +85,12 @@ export class ChangeEpoch {
 
   /** Advances the shared epoch, and this process's view of it. */
   async advance(): Promise<void> {
-    await this.store.advance();
-    await this.sync();
+    this.learn(await this.store.advance());
+  }
+
+  /** A newer value moves this process's view; an older one (a read overtaken) changes nothing. */
+  private learn(value: number): void {
+    if (value > this.latest) this.latest = value;
   }
 
   private startNext(): Promise<void> {
@@ -81,8 +101,7 @@ export class ChangeEpoch {
 
   private async readNow(): Promise<void> {
     try {
-      const value = await this.store.read();
-      if (value > this.latest) this.latest = value;
+      this.learn(await this.store.read());
     } finally {
       this.inFlight = null;
     }
@@ -91,5 +110,5 @@ export class ChangeEpoch {
 
 /** An epoch nobody advances: for caches used outside a server (unit tests, scripts). */
 export function standingEpoch(): ChangeEpoch {
-  return new ChangeEpoch({ read: () => Promise.resolve(0), advance: () => Promise.resolve() }, false);
+  return new ChangeEpoch({ read: () => Promise.resolve(0), advance: () => Promise.resolve(0) }, false);
 }

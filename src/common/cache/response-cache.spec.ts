@@ -8,9 +8,8 @@ class CountingStore implements EpochStore {
   read(): Promise<number> {
     return Promise.resolve(this.value);
   }
-  advance(): Promise<void> {
-    this.value++;
-    return Promise.resolve();
+  advance(): Promise<number> {
+    return Promise.resolve(++this.value);
   }
 }
 

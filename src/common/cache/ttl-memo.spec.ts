@@ -85,7 +85,7 @@ describe(TtlMemo.name, () => {
     let stored = 0;
     const epoch = new ChangeEpoch({
       read: () => Promise.resolve(stored),
-      advance: async () => void stored++,
+      advance: async () => ++stored,
     });
     await epoch.sync();
     const sut = new TtlMemo(60_000, epoch);
