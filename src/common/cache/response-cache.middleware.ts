@@ -88,7 +88,7 @@ export function responseCacheMiddleware(options: ResponseCacheOptions): RequestH
         caching[ROUTE] = hit.route;
         const counted = limits.enabled && isLimited(req);
         (counted ? enforceRateLimit(limits, hit.owner, res) : Promise.resolve()).then(
-          () => void res.status(200).type(hit.body.contentType).send(hit.body.json),
+          () => void hit.body.send(res),
           next,
         );
       },

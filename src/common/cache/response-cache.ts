@@ -71,7 +71,7 @@ export class ResponseCache {
   set(key: string, answer: CachedResponse, since: number, notAfter?: number): void {
     this.dropIfStale();
     if (since !== this.epoch.current) return;
-    const bytes = answer.body.json.length + key.length;
+    const bytes = answer.body.bytes.length + key.length;
     if (bytes > this.maxBytes / 8) return;
     const old = this.entries.get(key);
     if (old) this.remove(key, old);

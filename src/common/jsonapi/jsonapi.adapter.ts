@@ -69,9 +69,8 @@ export class JsonApiExpressAdapter extends ExpressAdapter {
         ? prepareBody(body, response.req, this.baseUrl)
         : undefined;
     if (!prepared) return super.reply(response, body, statusCode);
-    if (slot && (statusCode ?? 200) === 200) slot.keep(prepared);
-    if (statusCode) response.status(statusCode);
-    response.type(prepared.contentType);
-    return response.send(prepared.json);
+    const status = statusCode ?? response.statusCode;
+    if (slot && status === 200) slot.keep(prepared);
+    return prepared.send(response, status);
   }
 }
