@@ -35,6 +35,20 @@ const MEMBER_TABLE_NAMES: Record<MemberRelation, string> = {
   'workspace-exclusions': 'policy_set_workspace_exclusions',
 };
 
+interface MemberRow {
+  rel: string;
+  set_id: string;
+  member_id: string;
+  /** When the member was added, as fixed-width text (which sorts as the times do). */
+  at: string;
+}
+
+/** Oldest first; members added in the same instant by id. */
+function byAddition(a: MemberRow, b: MemberRow): number {
+  if (a.at !== b.at) return a.at < b.at ? -1 : 1;
+  return a.member_id < b.member_id ? -1 : a.member_id > b.member_id ? 1 : 0;
+}
+
 /** Member ids per relationship and set, and the newest (any status) and current (ready) version ids. */
 export interface SetRelations {
   members: Record<MemberRelation, Map<string, string[]>>;
@@ -180,16 +194,24 @@ export class PolicySetsRepository {
       ...MEMBER_RELATIONS.flatMap(() => setIds),
       ...(versioned.length ? [...versioned, ...versioned] : []),
     ];
-    // Sorted here rather than by the database: an ORDER BY over a UNION makes it build and sort a
-    // temporary table on every request. Times come as fixed-width text, which sorts as they do.
-    const rows: { rel: string; set_id: string; member_id: string; at: string }[] =
-      await this.repo.manager.query(parts.join(' UNION ALL '), params);
-    const keyed = rows.map((r) => ({ r, key: `${r.at}\u0000${r.member_id}` }));
-    keyed.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-    for (const { r } of keyed) {
+    const rows: MemberRow[] = await this.repo.manager.query(parts.join(' UNION ALL '), params);
+    const grouped = new Map<string[], MemberRow[]>();
+    for (const r of rows) {
       if (r.rel === 'newest') out.newest.set(r.set_id, r.member_id);
       else if (r.rel === 'current') out.current.set(r.set_id, r.member_id);
-      else out.members[r.rel as MemberRelation].get(r.set_id)?.push(r.member_id);
+      else {
+        const ids = out.members[r.rel as MemberRelation].get(r.set_id);
+        if (!ids) continue;
+        const group = grouped.get(ids);
+        if (group) group.push(r);
+        else grouped.set(ids, [r]);
+      }
+    }
+    // Ordered here rather than by the database (an ORDER BY over a UNION makes it build and sort a
+    // temporary table on every request), one relationship of one set at a time.
+    for (const [ids, group] of grouped) {
+      group.sort(byAddition);
+      for (const r of group) ids.push(r.member_id);
     }
     return out;
   }

@@ -50,6 +50,25 @@ describe('policy set relationship endpoints', () => {
       expect(await linkage(set.id, name)).toEqual([a, b].sort());
     });
 
+    it('lists members in the order they were added, on the set and in the list of sets', async () => {
+      const set = await createPolicySet(admin, org);
+      const made = [await make(admin, org), await make(admin, org), await make(admin, org)];
+      // Added one request at a time, against the order of their ids.
+      const added = [...made].sort().reverse();
+      for (const id of added) {
+        await admin.api.post(rel(set.id, name), ids(type, [id])).expect(204);
+        await new Promise((r) => setTimeout(r, 5));
+      }
+      const order = (resource: { relationships: Record<string, { data: { id: string }[] }> }) =>
+        resource.relationships[name].data.map((r) => r.id);
+      const shown = await admin.api.get(`/api/v2/policy-sets/${set.id}`).expect(200);
+      expect(order(shown.body.data)).toEqual(added);
+      const listed = await admin.api
+        .get(`/api/v2/organizations/${org}/policy-sets?page[size]=100&search[name]=${shown.body.data.attributes.name}`)
+        .expect(200);
+      expect(listed.body.data.map(order)).toEqual([added]);
+    });
+
     it('removes members with 204 and ignores absent ones', async () => {
       const set = await createPolicySet(admin, org);
       const [a, b] = [await make(admin, org), await make(admin, org)];

@@ -1,6 +1,7 @@
 /** `created-at`/`updated-at` shape: `2024-08-13T23:06:42.523Z`. */
 export function isoMillis(date: Date | null | undefined): string | null {
-  return date ? new Date(date).toISOString() : null;
+  if (!date) return null;
+  return date instanceof Date ? date.toISOString() : new Date(date).toISOString();
 }
 
 /** `status-timestamps` shape: `2019-06-21T21:29:48+00:00`. */
