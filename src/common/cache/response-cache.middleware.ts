@@ -68,6 +68,11 @@ export interface ResponseCacheOptions {
  * that changes without a write: an entry lasts no longer than its token. The principal's rate
  * limit is spent as on the full path.
  *
+ * What is remembered is the body and its Content-Type; every other header comes from the
+ * middleware mounted before this one, so an answer to which the route added headers of its own
+ * (`@Header`, `res.setHeader`) is not kept. GET handlers change nothing, so skipping them skips
+ * no effect.
+ *
  * On a miss the request carries a slot; the Express adapter fills it with the rendered answer.
  */
 export function responseCacheMiddleware(options: ResponseCacheOptions): RequestHandler {
@@ -82,7 +87,7 @@ export function responseCacheMiddleware(options: ResponseCacheOptions): RequestH
         caching[SYNCED] = true;
         const hit = cache.get(key);
         if (!hit) {
-          keepOnSuccess(caching, key, options);
+          keepOnSuccess(caching, res, key, options);
           return next();
         }
         caching[ROUTE] = hit.route;
@@ -98,12 +103,19 @@ export function responseCacheMiddleware(options: ResponseCacheOptions): RequestH
   };
 }
 
-function keepOnSuccess(req: CachingRequest, key: string, options: ResponseCacheOptions): void {
+function keepOnSuccess(
+  req: CachingRequest,
+  res: Response,
+  key: string,
+  options: ResponseCacheOptions,
+): void {
   const since = options.cache.since();
+  const headers = res.getHeaderNames().length;
   req[SLOT] = {
     keep: (body) => {
       const principal = req.user;
       if (!principal) return; // a public route: nothing says who may see it again
+      if (res.getHeaderNames().length !== headers) return; // headers a hit would not repeat
       const answer = { body, owner: principalKey(principal), route: options.routeOf(req) };
       options.cache.set(key, answer, since, credentialExpiry(principal));
     },

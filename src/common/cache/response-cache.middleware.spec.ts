@@ -1,0 +1,91 @@
+import express, { Request, Response } from 'express';
+import { Server } from 'node:http';
+import request from 'supertest';
+import { AppConfig } from '../../config/app-config';
+import { Principal } from '../auth/principal';
+import { PreparedBody } from '../jsonapi/prepared-body';
+import { RateLimitService } from '../rate-limit/rate-limit.service';
+import { ChangeEpoch } from './change-epoch';
+import { ResponseCache } from './response-cache';
+import { responseCacheMiddleware, responseSlotOf } from './response-cache.middleware';
+
+const user: Principal = { kind: 'user', tokenId: 't1', userId: 'u1', username: 'u', isSiteAdmin: false };
+
+/**
+ * The middleware in front of a stand-in for the rest of the app: a route that counts how often
+ * it computes, authenticates by setting `req.user` (unless public) and answers like the adapter.
+ */
+async function setup() {
+  let stored = 0;
+  const epoch = new ChangeEpoch({ read: async () => stored, advance: async () => ++stored });
+  const config = { cacheTtlMs: 60_000, responseCacheBytes: 1024 * 1024, rateLimitPerSecond: 0 } as AppConfig;
+  const cache = new ResponseCache(config, epoch);
+  const computed: string[] = [];
+  const app = express();
+  app.use(
+    responseCacheMiddleware({
+      cache,
+      epoch,
+      limits: new RateLimitService(config),
+      routeOf: (req) => req.path,
+    }),
+  );
+  app.get('/{*path}', (req: Request & { user?: Principal }, res: Response) => {
+    computed.push(req.path);
+    if (req.path !== '/public') req.user = user;
+    if (req.path === '/own-header') res.setHeader('Cache-Control', 'no-store');
+    const body = new PreparedBody('application/json', JSON.stringify({ n: computed.length }));
+    responseSlotOf(req)?.keep(body);
+    body.send(res);
+  });
+  // One listening server: links (and so cache keys) carry the origin, port included.
+  const server = app.listen(0, '127.0.0.1');
+  servers.push(server);
+  await new Promise((resolve) => server.once('listening', resolve));
+  const get = (path: string) => request(server).get(path).set('Authorization', 'Bearer secret');
+  return { server, get, computed, changed: () => stored++ };
+}
+
+const servers: Server[] = [];
+afterEach(() => {
+  for (const server of servers.splice(0)) server.close();
+});
+
+describe('responseCacheMiddleware', () => {
+  it('answers a repeated authenticated GET without computing it again', async () => {
+    const { get, computed } = await setup();
+    const first = await get('/a').expect(200);
+    const again = await get('/a').expect(200);
+    expect(again.text).toBe(first.text);
+    expect(again.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(computed).toEqual(['/a']);
+  });
+
+  it('computes again once the shared epoch moved', async () => {
+    const { get, computed, changed } = await setup();
+    await get('/a');
+    changed();
+    await get('/a');
+    expect(computed).toEqual(['/a', '/a']);
+  });
+
+  it('does not keep answers of public routes, or answers the route added headers to', async () => {
+    const { get, computed } = await setup();
+    for (let i = 0; i < 2; i++) {
+      await get('/public');
+      const own = await get('/own-header');
+      expect(own.headers['cache-control']).toBe('no-store');
+    }
+    expect(computed).toEqual(['/public', '/own-header', '/public', '/own-header']);
+  });
+
+  it('leaves requests without credentials, other methods and GETs with a body alone', async () => {
+    const { server, get, computed } = await setup();
+    await get('/a');
+    await request(server).get('/a');
+    await request(server).get('/a').set('Authorization', 'Bearer other');
+    await request(server).post('/a').set('Authorization', 'Bearer secret');
+    await get('/a').set('Content-Type', 'application/json').send('{}');
+    expect(computed).toEqual(['/a', '/a', '/a', '/a']);
+  });
+});
