@@ -30,9 +30,9 @@ async function setup() {
       routeOf: (req) => req.path,
     }),
   );
-  app.get('/{*path}', (req: Request & { user?: Principal }, res: Response) => {
+  app.get('/{*path}', (req: Request, res: Response) => {
     computed.push(req.path);
-    if (req.path !== '/public') req.user = user;
+    if (req.path !== '/public') (req as Request & { user?: Principal }).user = user;
     if (req.path === '/own-header') res.setHeader('Cache-Control', 'no-store');
     const body = new PreparedBody('application/json', JSON.stringify({ n: computed.length }));
     responseSlotOf(req)?.keep(body);
