@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, In } from 'typeorm';
+import { DataSource, EntityTarget, In, ObjectLiteral } from 'typeorm';
+import { RowReader } from '../database/row-reader';
 import { TeamEntity } from '../../teams/entities/team.entity';
 import { TeamMembershipEntity } from '../../teams/entities/team-membership.entity';
 import { TeamWorkspaceEntity, WorkspaceAccessLevel } from '../../teams/entities/team-workspace.entity';
@@ -20,16 +21,32 @@ export interface TokenRow {
  */
 @Injectable()
 export class AccessRepository {
-  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+  private readonly tokens: RowReader<TokenEntity>;
+  private readonly users: RowReader<UserEntity>;
+  private readonly teams: RowReader<TeamEntity>;
+  private readonly tokenSql: string;
 
+  constructor(@InjectDataSource() private readonly ds: DataSource) {
+    this.tokens = new RowReader(ds, TokenEntity);
+    this.users = new RowReader(ds, UserEntity);
+    this.teams = new RowReader(ds, TeamEntity);
+    const table = (entity: EntityTarget<ObjectLiteral>) => ds.driver.escape(ds.getMetadata(entity).tableName);
+    this.tokenSql = `SELECT ${this.tokens.select('k')}, ${this.users.select('u')}, ${this.teams.select('t')}
+        FROM ${table(TokenEntity)} k
+        LEFT JOIN ${table(UserEntity)} u ON u.id = k.user_id
+        LEFT JOIN ${table(TeamEntity)} t ON t.id = k.team_id
+       WHERE k.digest = ?`;
+  }
+
+  /** The token with this digest and the user or team it belongs to: one round trip. */
   async findToken(digest: string): Promise<TokenRow | null> {
-    const token = await this.ds.getRepository(TokenEntity).findOne({ where: { digest } });
-    if (!token) return null;
-    const [user, team] = await Promise.all([
-      token.userId ? this.ds.getRepository(UserEntity).findOne({ where: { id: token.userId } }) : null,
-      token.teamId ? this.ds.getRepository(TeamEntity).findOne({ where: { id: token.teamId } }) : null,
-    ]);
-    return { token, user, team };
+    const [row] = await this.ds.query<Record<string, unknown>[]>(this.tokenSql, [digest]);
+    if (!row) return null;
+    return {
+      token: this.tokens.hydrate(row, 'k'),
+      user: row.u_id == null ? null : this.users.hydrate(row, 'u'),
+      team: row.t_id == null ? null : this.teams.hydrate(row, 't'),
+    };
   }
 
   async teamsOfUserInOrganization(userId: string, organizationId: string): Promise<TeamEntity[]> {
