@@ -44,8 +44,8 @@ export class AccessRepository {
     if (!row) return null;
     return {
       token: this.tokens.hydrate(row, 'k'),
-      user: row.u_id == null ? null : this.users.hydrate(row, 'u'),
-      team: row.t_id == null ? null : this.teams.hydrate(row, 't'),
+      user: row.u_id === null ? null : this.users.hydrate(row, 'u'),
+      team: row.t_id === null ? null : this.teams.hydrate(row, 't'),
     };
   }
 
