@@ -3,7 +3,6 @@ import { Reflector } from '@nestjs/core';
 import type { Request, Response } from 'express';
 import { IS_PUBLIC } from '../auth/public.decorator';
 import { ChangeEpoch } from './change-epoch';
-import { epochSyncedFor } from './response-cache.middleware';
 
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -35,8 +34,8 @@ export class ChangeEpochGuard implements CanActivate {
       context.getHandler(),
       context.getClass(),
     ]);
-    if (isPublic || epochSyncedFor(http.getRequest<Request>())) return true;
-    return this.epoch.sync().then(() => true);
+    if (isPublic) return true;
+    return this.epoch.syncFor(http.getRequest<Request>()).then(() => true);
   }
 }
 

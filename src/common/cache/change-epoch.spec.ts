@@ -58,6 +58,20 @@ describe(ChangeEpoch.name, () => {
     expect(store.pending).toHaveLength(0);
   });
 
+  it('reads once per request, however often that request asks', async () => {
+    const store = new ManualStore();
+    const epoch = new ChangeEpoch(store);
+    const [a, b] = [{}, {}];
+    const first = epoch.syncFor(a);
+    expect(epoch.syncFor(a)).toBe(first);
+    const other = epoch.syncFor(b);
+    expect(other).not.toBe(first);
+    await store.answer();
+    await store.answer();
+    await Promise.all([first, other]);
+    expect(store.pending).toHaveLength(0);
+  });
+
   it('never goes back to an older value', async () => {
     const store = new ManualStore();
     const epoch = new ChangeEpoch(store);

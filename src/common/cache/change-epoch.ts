@@ -59,6 +59,8 @@ export class ChangeEpoch {
   private latest = -1;
   private inFlight: Promise<void> | null = null;
   private next: Promise<void> | null = null;
+  /** The sync each request in flight made, for whoever in that request asks again. */
+  private readonly ofRequest = new WeakMap<object, Promise<void>>();
 
   /** `enabled` false (CACHE_TTL_MS=0: no caches) means nobody needs to sync or advance. */
   constructor(
@@ -81,6 +83,19 @@ export class ChangeEpoch {
       );
     }
     return this.next;
+  }
+
+  /**
+   * `sync()` once per request: the response cache (before routing) and ChangeEpochGuard both need
+   * the epoch learnt after the request arrived; the second asks and gets the first one's read.
+   */
+  syncFor(req: object): Promise<void> {
+    let synced = this.ofRequest.get(req);
+    if (!synced) {
+      synced = this.sync();
+      this.ofRequest.set(req, synced);
+    }
+    return synced;
   }
 
   /** Advances the shared epoch, and this process's view of it. */

@@ -15,23 +15,16 @@ export interface ResponseSlot {
 }
 
 const SLOT = Symbol('response-cache-slot');
-const SYNCED = Symbol('change-epoch-synced');
 const ROUTE = Symbol('cached-route');
 
 type CachingRequest = Request & {
   user?: Principal;
   [SLOT]?: ResponseSlot;
-  [SYNCED]?: true;
   [ROUTE]?: string;
 };
 
 export function responseSlotOf(req: Request): ResponseSlot | undefined {
   return (req as CachingRequest)[SLOT];
-}
-
-/** Whether this request already learnt the change epoch (ChangeEpochGuard need not read it again). */
-export function epochSyncedFor(req: Request): boolean {
-  return (req as CachingRequest)[SYNCED] === true;
 }
 
 /** The route template of a request answered from the cache, which never reached the router. */
@@ -82,9 +75,8 @@ export function responseCacheMiddleware(options: ResponseCacheOptions): RequestH
     if (!cache.enabled || req.method !== 'GET' || !authorization || hasBody(req)) return next();
     const key = `${createHash('sha256').update(authorization).digest('base64')} ${requestOrigin(req, baseUrl)}${req.originalUrl}`;
     const caching = req as CachingRequest;
-    epoch.sync().then(
+    epoch.syncFor(req).then(
       () => {
-        caching[SYNCED] = true;
         const hit = cache.get(key);
         if (!hit) {
           keepOnSuccess(caching, res, key, options);
@@ -97,7 +89,7 @@ export function responseCacheMiddleware(options: ResponseCacheOptions): RequestH
           next,
         );
       },
-      // The database is away: the full path answers (a 503 once the token lookup fails too).
+      // The database is away: the full path answers (ChangeEpochGuard turns this failure into a 503).
       () => next(),
     );
   };
