@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityTarget, In, ObjectLiteral } from 'typeorm';
+import { DataSource, In } from 'typeorm';
 import { RowReader } from '../database/row-reader';
 import { TeamEntity } from '../../teams/entities/team.entity';
 import { TeamMembershipEntity } from '../../teams/entities/team-membership.entity';
@@ -30,11 +30,10 @@ export class AccessRepository {
     this.tokens = new RowReader(ds, TokenEntity);
     this.users = new RowReader(ds, UserEntity);
     this.teams = new RowReader(ds, TeamEntity);
-    const table = (entity: EntityTarget<ObjectLiteral>) => ds.driver.escape(ds.getMetadata(entity).tableName);
     this.tokenSql = `SELECT ${this.tokens.select('k')}, ${this.users.select('u')}, ${this.teams.select('t')}
-        FROM ${table(TokenEntity)} k
-        LEFT JOIN ${table(UserEntity)} u ON u.id = k.user_id
-        LEFT JOIN ${table(TeamEntity)} t ON t.id = k.team_id
+        FROM ${this.tokens.table} k
+        LEFT JOIN ${this.users.table} u ON u.id = k.user_id
+        LEFT JOIN ${this.teams.table} t ON t.id = k.team_id
        WHERE k.digest = ?`;
   }
 

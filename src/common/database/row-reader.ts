@@ -21,6 +21,11 @@ export class RowReader<T extends ObjectLiteral> {
     this.columns = this.metadata.columns.filter((c) => !c.isVirtual);
   }
 
+  /** The entity's table name, quoted for this database. */
+  get table(): string {
+    return this.ds.driver.escape(this.metadata.tableName);
+  }
+
   /** `a.col1 AS a_col1, a.col2 AS a_col2, …`: the select list for this entity under `alias`. */
   select(alias: string): string {
     const q = (name: string) => this.ds.driver.escape(name);
@@ -48,7 +53,7 @@ export class RowReader<T extends ObjectLiteral> {
   async byIds(ids: readonly string[]): Promise<T[]> {
     const unique = [...new Set(ids)];
     const [key] = this.metadata.primaryColumns;
-    const table = this.ds.driver.escape(this.metadata.tableName);
+    const table = this.table;
     const out: T[] = [];
     for (let i = 0; i < unique.length; i += ID_CHUNK) {
       const chunk = unique.slice(i, i + ID_CHUNK);
