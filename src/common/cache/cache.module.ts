@@ -7,8 +7,9 @@ import { ChangeEpochEntity } from './entities/change-epoch.entity';
 import { ResponseCache } from './response-cache';
 
 /**
- * The shared change epoch that every module's caches build on, and the response cache. Their
- * guards are registered with the other global guards (AuthModule), which fixes their order.
+ * The shared change epoch that every module's caches build on, and the response cache. The epoch's
+ * guard is registered with the other global guards (AuthModule), which fixes their order; the
+ * response cache answers before routing (responseCacheMiddleware, mounted by configureApp).
  */
 @Global()
 @Module({

@@ -41,7 +41,7 @@ export interface ResponseCacheOptions {
   cache: ResponseCache;
   epoch: ChangeEpoch;
   limits: RateLimitService;
-  /** Route templates whose answers are kept (metrics label); others are always computed. */
+  /** The route template that computed an answer: the metrics label its repeats are counted under. */
   routeOf(req: Request): string;
   baseUrl?: string;
 }
