@@ -8,7 +8,6 @@ import { SignedLinks } from '../storage/signed-links';
 import { WorkspacesService } from '../workspaces/workspaces.service';
 import { PolicySetVersionEntity } from './entities/policy-set-version.entity';
 import { PolicySetEntity } from './entities/policy-set.entity';
-import { PolicySetVersionsRepository } from './policy-set-versions.repository';
 import { serializePolicySetVersion } from './policy-set-versions.serializer';
 import { PolicySetsRepository } from './policy-sets.repository';
 import { PolicySetView } from './policy-sets.serializer';
@@ -37,7 +36,6 @@ export const UPLOAD_LINK_SECONDS = 3600;
 export class PolicySetPresenter {
   constructor(
     private readonly repo: PolicySetsRepository,
-    private readonly versions: PolicySetVersionsRepository,
     private readonly organizations: OrganizationsService,
     private readonly projects: ProjectsService,
     private readonly workspaces: WorkspacesService,
@@ -59,8 +57,8 @@ export class PolicySetPresenter {
       projectIds: members.projects.get(set.id) ?? [],
       workspaceIds: members.workspaces.get(set.id) ?? [],
       exclusionIds: members['workspace-exclusions'].get(set.id) ?? [],
-      currentVersionId: relations.current.get(set.id) ?? null,
-      newestVersionId: relations.newest.get(set.id) ?? null,
+      currentVersion: relations.current.get(set.id) ?? null,
+      newestVersion: relations.newest.get(set.id) ?? null,
     }));
   }
 
@@ -85,20 +83,20 @@ export class PolicySetPresenter {
       ...(wants('workspaces') ? v.workspaceIds : []),
       ...(wants('workspace-exclusions') || wants('workspace_exclusions') ? v.exclusionIds : []),
     ]);
-    const versionIds = collect((v) => [
-      wants('newest_version') ? v.newestVersionId : null,
-      wants('current_version') ? v.currentVersionId : null,
-    ]);
     const projectIds = wants('projects') ? collect((v) => v.projectIds) : [];
     const policyIds = wants('policies') ? collect((v) => v.policyIds) : [];
-    const [projects, workspaces, policies, versions] = await Promise.all([
+    // The versions came with the views (see PolicySetsRepository.relations): no query for them.
+    const versions = views.flatMap((v) => [
+      wants('newest_version') ? v.newestVersion : null,
+      wants('current_version') ? v.currentVersion : null,
+    ]);
+    const [projects, workspaces, policies] = await Promise.all([
       projectIds.length ? this.projects.readableResources(p, projectIds) : [],
       workspaceIds.length ? this.workspaces.readableResources(p, workspaceIds) : [],
       policyIds.length ? this.policies.resources(policyIds) : [],
-      this.versions.findByIds(versionIds),
     ]);
     const included = new Included().add(...projects, ...workspaces, ...policies);
-    included.add(...versions.map((v) => this.versionResource(v, origin)));
+    included.add(...versions.flatMap((v) => (v ? [this.versionResource(v, origin)] : [])));
     return included.toArray();
   }
 

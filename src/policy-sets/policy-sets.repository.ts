@@ -9,6 +9,7 @@ import { PolicyKind } from '../policies/policy-kinds';
 import { PolicySetPolicyEntity } from './entities/policy-set-policy.entity';
 import { PolicySetProjectEntity } from './entities/policy-set-project.entity';
 import { PolicySetWorkspaceExclusionEntity } from './entities/policy-set-workspace-exclusion.entity';
+import { PolicySetVersionEntity } from './entities/policy-set-version.entity';
 import { PolicySetWorkspaceEntity } from './entities/policy-set-workspace.entity';
 import { PolicySetEntity } from './entities/policy-set.entity';
 
@@ -49,11 +50,11 @@ function byAddition(a: MemberRow, b: MemberRow): number {
   return a.member_id < b.member_id ? -1 : a.member_id > b.member_id ? 1 : 0;
 }
 
-/** Member ids per relationship and set, and the newest (any status) and current (ready) version ids. */
+/** Member ids per relationship and set, and each set's newest (any status) and current (ready) version. */
 export interface SetRelations {
   members: Record<MemberRelation, Map<string, string[]>>;
-  newest: Map<string, string>;
-  current: Map<string, string>;
+  newest: Map<string, PolicySetVersionEntity>;
+  current: Map<string, PolicySetVersionEntity>;
 }
 
 export interface PolicySetListFilter {
@@ -66,9 +67,11 @@ export interface PolicySetListFilter {
 @Injectable()
 export class PolicySetsRepository {
   private readonly rows: RowReader<PolicySetEntity>;
+  private readonly versionRows: RowReader<PolicySetVersionEntity>;
 
   constructor(@InjectRepository(PolicySetEntity) private readonly repo: Repository<PolicySetEntity>) {
     this.rows = new RowReader(repo.manager.connection, PolicySetEntity);
+    this.versionRows = new RowReader(repo.manager.connection, PolicySetVersionEntity);
   }
 
   /** Outside a transaction, plain SQL: every policy-set route starts here (see RowReader). */
@@ -158,8 +161,9 @@ export class PolicySetsRepository {
 
   /**
    * Everything the wire shape of many sets needs besides their rows, in one round trip: the
-   * members of the four relationships (in the order they were added) and the ids of each set's
-   * newest version and newest ready version.
+   * members of the four relationships (in the order they were added) and each set's newest
+   * version and newest ready version, whole (the `include`s of those two need nothing more, so a
+   * shown set costs two queries, not three).
    */
   async relations(sets: Pick<PolicySetEntity, 'id' | 'uploadVersioned'>[]): Promise<SetRelations> {
     const setIds = sets.map((s) => s.id);
@@ -174,16 +178,19 @@ export class PolicySetsRepository {
     };
     if (!setIds.length) return out;
     const marks = setIds.map(() => '?').join(', ');
+    // Version rows ride along in columns of their own, NULL in the member parts of the UNION.
+    const versionColumns = (rows: string) => (versioned.length ? `, ${rows}` : '');
     const members = MEMBER_RELATIONS.map(
       (relation) =>
         `SELECT '${relation}' AS rel, m.policy_set_id AS set_id, m.${MEMBER_TABLES[relation].column} AS member_id,
-                CAST(m.created_at AS CHAR) AS at
+                CAST(m.created_at AS CHAR) AS at${versionColumns(this.versionRows.nulls('v'))}
            FROM ${MEMBER_TABLE_NAMES[relation]} m WHERE m.policy_set_id IN (${marks})`,
     );
     const versionMarks = versioned.map(() => '?').join(', ');
     const newest = (rel: 'newest' | 'current') => {
       const ready = (alias: string) => (rel === 'current' ? `AND ${alias}.status = 'ready'` : '');
-      return `SELECT '${rel}' AS rel, v.policy_set_id AS set_id, v.id AS member_id, '' AS at
+      return `SELECT '${rel}' AS rel, v.policy_set_id AS set_id, v.id AS member_id, '' AS at,
+                     ${this.versionRows.select('v')}
                 FROM policy_set_versions v
                WHERE v.policy_set_id IN (${versionMarks}) ${ready('v')}
                  AND v.created_at = (SELECT MAX(v2.created_at) FROM policy_set_versions v2
@@ -194,11 +201,14 @@ export class PolicySetsRepository {
       ...MEMBER_RELATIONS.flatMap(() => setIds),
       ...(versioned.length ? [...versioned, ...versioned] : []),
     ];
-    const rows: MemberRow[] = await this.repo.manager.query(parts.join(' UNION ALL '), params);
+    const rows: (MemberRow & Record<string, unknown>)[] = await this.repo.manager.query(
+      parts.join(' UNION ALL '),
+      params,
+    );
     const grouped = new Map<string[], MemberRow[]>();
     for (const r of rows) {
-      if (r.rel === 'newest') out.newest.set(r.set_id, r.member_id);
-      else if (r.rel === 'current') out.current.set(r.set_id, r.member_id);
+      if (r.rel === 'newest') out.newest.set(r.set_id, this.versionRows.hydrate(r, 'v'));
+      else if (r.rel === 'current') out.current.set(r.set_id, this.versionRows.hydrate(r, 'v'));
       else {
         const ids = out.members[r.rel as MemberRelation].get(r.set_id);
         if (!ids) continue;

@@ -3,6 +3,7 @@ import { bool, enumOf, int, nullableStr, ResourceDoc, str, timestamp } from '../
 import { isoMillis } from '../common/jsonapi/timestamps';
 import { organizationLinkage } from '../organizations/organizations.serializer';
 import { POLICY_KINDS } from '../policies/policy-kinds';
+import { PolicySetVersionEntity } from './entities/policy-set-version.entity';
 import { PolicySetEntity } from './entities/policy-set.entity';
 
 export const POLICY_SET_DOC: ResourceDoc = {
@@ -54,8 +55,8 @@ export interface PolicySetView {
   projectIds: string[];
   workspaceIds: string[];
   exclusionIds: string[];
-  currentVersionId: string | null;
-  newestVersionId: string | null;
+  currentVersion: PolicySetVersionEntity | null;
+  newestVersion: PolicySetVersionEntity | null;
 }
 
 export function policySetPath(id: string): string {
@@ -90,8 +91,8 @@ export function serializePolicySet(view: PolicySetView): ResourceObject {
   }
   relationships['workspace-exclusions'] = toMany('workspaces', view.exclusionIds);
   relationships.policies = toMany('policies', view.policyIds);
-  relationships['current-version'] = toOne('policy-set-versions', view.currentVersionId);
-  relationships['newest-version'] = toOne('policy-set-versions', view.newestVersionId);
+  relationships['current-version'] = toOne('policy-set-versions', view.currentVersion?.id ?? null);
+  relationships['newest-version'] = toOne('policy-set-versions', view.newestVersion?.id ?? null);
   return {
     id: set.id,
     type: 'policy-sets',

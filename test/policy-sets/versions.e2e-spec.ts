@@ -134,6 +134,38 @@ describe('policy set versions and uploads', () => {
     expect(withVersions.body.included).toEqual([shown]);
   });
 
+  it('includes the ready current version and a newer pending one as their own reads show them', async () => {
+    const set = await createPolicySet(admin, org);
+    const ready = await newVersion(set.id);
+    await put(ready.links.upload, archive).expect(200);
+    const pending = await newVersion(set.id);
+    const expected = [await showVersion(ready.id), await showVersion(pending.id)];
+    expect(expected[1].links.upload).toEqual(pending.links.upload);
+    const byId = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : 1);
+
+    const shown = await admin.api
+      .get(`/api/v2/policy-sets/${set.id}?include=current_version,newest_version`)
+      .expect(200);
+    expect(shown.body.data.relationships).toMatchObject({
+      'current-version': { data: { id: ready.id, type: 'policy-set-versions' } },
+      'newest-version': { data: { id: pending.id, type: 'policy-set-versions' } },
+    });
+    expect([...shown.body.included].sort(byId)).toEqual([...expected].sort(byId));
+
+    const listed = await admin.api
+      .get(`/api/v2/organizations/${org}/policy-sets?page[size]=100&include=newest_version,current_version`)
+      .expect(200);
+    const referenced = new Set(
+      (listed.body.data as { relationships: Record<string, { data: { id: string } | null }> }[]).flatMap(
+        (s) => [s.relationships['current-version'].data?.id, s.relationships['newest-version'].data?.id],
+      ),
+    );
+    referenced.delete(undefined);
+    expect(new Set(listed.body.included.map((r: { id: string }) => r.id))).toEqual(referenced);
+    expect(listed.body.included).toEqual(expect.arrayContaining(expected));
+    expect(listed.body.included).toHaveLength(referenced.size);
+  });
+
   it('answers 409 to a second PUT of the same link and keeps the first archive', async () => {
     const set = await createPolicySet(admin, org);
     const version = await newVersion(set.id);

@@ -34,6 +34,15 @@ export class RowReader<T extends ObjectLiteral> {
       .join(', ');
   }
 
+  /**
+   * `NULL AS a_col1, NULL AS a_col2, …`: the same column names as `select(alias)` without a row,
+   * for the parts of a `UNION` that carry something else.
+   */
+  nulls(alias: string): string {
+    const q = (name: string) => this.ds.driver.escape(name);
+    return this.columns.map((c) => `NULL AS ${q(`${alias}_${c.databaseName}`)}`).join(', ');
+  }
+
   /** The entity in `row`, read from the columns `select(alias)` named. */
   hydrate(row: Record<string, unknown>, alias: string): T {
     const entity = this.metadata.create() as T;
