@@ -62,4 +62,16 @@ describe('RowReader', () => {
     expect(spy).not.toHaveBeenCalled();
     spy.mockRestore();
   });
+
+  it('names the same columns with NULLs for the parts of a UNION that carry no such row', async () => {
+    const result: Record<string, unknown>[] = await ds.query(
+      `SELECT 'row' AS part, ${rows.select('t')} FROM gadgets t WHERE t.id = 'g-6'
+       UNION ALL SELECT 'none' AS part, ${rows.nulls('t')}`,
+    );
+    expect(result).toHaveLength(2);
+    const [row, none] = result[0].part === 'row' ? result : [result[1], result[0]];
+    expect(Object.keys(none).sort()).toEqual(Object.keys(row).sort());
+    expect(rows.hydrate(row, 't')).toEqual(await ds.getRepository(Gadget).findOneByOrFail({ id: 'g-6' }));
+    expect(Object.entries(none).filter(([k, v]) => k.startsWith('t_') && v !== null)).toEqual([]);
+  });
 });
