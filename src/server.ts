@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { AppModule } from './app.module';
@@ -25,5 +26,6 @@ export async function startServer(options: ServerOptions = {}): Promise<NestExpr
   const config = app.get(AppConfig);
   await app.listen(config.port, config.host);
   app.getHttpServer().keepAliveTimeout = 65_000;
+  new Logger('Server').log(`listening on ${config.host}:${config.port}; the API explorer is at /docs`);
   return app;
 }

@@ -44,6 +44,17 @@ describe('PinoNestLogger', () => {
     ]);
   });
 
+  it("keeps Nest's per-module and per-route start-up lines to debug", () => {
+    const { lines, logger } = capture();
+    logger.log('AppModule dependencies initialized', 'InstanceLoader');
+    logger.log('PolicySetsController {/api/v2}:', 'RoutesResolver');
+    logger.log('Mapped {/api/v2/ping, GET} route', 'RouterExplorer');
+    logger.log('Nest application successfully started', 'NestApplication');
+    expect(lines).toEqual([
+      expect.objectContaining({ level: 30, msg: 'Nest application successfully started' }),
+    ]);
+  });
+
   it('keeps an error object as err', () => {
     const { lines, logger } = capture();
     logger.error(new Error('gone'));

@@ -93,6 +93,12 @@ const NEST_LEVELS = {
 } as const;
 
 /**
+ * Nest's start-up lines, one per module, controller and route (some 150): debug, so that at the
+ * default level a start shows what an operator acts on (the first-administrator hint, listening).
+ */
+const BOOT_CHATTER = new Set(['InstanceLoader', 'RoutesResolver', 'RouterExplorer']);
+
+/**
  * Nest's logger interface over the same pino logger: `new Logger('Context').warn(...)` anywhere in
  * the app becomes one JSON line with `context`. An object message is merged into the line; Nest
  * passes `error(message, stack, context)`.
@@ -120,10 +126,10 @@ export class PinoNestLogger implements LoggerService {
   }
 
   private write(method: keyof typeof NEST_LEVELS, message: unknown, params: unknown[]): void {
-    const level = NEST_LEVELS[method];
-    if (!this.logger.isLevelEnabled(level)) return;
     const rest = [...params];
     const context = rest.length && typeof rest[rest.length - 1] === 'string' ? rest.pop() : undefined;
+    const level = method === 'log' && BOOT_CHATTER.has(context as string) ? 'debug' : NEST_LEVELS[method];
+    if (!this.logger.isLevelEnabled(level)) return;
     const extra = typeof rest[0] === 'string' ? rest[0] : undefined;
     const fields: Record<string, unknown> = { context };
     if (message instanceof Error) {
