@@ -32,6 +32,7 @@ import {
   databaseCpuSeconds,
   reuseBenchDatabase,
   samplePeak,
+  statementsRun,
 } from './server';
 
 const env = process.env;
@@ -117,6 +118,7 @@ async function main(): Promise<void> {
       const m = await drive(scenario, opts, () => samplePeak(() => running.rss()), {
         server: () => running.cpuSeconds(),
         database: databaseCpuSeconds,
+        statements: () => statementsRun(db),
       });
       log(
         `  ${m.rps.toFixed(0)} req/s, p50 ${m.p50} ms, p99 ${m.p99} ms, errors ${m.errors}, ` +
@@ -169,6 +171,7 @@ function plain(m: Measured) {
     rssMb: Math.round(m.rssBytes / 1024 / 1024),
     serverCpuMs: Math.round(m.serverCpuMs * 100) / 100,
     databaseCpuMs: Math.round(m.databaseCpuMs * 100) / 100,
+    queriesPerRequest: m.queriesPerRequest === null ? null : Math.round(m.queriesPerRequest * 100) / 100,
     target: m.scenario.target ?? null,
   };
 }
@@ -198,6 +201,7 @@ function printTable(
       `${r.rssMb}`,
       `${r.serverCpuMs}`,
       `${r.databaseCpuMs}`,
+      r.queriesPerRequest === null ? '–' : `${r.queriesPerRequest}`,
     ];
   });
   const cpu = cpus();
@@ -207,8 +211,8 @@ function printTable(
       `${setup.workers} worker(s), ${cpu.length} × ${cpu[0]?.model ?? 'cpu'}, node ${process.version}`,
     `response cache: ${env.RESPONSE_CACHE_MB === '0' || env.CACHE_TTL_MS === '0' ? 'off' : 'on'}`,
     '',
-    '| scenario | req/s | p50 ms | p99 ms | errors | KB/resp | server RSS MB | server CPU ms/req | DB CPU ms/req |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| scenario | req/s | p50 ms | p99 ms | errors | KB/resp | server RSS MB | server CPU ms/req | DB CPU ms/req | queries/req |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...rows.map((r) => `| ${r.join(' | ')} |`),
   ];
   const byName = new Map(results.map((m) => [m.scenario.name, m]));

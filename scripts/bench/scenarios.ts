@@ -175,12 +175,16 @@ export interface Measured {
   /** CPU milliseconds per completed request: the server's processes, and the local database server's. */
   serverCpuMs: number;
   databaseCpuMs: number;
+  /** Statements the database ran per completed request (MySQL only): N+1 queries show here. */
+  queriesPerRequest: number | null;
 }
 
 /** Reads cumulative CPU seconds of the server and of the database while a scenario runs. */
 export interface CpuMeters {
   server: () => number;
   database: () => number;
+  /** The database's running count of statements, where it can be read. */
+  statements: () => Promise<number | undefined>;
 }
 
 export interface DriveOptions {
@@ -207,9 +211,11 @@ export async function drive(
   };
   if (opts.warmup > 0) await autocannon({ ...base, duration: opts.warmup });
   const sampler = rss();
+  const statements0 = await cpu.statements();
   const [server0, database0] = [cpu.server(), cpu.database()];
   const result = await autocannon({ ...base, duration: opts.duration });
   const [server1, database1] = [cpu.server(), cpu.database()];
+  const statements1 = await cpu.statements();
   const rssBytes = sampler.stop();
   const completed = result['2xx'] + result.non2xx;
   const perRequest = (seconds: number) => (completed ? (seconds * 1000) / completed : 0);
@@ -223,5 +229,10 @@ export async function drive(
     rssBytes,
     serverCpuMs: perRequest(server1 - server0),
     databaseCpuMs: perRequest(database1 - database0),
+    // Less the one statement that read the counter.
+    queriesPerRequest:
+      statements0 === undefined || statements1 === undefined || !completed
+        ? null
+        : (statements1 - statements0 - 1) / completed,
   };
 }

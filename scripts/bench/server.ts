@@ -77,6 +77,18 @@ async function withMysql<T>(
   }
 }
 
+/**
+ * How many statements the MySQL server has run so far (its `Questions` counter, every client's),
+ * read over a connection of its own; undefined for SQLite, which runs inside the server process.
+ */
+export async function statementsRun(db: BenchDatabase): Promise<number | undefined> {
+  if (db.dialect !== 'mysql' || !db.mysqlServerUrl) return undefined;
+  return withMysql(db.mysqlServerUrl, async (c) => {
+    const [rows] = await c.query("SHOW GLOBAL STATUS LIKE 'Questions'");
+    return Number((rows as { Value: string }[])[0].Value);
+  });
+}
+
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = createServer();
