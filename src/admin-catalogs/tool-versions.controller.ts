@@ -16,6 +16,7 @@ import {
 import { SiteAdminGuard } from './site-admin.guard';
 import { serializeToolVersion, toolVersionDoc } from './tool-versions.serializer';
 import { ToolVersionsService } from './tool-versions.service';
+import { LeavesAccessAlone } from '../common/cache/change-epoch.guard';
 
 /** The routes of one catalog; both catalogs are served by this one implementation. */
 function catalogController(catalog: Catalog) {
@@ -26,6 +27,7 @@ function catalogController(catalog: Catalog) {
   @ApiTags('admin catalogs')
   @ApiBearerAuth()
   @UseGuards(SiteAdminGuard)
+  @LeavesAccessAlone()
   @Controller(`${API_V2}/admin/${catalog}`)
   class CatalogController {
     constructor(readonly versions: ToolVersionsService) {}

@@ -34,6 +34,7 @@ import { CreatePolicyAttributes, UpdatePolicyAttributes } from './dto/policy-att
 import { PoliciesService } from './policies.service';
 import { POLICY_DOC, serializePolicy } from './policies.serializer';
 import { parseKindFilter } from './policy-kinds';
+import { LeavesAccessAlone } from '../common/cache/change-epoch.guard';
 
 const TYPE = { types: ['policies'] };
 const WRITABLE = { writable: ['name', 'description', 'kind', 'enforcement-level', 'query'] };
@@ -45,6 +46,7 @@ function declaredLength(req: Request): number | undefined {
 
 @ApiTags('policies')
 @ApiBearerAuth()
+@LeavesAccessAlone()
 @Controller(API_V2)
 export class PoliciesController {
   constructor(private readonly policies: PoliciesService) {}

@@ -13,11 +13,13 @@ import { PolicySetVersionsService } from './policy-set-versions.service';
 import { POLICY_SET_VERSION_DOC } from './policy-set-versions.serializer';
 import { PolicySetPresenter } from './policy-set.presenter';
 import { serializePolicySet } from './policy-sets.serializer';
+import { LeavesAccessAlone } from '../common/cache/change-epoch.guard';
 
 const VERSION_INCLUDES = ['policy_set'];
 
 @ApiTags('policy-set-versions')
 @ApiBearerAuth()
+@LeavesAccessAlone()
 @Controller(API_V2)
 export class PolicySetVersionsController {
   constructor(

@@ -15,6 +15,7 @@ import { CreatePolicySetAttributes, UpdatePolicySetAttributes } from './dto/poli
 import { POLICY_SET_INCLUDES, PolicySetPresenter } from './policy-set.presenter';
 import { PolicySetsService } from './policy-sets.service';
 import { POLICY_SET_DOC, serializePolicySet } from './policy-sets.serializer';
+import { LeavesAccessAlone } from '../common/cache/change-epoch.guard';
 
 const TYPE = { types: ['policy-sets'] };
 const CREATE_BODY = {
@@ -38,6 +39,7 @@ const UPDATE_BODY = {
 
 @ApiTags('policy-sets')
 @ApiBearerAuth()
+@LeavesAccessAlone()
 @Controller(API_V2)
 export class PolicySetsController {
   constructor(

@@ -13,6 +13,7 @@ import { TAG_BINDINGS_RELATIONSHIP_BODY } from '../tag-bindings/tag-bindings.rel
 import { CreateProjectAttributes, UpdateProjectAttributes } from './dto/project-attributes.dto';
 import { ProjectsService, ProjectView } from './projects.service';
 import { PROJECT_DOC, serializeProject } from './projects.serializer';
+import { LeavesAccessAlone } from '../common/cache/change-epoch.guard';
 
 const TYPE = { types: ['projects'] };
 const WRITABLE = {
@@ -24,6 +25,7 @@ const toResource = (v: ProjectView) => serializeProject(v.project, v.organizatio
 
 @ApiTags('projects')
 @ApiBearerAuth()
+@LeavesAccessAlone()
 @Controller(API_V2)
 export class ProjectsController {
   constructor(private readonly projects: ProjectsService) {}

@@ -12,6 +12,7 @@ import { Paging } from '../common/jsonapi/query';
 import { ReservedTagKeyAttributes } from './dto/reserved-tag-key-attributes.dto';
 import { ReservedTagKeysService } from './reserved-tag-keys.service';
 import { RESERVED_TAG_KEY_DOC, serializeReservedTagKey } from './reserved-tag-keys.serializer';
+import { LeavesAccessAlone } from '../common/cache/change-epoch.guard';
 
 const TYPE = { types: ['reserved-tag-keys'] };
 const WRITABLE = { writable: ['key', 'disable-overrides'] };
@@ -20,6 +21,7 @@ const BY_ID = ['reserved-tag-keys/:id', 'reserved-tags/:id'];
 
 @ApiTags('reserved-tag-keys')
 @ApiBearerAuth()
+@LeavesAccessAlone()
 @Controller(API_V2)
 export class ReservedTagKeysController {
   constructor(private readonly keys: ReservedTagKeysService) {}

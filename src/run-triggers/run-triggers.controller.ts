@@ -14,6 +14,7 @@ import { RunTriggerAttributes } from './dto/run-trigger-attributes.dto';
 import { TriggerDirection } from './run-triggers.repository';
 import { RUN_TRIGGER_DOC, serializeRunTrigger } from './run-triggers.serializer';
 import { RUN_TRIGGER_INCLUDES, RunTriggerInclude, RunTriggersService } from './run-triggers.service';
+import { LeavesAccessAlone } from '../common/cache/change-epoch.guard';
 
 /** Official clients send `run-triggers`; the documented sample sends no type at all. */
 const TYPE = { types: ['run-triggers'], typeRequired: false };
@@ -28,6 +29,7 @@ function direction(raw: string | undefined): TriggerDirection {
 
 @ApiTags('run triggers')
 @ApiBearerAuth()
+@LeavesAccessAlone()
 @Controller(API_V2)
 export class RunTriggersController {
   constructor(private readonly runTriggers: RunTriggersService) {}

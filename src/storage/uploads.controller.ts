@@ -8,6 +8,7 @@ import { ApiErrors } from '../common/jsonapi/openapi';
 import { BlobStore, tooLarge } from './blob-store';
 import { SignedLinks } from './signed-links';
 import { UploadRegistry } from './upload-registry';
+import { LeavesAccessAlone } from '../common/cache/change-epoch.guard';
 
 /**
  * Signed capability links. The token in the path is the credential: no Authorization header is
@@ -15,6 +16,7 @@ import { UploadRegistry } from './upload-registry';
  */
 @ApiTags('uploads')
 @Public()
+@LeavesAccessAlone()
 @Controller('uploads')
 export class UploadsController {
   constructor(

@@ -23,6 +23,7 @@ import {
   TAG_BINDING_DOC,
 } from './tag-bindings.serializer';
 import { TagBindingsService } from './tag-bindings.service';
+import { LeavesAccessAlone } from '../common/cache/change-epoch.guard';
 
 /** PATCH adding or updating bindings by key; answers with every binding of the target. */
 function ApiMergeTagBindings(): MethodDecorator {
@@ -60,6 +61,7 @@ const firstPage = (items: TagBindingEntity[]): Page<TagBindingEntity> => ({
 
 @ApiTags('tag-bindings')
 @ApiBearerAuth()
+@LeavesAccessAlone()
 @Controller(API_V2)
 export class TagBindingsController {
   constructor(

@@ -16,6 +16,7 @@ import { PROJECT_DOC } from '../projects/projects.serializer';
 import { WORKSPACE_INCLUDES, WorkspaceIncludesService } from './workspace-includes.service';
 import { WorkspacesService, WorkspaceView } from './workspaces.service';
 import { serializeWorkspace, WORKSPACE_DOC } from './workspaces.serializer';
+import { LeavesAccessAlone } from '../common/cache/change-epoch.guard';
 
 const TYPE = { types: ['workspaces'] };
 const INCLUDED_DOCS = [PROJECT_DOC, ORGANIZATION_DOC];
@@ -28,6 +29,7 @@ const toResource = (v: WorkspaceView) => serializeWorkspace(v.workspace, v.organ
 
 @ApiTags('workspaces')
 @ApiBearerAuth()
+@LeavesAccessAlone()
 @Controller(API_V2)
 export class WorkspacesController {
   constructor(

@@ -6,6 +6,7 @@ import {
   Actor,
   bootstrapAdmin,
   createOrganization,
+  createTeam,
   createUser,
   createWorkspace,
   memberWith,
@@ -108,12 +109,38 @@ describe('caches shared by several processes', () => {
     await onB.get(`/api/v2/workspaces/${id}`).expect(404);
   });
 
-  it('advances the stored epoch in one statement that says what it became', async () => {
+  it('keeps tokens and rights across writes that cannot change them, not across one that can', async () => {
+    const id = await createWorkspace(owner, org);
+    const member = await memberWith(a, admin, owner, org, ['read-workspaces']);
+    const onB = client(b, member.token);
+    await onB.get(`/api/v2/workspaces/${id}`).expect(200);
+
+    // The team loses the flag behind the API's back: B goes on with the rights it remembered…
+    await b.app.get(DataSource).query(`UPDATE teams SET read_workspaces = 0 WHERE id = '${member.teamId}'`);
+    // …across a write to workspaces answered by A (B computes its answer again: the write ended
+    // what B had rendered, but not what it knew about the member)…
+    await owner.api
+      .patch(`/api/v2/workspaces/${id}`, { data: { type: 'workspaces', attributes: { description: 'x' } } })
+      .expect(200);
+    expect((await onB.get(`/api/v2/workspaces/${id}`).expect(200)).body.data.attributes.description).toBe(
+      'x',
+    );
+
+    // …until a write that may change access is answered anywhere: here A creates a team.
+    await createTeam(owner, org, []);
+    await onB.get(`/api/v2/workspaces/${id}`).expect(404);
+  });
+
+  it('advances each stored epoch in one statement that says what it became', async () => {
     const store = new SqlEpochStore(a.app.get(DataSource));
     const before = await store.read();
-    const first = await store.advance();
-    const second = await store.advance();
-    expect([first, second]).toEqual([before + 1, before + 2]);
-    expect(await new SqlEpochStore(b.app.get(DataSource)).read()).toBe(before + 2);
+    const first = await store.advance('changes');
+    const second = await store.advance('changes');
+    const access = await store.advance('access');
+    expect([first, second, access]).toEqual([before.changes + 1, before.changes + 2, before.access + 1]);
+    expect(await new SqlEpochStore(b.app.get(DataSource)).read()).toEqual({
+      changes: before.changes + 2,
+      access: before.access + 1,
+    });
   });
 });

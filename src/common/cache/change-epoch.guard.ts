@@ -1,8 +1,8 @@
-import { CanActivate, ExecutionContext, Injectable, Logger } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Injectable, Logger, SetMetadata } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Request, Response } from 'express';
 import { IS_PUBLIC } from '../auth/public.decorator';
-import { ChangeEpoch } from './change-epoch';
+import { ChangeEpoch, EpochScope } from './change-epoch';
 
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -11,6 +11,17 @@ const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
  * the advance would fail as well.
  */
 const NOTHING_TO_ANNOUNCE = new Set([401, 429, 503]);
+
+const LEAVES_ACCESS_ALONE = 'plinth:leaves-access-alone';
+
+/**
+ * On a controller (or route) whose writes cannot change what a token stands for or what a
+ * principal may do: its writes advance only the `changes` epoch, so every process keeps its
+ * remembered tokens and rights (AuthCache) across them. Without it a write advances both: the
+ * safe default for anything that touches tokens, users, teams, memberships or organizations.
+ */
+export const LeavesAccessAlone = (): MethodDecorator & ClassDecorator =>
+  SetMetadata(LEAVES_ACCESS_ALONE, true);
 
 /**
  * The first guard. A request that may change state advances the shared change epoch once its
@@ -27,13 +38,12 @@ export class ChangeEpochGuard implements CanActivate {
   canActivate(context: ExecutionContext): boolean | Promise<boolean> {
     if (!this.epoch.enabled) return true;
     const http = context.switchToHttp();
+    const targets = [context.getHandler(), context.getClass()];
     if (!READS.has(http.getRequest<{ method: string }>().method)) {
-      advanceBeforeAnswer(http.getResponse<Response>(), this.epoch);
+      const dataOnly = this.reflector.getAllAndOverride<boolean>(LEAVES_ACCESS_ALONE, targets);
+      advanceBeforeAnswer(http.getResponse<Response>(), this.epoch, dataOnly ? 'changes' : 'access');
     }
-    const isPublic = this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [
-      context.getHandler(),
-      context.getClass(),
-    ]);
+    const isPublic = this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets);
     if (isPublic) return true;
     return this.epoch.syncFor(http.getRequest<Request>()).then(() => true);
   }
@@ -45,12 +55,12 @@ export class ChangeEpochGuard implements CanActivate {
  * `res.end`. An advance that fails (the database went away) is logged and lets the answer go:
  * the caches' TTL bounds what other processes may still hold.
  */
-function advanceBeforeAnswer(res: Response, epoch: ChangeEpoch): void {
+function advanceBeforeAnswer(res: Response, epoch: ChangeEpoch, scope: EpochScope): void {
   const end = res.end.bind(res) as (...args: unknown[]) => Response;
   res.end = ((...args: unknown[]) => {
     res.end = end as Response['end'];
     if (NOTHING_TO_ANNOUNCE.has(res.statusCode)) return end(...args);
-    epoch.advance().then(
+    epoch.advance(scope).then(
       () => end(...args),
       (err: unknown) => {
         logger.warn(`could not announce a change to other processes: ${String(err)}`);

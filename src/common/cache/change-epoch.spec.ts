@@ -1,23 +1,27 @@
-import { ChangeEpoch, EpochStore } from './change-epoch';
+import { ChangeEpoch, Epochs, EpochScope, EpochStore } from './change-epoch';
 
 /** A store whose reads stay pending until the test settles them. */
 class ManualStore implements EpochStore {
+  /** The `changes` counter. */
   value = 0;
-  readonly pending: { resolve: (v: number) => void; reject: (e: Error) => void }[] = [];
+  access = 0;
+  readonly pending: { resolve: (v: Epochs) => void; reject: (e: Error) => void }[] = [];
   advances = 0;
+  readonly advanced: EpochScope[] = [];
 
-  read(): Promise<number> {
+  read(): Promise<Epochs> {
     return new Promise((resolve, reject) => this.pending.push({ resolve, reject }));
   }
 
-  advance(): Promise<number> {
+  advance(scope: EpochScope): Promise<number> {
     this.advances++;
-    return Promise.resolve(++this.value);
+    this.advanced.push(scope);
+    return Promise.resolve(scope === 'access' ? ++this.access : ++this.value);
   }
 
-  /** Answers the oldest pending read with the value the store holds now. */
+  /** Answers the oldest pending read with the values the store holds now. */
   async answer(): Promise<void> {
-    this.pending.shift()!.resolve(this.value);
+    this.pending.shift()!.resolve({ changes: this.value, access: this.access });
     await new Promise((r) => setImmediate(r));
   }
 }
@@ -110,8 +114,33 @@ describe(ChangeEpoch.name, () => {
     const staleAnswer = store.pending.shift()!;
     await epoch.advance();
     expect(epoch.current).toBe(1);
-    staleAnswer.resolve(0);
+    staleAnswer.resolve({ changes: 0, access: 0 });
     await reading;
     expect(epoch.current).toBe(1);
+  });
+
+  it('leaves the access counter alone on a plain write and moves both on a write to access', async () => {
+    const store = new ManualStore();
+    const epoch = new ChangeEpoch(store);
+    store.access = 3;
+    await syncWith(epoch, store, 10);
+    expect([epoch.current, epoch.of('access')]).toEqual([10, 3]);
+
+    await epoch.advance();
+    expect([epoch.current, epoch.of('access')]).toEqual([11, 3]);
+    await epoch.advance('access');
+    expect([epoch.current, epoch.of('access')]).toEqual([12, 4]);
+    // Access first: a process that reads between the two drops its tokens and rights no later.
+    expect(store.advanced).toEqual(['changes', 'access', 'changes']);
+  });
+
+  it('learns both counters from one read, each only forwards', async () => {
+    const store = new ManualStore();
+    const epoch = new ChangeEpoch(store);
+    store.access = 5;
+    await syncWith(epoch, store, 2);
+    store.access = 4;
+    await syncWith(epoch, store, 3);
+    expect([epoch.current, epoch.of('access')]).toEqual([3, 5]);
   });
 });

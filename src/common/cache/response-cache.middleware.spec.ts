@@ -17,7 +17,10 @@ const user: Principal = { kind: 'user', tokenId: 't1', userId: 'u1', username: '
  */
 async function setup() {
   let stored = 0;
-  const epoch = new ChangeEpoch({ read: async () => stored, advance: async () => ++stored });
+  const epoch = new ChangeEpoch({
+    read: async () => ({ changes: stored, access: 0 }),
+    advance: async () => ++stored,
+  });
   const config = { cacheTtlMs: 60_000, responseCacheBytes: 1024 * 1024, rateLimitPerSecond: 0 } as AppConfig;
   const cache = new ResponseCache(config, epoch);
   const computed: string[] = [];

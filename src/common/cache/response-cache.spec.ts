@@ -1,12 +1,12 @@
 import { AppConfig } from '../../config/app-config';
 import { PreparedBody } from '../jsonapi/prepared-body';
-import { ChangeEpoch, EpochStore } from './change-epoch';
+import { ChangeEpoch, Epochs, EpochStore } from './change-epoch';
 import { ResponseCache } from './response-cache';
 
 class CountingStore implements EpochStore {
   value = 0;
-  read(): Promise<number> {
-    return Promise.resolve(this.value);
+  read(): Promise<Epochs> {
+    return Promise.resolve({ changes: this.value, access: 0 });
   }
   advance(): Promise<number> {
     return Promise.resolve(++this.value);

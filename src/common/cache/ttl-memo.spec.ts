@@ -84,7 +84,7 @@ describe(TtlMemo.name, () => {
   it('counts an entry only while the change epoch is the one its load started under', async () => {
     let stored = 0;
     const epoch = new ChangeEpoch({
-      read: () => Promise.resolve(stored),
+      read: () => Promise.resolve({ changes: stored, access: 0 }),
       advance: async () => ++stored,
     });
     await epoch.sync();
@@ -104,5 +104,25 @@ describe(TtlMemo.name, () => {
     await epoch.advance();
     sut.set('late', 'computed before the change', since);
     expect(sut.peek('late')).toBeUndefined();
+  });
+
+  it('in the access scope, keeps its entries across writes that leave access alone', async () => {
+    const stored = { changes: 0, access: 0 };
+    const epoch = new ChangeEpoch({
+      read: () => Promise.resolve({ ...stored }),
+      advance: async (scope) => ++stored[scope],
+    });
+    await epoch.sync();
+    const sut = new TtlMemo(60_000, epoch, undefined, 'access');
+    const load = jest.fn(() => Promise.resolve('principal'));
+    await sut.get('token', load);
+    await epoch.advance();
+    stored.changes++;
+    await epoch.sync();
+    await sut.get('token', load);
+    expect(load).toHaveBeenCalledTimes(1);
+    await epoch.advance('access');
+    await sut.get('token', load);
+    expect(load).toHaveBeenCalledTimes(2);
   });
 });

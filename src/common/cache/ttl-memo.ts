@@ -1,4 +1,4 @@
-import type { ChangeEpoch } from './change-epoch';
+import type { ChangeEpoch, EpochScope } from './change-epoch';
 
 interface Entry {
   expiresAt: number;
@@ -23,11 +23,13 @@ export class TtlMemo {
     private readonly ttlMs: number,
     private readonly epoch?: ChangeEpoch,
     private readonly maxEntries = 10_000,
+    /** Which writes end the entries: every write, or those that may change access (AuthCache). */
+    private readonly scope: EpochScope = 'changes',
   ) {}
 
   /** What an entry whose computation starts now is tagged with (pass it to `set`). */
   since(): number {
-    return this.epoch?.current ?? 0;
+    return this.epoch?.of(this.scope) ?? 0;
   }
 
   /** The remembered answer for `key`, or `load()`'s (shared by concurrent callers, kept for the TTL). */

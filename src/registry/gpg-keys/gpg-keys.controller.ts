@@ -11,6 +11,7 @@ import { Paging, QueryValue } from '../../common/jsonapi/query';
 import { CreateGpgKeyAttributes, UpdateGpgKeyAttributes } from './gpg-key-attributes.dto';
 import { GPG_KEY_DOC, GPG_KEYS_BASE, serializeGpgKey } from './gpg-keys.serializer';
 import { GpgKeysService, GpgKeyView } from './gpg-keys.service';
+import { LeavesAccessAlone } from '../../common/cache/change-epoch.guard';
 
 const BODY = { types: ['gpg-keys'] };
 const toResource = (v: GpgKeyView) => serializeGpgKey(v.key, v.namespace);
@@ -18,6 +19,7 @@ const toResource = (v: GpgKeyView) => serializeGpgKey(v.key, v.namespace);
 /** The private registry's GPG keys live outside /api/v2, as in the reference service. */
 @ApiTags('gpg-keys')
 @ApiBearerAuth()
+@LeavesAccessAlone()
 @Controller(GPG_KEYS_BASE)
 export class GpgKeysController {
   constructor(private readonly keys: GpgKeysService) {}

@@ -15,6 +15,7 @@ import { ProviderVersionsService } from '../versions/provider-versions.service';
 import { CreateRegistryProviderAttributes } from './registry-provider-attributes.dto';
 import { REGISTRY_PROVIDER_DOC, serializeProvider } from './registry-providers.serializer';
 import { ProviderPath, ProviderView, RegistryProvidersService } from './registry-providers.service';
+import { LeavesAccessAlone } from '../../common/cache/change-epoch.guard';
 
 const INCLUDES = ['registry-provider-versions'];
 
@@ -28,6 +29,7 @@ const toResource = (v: ProviderView) =>
 
 @ApiTags('registry-providers')
 @ApiBearerAuth()
+@LeavesAccessAlone()
 @Controller(API_V2)
 export class RegistryProvidersController {
   constructor(

@@ -15,6 +15,7 @@ import { PlatformPath, PlatformView, ProviderPlatformsService } from './provider
 import { CreateProviderPlatformAttributes } from './provider-version-attributes.dto';
 import { PROVIDER_PLATFORM_DOC } from './provider-versions.serializer';
 import { VersionPath } from './provider-versions.service';
+import { LeavesAccessAlone } from '../../common/cache/change-epoch.guard';
 
 /** The field list names `registry-provider-platforms`, the reference sample the other; both (or none) go. */
 const BODY = {
@@ -26,6 +27,7 @@ const PLATFORMS = `${PROVIDER_ROUTE}/versions/:version/platforms`;
 
 @ApiTags('registry-provider-platforms')
 @ApiBearerAuth()
+@LeavesAccessAlone()
 @Controller(API_V2)
 export class ProviderPlatformsController {
   constructor(private readonly platforms: ProviderPlatformsService) {}

@@ -15,6 +15,7 @@ import { ApiRegistryParams, PROVIDER_ROUTE, RegistryPath } from '../route-params
 import { CreateProviderVersionAttributes } from './provider-version-attributes.dto';
 import { PROVIDER_VERSION_DOC } from './provider-versions.serializer';
 import { ProviderVersionsService, VersionContext, VersionPath } from './provider-versions.service';
+import { LeavesAccessAlone } from '../../common/cache/change-epoch.guard';
 
 /** Official clients send no `type` here; an empty or missing one is accepted. */
 const BODY = { types: ['registry-provider-versions'], typeRequired: false };
@@ -25,6 +26,7 @@ const BODY = { types: ['registry-provider-versions'], typeRequired: false };
  */
 @ApiTags('registry-provider-versions')
 @ApiBearerAuth()
+@LeavesAccessAlone()
 @Controller(API_V2)
 export class ProviderVersionsController {
   constructor(private readonly versions: ProviderVersionsService) {}

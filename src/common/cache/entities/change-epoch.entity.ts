@@ -1,8 +1,9 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
 /**
- * One row (id 1) holding the installation's change epoch: a number every write request advances
- * before it answers. Processes compare it with what their caches were computed under (ChangeEpoch).
+ * The installation's change epochs, one row each: id 1 the number every write request advances
+ * before it answers, id 2 the one only writes that may change tokens or rights advance. Processes
+ * compare them with what their caches were computed under (ChangeEpoch).
  */
 @Entity('change_epoch')
 export class ChangeEpochEntity {
