@@ -66,7 +66,7 @@ export class SqlEpochStore implements EpochStore {
  * So once a write has been answered, no request that arrives afterwards, on any process, is served
  * from anything computed before that write. Caches of access state (AuthCache) follow the `access`
  * counter instead, which only writes that may change access advance (besides `changes`): the many
- * writes that cannot leave every process's tokens and rights in place.
+ * writes that cannot change access leave every process's tokens and rights in place.
  *
  * Reads are shared: a request that arrives while a read is in flight waits for the next one, which
  * starts when the current one ends (it could not trust the one in flight: that may have started
