@@ -23,7 +23,7 @@ import { cpus } from 'node:os';
 import { resolve } from 'node:path';
 import { Api, inParallel } from './http';
 import { bulkInsertWorkspaces } from './scale';
-import { drive, Measured, Scenario, scalingScenarios, scenarios } from './scenarios';
+import { drive, Measured, readWhileWriting, Scenario, scalingScenarios, scenarios } from './scenarios';
 import { Seeded, Seeder, seedSize } from './seed';
 import {
   BenchDatabase,
@@ -122,11 +122,13 @@ async function main(): Promise<void> {
       });
       log(
         `  ${m.rps.toFixed(0)} req/s, p50 ${m.p50} ms, p99 ${m.p99} ms, errors ${m.errors}, ` +
-          `CPU/req: server ${m.serverCpuMs.toFixed(2)} ms, database ${m.databaseCpuMs.toFixed(2)} ms`,
+          `CPU/req: server ${m.serverCpuMs.toFixed(2)} ms, database ${m.databaseCpuMs.toFixed(2)} ms` +
+          (m.alongside ? `; alongside ${m.alongside.rps.toFixed(0)} req/s, errors ${m.alongside.errors}` : ''),
       );
       results.push(m);
     };
     for (const scenario of scenarios(seed).filter((s) => wanted(s.name))) await run(scenario);
+    if (wanted('show-while-writing')) await run(readWhileWriting(seed, await clientTokens(api, 32)));
 
     if (!only || only.has('scaling')) {
       // A kept database may hold the scaling organization of an earlier run already.
@@ -158,6 +160,23 @@ async function main(): Promise<void> {
     if (env.BENCH_KEEP === '1' || reuse) log(`kept the database: ${db.url} (BENCH_REUSE=${db.dataDir})`);
     else await db.drop();
   }
+}
+
+/**
+ * `count` tokens of the bench's user, as many clients of one installation hold: each has its own
+ * entry in every process's token cache.
+ */
+async function clientTokens(api: Api, count: number): Promise<string[]> {
+  const me = await api.get<{ data: { id: string } }>('/api/v2/account/details');
+  const tokens: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const res = await api.post<{ data: { attributes: { token: string } } }>(
+      `/api/v2/users/${me.data.id}/authentication-tokens`,
+      { data: { type: 'authentication-tokens', attributes: { description: `bench client ${i}` } } },
+    );
+    tokens.push(res.data.attributes.token);
+  }
+  return tokens;
 }
 
 function plain(m: Measured) {
@@ -215,6 +234,13 @@ function printTable(
     '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...rows.map((r) => `| ${r.join(' | ')} |`),
   ];
+  for (const m of results.filter((r) => r.alongside)) {
+    out.push(
+      '',
+      `${m.scenario.name}: ${m.scenario.title}; the writes beside it ran at ` +
+        `${Math.round(m.alongside!.rps)} req/s (errors ${m.alongside!.errors}); CPU and queries per request count both`,
+    );
+  }
   const byName = new Map(results.map((m) => [m.scenario.name, m]));
   for (const page of ['page1', 'last']) {
     const small = byName.get(`workspaces-${page}@${SCALING_SMALL}`);

@@ -3,8 +3,11 @@ import { Seeded } from './seed';
 
 const JSONAPI = 'application/vnd.api+json';
 
-/** `single`: one resource or a small list (p99 target 25 ms); `list100`: the page of 100 (250 ms). */
-export type ScenarioClass = 'single' | 'list100' | 'write' | 'scaling';
+/**
+ * `single`: one resource or a small list (p99 target 25 ms); `list100`: the page of 100 (250 ms);
+ * `mixed`: reads measured while writes run beside them (no target).
+ */
+export type ScenarioClass = 'single' | 'list100' | 'write' | 'scaling' | 'mixed';
 
 export interface Scenario {
   name: string;
@@ -13,6 +16,11 @@ export interface Scenario {
   /** Minimum req/s from issue #8 (MySQL, 2 cores), if the scenario has one. */
   target?: number;
   requests: autocannon.Request[];
+  /**
+   * Requests driven at the same time on connections of their own (taken from the total); the
+   * scenario's req/s and latencies are its own requests', CPU and statements per request count both.
+   */
+  alongside?: { connections: number; requests: autocannon.Request[] };
 }
 
 const get = (path: string): autocannon.Request[] => [{ method: 'GET', path }];
@@ -28,7 +36,6 @@ export function scenarios(seed: Seeded): Scenario[] {
     const ws = seed.workspaceIds[Math.floor(seed.workspaceIds.length / 2) + (k % 97)];
     return { setId, body: JSON.stringify({ data: [{ type: 'workspaces', id: ws }] }) };
   };
-  let keyCounter = 0;
   return [
     {
       name: 'ping',
@@ -86,32 +93,7 @@ export function scenarios(seed: Seeded): Scenario[] {
       name: 'reserved-tag-key-churn',
       title: 'create + delete a reserved tag key (alternating)',
       cls: 'write',
-      requests: [
-        {
-          method: 'POST',
-          path: `/api/v2/organizations/${org}/reserved-tag-keys`,
-          headers: { 'content-type': JSONAPI },
-          setupRequest: (req) => ({
-            ...req,
-            body: JSON.stringify({
-              data: {
-                type: 'reserved-tag-keys',
-                attributes: { key: `bench.churn-${process.pid}-${keyCounter++}`, 'disable-overrides': false },
-              },
-            }),
-          }),
-          onResponse: (status, body, context) => {
-            context.id = status === 201 ? (JSON.parse(body) as { data: { id: string } }).data.id : 'missing';
-          },
-        },
-        {
-          method: 'DELETE',
-          setupRequest: (req, context) => ({
-            ...req,
-            path: `/api/v2/reserved-tag-keys/${String(context.id)}`,
-          }),
-        },
-      ],
+      requests: reservedTagKeyChurn(org),
     },
     {
       name: 'policy-set-workspaces',
@@ -140,6 +122,66 @@ export function scenarios(seed: Seeded): Scenario[] {
       ],
     },
   ];
+}
+
+let churnKeys = 0;
+
+/** POST a reserved tag key, then DELETE it: the smallest complete write, over and over. */
+function reservedTagKeyChurn(org: string): autocannon.Request[] {
+  return [
+    {
+      method: 'POST',
+      path: `/api/v2/organizations/${org}/reserved-tag-keys`,
+      headers: { 'content-type': JSONAPI },
+      setupRequest: (req) => ({
+        ...req,
+        body: JSON.stringify({
+          data: {
+            type: 'reserved-tag-keys',
+            attributes: { key: `bench.churn-${process.pid}-${churnKeys++}`, 'disable-overrides': false },
+          },
+        }),
+      }),
+      onResponse: (status, body, context) => {
+        context.id = status === 201 ? (JSON.parse(body) as { data: { id: string } }).data.id : 'missing';
+      },
+    },
+    {
+      method: 'DELETE',
+      setupRequest: (req, context) => ({
+        ...req,
+        path: `/api/v2/reserved-tag-keys/${String(context.id)}`,
+      }),
+    },
+  ];
+}
+
+/** Connections of a `mixed` scenario that write; the others read. */
+export const WRITING_CONNECTIONS = 4;
+
+/**
+ * The show-policy-set read of many clients (a request per token in turn) while other connections
+ * keep writing: every write ends every remembered answer, so most reads are computed, and each
+ * token's principal and rights are kept only across writes that cannot change them.
+ */
+export function readWhileWriting(seed: Seeded, tokens: string[]): Scenario {
+  let next = 0;
+  return {
+    name: 'show-while-writing',
+    title: `show policy set as ${tokens.length} tokens in turn, while ${WRITING_CONNECTIONS} connections churn reserved tag keys`,
+    cls: 'mixed',
+    requests: [
+      {
+        method: 'GET',
+        path: `/api/v2/policy-sets/${seed.versionedSetId}?include=current_version,newest_version`,
+        setupRequest: (req) => ({
+          ...req,
+          headers: { ...req.headers, authorization: `Bearer ${tokens[next++ % tokens.length]}` },
+        }),
+      },
+    ],
+    alongside: { connections: WRITING_CONNECTIONS, requests: reservedTagKeyChurn(seed.org) },
+  };
 }
 
 /** The workspace list of the scaling organization, first page and last page. */
@@ -177,6 +219,8 @@ export interface Measured {
   databaseCpuMs: number;
   /** Statements the database ran per completed request (MySQL only): N+1 queries show here. */
   queriesPerRequest: number | null;
+  /** What the requests driven alongside did, for a scenario that has them. */
+  alongside?: { rps: number; errors: number };
 }
 
 /** Reads cumulative CPU seconds of the server and of the database while a scenario runs. */
@@ -209,15 +253,25 @@ export async function drive(
     headers: { authorization: `Bearer ${opts.token}`, accept: JSONAPI },
     requests: scenario.requests,
   };
-  if (opts.warmup > 0) await autocannon({ ...base, duration: opts.warmup });
+  const beside = scenario.alongside;
+  const side: autocannon.Options | undefined = beside && {
+    ...base,
+    connections: beside.connections,
+    requests: beside.requests,
+  };
+  if (beside) base.connections = opts.connections - beside.connections;
+  const run = (duration: number) =>
+    Promise.all([autocannon({ ...base, duration }), side ? autocannon({ ...side, duration }) : undefined]);
+  if (opts.warmup > 0) await run(opts.warmup);
   const sampler = rss();
   const statements0 = await cpu.statements();
   const [server0, database0] = [cpu.server(), cpu.database()];
-  const result = await autocannon({ ...base, duration: opts.duration });
+  const [result, sideResult] = await run(opts.duration);
   const [server1, database1] = [cpu.server(), cpu.database()];
   const statements1 = await cpu.statements();
   const rssBytes = sampler.stop();
-  const completed = result['2xx'] + result.non2xx;
+  const ownCompleted = result['2xx'] + result.non2xx;
+  const completed = ownCompleted + (sideResult ? sideResult['2xx'] + sideResult.non2xx : 0);
   const perRequest = (seconds: number) => (completed ? (seconds * 1000) / completed : 0);
   return {
     scenario,
@@ -225,7 +279,7 @@ export async function drive(
     p50: result.latency.p50,
     p99: result.latency.p99,
     errors: result.non2xx + result.errors + result.timeouts,
-    bytesPerResponse: completed ? result.throughput.total / completed : 0,
+    bytesPerResponse: ownCompleted ? result.throughput.total / ownCompleted : 0,
     rssBytes,
     serverCpuMs: perRequest(server1 - server0),
     databaseCpuMs: perRequest(database1 - database0),
@@ -234,5 +288,9 @@ export async function drive(
       statements0 === undefined || statements1 === undefined || !completed
         ? null
         : (statements1 - statements0 - 1) / completed,
+    alongside: sideResult && {
+      rps: sideResult.requests.average,
+      errors: sideResult.non2xx + sideResult.errors + sideResult.timeouts,
+    },
   };
 }
