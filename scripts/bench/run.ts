@@ -87,7 +87,9 @@ async function main(): Promise<void> {
     execFileSync('npx', ['nest', 'build'], { stdio: 'inherit' });
   }
   const reuse = env.BENCH_REUSE ? resolve(env.BENCH_REUSE) : undefined;
-  const db = reuse ? reuseBenchDatabase(reuse) : await createBenchDatabase(env.BENCH_DATABASE_URL ?? env.DATABASE_URL);
+  const db = reuse
+    ? reuseBenchDatabase(reuse)
+    : await createBenchDatabase(env.BENCH_DATABASE_URL ?? env.DATABASE_URL);
   const profileDir = env.BENCH_PROFILE ? resolve(env.BENCH_PROFILE) : undefined;
   if (profileDir) mkdirSync(profileDir, { recursive: true });
   let server: BenchServer | undefined;
@@ -123,7 +125,9 @@ async function main(): Promise<void> {
       log(
         `  ${m.rps.toFixed(0)} req/s, p50 ${m.p50} ms, p99 ${m.p99} ms, errors ${m.errors}, ` +
           `CPU/req: server ${m.serverCpuMs.toFixed(2)} ms, database ${m.databaseCpuMs.toFixed(2)} ms` +
-          (m.alongside ? `; alongside ${m.alongside.rps.toFixed(0)} req/s, errors ${m.alongside.errors}` : ''),
+          (m.alongside
+            ? `; alongside ${m.alongside.rps.toFixed(0)} req/s, errors ${m.alongside.errors}`
+            : ''),
       );
       results.push(m);
     };
