@@ -12,11 +12,9 @@ describe('ProjectWorkspaceCounts', () => {
     const workspaceCounts = jest.fn(
       async (ids: string[]) => new Map(ids.map((id) => [id, stored.get(id) ?? 0])),
     );
-    const counts = new ProjectWorkspaceCounts(
-      { cacheTtlMs: ttl } as AppConfig,
-      standingEpoch(),
-      { workspaceCounts } as unknown as ProjectsRepository,
-    );
+    const counts = new ProjectWorkspaceCounts({ cacheTtlMs: ttl } as AppConfig, standingEpoch(), {
+      workspaceCounts,
+    } as unknown as ProjectsRepository);
     return { stored, workspaceCounts, counts };
   };
 

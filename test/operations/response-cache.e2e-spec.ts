@@ -153,7 +153,9 @@ describe('remembered answers and the rate limit', () => {
     expect(answers[1].text).toBe(first.text);
     expect(answers[2].headers['x-ratelimit-limit']).toBe('3');
     expect(JSON.parse(answers[3].text)).toEqual({
-      errors: [{ status: '429', title: 'too many requests', detail: "You have exceeded the API's rate limit." }],
+      errors: [
+        { status: '429', title: 'too many requests', detail: "You have exceeded the API's rate limit." },
+      ],
     });
     expect(Number(answers[3].headers['x-ratelimit-reset'])).toBeGreaterThan(0);
 

@@ -64,7 +64,9 @@ describe('policy set relationship endpoints', () => {
       const shown = await admin.api.get(`/api/v2/policy-sets/${set.id}`).expect(200);
       expect(order(shown.body.data)).toEqual(added);
       const listed = await admin.api
-        .get(`/api/v2/organizations/${org}/policy-sets?page[size]=100&search[name]=${shown.body.data.attributes.name}`)
+        .get(
+          `/api/v2/organizations/${org}/policy-sets?page[size]=100&search[name]=${shown.body.data.attributes.name}`,
+        )
         .expect(200);
       expect(listed.body.data.map(order)).toEqual([added]);
     });

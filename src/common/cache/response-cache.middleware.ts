@@ -95,12 +95,7 @@ export function responseCacheMiddleware(options: ResponseCacheOptions): RequestH
   };
 }
 
-function keepOnSuccess(
-  req: CachingRequest,
-  res: Response,
-  key: string,
-  options: ResponseCacheOptions,
-): void {
+function keepOnSuccess(req: CachingRequest, res: Response, key: string, options: ResponseCacheOptions): void {
   const since = options.cache.since();
   const headers = res.getHeaderNames().length;
   req[SLOT] = {
