@@ -179,11 +179,11 @@ export class PolicySetsRepository {
     if (!setIds.length) return out;
     const marks = setIds.map(() => '?').join(', ');
     // Version rows ride along in columns of their own, NULL in the member parts of the UNION.
-    const versionColumns = (rows: string) => (versioned.length ? `, ${rows}` : '');
+    const versionNulls = versioned.length ? `, ${this.versionRows.nulls('v')}` : '';
     const members = MEMBER_RELATIONS.map(
       (relation) =>
         `SELECT '${relation}' AS rel, m.policy_set_id AS set_id, m.${MEMBER_TABLES[relation].column} AS member_id,
-                CAST(m.created_at AS CHAR) AS at${versionColumns(this.versionRows.nulls('v'))}
+                CAST(m.created_at AS CHAR) AS at${versionNulls}
            FROM ${MEMBER_TABLE_NAMES[relation]} m WHERE m.policy_set_id IN (${marks})`,
     );
     const versionMarks = versioned.map(() => '?').join(', ');

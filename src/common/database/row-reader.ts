@@ -29,9 +29,7 @@ export class RowReader<T extends ObjectLiteral> {
   /** `a.col1 AS a_col1, a.col2 AS a_col2, …`: the select list for this entity under `alias`. */
   select(alias: string): string {
     const q = (name: string) => this.ds.driver.escape(name);
-    return this.columns
-      .map((c) => `${alias}.${q(c.databaseName)} AS ${q(`${alias}_${c.databaseName}`)}`)
-      .join(', ');
+    return this.columns.map((c) => `${alias}.${q(c.databaseName)} AS ${this.named(alias, c)}`).join(', ');
   }
 
   /**
@@ -39,8 +37,12 @@ export class RowReader<T extends ObjectLiteral> {
    * for the parts of a `UNION` that carry something else.
    */
   nulls(alias: string): string {
-    const q = (name: string) => this.ds.driver.escape(name);
-    return this.columns.map((c) => `NULL AS ${q(`${alias}_${c.databaseName}`)}`).join(', ');
+    return this.columns.map((c) => `NULL AS ${this.named(alias, c)}`).join(', ');
+  }
+
+  /** The quoted result-column name of `column` under `alias`, as `hydrate` reads it back. */
+  private named(alias: string, column: ColumnMetadata): string {
+    return this.ds.driver.escape(`${alias}_${column.databaseName}`);
   }
 
   /** The entity in `row`, read from the columns `select(alias)` named. */
