@@ -97,6 +97,10 @@ export class AppConfig {
   readonly s3Region: string;
   readonly s3ForcePathStyle: boolean;
   readonly maxPolicyArchiveBytes: number;
+  /** What an uploaded policy archive may expand to, its tar headers, and the time to read it. */
+  readonly maxPolicyArchiveExpandedBytes: number;
+  readonly maxPolicyArchiveEntries: number;
+  readonly policyArchiveInspectionTimeoutMs: number;
   readonly maxProviderBinaryBytes: number;
   readonly maxShasumsBytes: number;
   readonly maxSignatureBytes: number;
@@ -145,6 +149,15 @@ export class AppConfig {
     if (this.storageDriver === 's3' && !this.s3Bucket)
       throw new ConfigError('S3_BUCKET is required when STORAGE_DRIVER=s3');
     this.maxPolicyArchiveBytes = int(env, 'MAX_POLICY_ARCHIVE_BYTES', 50 * 1024 * 1024, 1);
+    this.maxPolicyArchiveExpandedBytes = int(env, 'MAX_POLICY_ARCHIVE_EXPANDED_BYTES', 256 * 1024 * 1024, 1);
+    this.maxPolicyArchiveEntries = int(env, 'MAX_POLICY_ARCHIVE_ENTRIES', 10_000, 1);
+    this.policyArchiveInspectionTimeoutMs = int(
+      env,
+      'POLICY_ARCHIVE_INSPECTION_TIMEOUT_MS',
+      30_000,
+      1,
+      3_600_000,
+    );
     this.maxProviderBinaryBytes = int(env, 'MAX_PROVIDER_BINARY_BYTES', 500 * 1024 * 1024, 1);
     this.maxShasumsBytes = int(env, 'MAX_SHASUMS_BYTES', 1024 * 1024, 1);
     this.maxSignatureBytes = int(env, 'MAX_SIGNATURE_BYTES', 64 * 1024, 1);
