@@ -33,7 +33,7 @@ export const pathParts = (path: string) =>
  */
 export class LinkTree {
   private readonly root = new Node();
-  private readonly links: { parts: string[]; target: string }[] = [];
+  private readonly links = new Map<Node, string[]>();
 
   /**
    * Where `path` (relative to the archive root) lands. `followLast` also follows a link in the
@@ -67,7 +67,7 @@ export class LinkTree {
     return { ok: true, parts: out };
   }
 
-  /** Records a symbolic link at resolved location `parts`; a later link at the same place wins. */
+  /** Records a symbolic link at resolved location `parts`; a later link at the same place replaces it. */
   addLink(parts: string[], target: string): void {
     let node = this.root;
     for (const part of parts) {
@@ -79,7 +79,7 @@ export class LinkTree {
       node = child;
     }
     node.target = target;
-    this.links.push({ parts, target });
+    this.links.set(node, parts);
   }
 
   /** The link target found at resolved location `parts`, if that place is a symbolic link. */
@@ -100,9 +100,9 @@ export class LinkTree {
    * an earlier link's target climbs out of (`x/y/l -> b/../../z`, then `x/y/b -> ../..`).
    */
   firstBrokenLink(): { parts: string[]; why: 'escapes' | 'loops' } | null {
-    for (const link of this.links) {
-      const resolution = this.follow(link.parts, link.target);
-      if (!resolution.ok) return { parts: link.parts, why: resolution.why };
+    for (const [node, parts] of this.links) {
+      const resolution = this.follow(parts, node.target as string);
+      if (!resolution.ok) return { parts, why: resolution.why };
     }
     return null;
   }
