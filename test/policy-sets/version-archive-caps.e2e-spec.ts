@@ -7,20 +7,23 @@ import { createPolicySet } from './policy-fixtures';
 
 jest.setTimeout(60_000);
 
-describe('policy set version archives past the inspection caps', () => {
+/**
+ * Boots the app with `env` for the enclosing describe; `expectErrored(archive, reason)` uploads the
+ * archive to a fresh version and checks the 422 and the version's `errored` state and reason.
+ */
+function withApp(env: Record<string, string>) {
   let t: TestApp;
   let admin: Actor;
   let org: string;
 
   beforeAll(async () => {
-    t = await startApp({ MAX_POLICY_ARCHIVE_EXPANDED_BYTES: '1000000', MAX_POLICY_ARCHIVE_ENTRIES: '5' });
+    t = await startApp(env);
     admin = await bootstrapAdmin(t);
     org = await createOrganization(admin);
   });
   afterAll(() => t.close());
 
-  /** Uploads `archive` to a fresh version: the 422 detail and the version as shown afterwards. */
-  async function uploadRefused(archive: Buffer) {
+  return async (archive: Buffer, reason: string) => {
     const set = await createPolicySet(admin, org);
     const created = await admin.api.post(`/api/v2/policy-sets/${set.id}/versions`).expect(201);
     const res = await request(t.origin)
@@ -28,16 +31,11 @@ describe('policy set version archives past the inspection caps', () => {
       .set('Content-Type', 'application/octet-stream')
       .send(archive)
       .expect(422);
-    const shown = await admin.api.get(`/api/v2/policy-set-versions/${created.body.data.id}`).expect(200);
-    return { errors: res.body.errors, attributes: shown.body.data.attributes, links: shown.body.data.links };
-  }
-
-  const expectErrored = async (archive: Buffer, reason: string) => {
-    const { errors, attributes, links } = await uploadRefused(archive);
-    expect(errors).toEqual([
+    expect(res.body.errors).toEqual([
       { status: '422', title: 'invalid attribute', detail: `The archive was refused: ${reason}` },
     ]);
-    expect(attributes).toEqual({
+    const shown = await admin.api.get(`/api/v2/policy-set-versions/${created.body.data.id}`).expect(200);
+    expect(shown.body.data.attributes).toEqual({
       source: 'api',
       status: 'errored',
       error: reason,
@@ -48,8 +46,24 @@ describe('policy set version archives past the inspection caps', () => {
       'created-at': expect.any(String),
       'updated-at': expect.any(String),
     });
-    expect(links.upload).toBeUndefined();
+    expect(shown.body.data.links.upload).toBeUndefined();
   };
+}
+
+/** A valid policy archive followed by `mib` MiB of zeros: kilobytes of gzip. */
+const zeroBomb = (mib: number) =>
+  gzipSync(
+    Buffer.concat([
+      tarBytes([{ path: 'main.sentinel', body: 'main = rule { true }' }]),
+      Buffer.alloc(mib << 20),
+    ]),
+  );
+
+describe('policy set version archives past the inspection caps', () => {
+  const expectErrored = withApp({
+    MAX_POLICY_ARCHIVE_EXPANDED_BYTES: '1000000',
+    MAX_POLICY_ARCHIVE_ENTRIES: '5',
+  });
 
   it('marks a zero bomb errored at the expanded-size cap', async () => {
     const bomb = gzipSync(
@@ -86,5 +100,17 @@ describe('policy set version archives past the inspection caps', () => {
 
   it('marks an empty but valid tar.gz errored for having no regular file', async () => {
     await expectErrored(tarGz([]), 'the archive contains no regular file');
+  });
+});
+
+describe('policy set version archives past the inspection time cap', () => {
+  // 1 ms cannot hold a worker's round trip, let alone inflating 64 MiB: the cap trips every time.
+  const expectErrored = withApp({ POLICY_ARCHIVE_INSPECTION_TIMEOUT_MS: '1' });
+
+  it('marks the version errored at the inspection time cap', async () => {
+    await expectErrored(
+      zeroBomb(64),
+      'inspecting the archive took longer than 1 ms (the inspection time cap)',
+    );
   });
 });
