@@ -3,7 +3,7 @@ import { isAbsolutePath, LinkTree, MAX_PATH_LENGTH, pathParts } from './archive-
 
 export type ArchiveEntryType = 'file' | 'directory' | 'symlink' | 'hardlink';
 
-/** One entry of an inspected archive, its path normalized (no `./`, no trailing `/`). */
+/** One entry of an inspected archive, its path normalized (no `./`, no trailing `/`; the root is `.`). */
 export interface ArchiveEntry {
   path: string;
   type: ArchiveEntryType;
@@ -33,6 +33,7 @@ const META = new Set([
 ]);
 
 const shown = (path: string) => (path.length > 200 ? `${path.slice(0, 200)}…` : path);
+const TRAILING_DATA = 'the archive has data after its end-of-archive marker';
 const invalid = (why: string) => `the archive is not a valid tar archive (${why})`;
 
 function allZero(chunk: Buffer): boolean {
@@ -76,7 +77,7 @@ export class TarScanner {
   write(chunk: Buffer): string | null {
     let at = 0;
     while (at < chunk.length) {
-      if (this.state === 'end') return allZero(chunk.subarray(at)) ? null : this.trailingData();
+      if (this.state === 'end') return allZero(chunk.subarray(at)) ? null : TRAILING_DATA;
       if (this.state === 'body' || this.state === 'meta') {
         at += this.consumeBody(chunk, at);
         continue;
@@ -112,10 +113,6 @@ export class TarScanner {
     const broken = this.links.firstBrokenLink();
     if (broken) return this.linkProblem(broken.parts.join('/'), broken.why);
     return null;
-  }
-
-  private trailingData(): string {
-    return 'the archive has data after its end-of-archive marker';
   }
 
   private consumeBody(chunk: Buffer, at: number): number {
@@ -204,7 +201,7 @@ export class TarScanner {
       return problem ?? `entry ${shown(rawPath)} is a ${type}, which an uploaded archive may not contain`;
     const at = this.links.resolve(rawPath, false);
     if (!at.ok) return `entry ${shown(rawPath)} leads outside the archive through a link`;
-    this.entries.push({ path: pathParts(rawPath).join('/'), type: kind, size });
+    this.entries.push({ path: pathParts(rawPath).join('/') || '.', type: kind, size });
     if (kind === 'symlink' || kind === 'hardlink') {
       if (size > 0) return `link ${shown(rawPath)} has a body, which tar readers disagree on`;
       return this.linkEntry(rawPath, at.parts, kind, rawLink ?? '');
