@@ -47,3 +47,20 @@ describe('AppConfig operations settings', () => {
     expect(() => config({ POLICY_ARCHIVE_INSPECTION_TIMEOUT_MS: '0' })).toThrow(ConfigError);
   });
 });
+
+describe('AppConfig database URL', () => {
+  it('takes MySQL and MariaDB URLs as the mysql dialect and sqlite: as SQLite', () => {
+    expect(config({ DATABASE_URL: 'mysql://u:p@db:3306/plinth' }).dialect).toBe('mysql');
+    expect(config({ DATABASE_URL: 'mariadb://u:p@db:3306/plinth' }).dialect).toBe('mysql');
+    expect(config({ DATABASE_URL: 'sqlite:/var/lib/plinth/plinth.sqlite' }).dialect).toBe('sqlite');
+  });
+
+  it.each(['postgres://u@db/plinth', 'mysql2://u@db/plinth', 'maria://u@db/plinth'])(
+    'refuses %s naming every scheme it takes',
+    (url) => {
+      expect(() => config({ DATABASE_URL: url })).toThrow(
+        new ConfigError('DATABASE_URL must start with mysql://, mariadb:// or sqlite:'),
+      );
+    },
+  );
+});

@@ -123,7 +123,7 @@ export class AppConfig {
     if (/^mysql:\/\//.test(this.databaseUrl) || /^mariadb:\/\//.test(this.databaseUrl))
       this.dialect = 'mysql';
     else if (/^sqlite:/.test(this.databaseUrl)) this.dialect = 'sqlite';
-    else throw new ConfigError('DATABASE_URL must start with mysql:// or sqlite:');
+    else throw new ConfigError('DATABASE_URL must start with mysql://, mariadb:// or sqlite:');
     this.migrationsRun = bool(env, 'MIGRATIONS_RUN', true);
     this.baseUrl = url(env, 'BASE_URL');
     this.uploadUrl = url(env, 'UPLOAD_URL');
