@@ -108,6 +108,8 @@ export class AppConfig {
   readonly dbPoolSize: number;
   readonly dbConnectTimeoutMs: number;
   readonly dbAcquireTimeoutMs: number;
+  /** Refuse (as a 500) any query a transaction would make on a second connection: for tests and diagnosis. */
+  readonly dbTransactionGuard: boolean;
   /** How long a process may reuse what it read: token principals, rights, organizations, list totals (0 = never). */
   readonly cacheTtlMs: number;
   /** Bytes of rendered GET answers a process may keep (RESPONSE_CACHE_MB; 0 = none). */
@@ -165,6 +167,7 @@ export class AppConfig {
     this.dbPoolSize = int(env, 'DB_POOL_SIZE', 10, 1, 1000);
     this.dbConnectTimeoutMs = int(env, 'DB_CONNECT_TIMEOUT_MS', 3000, 100, 60000);
     this.dbAcquireTimeoutMs = int(env, 'DB_ACQUIRE_TIMEOUT_MS', 4000, 100, 60000);
+    this.dbTransactionGuard = bool(env, 'DB_TRANSACTION_GUARD', false);
     this.cacheTtlMs = int(env, 'CACHE_TTL_MS', 5000, 0, 60000);
     this.responseCacheBytes = int(env, 'RESPONSE_CACHE_MB', 64, 0, 65536) * 1024 * 1024;
     this.signingSecret = optional(env, 'SIGNING_SECRET') ?? this.persistedSecret();

@@ -1,5 +1,9 @@
 import { DataSource } from 'typeorm';
-import { SecondConnectionError, withinTransaction } from '../common/database/transaction-scope';
+import {
+  guardTransactions,
+  SecondConnectionError,
+  withinTransaction,
+} from '../common/database/transaction-scope';
 import { enforceAcquireDeadline, poolStats } from './mysql-pool';
 
 type Cb = (err: Error | null, connection?: { release(): void }) => void;
@@ -21,6 +25,7 @@ const acquire = (pool: { getConnection(cb: Cb): void }) =>
   );
 
 describe('enforceAcquireDeadline', () => {
+  beforeAll(() => guardTransactions());
   beforeEach(() => jest.useFakeTimers());
   afterEach(() => jest.useRealTimers());
 

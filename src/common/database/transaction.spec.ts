@@ -1,6 +1,6 @@
 import { DataSource, EntityManager } from 'typeorm';
 import { inTransaction } from './transaction';
-import { holdsTransaction, SecondConnectionError } from './transaction-scope';
+import { guardTransactions, holdsTransaction, SecondConnectionError } from './transaction-scope';
 
 function fakeDataSource(type: string): DataSource {
   const manager = {} as EntityManager;
@@ -10,7 +10,14 @@ function fakeDataSource(type: string): DataSource {
   } as unknown as DataSource;
 }
 
-describe('inTransaction', () => {
+describe('inTransaction without DB_TRANSACTION_GUARD', () => {
+  it('tracks nothing, so requests pay nothing for the guard', async () => {
+    expect(await inTransaction(fakeDataSource('mariadb'), async () => holdsTransaction())).toBe(false);
+  });
+});
+
+describe('inTransaction with DB_TRANSACTION_GUARD', () => {
+  beforeAll(() => guardTransactions());
   it.each(['mariadb', 'better-sqlite3'])(
     'refuses a transaction inside a transaction on %s instead of waiting for a second connection',
     async (type) => {
