@@ -47,8 +47,9 @@ export class PoolAcquireTimeoutError extends Error {
 /**
  * mysql2 pools queue waiters without limit in time: with the database gone, a request could wait
  * behind connection attempts for far longer than a client does. This bounds the wait; a connection
- * that arrives after its waiter gave up goes straight back to the pool. Code inside a transaction
- * gets no second connection at all: waiting for one while holding the first can deadlock the pool.
+ * that arrives after its waiter gave up goes straight back to the pool. Under DB_TRANSACTION_GUARD,
+ * code inside a transaction gets no second connection: waiting for one while holding the first can
+ * deadlock the pool.
  */
 export function enforceAcquireDeadline(ds: DataSource, ms: number): void {
   const pool = mysqlPool(ds);

@@ -30,8 +30,8 @@ function queueFor(ds: DataSource): SerialQueue | undefined {
 
 /**
  * Runs `work` in one transaction, again (up to `attempts` times) when it lost a deadlock. Every
- * query of `work` goes through its manager: a transaction inside a transaction is refused, as is
- * (on MySQL) any query on another connection (see withinTransaction).
+ * query of `work` goes through its manager; with DB_TRANSACTION_GUARD a transaction inside a
+ * transaction is refused, as is (on MySQL) any query on another connection.
  */
 export async function inTransaction<T>(
   ds: DataSource,
