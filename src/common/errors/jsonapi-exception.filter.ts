@@ -55,15 +55,21 @@ const TITLES: Record<number, string> = {
   403: 'forbidden',
   404: 'not found',
   405: 'method not allowed',
+  408: 'request timeout',
   409: 'conflict',
   410: 'gone',
   413: 'payload too large',
   415: 'unsupported media type',
   422: 'invalid attribute',
   429: 'too many requests',
+  431: 'request header fields too large',
   500: 'internal server error',
   503: 'service unavailable',
 };
+
+export function errorTitle(status: number): string {
+  return TITLES[status] ?? 'error';
+}
 
 /**
  * The one place that knows HTTP for errors: every failure leaves as a JSON:API error document,
@@ -82,7 +88,7 @@ export class JsonApiExceptionFilter implements ExceptionFilter {
       res.end();
       return;
     }
-    const title = TITLES[mapped.status] ?? 'error';
+    const title = errorTitle(mapped.status);
     const errors: ErrorObject[] = (mapped.items.length ? mapped.items : [{}]).map((item) => {
       const error: ErrorObject = { status: String(mapped.status), title };
       if (mapped.id) error.id = mapped.id;

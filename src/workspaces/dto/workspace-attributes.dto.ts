@@ -1,4 +1,5 @@
-import { IsNotEmpty, IsOptional, IsString, Matches, MaxLength, ValidateIf } from 'class-validator';
+import { IsNotEmpty, IsString, Matches, MaxLength } from 'class-validator';
+import { Omittable, Nullable } from '../../common/jsonapi/presence';
 
 const NAME = /^[A-Za-z0-9_-]+$/;
 const ENGINE_VERSION = /^(latest|\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?)$/;
@@ -10,31 +11,31 @@ export class CreateWorkspaceAttributes {
   @Matches(NAME, { message: 'is invalid: use letters, numbers, - and _' })
   name: string;
 
-  @IsOptional()
+  @Nullable()
   @IsString()
   @MaxLength(2000, { message: 'is too long (maximum is 2000 characters)' })
   description?: string | null;
 
-  @IsOptional()
+  @Omittable()
   @IsString()
   @Matches(ENGINE_VERSION, { message: 'is invalid: use latest or N.N.N' })
   'engine-version'?: string;
 }
 
 export class UpdateWorkspaceAttributes {
-  @ValidateIf((_, v) => v !== undefined)
+  @Omittable()
   @IsString()
   @IsNotEmpty({ message: "can't be blank" })
   @MaxLength(90, { message: 'is too long (maximum is 90 characters)' })
   @Matches(NAME, { message: 'is invalid: use letters, numbers, - and _' })
   name?: string;
 
-  @IsOptional()
+  @Nullable()
   @IsString()
   @MaxLength(2000, { message: 'is too long (maximum is 2000 characters)' })
   description?: string | null;
 
-  @ValidateIf((_, v) => v !== undefined)
+  @Omittable()
   @IsString()
   @Matches(ENGINE_VERSION, { message: 'is invalid: use latest or N.N.N' })
   'engine-version'?: string;
