@@ -108,12 +108,10 @@ function poisoned(
   targets: readonly (readonly [string, string?])[],
   sample: () => Record<string, unknown>,
 ): fc.Arbitrary<Record<string, unknown>> {
-  return fc
-    .tuple(fc.constantFrom(...targets), fc.constantFrom(...POISON))
-    .map(([[name, member], value]) => ({
-      ...sample(),
-      [name]: member === undefined ? value : { [member]: value },
-    }));
+  return fc.tuple(fc.constantFrom(...targets), fc.constantFrom(...POISON)).map(([[name, member], value]) => ({
+    ...sample(),
+    [name]: member === undefined ? value : { [member]: value },
+  }));
 }
 
 /** A JSON:API document whose shape is plausible and whose contents are not. */

@@ -7,6 +7,7 @@ import {
   createTeam,
   createUser,
   createWorkspace,
+  grantWorkspace,
   reserveTagKey,
   unique,
 } from '../helpers/fixtures';
@@ -24,18 +25,7 @@ export async function createFuzzFixtures(
   const workspaceName = unique('ws');
   const workspaceId = await createWorkspace(admin, org, workspaceName, projectId);
   const teamId = await createTeam(admin, org, ['read-workspaces']);
-  const grant = await admin.api
-    .post('/api/v2/team-workspaces', {
-      data: {
-        type: 'team-workspaces',
-        attributes: { access: 'read' },
-        relationships: {
-          team: { data: { type: 'teams', id: teamId } },
-          workspace: { data: { type: 'workspaces', id: workspaceId } },
-        },
-      },
-    })
-    .expect(201);
+  const teamWorkspaceId = await grantWorkspace(admin, teamId, workspaceId, 'read');
   const user = await createUser(t, admin);
   const tokens = await admin.api.get(`/api/v2/users/${admin.userId}/authentication-tokens`).expect(200);
   const fixtures: FuzzFixtures = {
@@ -44,7 +34,7 @@ export async function createFuzzFixtures(
     workspaceId,
     workspaceName,
     teamId,
-    teamWorkspaceId: grant.body.data.id,
+    teamWorkspaceId,
     userId: user.userId!,
     tokenId: tokens.body.data[0].id,
     uploadToken: t.app.get(SignedLinks).token({
