@@ -62,6 +62,6 @@ import { WorkspacesModule } from './workspaces/workspaces.module';
     BootstrapModule,
     RegistryModule,
   ],
-  providers: [{ provide: APP_FILTER, useClass: JsonApiExceptionFilter }],
+  providers: [{ provide: APP_FILTER, useValue: new JsonApiExceptionFilter() }],
 })
 export class AppModule {}
