@@ -48,12 +48,8 @@ class Primary {
   }
 
   async run(): Promise<void> {
-    try {
-      await this.migrate();
-    } catch (err) {
-      this.log.fatal({ err }, 'database migrations failed; not starting workers');
-      process.exit(1);
-    }
+    // A failure here ends the start before any worker exists; main logs why.
+    await this.migrate();
     // Without Redis, workers keep their rate-limit counters here so the budget is per machine.
     if (this.config.rateLimitPerSecond > 0 && !this.config.redisUrl) new RateLimiterClusterMaster();
     aggregateWorkerMetrics();

@@ -122,6 +122,8 @@ export class AppConfig {
   readonly maxPolicyBytes: number;
   readonly dbPoolSize: number;
   readonly dbConnectTimeoutMs: number;
+  /** Further attempts, 3 s apart, to reach the database at start before giving up. */
+  readonly dbConnectRetries: number;
   readonly dbAcquireTimeoutMs: number;
   /** Refuse (as a 500) any query a transaction would make on a second connection: for tests and diagnosis. */
   readonly dbTransactionGuard: boolean;
@@ -181,6 +183,7 @@ export class AppConfig {
     this.maxPolicyBytes = int(env, 'MAX_POLICY_BYTES', 1024 * 1024, 1);
     this.dbPoolSize = int(env, 'DB_POOL_SIZE', 10, 1, 1000);
     this.dbConnectTimeoutMs = int(env, 'DB_CONNECT_TIMEOUT_MS', 3000, 100, 60000);
+    this.dbConnectRetries = int(env, 'DB_CONNECT_RETRIES', 9, 0, 1000);
     this.dbAcquireTimeoutMs = int(env, 'DB_ACQUIRE_TIMEOUT_MS', 4000, 100, 60000);
     this.dbTransactionGuard = bool(env, 'DB_TRANSACTION_GUARD', false);
     this.cacheTtlMs = int(env, 'CACHE_TTL_MS', 5000, 0, 60000);
