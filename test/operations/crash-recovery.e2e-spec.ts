@@ -1,0 +1,276 @@
+import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { ClientRequest, request as httpRequest } from 'node:http';
+import { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import request from 'supertest';
+import { Actor, bootstrapAdmin, createOrganization, idOf, ISO_MILLIS, unique } from '../helpers/fixtures';
+import { ServerProcess } from '../helpers/server-process';
+import { tarGz } from '../helpers/tarball';
+import { client, createMysqlDatabase, usesMysql } from '../helpers/test-app';
+import {
+  createKey,
+  createPlatform,
+  createProvider,
+  createVersion,
+  fakeZip,
+  generateSigningKey,
+  providerBase,
+  sha256,
+  shasumsOf,
+} from '../registry/registry-helpers';
+
+// s3rver ships no types; it is a local S3-compatible server used only by tests.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const S3rver = require('s3rver') as new (options: Record<string, unknown>) => {
+  run(): Promise<AddressInfo>;
+  close(): Promise<void>;
+};
+
+jest.setTimeout(180_000);
+
+const VERSIONS = 20;
+const DECLARED = 256 * 1024;
+const SENT = 64 * 1024;
+const BUCKET = 'plinth-crash';
+
+/** Every file under `dir`, as paths relative to it. */
+function filesIn(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => join(e.parentPath, e.name).slice(dir.length + 1))
+    .sort();
+}
+
+async function until<T>(what: string, probe: () => Promise<T | undefined>, ms = 60_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > end) throw new Error(`timed out waiting until ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** A PUT that declares DECLARED bytes, sends SENT and then stalls: an upload in progress. */
+function stalledPut(origin: string, link: string): ClientRequest {
+  const url = new URL(origin);
+  const req = httpRequest({
+    host: url.hostname,
+    port: url.port,
+    method: 'PUT',
+    path: new URL(link).pathname,
+    agent: false,
+    headers: { 'Content-Type': 'application/octet-stream', 'Content-Length': String(DECLARED) },
+  });
+  req.on('error', () => undefined);
+  req.write(Buffer.alloc(SENT, 1));
+  return req;
+}
+
+const putTo = (origin: string, link: string, body: Buffer) =>
+  request(origin).put(new URL(link).pathname).set('Content-Type', 'application/octet-stream').send(body);
+
+const ARCHIVE = tarGz([
+  { path: 'sentinel.hcl', body: 'policy "p" {\n  enforcement_level = "advisory"\n}\n' },
+  { path: 'p.sentinel', body: 'main = rule { true }\n' },
+]);
+
+interface Driver {
+  name: string;
+  env(): Record<string, string>;
+  /** Where the driver keeps unfinished puts, relative to DATA_DIR. */
+  temporaryDir: string;
+  /** Every stored object's key. */
+  keys(dataDir: string): Promise<string[]>;
+}
+
+let s3: { close(): Promise<void> } | undefined;
+let s3Endpoint = '';
+let s3Dir = '';
+
+const drivers: Driver[] = [
+  {
+    name: 'filesystem',
+    env: () => ({}),
+    temporaryDir: join('blobs', '.uploading'),
+    keys: async (dataDir) => filesIn(join(dataDir, 'blobs')),
+  },
+  {
+    name: 's3',
+    env: () => ({
+      STORAGE_DRIVER: 's3',
+      S3_BUCKET: BUCKET,
+      S3_ENDPOINT: s3Endpoint,
+      S3_FORCE_PATH_STYLE: 'true',
+      AWS_ACCESS_KEY_ID: 'S3RVER',
+      AWS_SECRET_ACCESS_KEY: 'S3RVER',
+    }),
+    temporaryDir: 'spool',
+    keys: async () => {
+      const s3client = new S3Client({
+        region: 'us-east-1',
+        endpoint: s3Endpoint,
+        forcePathStyle: true,
+        credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+      });
+      try {
+        const page = await s3client.send(new ListObjectsV2Command({ Bucket: BUCKET }));
+        return (page.Contents ?? []).map((o) => o.Key!).sort();
+      } finally {
+        s3client.destroy();
+      }
+    },
+  },
+];
+
+beforeAll(async () => {
+  s3Dir = mkdtempSync(join(tmpdir(), 'plinth-s3rver-'));
+  const server = new S3rver({
+    port: 0,
+    address: '127.0.0.1',
+    silent: true,
+    directory: s3Dir,
+    configureBuckets: [{ name: BUCKET, configs: [] }],
+  });
+  s3Endpoint = `http://127.0.0.1:${(await server.run()).port}`;
+  s3 = server;
+});
+
+afterAll(async () => {
+  await s3?.close();
+  rmSync(s3Dir, { recursive: true, force: true });
+});
+
+describe.each(drivers)('kill -9 during uploads, then a restart ($name)', (driver) => {
+  const processes: ServerProcess[] = [];
+  let dropDatabase: (() => Promise<void>) | undefined;
+
+  afterAll(async () => {
+    for (const p of processes) await p.kill();
+    if (processes[0]) rmSync(processes[0].dataDir, { recursive: true, force: true });
+    await dropDatabase?.();
+  });
+
+  it('gives every interrupted version its link back, keeps registry links working and leaves no temporary file', async () => {
+    const env: Record<string, string> = { ...driver.env(), UPLOAD_LEASE_SECONDS: '1', LOG_LEVEL: 'warn' };
+    if (usesMysql()) {
+      const db = await createMysqlDatabase();
+      dropDatabase = db.drop;
+      env.DATABASE_URL = db.url;
+    }
+    const first = await ServerProcess.start('src/main.ts', env);
+    processes.push(first);
+    await first.ready();
+
+    const admin: Actor = await bootstrapAdmin(first);
+    const org = await createOrganization(admin);
+    const set = await admin.api
+      .post(`/api/v2/organizations/${org}/policy-sets`, {
+        data: { type: 'policy-sets', attributes: { name: unique('set') } },
+      })
+      .expect(201);
+    const setId = set.body.data.id as string;
+    const versions: { id: string; links: { upload: string } }[] = [];
+    for (let i = 0; i < VERSIONS; i++) {
+      versions.push((await admin.api.post(`/api/v2/policy-sets/${setId}/versions`).expect(201)).body.data);
+    }
+
+    const key = await generateSigningKey();
+    await createKey(admin, org, key);
+    const name = unique('crash');
+    await createProvider(admin, org, name);
+    const base = providerBase(org, name);
+    const providerVersion = await createVersion(admin, base, '1.0.0', key.keyId);
+    const filename = `terraform-provider-${name}_1.0.0_linux_amd64.zip`;
+    const binary = fakeZip(name);
+    const platform = await createPlatform(admin, base, '1.0.0', {
+      os: 'linux',
+      arch: 'amd64',
+      shasum: sha256(binary),
+      filename,
+    });
+
+    const links = [
+      ...versions.map((v) => v.links.upload),
+      providerVersion.links['shasums-upload'],
+      platform.links['provider-binary-upload'],
+    ];
+    const stalled = links.map((link) => stalledPut(first.origin, link));
+    const temporary = join(first.dataDir, driver.temporaryDir);
+    await until('every upload is being written', async () =>
+      filesIn(temporary).length === links.length ? true : undefined,
+    );
+    const listVersions = async (api: Actor['api']) =>
+      (await api.get(`/api/v2/policy-sets/${setId}/versions?page[size]=100`).expect(200)).body.data as {
+        attributes: { status: string };
+      }[];
+    expect((await listVersions(admin.api)).map((v) => v.attributes.status)).toEqual(
+      Array(VERSIONS).fill('ingressing'),
+    );
+
+    await first.kill();
+    for (const req of stalled) req.destroy();
+    expect(filesIn(temporary)).toHaveLength(links.length);
+
+    const second = await ServerProcess.start(
+      'src/main.ts',
+      { ...env, UPLOAD_TIMEOUT_SECONDS: '1' },
+      first.dataDir,
+    );
+    processes.push(second);
+    await second.ready();
+    const api = client(second, admin.token);
+
+    await until('every interrupted version waits for its archive again', async () =>
+      (await listVersions(api)).every((v) => v.attributes.status === 'pending') ? true : undefined,
+    );
+    await until('the temporary files are gone', async () =>
+      filesIn(temporary).length === 0 ? true : undefined,
+    );
+
+    for (const v of versions) {
+      const shown = await api.get(`/api/v2/policy-set-versions/${v.id}`).expect(200);
+      expect(shown.body).toEqual({
+        data: {
+          id: v.id,
+          type: 'policy-set-versions',
+          attributes: {
+            source: 'api',
+            status: 'pending',
+            'status-timestamps': {},
+            error: null,
+            'created-at': expect.stringMatching(ISO_MILLIS),
+            'updated-at': expect.stringMatching(ISO_MILLIS),
+          },
+          relationships: { 'policy-set': { data: { id: setId, type: 'policy-sets' } } },
+          links: {
+            self: `/api/v2/policy-set-versions/${v.id}`,
+            upload: expect.stringMatching(/\/uploads\//),
+          },
+        },
+      });
+      expect(shown.body.data.id).toMatch(idOf('polsetver'));
+      // The link handed out before the crash works again, as does the fresh one.
+      await putTo(second.origin, v.links.upload, ARCHIVE).expect(200);
+      const ready = await api.get(`/api/v2/policy-set-versions/${v.id}`).expect(200);
+      expect(ready.body.data.attributes.status).toBe('ready');
+    }
+
+    await putTo(
+      second.origin,
+      providerVersion.links['shasums-upload'],
+      shasumsOf({ [filename]: binary }),
+    ).expect(200);
+    await putTo(second.origin, platform.links['provider-binary-upload'], binary).expect(200);
+    const stored = await driver.keys(first.dataDir);
+    expect(stored.filter((k) => k.startsWith('registry/'))).toEqual([
+      expect.stringMatching(/^registry\/prov-\w+\/provver-\w+\/provpltfrm-\w+\/binary-\w+$/),
+      expect.stringMatching(/^registry\/prov-\w+\/provver-\w+\/shasums-\w+$/),
+    ]);
+    expect(stored.filter((k) => k.startsWith('policy-sets/'))).toHaveLength(VERSIONS);
+    expect(filesIn(temporary)).toEqual([]);
+  });
+});
