@@ -1,11 +1,9 @@
-import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { ClientRequest, request as httpRequest } from 'node:http';
-import { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import request from 'supertest';
 import { Actor, bootstrapAdmin, createOrganization, idOf, ISO_MILLIS, unique } from '../helpers/fixtures';
+import { filesIn, startPartialUpload, until } from '../helpers/partial-upload';
+import { startS3, TestS3 } from '../helpers/s3-server';
 import { ServerProcess } from '../helpers/server-process';
 import { tarGz } from '../helpers/tarball';
 import { client, createMysqlDatabase, usesMysql } from '../helpers/test-app';
@@ -21,54 +19,11 @@ import {
   shasumsOf,
 } from '../registry/registry-helpers';
 
-// s3rver ships no types; it is a local S3-compatible server used only by tests.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const S3rver = require('s3rver') as new (options: Record<string, unknown>) => {
-  run(): Promise<AddressInfo>;
-  close(): Promise<void>;
-};
-
 jest.setTimeout(180_000);
 
 const VERSIONS = 20;
 const DECLARED = 256 * 1024;
 const SENT = 64 * 1024;
-const BUCKET = 'plinth-crash';
-
-/** Every file under `dir`, as paths relative to it. */
-function filesIn(dir: string): string[] {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile())
-    .map((e) => join(e.parentPath, e.name).slice(dir.length + 1))
-    .sort();
-}
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>, ms = 60_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting until ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-/** A PUT that declares DECLARED bytes, sends SENT and then stalls: an upload in progress. */
-function stalledPut(origin: string, link: string): ClientRequest {
-  const url = new URL(origin);
-  const req = httpRequest({
-    host: url.hostname,
-    port: url.port,
-    method: 'PUT',
-    path: new URL(link).pathname,
-    agent: false,
-    headers: { 'Content-Type': 'application/octet-stream', 'Content-Length': String(DECLARED) },
-  });
-  req.on('error', () => undefined);
-  req.write(Buffer.alloc(SENT, 1));
-  return req;
-}
 
 const putTo = (origin: string, link: string, body: Buffer) =>
   request(origin).put(new URL(link).pathname).set('Content-Type', 'application/octet-stream').send(body);
@@ -87,9 +42,7 @@ interface Driver {
   keys(dataDir: string): Promise<string[]>;
 }
 
-let s3: { close(): Promise<void> } | undefined;
-let s3Endpoint = '';
-let s3Dir = '';
+let s3: TestS3;
 
 const drivers: Driver[] = [
   {
@@ -98,51 +51,13 @@ const drivers: Driver[] = [
     temporaryDir: join('blobs', '.uploading'),
     keys: async (dataDir) => filesIn(join(dataDir, 'blobs')),
   },
-  {
-    name: 's3',
-    env: () => ({
-      STORAGE_DRIVER: 's3',
-      S3_BUCKET: BUCKET,
-      S3_ENDPOINT: s3Endpoint,
-      S3_FORCE_PATH_STYLE: 'true',
-      AWS_ACCESS_KEY_ID: 'S3RVER',
-      AWS_SECRET_ACCESS_KEY: 'S3RVER',
-    }),
-    temporaryDir: 'spool',
-    keys: async () => {
-      const s3client = new S3Client({
-        region: 'us-east-1',
-        endpoint: s3Endpoint,
-        forcePathStyle: true,
-        credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
-      });
-      try {
-        const page = await s3client.send(new ListObjectsV2Command({ Bucket: BUCKET }));
-        return (page.Contents ?? []).map((o) => o.Key!).sort();
-      } finally {
-        s3client.destroy();
-      }
-    },
-  },
+  { name: 's3', env: () => s3.env, temporaryDir: 'spool', keys: () => s3.keys() },
 ];
 
 beforeAll(async () => {
-  s3Dir = mkdtempSync(join(tmpdir(), 'plinth-s3rver-'));
-  const server = new S3rver({
-    port: 0,
-    address: '127.0.0.1',
-    silent: true,
-    directory: s3Dir,
-    configureBuckets: [{ name: BUCKET, configs: [] }],
-  });
-  s3Endpoint = `http://127.0.0.1:${(await server.run()).port}`;
-  s3 = server;
+  s3 = await startS3();
 });
-
-afterAll(async () => {
-  await s3?.close();
-  rmSync(s3Dir, { recursive: true, force: true });
-});
+afterAll(() => s3.close());
 
 describe.each(drivers)('kill -9 during uploads, then a restart ($name)', (driver) => {
   const processes: ServerProcess[] = [];
@@ -198,7 +113,9 @@ describe.each(drivers)('kill -9 during uploads, then a restart ($name)', (driver
       providerVersion.links['shasums-upload'],
       platform.links['provider-binary-upload'],
     ];
-    const stalled = links.map((link) => stalledPut(first.origin, link));
+    const stalled = links.map((link) =>
+      startPartialUpload(first.origin, link, DECLARED, Buffer.alloc(SENT, 1)),
+    );
     const temporary = join(first.dataDir, driver.temporaryDir);
     await until('every upload is being written', async () =>
       filesIn(temporary).length === links.length ? true : undefined,
@@ -212,7 +129,7 @@ describe.each(drivers)('kill -9 during uploads, then a restart ($name)', (driver
     );
 
     await first.kill();
-    for (const req of stalled) req.destroy();
+    for (const upload of stalled) upload.abort();
     expect(filesIn(temporary)).toHaveLength(links.length);
 
     const second = await ServerProcess.start(
