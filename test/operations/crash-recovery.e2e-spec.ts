@@ -19,7 +19,7 @@ import {
   shasumsOf,
 } from '../registry/registry-helpers';
 
-jest.setTimeout(180_000);
+jest.setTimeout(400_000);
 
 const VERSIONS = 20;
 const DECLARED = 256 * 1024;
@@ -78,7 +78,8 @@ describe.each(drivers)('kill -9 during uploads, then a restart ($name)', (driver
     }
     const first = await ServerProcess.start('src/main.ts', env);
     processes.push(first);
-    await first.ready();
+    // The first start on a fresh MariaDB database runs every migration.
+    await first.ready(150_000);
 
     const admin: Actor = await bootstrapAdmin(first);
     const org = await createOrganization(admin);
@@ -138,7 +139,7 @@ describe.each(drivers)('kill -9 during uploads, then a restart ($name)', (driver
       first.dataDir,
     );
     processes.push(second);
-    await second.ready();
+    await second.ready(150_000);
     const api = client(second, admin.token);
 
     await until('every interrupted version waits for its archive again', async () =>

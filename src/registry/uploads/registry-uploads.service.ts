@@ -6,7 +6,7 @@ import { inTransaction } from '../../common/database/transaction';
 import { conflict, invalid, notFound } from '../../common/errors/domain-error';
 import { AppConfig } from '../../config/app-config';
 import { BlobStore, PutOptions, StoredBlob } from '../../storage/blob-store';
-import { leaseLost, UploadLease, UploadLeases } from '../../storage/upload-leases';
+import { LeaseTarget, leaseLost, UploadLease, UploadLeases } from '../../storage/upload-leases';
 import { DownloadTarget, UploadRegistry } from '../../storage/upload-registry';
 import { readDetachedSignature } from '../gpg-keys/pgp';
 import { RegistryProvidersRepository } from '../providers/registry-providers.repository';
@@ -190,7 +190,7 @@ export class RegistryUploadsService implements OnModuleInit {
    * deleted while it streamed answers 404 (whatever the store said about the vanished files).
    */
   private async keepOrDiscard(
-    upload: { purpose: string; resourceId: string; blobKey: string },
+    upload: LeaseTarget,
     body: Readable,
     limit: PutOptions,
     work: (lease: UploadLease, stored: StoredBlob) => Promise<void>,
@@ -209,7 +209,7 @@ export class RegistryUploadsService implements OnModuleInit {
     }
   }
 
-  private async stillExists(upload: { purpose: string; resourceId: string }): Promise<boolean> {
+  private async stillExists(upload: LeaseTarget): Promise<boolean> {
     if (upload.purpose === PURPOSE.binaryUpload)
       return (await this.platforms.findById(upload.resourceId)) !== null;
     return (await this.versions.findById(upload.resourceId)) !== null;
