@@ -5,7 +5,7 @@ import { Actor, bootstrapAdmin, createOrganization, idOf, ISO_MILLIS, unique } f
 import { filesIn, startPartialUpload, until } from '../helpers/partial-upload';
 import { startS3, TestS3 } from '../helpers/s3-server';
 import { ServerProcess } from '../helpers/server-process';
-import { tarGz } from '../helpers/tarball';
+import { MINIMAL_POLICY_ARCHIVE as ARCHIVE } from '../helpers/tarball';
 import { client, createMysqlDatabase, usesMysql } from '../helpers/test-app';
 import {
   createKey,
@@ -27,11 +27,6 @@ const SENT = 64 * 1024;
 
 const putTo = (origin: string, link: string, body: Buffer) =>
   request(origin).put(new URL(link).pathname).set('Content-Type', 'application/octet-stream').send(body);
-
-const ARCHIVE = tarGz([
-  { path: 'sentinel.hcl', body: 'policy "p" {\n  enforcement_level = "advisory"\n}\n' },
-  { path: 'p.sentinel', body: 'main = rule { true }\n' },
-]);
 
 interface Driver {
   name: string;

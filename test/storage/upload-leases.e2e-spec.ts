@@ -5,15 +5,10 @@ import { UploadLeaseEntity } from '../../src/storage/entities/upload-lease.entit
 import { UploadSweeper } from '../../src/storage/upload-sweeper';
 import { Actor, bootstrapAdmin, createOrganization, unique } from '../helpers/fixtures';
 import { startPartialUpload, until } from '../helpers/partial-upload';
-import { tarGz } from '../helpers/tarball';
+import { MINIMAL_POLICY_ARCHIVE as ARCHIVE } from '../helpers/tarball';
 import { startApp, TestApp } from '../helpers/test-app';
 
 jest.setTimeout(60_000);
-
-const ARCHIVE = tarGz([
-  { path: 'sentinel.hcl', body: 'policy "p" {\n  enforcement_level = "advisory"\n}\n' },
-  { path: 'p.sentinel', body: 'main = rule { true }\n' },
-]);
 
 describe('upload leases and the sweep', () => {
   let t: TestApp;
