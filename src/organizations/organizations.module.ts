@@ -5,7 +5,7 @@ import { TeamsModule } from '../teams/teams.module';
 import { WorkspacesModule } from '../workspaces/workspaces.module';
 import { OrganizationEntity } from './entities/organization.entity';
 import { OrganizationBlobsRegistry } from './organization-blobs.registry';
-import { OrganizationsController } from './organizations.controller';
+import { OrganizationsController } from '../organization-lifecycle/organizations.controller';
 import { OrganizationsRepository } from './organizations.repository';
 import { OrganizationsService } from './organizations.service';
 

@@ -11,7 +11,7 @@ import { WorkspacesService } from '../workspaces/workspaces.service';
 import {
   CreateOrganizationAttributes,
   UpdateOrganizationAttributes,
-} from './dto/organization-attributes.dto';
+} from '../organization-lifecycle/dto/organization-attributes.dto';
 import { OrganizationEntity } from './entities/organization.entity';
 import { OrganizationsRepository } from './organizations.repository';
 import { BlobStore } from '../storage/blob-store';

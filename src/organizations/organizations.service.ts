@@ -20,7 +20,7 @@ import { WorkspacesService } from '../workspaces/workspaces.service';
 import {
   CreateOrganizationAttributes,
   UpdateOrganizationAttributes,
-} from './dto/organization-attributes.dto';
+} from '../organization-lifecycle/dto/organization-attributes.dto';
 import { OrganizationEntity } from './entities/organization.entity';
 import { OrganizationBlobsRegistry } from './organization-blobs.registry';
 import { OrganizationsRepository } from './organizations.repository';

@@ -4,8 +4,8 @@ import { ProjectsModule } from '../projects/projects.module';
 import { ReservedTagKeysModule } from '../reserved-tag-keys/reserved-tag-keys.module';
 import { WorkspacesModule } from '../workspaces/workspaces.module';
 import { TagBindingEntity } from './entities/tag-binding.entity';
-import { TagBindingAccessService } from './tag-binding-access.service';
-import { TagBindingsController } from './tag-bindings.controller';
+import { TagBindingAccessService } from '../tag-binding-routes/tag-binding-access.service';
+import { TagBindingsController } from '../tag-binding-routes/tag-bindings.controller';
 import { TagBindingsRepository } from './tag-bindings.repository';
 import { TagBindingsService } from './tag-bindings.service';
 

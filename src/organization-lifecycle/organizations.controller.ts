@@ -13,9 +13,9 @@ import {
   CreateOrganizationAttributes,
   UpdateOrganizationAttributes,
 } from './dto/organization-attributes.dto';
-import { OrganizationsService } from './organizations.service';
-import { ORGANIZATION_DOC, serializeOrganization } from './organizations.serializer';
-import { OrganizationEntity } from './entities/organization.entity';
+import { OrganizationsService } from '../organizations/organizations.service';
+import { ORGANIZATION_DOC, serializeOrganization } from '../organizations/organizations.serializer';
+import { OrganizationEntity } from '../organizations/entities/organization.entity';
 
 const TYPE = { types: ['organizations'] };
 

@@ -10,19 +10,19 @@ import { DEFAULT_PAGE_SIZE, PageParams } from '../common/jsonapi/pagination';
 import { Paging } from '../common/jsonapi/query';
 import { projectPath } from '../projects/projects.serializer';
 import { workspacePath } from '../workspaces/workspaces.serializer';
-import { TagBindingEntity } from './entities/tag-binding.entity';
+import { TagBindingEntity } from '../tag-bindings/entities/tag-binding.entity';
 import { TagBindingAccessService } from './tag-binding-access.service';
 import { TagBindingList } from './tag-binding-list.body';
-import { TagBindingInput } from './tag-binding-rules';
-import { TAG_BINDING_LIST_SCHEMA } from './tag-bindings.relationships';
+import { TagBindingInput } from '../tag-bindings/tag-binding-rules';
+import { TAG_BINDING_LIST_SCHEMA } from '../tag-bindings/tag-bindings.relationships';
 import {
   EFFECTIVE_TAG_BINDING_DOC,
   EffectiveTagBinding,
   serializeEffectiveTagBinding,
   serializeTagBinding,
   TAG_BINDING_DOC,
-} from './tag-bindings.serializer';
-import { TagBindingsService } from './tag-bindings.service';
+} from '../tag-bindings/tag-bindings.serializer';
+import { TagBindingsService } from '../tag-bindings/tag-bindings.service';
 import { LeavesAccessAlone } from '../common/cache/change-epoch.guard';
 
 /** PATCH adding or updating bindings by key; answers with every binding of the target. */
