@@ -12,7 +12,8 @@ import { dirname, join, relative, resolve } from 'path';
 const ROOT = resolve(__dirname, '..', 'src');
 /**
  * Files allowed to import other modules' entities without that counting as a module edge. Keep in
- * step with the list of exceptions in docs/architecture.md.
+ * step with the list of exceptions in docs/architecture.md. Besides these, an entity naming the
+ * entity its foreign key references is schema, not a call, and does not count either.
  */
 const EXCEPTIONS: Record<string, string> = {
   'common/auth/access.repository.ts':
@@ -41,7 +42,8 @@ function moduleGraph(files: string[]): Edges {
   const edges: Edges = new Map();
   for (const file of files) {
     const from = moduleOf(file);
-    const exempt = relative(ROOT, file) in EXCEPTIONS;
+    const path = relative(ROOT, file);
+    const exempt = path in EXCEPTIONS || path.includes('/entities/');
     for (const match of readFileSync(file, 'utf8').matchAll(IMPORT)) {
       const to = moduleOf(resolve(dirname(file), match[1]));
       if (to === from || (exempt && match[1].includes('/entities/'))) continue;

@@ -4,13 +4,14 @@ import { DataSource } from 'typeorm';
 import { PermissionService } from '../common/auth/permission.service';
 import { Principal } from '../common/auth/principal';
 import { Page } from '../common/database/paginate';
-import { inTransaction, lockRow } from '../common/database/transaction';
+import { inTransaction } from '../common/database/transaction';
 import { isForeignKeyViolation, isUniqueViolation } from '../common/errors/db-errors';
 import { DomainError, invalid, notFound } from '../common/errors/domain-error';
 import { ParsedBody } from '../common/jsonapi/body';
 import { ResourceObject } from '../common/jsonapi/document';
 import { PageParams } from '../common/jsonapi/pagination';
 import { newId } from '../common/ids';
+import { OrganizationsService } from '../organizations/organizations.service';
 import { WorkspacesService } from '../workspaces/workspaces.service';
 import { RunTriggerAttributes } from './dto/run-trigger-attributes.dto';
 import { RunTriggerEntity } from './entities/run-trigger.entity';
@@ -28,6 +29,7 @@ export class RunTriggersService {
     private readonly repo: RunTriggersRepository,
     private readonly permissions: PermissionService,
     private readonly workspaces: WorkspacesService,
+    private readonly organizations: OrganizationsService,
     @InjectDataSource() private readonly ds: DataSource,
   ) {}
 
@@ -102,7 +104,7 @@ export class RunTriggersService {
   private async insertChecked(trigger: RunTriggerEntity, organizationId: string): Promise<RuleFailure[]> {
     try {
       return await inTransaction(this.ds, async (manager) => {
-        if (!(await lockRow(manager, 'organizations', organizationId))) throw notFound();
+        if (!(await this.organizations.lockForChildWrites(manager, organizationId))) throw notFound();
         const failures = ruleFailures(await this.repo.edgesInOrganization(manager, organizationId), trigger);
         if (failures.length) return failures;
         trigger.createdAt = new Date();

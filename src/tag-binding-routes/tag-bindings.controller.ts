@@ -17,12 +17,11 @@ import { TagBindingInput } from '../tag-bindings/tag-binding-rules';
 import { TAG_BINDING_LIST_SCHEMA } from '../tag-bindings/tag-bindings.relationships';
 import {
   EFFECTIVE_TAG_BINDING_DOC,
-  EffectiveTagBinding,
   serializeEffectiveTagBinding,
   serializeTagBinding,
   TAG_BINDING_DOC,
 } from '../tag-bindings/tag-bindings.serializer';
-import { TagBindingsService } from '../tag-bindings/tag-bindings.service';
+import { EffectiveTagBinding, TagBindingsService } from '../tag-bindings/tag-bindings.service';
 import { LeavesAccessAlone } from '../common/cache/change-epoch.guard';
 
 /** PATCH adding or updating bindings by key; answers with every binding of the target. */
@@ -88,7 +87,11 @@ export class TagBindingsController {
     @TagBindingList() items: TagBindingInput[],
   ): Promise<CollectionDocument> {
     const project = await this.access.writableProject(p, id);
-    const all = await this.tagBindings.mergeIntoProject(project.id, items);
+    const all = await this.tagBindings.mergeIntoProject(
+      project.id,
+      items,
+      this.access.projectLock(project.id),
+    );
     return bindings(firstPage(all), projectPath(project.id));
   }
 
@@ -122,7 +125,8 @@ export class TagBindingsController {
     @TagBindingList() items: TagBindingInput[],
   ): Promise<CollectionDocument> {
     const ws = await this.access.writableWorkspace(p, id);
-    return bindings(firstPage(await this.tagBindings.mergeIntoWorkspace(ws, items)), workspacePath(ws.id));
+    const all = await this.tagBindings.mergeIntoWorkspace(ws, items, this.access.workspaceLock(ws));
+    return bindings(firstPage(all), workspacePath(ws.id));
   }
 
   @Get('workspaces/:id/effective-tag-bindings')

@@ -1,8 +1,8 @@
-import { forwardRef, Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { Page } from '../common/database/paginate';
-import { inTransaction, lockRow } from '../common/database/transaction';
+import { inTransaction } from '../common/database/transaction';
 import { DomainError, invalid } from '../common/errors/domain-error';
 import { ParsedBody } from '../common/jsonapi/body';
 import { offsetOf, PageParams } from '../common/jsonapi/pagination';
@@ -18,8 +18,13 @@ import {
   sameKey,
   TagBindingInput,
 } from './tag-binding-rules';
-import { EffectiveTagBinding } from './tag-bindings.serializer';
 import { TagBindingsRepository, TagScope } from './tag-bindings.repository';
+
+/** A binding as a workspace sees it: its own, or inherited from its project (`inheritedFrom`). */
+export interface EffectiveTagBinding {
+  binding: TagBindingEntity;
+  inheritedFrom: string | null;
+}
 
 /** The workspace facts the override rule needs, as they will be after the write. */
 export interface WorkspaceTarget {
@@ -34,6 +39,12 @@ export interface WorkspaceTagChange {
   /** The project the workspace was in before this write; null when it is being created. */
   previousProjectId: string | null;
 }
+
+/**
+ * Takes the row locks of the project or workspace whose bindings are written, through the module
+ * that owns those rows: a workspace's lock takes the workspace row, then its project's row.
+ */
+export type TargetLock = (manager: EntityManager) => Promise<unknown>;
 
 type Owner = 'project' | 'workspace';
 
@@ -76,14 +87,15 @@ function checkLimit(owner: Owner, count: number, pointer: string): void {
 /**
  * Key/value tags of projects and workspaces, and the rule that links them: a workspace inherits
  * its project's bindings and may override them, except keys the organization reserved with
- * `disable-overrides`. Every write of bindings locks the workspace row (if any) and then the
- * project row, so a project change and a workspace override of the same key cannot interleave.
+ * `disable-overrides`. Every write of bindings first takes the caller's TargetLock (the workspace
+ * row, if any, then the project row), so a project change and a workspace override of the same key
+ * cannot interleave.
  */
 @Injectable()
 export class TagBindingsService {
   constructor(
     private readonly repo: TagBindingsRepository,
-    @Inject(forwardRef(() => ReservedTagKeysService)) private readonly reserved: ReservedTagKeysService,
+    private readonly reserved: ReservedTagKeysService,
     @InjectDataSource() private readonly ds: DataSource,
   ) {}
 
@@ -140,12 +152,13 @@ export class TagBindingsService {
     projectId: string,
     items: TagBindingInput[] | undefined,
     save: () => Promise<unknown>,
+    lock: TargetLock,
   ): Promise<void> {
     if (items === undefined) {
       await save();
       return;
     }
-    await lockRow(manager, 'projects', projectId);
+    await lock(manager);
     await save();
     await this.replace(manager, { projectId }, items, await this.repo.all({ projectId }, manager));
   }
@@ -160,6 +173,7 @@ export class TagBindingsService {
     ws: WorkspaceTarget,
     change: WorkspaceTagChange,
     save: () => Promise<unknown>,
+    lock: TargetLock,
   ): Promise<void> {
     const created = change.previousProjectId === null;
     const moved = !created && change.previousProjectId !== ws.projectId;
@@ -167,8 +181,7 @@ export class TagBindingsService {
       await save();
       return;
     }
-    await lockRow(manager, 'workspaces', ws.id);
-    await lockRow(manager, 'projects', ws.projectId);
+    await lock(manager);
     const existing = created ? [] : await this.repo.all({ workspaceId: ws.id }, manager);
     const resulting = change.items ?? existing.map(toInput);
     const pointer = (item: TagBindingInput): string => {
@@ -188,9 +201,13 @@ export class TagBindingsService {
 
   // Writes of the PATCH tag-bindings routes: add new keys, update values of existing ones.
 
-  mergeIntoProject(projectId: string, items: TagBindingInput[]): Promise<TagBindingEntity[]> {
+  mergeIntoProject(
+    projectId: string,
+    items: TagBindingInput[],
+    lock: TargetLock,
+  ): Promise<TagBindingEntity[]> {
     return inTransaction(this.ds, async (manager) => {
-      await lockRow(manager, 'projects', projectId);
+      await lock(manager);
       const existing = await this.repo.all({ projectId }, manager);
       const merged = mergeTagBindings(existing.map(toInput), items);
       checkLimit('project', merged.length, '/data');
@@ -198,10 +215,13 @@ export class TagBindingsService {
     });
   }
 
-  mergeIntoWorkspace(ws: WorkspaceTarget, items: TagBindingInput[]): Promise<TagBindingEntity[]> {
+  mergeIntoWorkspace(
+    ws: WorkspaceTarget,
+    items: TagBindingInput[],
+    lock: TargetLock,
+  ): Promise<TagBindingEntity[]> {
     return inTransaction(this.ds, async (manager) => {
-      await lockRow(manager, 'workspaces', ws.id);
-      await lockRow(manager, 'projects', ws.projectId);
+      await lock(manager);
       const existing = await this.repo.all({ workspaceId: ws.id }, manager);
       const merged = mergeTagBindings(existing.map(toInput), items);
       checkLimit('workspace', merged.length, '/data');
