@@ -20,7 +20,7 @@ import {
   serializeEffectiveTagBinding,
   serializeTagBinding,
   TAG_BINDING_DOC,
-} from '../tag-bindings/tag-bindings.serializer';
+} from './tag-bindings.serializer';
 import { EffectiveTagBinding, TagBindingsService } from '../tag-bindings/tag-bindings.service';
 import { LeavesAccessAlone } from '../common/cache/change-epoch.guard';
 

@@ -11,13 +11,13 @@ import { WorkspacesService } from '../workspaces/workspaces.service';
 import {
   CreateOrganizationAttributes,
   UpdateOrganizationAttributes,
-} from '../organization-lifecycle/dto/organization-attributes.dto';
-import { OrganizationLifecycleService } from '../organization-lifecycle/organization-lifecycle.service';
-import { OrganizationEntity } from './entities/organization.entity';
-import { OrganizationsRepository } from './organizations.repository';
+} from './dto/organization-attributes.dto';
+import { OrganizationLifecycleService } from './organization-lifecycle.service';
+import { OrganizationEntity } from '../organizations/entities/organization.entity';
+import { OrganizationsRepository } from '../organizations/organizations.repository';
 import { BlobStore } from '../storage/blob-store';
-import { OrganizationBlobsRegistry } from './organization-blobs.registry';
-import { OrganizationsService } from './organizations.service';
+import { OrganizationBlobsRegistry } from '../organizations/organization-blobs.registry';
+import { OrganizationsService } from '../organizations/organizations.service';
 
 type Mocked<T> = { [K in keyof T]: jest.Mock };
 
