@@ -16,7 +16,7 @@ import {
 import { OrganizationsService } from '../organizations/organizations.service';
 import { OrganizationLifecycleService } from './organization-lifecycle.service';
 import { ORGANIZATION_DOC, serializeOrganization } from '../organizations/organizations.serializer';
-import { OrganizationEntity } from '../organizations/entities/organization.entity';
+import type { OrganizationEntity } from '../organizations/entities/organization.entity';
 
 const TYPE = { types: ['organizations'] };
 

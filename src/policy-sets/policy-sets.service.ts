@@ -10,7 +10,7 @@ import { invalid, invalidAttribute, notFound, Violations } from '../common/error
 import { ParsedBody } from '../common/jsonapi/body';
 import { PageParams } from '../common/jsonapi/pagination';
 import { newId } from '../common/ids';
-import { OrganizationEntity } from '../organizations/entities/organization.entity';
+import type { OrganizationEntity } from '../organizations/entities/organization.entity';
 import { OrganizationsService } from '../organizations/organizations.service';
 import { PolicyKind } from '../policies/policy-kinds';
 import { BlobStore } from '../storage/blob-store';

@@ -11,7 +11,7 @@ import { ParsedBody } from '../common/jsonapi/body';
 import { ResourceObject } from '../common/jsonapi/document';
 import { PageParams } from '../common/jsonapi/pagination';
 import { newId } from '../common/ids';
-import { OrganizationEntity } from '../organizations/entities/organization.entity';
+import type { OrganizationEntity } from '../organizations/entities/organization.entity';
 import { OrganizationsService } from '../organizations/organizations.service';
 import { TagBindingInput } from '../tag-bindings/tag-binding-rules';
 import { TagBindingsService } from '../tag-bindings/tag-bindings.service';

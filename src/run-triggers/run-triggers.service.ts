@@ -6,7 +6,7 @@ import { Principal } from '../common/auth/principal';
 import { Page } from '../common/database/paginate';
 import { inTransaction } from '../common/database/transaction';
 import { isForeignKeyViolation, isUniqueViolation } from '../common/errors/db-errors';
-import { DomainError, invalid, notFound } from '../common/errors/domain-error';
+import { invalid, notFound, Violations } from '../common/errors/domain-error';
 import { ParsedBody } from '../common/jsonapi/body';
 import { ResourceObject } from '../common/jsonapi/document';
 import { PageParams } from '../common/jsonapi/pagination';
@@ -54,7 +54,7 @@ export class RunTriggersService {
       sourceableId: sourceable.id,
     });
     const failures = await this.insertChecked(trigger, workspace.organizationId);
-    if (failures.length) throw await this.refusal(p, failures);
+    if (failures.length) await this.refuse(p, failures);
     return { trigger, workspace, sourceable };
   }
 
@@ -120,10 +120,10 @@ export class RunTriggersService {
   }
 
   /**
-   * One 422 item per broken rule; a cycle is spelled out with the names of the workspaces the
-   * caller may read (the others would leak through the message otherwise).
+   * Throws one 422 item per broken rule; a cycle is spelled out with the names of the workspaces
+   * the caller may read (the others would leak through the message otherwise).
    */
-  private async refusal(p: Principal, failures: RuleFailure[]): Promise<DomainError> {
+  private async refuse(p: Principal, failures: RuleFailure[]): Promise<void> {
     const onCycle = await this.workspaces.findByIds(
       failures.flatMap((f) => (f.rule === 'cycle' ? f.path : [])),
     );
@@ -139,9 +139,8 @@ export class RunTriggersService {
           return `Run trigger would create a cycle: ${describeCycle(failure.path, readable)}`;
       }
     };
-    return new DomainError(
-      'invalid',
-      failures.map((f) => ({ detail: detail(f), pointer: SOURCEABLE })),
-    );
+    const violations = new Violations();
+    for (const f of failures) violations.add(detail(f), SOURCEABLE);
+    violations.throwIfAny();
   }
 }

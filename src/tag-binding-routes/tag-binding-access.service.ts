@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { PermissionService } from '../common/auth/permission.service';
 import { Principal } from '../common/auth/principal';
-import { ProjectEntity } from '../projects/entities/project.entity';
+import type { ProjectEntity } from '../projects/entities/project.entity';
 import { ProjectsService } from '../projects/projects.service';
-import { WorkspaceEntity } from '../workspaces/entities/workspace.entity';
+import type { WorkspaceEntity } from '../workspaces/entities/workspace.entity';
 import { WorkspacesService } from '../workspaces/workspaces.service';
 import { TargetLock } from '../tag-bindings/tag-bindings.service';
 

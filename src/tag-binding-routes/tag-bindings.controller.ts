@@ -3,14 +3,14 @@ import { ApiBearerAuth, ApiBody, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { API_V2 } from '../common/api-prefix';
 import { CurrentPrincipal } from '../common/auth/current-principal.decorator';
 import { Principal } from '../common/auth/principal';
-import { Page, pageResult } from '../common/database/paginate';
+import { firstPageOf, Page, pageResult } from '../common/database/paginate';
 import { CollectionDocument } from '../common/jsonapi/document';
 import { ApiErrors, ApiList, resourceSchema } from '../common/jsonapi/openapi';
-import { DEFAULT_PAGE_SIZE, PageParams } from '../common/jsonapi/pagination';
+import { PageParams } from '../common/jsonapi/pagination';
 import { Paging } from '../common/jsonapi/query';
 import { projectPath } from '../projects/projects.serializer';
 import { workspacePath } from '../workspaces/workspaces.serializer';
-import { TagBindingEntity } from '../tag-bindings/entities/tag-binding.entity';
+import type { TagBindingEntity } from '../tag-bindings/entities/tag-binding.entity';
 import { TagBindingAccessService } from './tag-binding-access.service';
 import { TagBindingList } from './tag-binding-list.body';
 import { TagBindingInput } from '../tag-bindings/tag-binding-rules';
@@ -50,14 +50,6 @@ const effective = (page: Page<EffectiveTagBinding>, target: string) =>
     target,
   });
 
-/** Every binding of a target after a write fits on the first page of the default size. */
-const firstPage = (items: TagBindingEntity[]): Page<TagBindingEntity> => ({
-  items,
-  totalCount: items.length,
-  number: 1,
-  size: DEFAULT_PAGE_SIZE,
-});
-
 @ApiTags('tag-bindings')
 @ApiBearerAuth()
 @LeavesAccessAlone()
@@ -92,7 +84,7 @@ export class TagBindingsController {
       items,
       this.access.projectLock(project.id),
     );
-    return bindings(firstPage(all), projectPath(project.id));
+    return bindings(firstPageOf(all), projectPath(project.id));
   }
 
   @Get('projects/:id/effective-tag-bindings')
@@ -126,7 +118,7 @@ export class TagBindingsController {
   ): Promise<CollectionDocument> {
     const ws = await this.access.writableWorkspace(p, id);
     const all = await this.tagBindings.mergeIntoWorkspace(ws, items, this.access.workspaceLock(ws));
-    return bindings(firstPage(all), workspacePath(ws.id));
+    return bindings(firstPageOf(all), workspacePath(ws.id));
   }
 
   @Get('workspaces/:id/effective-tag-bindings')

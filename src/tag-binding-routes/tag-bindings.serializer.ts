@@ -2,7 +2,7 @@ import { ResourceObject } from '../common/jsonapi/document';
 import { ResourceDoc, str, timestamp } from '../common/jsonapi/openapi';
 import { isoMillis } from '../common/jsonapi/timestamps';
 import { projectPath } from '../projects/projects.serializer';
-import { TagBindingEntity } from '../tag-bindings/entities/tag-binding.entity';
+import type { TagBindingEntity } from '../tag-bindings/entities/tag-binding.entity';
 import { EffectiveTagBinding } from '../tag-bindings/tag-bindings.service';
 
 export const TAG_BINDING_DOC: ResourceDoc = {

@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { Page } from '../common/database/paginate';
+import { Page, pageOfAll } from '../common/database/paginate';
 import { inTransaction } from '../common/database/transaction';
-import { DomainError, invalid } from '../common/errors/domain-error';
+import { invalid, Violations } from '../common/errors/domain-error';
 import { ParsedBody } from '../common/jsonapi/body';
-import { offsetOf, PageParams } from '../common/jsonapi/pagination';
+import { PageParams } from '../common/jsonapi/pagination';
 import { newId } from '../common/ids';
 import { ReservedTagKeysService } from '../reserved-tag-keys/reserved-tag-keys.service';
 import { TagBindingEntity } from './entities/tag-binding.entity';
@@ -70,16 +70,6 @@ function byKey<T>(keyOf: (x: T) => string): (a: T, b: T) => number {
   };
 }
 
-function pageOf<T>(all: T[], page: PageParams): Page<T> {
-  const start = offsetOf(page);
-  return {
-    items: all.slice(start, start + page.size),
-    totalCount: all.length,
-    number: page.number,
-    size: page.size,
-  };
-}
-
 function checkLimit(owner: Owner, count: number, pointer: string): void {
   if (count > LIMITS[owner].max) throw invalid(LIMITS[owner].detail, pointer);
 }
@@ -115,12 +105,12 @@ export class TagBindingsService {
   // the order is made here (the same on both dialects) and the page is cut from it.
 
   async list(scope: TagScope, page: PageParams): Promise<Page<TagBindingEntity>> {
-    return pageOf(await this.sorted(scope), page);
+    return pageOfAll(await this.sorted(scope), page);
   }
 
   async effectiveForProject(projectId: string, page: PageParams): Promise<Page<EffectiveTagBinding>> {
     const own = await this.sorted({ projectId });
-    return pageOf(
+    return pageOfAll(
       own.map((binding) => ({ binding, inheritedFrom: null })),
       page,
     );
@@ -141,7 +131,7 @@ export class TagBindingsService {
         .filter((i) => !own.some((o) => sameKey(o.key, i.key)))
         .map((binding) => ({ binding, inheritedFrom: ws.projectId })),
     ];
-    return pageOf(all.sort(byKey((e) => e.binding.key)), page);
+    return pageOfAll(all.sort(byKey((e) => e.binding.key)), page);
   }
 
   // Writes made by project and workspace create/update, inside their transaction: `save`
@@ -253,14 +243,14 @@ export class TagBindingsService {
       overlapping.map((o) => o.key),
     );
     const forbidden = forbiddenOverrides({ resulting, previous, inherited, locked });
-    if (!forbidden.length) return;
-    throw new DomainError(
-      'invalid',
-      forbidden.map((f) => ({
-        detail: `Key ${f.key} is reserved with overrides disabled: the workspace cannot override the value it inherits from its project`,
-        pointer: pointerOf(f),
-      })),
-    );
+    const violations = new Violations();
+    for (const f of forbidden) {
+      violations.add(
+        `Key ${f.key} is reserved with overrides disabled: the workspace cannot override the value it inherits from its project`,
+        pointerOf(f),
+      );
+    }
+    violations.throwIfAny();
   }
 
   /** Makes the bindings of `scope` exactly `desired` (matched by key ignoring case). */

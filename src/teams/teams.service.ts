@@ -12,7 +12,7 @@ import { ParsedBody } from '../common/jsonapi/body';
 import { ResourceIdentifier } from '../common/jsonapi/document';
 import { PageParams } from '../common/jsonapi/pagination';
 import { newId } from '../common/ids';
-import { OrganizationEntity } from '../organizations/entities/organization.entity';
+import type { OrganizationEntity } from '../organizations/entities/organization.entity';
 import { OrganizationsService } from '../organizations/organizations.service';
 import { UsersService } from '../users/users.service';
 import {

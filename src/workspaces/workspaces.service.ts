@@ -4,7 +4,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { ToolVersionsService } from '../admin-catalogs/tool-versions.service';
 import { PermissionService } from '../common/auth/permission.service';
 import { Principal } from '../common/auth/principal';
-import { Page } from '../common/database/paginate';
+import { Page, pageOf } from '../common/database/paginate';
 import { inTransaction } from '../common/database/transaction';
 import { isUniqueViolation } from '../common/errors/db-errors';
 import { invalid, invalidAttribute, notFound } from '../common/errors/domain-error';
@@ -12,7 +12,7 @@ import { ParsedBody } from '../common/jsonapi/body';
 import { ResourceObject } from '../common/jsonapi/document';
 import { offsetOf, PageParams } from '../common/jsonapi/pagination';
 import { newId } from '../common/ids';
-import { OrganizationEntity } from '../organizations/entities/organization.entity';
+import type { OrganizationEntity } from '../organizations/entities/organization.entity';
 import { OrganizationsService } from '../organizations/organizations.service';
 import { ProjectsService } from '../projects/projects.service';
 import { TagBindingsService, WorkspaceTagChange } from '../tag-bindings/tag-bindings.service';
@@ -128,7 +128,7 @@ export class WorkspacesService {
       organization: org,
       level: levels.get(ws.id) ?? null,
     }));
-    return { items, totalCount, number: page.number, size: page.size };
+    return pageOf(items, totalCount, page);
   }
 
   /**
