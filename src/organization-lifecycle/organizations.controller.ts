@@ -17,11 +17,13 @@ import { OrganizationsService } from '../organizations/organizations.service';
 import { OrganizationLifecycleService } from './organization-lifecycle.service';
 import { ORGANIZATION_DOC, serializeOrganization } from '../organizations/organizations.serializer';
 import type { OrganizationEntity } from '../organizations/entities/organization.entity';
+import { ChangesAccess } from '../common/cache/change-epoch.guard';
 
 const TYPE = { types: ['organizations'] };
 
 @ApiTags('organizations')
 @ApiBearerAuth()
+@ChangesAccess()
 @Controller(`${API_V2}/organizations`)
 export class OrganizationsController {
   constructor(
