@@ -15,7 +15,7 @@ import { dataSourceOptions } from './database/data-source-options';
 import { withServerFlavour } from './database/server-flavour';
 import { HealthModule } from './health/health.module';
 import { ObservabilityModule } from './observability/observability.module';
-import { OrganizationsModule } from './organizations/organizations.module';
+import { OrganizationLifecycleModule } from './organization-lifecycle/organization-lifecycle.module';
 import { PoliciesModule } from './policies/policies.module';
 import { PolicySetsModule } from './policy-sets/policy-sets.module';
 import { ProjectsModule } from './projects/projects.module';
@@ -24,7 +24,7 @@ import { ReservedTagKeysModule } from './reserved-tag-keys/reserved-tag-keys.mod
 import { RunTriggersModule } from './run-triggers/run-triggers.module';
 import { ServerModule } from './server/server.module';
 import { StorageModule } from './storage/storage.module';
-import { TagBindingsModule } from './tag-bindings/tag-bindings.module';
+import { TagBindingRoutesModule } from './tag-binding-routes/tag-binding-routes.module';
 import { TeamsModule } from './teams/teams.module';
 import { TokensModule } from './tokens/tokens.module';
 import { UsersModule } from './users/users.module';
@@ -52,7 +52,7 @@ import { WorkspacesModule } from './workspaces/workspaces.module';
     StorageModule,
     HealthModule,
     UsersModule,
-    OrganizationsModule,
+    OrganizationLifecycleModule,
     TeamsModule,
     TokensModule,
     ProjectsModule,
@@ -60,7 +60,7 @@ import { WorkspacesModule } from './workspaces/workspaces.module';
     RunTriggersModule,
     AdminCatalogsModule,
     ReservedTagKeysModule,
-    TagBindingsModule,
+    TagBindingRoutesModule,
     PoliciesModule,
     PolicySetsModule,
     BootstrapModule,
