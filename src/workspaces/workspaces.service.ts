@@ -61,6 +61,19 @@ export class WorkspacesService {
     return this.repo.findByIds([...new Set(ids)]);
   }
 
+  /** The workspace of this exact name, if any (no permission check). */
+  findByName(organizationId: string, name: string): Promise<WorkspaceEntity | null> {
+    return this.repo.findByName(organizationId, name);
+  }
+
+  /** Ids of the workspaces using each agent pool (every pool given is a key). */
+  async idsByAgentPool(poolIds: readonly string[], manager?: EntityManager): Promise<Map<string, string[]>> {
+    const out = new Map<string, string[]>(poolIds.map((id) => [id, []]));
+    for (const row of await this.repo.idsByAgentPool(poolIds, manager))
+      out.get(row.agentPoolId)?.push(row.id);
+    return out;
+  }
+
   /** The workspace if the principal has at least `min` access to it; otherwise 404. */
   async requireAccess(
     p: Principal,
