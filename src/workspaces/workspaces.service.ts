@@ -39,7 +39,7 @@ export interface WorkspaceView {
 const ANCHORED_FROM = 1_000;
 
 /** Where a workspace's runs execute and whether they apply on their own (for the run control plane). */
-export interface ExecutionSettings {
+export interface WorkspaceExecutionSettings {
   executionMode: ExecutionMode;
   /** The pool whose agents take the workspace's jobs; null: the organization's default executors. */
   agentPoolId: string | null;
@@ -70,7 +70,7 @@ export class WorkspacesService {
   ) {}
 
   /** The run control plane's read of a workspace's execution settings; 404 if it is gone. */
-  async executionSettings(workspaceId: string): Promise<ExecutionSettings> {
+  async executionSettings(workspaceId: string): Promise<WorkspaceExecutionSettings> {
     const ws = await this.requireById(workspaceId);
     return {
       executionMode: ws.executionMode,
