@@ -16,6 +16,7 @@ import { JSONAPI_MEDIA_TYPE } from './common/jsonapi/media-type';
 import { rateLimitMiddleware } from './common/rate-limit/rate-limit.http';
 import { RateLimitService } from './common/rate-limit/rate-limit.service';
 import { AppConfig } from './config/app-config';
+import { guardTransactions } from './common/database/transaction-scope';
 import { enforceAcquireDeadline } from './database/mysql-pool';
 import { HttpLogging, PinoNestLogger } from './observability/http-logging';
 import { MetricsService, routeLabel } from './observability/metrics.service';
@@ -129,6 +130,7 @@ export async function configureApp(app: NestExpressApplication): Promise<void> {
     swaggerOptions: { persistAuthorization: true },
   });
   const ds = app.get(DataSource);
+  if (config.dbTransactionGuard) guardTransactions();
   enforceAcquireDeadline(ds, config.dbAcquireTimeoutMs);
   if (config.migrationsRun) {
     await ds.runMigrations({ transaction: 'each' });

@@ -4,7 +4,7 @@ import pino, { Logger } from 'pino';
 import { RateLimiterClusterMaster } from 'rate-limiter-flexible';
 import { DataSource } from 'typeorm';
 import { AppConfig } from './config/app-config';
-import { dataSourceOptions } from './database/data-source-options';
+import { openDataSourceOptions } from './database/data-source-options';
 import { aggregateWorkerMetrics } from './observability/cluster-metrics';
 
 /** A worker that dies sooner than this after its start counts as crash-looping. */
@@ -65,7 +65,7 @@ class Primary {
 
   private async migrate(): Promise<void> {
     if (!this.config.migrationsRun) return;
-    const ds = new DataSource(dataSourceOptions(this.config));
+    const ds = new DataSource(await openDataSourceOptions(this.config));
     await ds.initialize();
     try {
       const applied = await ds.runMigrations({ transaction: 'each' });

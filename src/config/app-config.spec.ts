@@ -22,4 +22,45 @@ describe('AppConfig operations settings', () => {
     expect(() => config({ RATE_LIMIT_PER_SECOND: 'fast' })).toThrow(ConfigError);
     expect(config({}).rateLimitPerSecond).toBe(30);
   });
+
+  it('reads the policy archive inspection caps, with their defaults, and refuses nonsense', () => {
+    expect(config({})).toMatchObject({
+      maxPolicyArchiveExpandedBytes: 256 * 1024 * 1024,
+      maxPolicyArchiveEntries: 10_000,
+      policyArchiveInspectionTimeoutMs: 30_000,
+    });
+    expect(
+      config({
+        MAX_POLICY_ARCHIVE_EXPANDED_BYTES: '1000',
+        MAX_POLICY_ARCHIVE_ENTRIES: '5',
+        POLICY_ARCHIVE_INSPECTION_TIMEOUT_MS: '250',
+      }),
+    ).toMatchObject({
+      maxPolicyArchiveExpandedBytes: 1000,
+      maxPolicyArchiveEntries: 5,
+      policyArchiveInspectionTimeoutMs: 250,
+    });
+    expect(() => config({ MAX_POLICY_ARCHIVE_EXPANDED_BYTES: '256MiB' })).toThrow(
+      'MAX_POLICY_ARCHIVE_EXPANDED_BYTES must be a whole number, got "256MiB"',
+    );
+    expect(() => config({ MAX_POLICY_ARCHIVE_ENTRIES: '0' })).toThrow(ConfigError);
+    expect(() => config({ POLICY_ARCHIVE_INSPECTION_TIMEOUT_MS: '0' })).toThrow(ConfigError);
+  });
+});
+
+describe('AppConfig database URL', () => {
+  it('takes MySQL and MariaDB URLs as the mysql dialect and sqlite: as SQLite', () => {
+    expect(config({ DATABASE_URL: 'mysql://u:p@db:3306/plinth' }).dialect).toBe('mysql');
+    expect(config({ DATABASE_URL: 'mariadb://u:p@db:3306/plinth' }).dialect).toBe('mysql');
+    expect(config({ DATABASE_URL: 'sqlite:/var/lib/plinth/plinth.sqlite' }).dialect).toBe('sqlite');
+  });
+
+  it.each(['postgres://u@db/plinth', 'mysql2://u@db/plinth', 'maria://u@db/plinth'])(
+    'refuses %s naming every scheme it takes',
+    (url) => {
+      expect(() => config({ DATABASE_URL: url })).toThrow(
+        new ConfigError('DATABASE_URL must start with mysql://, mariadb:// or sqlite:'),
+      );
+    },
+  );
 });

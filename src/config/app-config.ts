@@ -97,6 +97,10 @@ export class AppConfig {
   readonly s3Region: string;
   readonly s3ForcePathStyle: boolean;
   readonly maxPolicyArchiveBytes: number;
+  /** What an uploaded policy archive may expand to, its tar headers, and the time to read it. */
+  readonly maxPolicyArchiveExpandedBytes: number;
+  readonly maxPolicyArchiveEntries: number;
+  readonly policyArchiveInspectionTimeoutMs: number;
   readonly maxProviderBinaryBytes: number;
   readonly maxShasumsBytes: number;
   readonly maxSignatureBytes: number;
@@ -104,6 +108,8 @@ export class AppConfig {
   readonly dbPoolSize: number;
   readonly dbConnectTimeoutMs: number;
   readonly dbAcquireTimeoutMs: number;
+  /** Refuse (as a 500) any query a transaction would make on a second connection: for tests and diagnosis. */
+  readonly dbTransactionGuard: boolean;
   /** How long a process may reuse what it read: token principals, rights, organizations, list totals (0 = never). */
   readonly cacheTtlMs: number;
   /** Bytes of rendered GET answers a process may keep (RESPONSE_CACHE_MB; 0 = none). */
@@ -119,7 +125,7 @@ export class AppConfig {
     if (/^mysql:\/\//.test(this.databaseUrl) || /^mariadb:\/\//.test(this.databaseUrl))
       this.dialect = 'mysql';
     else if (/^sqlite:/.test(this.databaseUrl)) this.dialect = 'sqlite';
-    else throw new ConfigError('DATABASE_URL must start with mysql:// or sqlite:');
+    else throw new ConfigError('DATABASE_URL must start with mysql://, mariadb:// or sqlite:');
     this.migrationsRun = bool(env, 'MIGRATIONS_RUN', true);
     this.baseUrl = url(env, 'BASE_URL');
     this.uploadUrl = url(env, 'UPLOAD_URL');
@@ -145,6 +151,15 @@ export class AppConfig {
     if (this.storageDriver === 's3' && !this.s3Bucket)
       throw new ConfigError('S3_BUCKET is required when STORAGE_DRIVER=s3');
     this.maxPolicyArchiveBytes = int(env, 'MAX_POLICY_ARCHIVE_BYTES', 50 * 1024 * 1024, 1);
+    this.maxPolicyArchiveExpandedBytes = int(env, 'MAX_POLICY_ARCHIVE_EXPANDED_BYTES', 256 * 1024 * 1024, 1);
+    this.maxPolicyArchiveEntries = int(env, 'MAX_POLICY_ARCHIVE_ENTRIES', 10_000, 1);
+    this.policyArchiveInspectionTimeoutMs = int(
+      env,
+      'POLICY_ARCHIVE_INSPECTION_TIMEOUT_MS',
+      30_000,
+      1,
+      3_600_000,
+    );
     this.maxProviderBinaryBytes = int(env, 'MAX_PROVIDER_BINARY_BYTES', 500 * 1024 * 1024, 1);
     this.maxShasumsBytes = int(env, 'MAX_SHASUMS_BYTES', 1024 * 1024, 1);
     this.maxSignatureBytes = int(env, 'MAX_SIGNATURE_BYTES', 64 * 1024, 1);
@@ -152,6 +167,7 @@ export class AppConfig {
     this.dbPoolSize = int(env, 'DB_POOL_SIZE', 10, 1, 1000);
     this.dbConnectTimeoutMs = int(env, 'DB_CONNECT_TIMEOUT_MS', 3000, 100, 60000);
     this.dbAcquireTimeoutMs = int(env, 'DB_ACQUIRE_TIMEOUT_MS', 4000, 100, 60000);
+    this.dbTransactionGuard = bool(env, 'DB_TRANSACTION_GUARD', false);
     this.cacheTtlMs = int(env, 'CACHE_TTL_MS', 5000, 0, 60000);
     this.responseCacheBytes = int(env, 'RESPONSE_CACHE_MB', 64, 0, 65536) * 1024 * 1024;
     this.signingSecret = optional(env, 'SIGNING_SECRET') ?? this.persistedSecret();

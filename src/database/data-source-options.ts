@@ -2,6 +2,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DataSourceOptions } from 'typeorm';
 import { AppConfig, DatabaseDialect } from '../config/app-config';
+import { withServerFlavour } from './server-flavour';
 import { SnakeNamingStrategy } from './snake-naming.strategy';
 
 const MIGRATIONS_ROOT = join(__dirname, 'migrations');
@@ -21,6 +22,10 @@ export function loadMigrations(dialect: DatabaseDialect): (new () => unknown)[] 
   );
 }
 
+/**
+ * The data source as configured. On MySQL the dialect still follows the URL's scheme: open it with
+ * `openDataSourceOptions` (or pass these through withServerFlavour), which asks the server.
+ */
 export function dataSourceOptions(config: AppConfig): DataSourceOptions {
   const common = {
     namingStrategy: new SnakeNamingStrategy(),
@@ -43,7 +48,7 @@ export function dataSourceOptions(config: AppConfig): DataSourceOptions {
   }
   return {
     ...common,
-    // MariaDB reports column defaults differently from MySQL; TypeORM must know which it talks to.
+    // What the scheme says; withServerFlavour replaces it with what the server is.
     type: config.databaseUrl.startsWith('mariadb:') ? 'mariadb' : 'mysql',
     url: config.databaseUrl.replace(/^mariadb:/, 'mysql:'),
     charset: 'utf8mb4_unicode_ci',
@@ -60,4 +65,9 @@ export function dataSourceOptions(config: AppConfig): DataSourceOptions {
       trace: false,
     },
   };
+}
+
+/** The configured data source, speaking the dialect of the server it reaches. */
+export function openDataSourceOptions(config: AppConfig): Promise<DataSourceOptions> {
+  return withServerFlavour(dataSourceOptions(config));
 }

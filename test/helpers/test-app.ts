@@ -69,6 +69,8 @@ export async function startApp(
     SIGNING_SECRET: 'e2e-signing-secret',
     LOG_LEVEL: 'silent',
     RATE_LIMIT_PER_SECOND: '0',
+    // Every suite fails a request that would wait for a second connection inside its transaction.
+    DB_TRANSACTION_GUARD: 'true',
     ...env,
   });
   const builder = Test.createTestingModule({ imports: [AppModule] })
