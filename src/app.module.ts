@@ -37,7 +37,11 @@ import { WorkspacesModule } from './workspaces/workspaces.module';
     ObservabilityModule,
     TypeOrmModule.forRootAsync({
       inject: [AppConfig],
-      useFactory: (config: AppConfig) => ({ ...dataSourceOptions(config), autoLoadEntities: true }),
+      useFactory: (config: AppConfig) => ({
+        ...dataSourceOptions(config),
+        autoLoadEntities: true,
+        retryAttempts: config.dbConnectRetries,
+      }),
       // Asked at every connection attempt (those are retried): the server decides the dialect.
       dataSourceFactory: async (options) => new DataSource(await withServerFlavour(options!)),
     }),
@@ -64,6 +68,6 @@ import { WorkspacesModule } from './workspaces/workspaces.module';
     BootstrapModule,
     RegistryModule,
   ],
-  providers: [{ provide: APP_FILTER, useClass: JsonApiExceptionFilter }],
+  providers: [{ provide: APP_FILTER, useValue: new JsonApiExceptionFilter() }],
 })
 export class AppModule {}

@@ -1,6 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DataSourceOptions } from 'typeorm';
+import { ensurePrivateFile } from '../common/private-files';
 import { AppConfig, DatabaseDialect } from '../config/app-config';
 import { withServerFlavour } from './server-flavour';
 import { SnakeNamingStrategy } from './snake-naming.strategy';
@@ -38,6 +39,7 @@ export function dataSourceOptions(config: AppConfig): DataSourceOptions {
     logging: false,
   };
   if (config.dialect === 'sqlite') {
+    if (config.sqlitePath !== ':memory:') ensurePrivateFile(config.sqlitePath);
     return {
       ...common,
       type: 'better-sqlite3',
