@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { AgentPoolsModule } from './agent-pools/agent-pools.module';
 import { AdminCatalogsModule } from './admin-catalogs/admin-catalogs.module';
 import { BootstrapModule } from './bootstrap/bootstrap.module';
 import { ClockModule } from './common/clock';
@@ -58,6 +59,7 @@ import { WorkspacesModule } from './workspaces/workspaces.module';
     ProjectsModule,
     WorkspacesModule,
     RunTriggersModule,
+    AgentPoolsModule,
     AdminCatalogsModule,
     ReservedTagKeysModule,
     TagBindingRoutesModule,

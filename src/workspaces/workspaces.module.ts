@@ -10,6 +10,7 @@ import { WorkspaceListCache } from './workspace-list.cache';
 import { WorkspaceUsage } from './workspace-usage';
 import { WorkspacesController } from './workspaces.controller';
 import { WorkspacesRepository } from './workspaces.repository';
+import { AgentPoolCheckRegistry } from './agent-pool-check.registry';
 import { WorkspacesService } from './workspaces.service';
 
 @Module({
@@ -22,12 +23,13 @@ import { WorkspacesService } from './workspaces.service';
   ],
   controllers: [WorkspacesController],
   providers: [
+    AgentPoolCheckRegistry,
     WorkspacesRepository,
     WorkspacesService,
     WorkspaceIncludesService,
     WorkspaceListCache,
     WorkspaceUsage,
   ],
-  exports: [WorkspacesService],
+  exports: [WorkspacesService, AgentPoolCheckRegistry],
 })
 export class WorkspacesModule {}

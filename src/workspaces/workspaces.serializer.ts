@@ -1,5 +1,5 @@
 import { ResourceObject, toOne } from '../common/jsonapi/document';
-import { bool, nullableStr, ResourceDoc, str, timestamp } from '../common/jsonapi/openapi';
+import { bool, enumOf, nullableStr, ResourceDoc, str, timestamp } from '../common/jsonapi/openapi';
 import { isoMillis } from '../common/jsonapi/timestamps';
 import { organizationLinkage } from '../organizations/organizations.serializer';
 import {
@@ -7,7 +7,7 @@ import {
   tagBindingRelationships,
 } from '../tag-bindings/tag-bindings.relationships';
 import { WorkspaceAccessLevel } from '../common/auth/principal';
-import { WorkspaceEntity } from './entities/workspace.entity';
+import { EXECUTION_MODES, WorkspaceEntity } from './entities/workspace.entity';
 
 export const WORKSPACE_DOC: ResourceDoc = {
   type: 'workspaces',
@@ -15,6 +15,12 @@ export const WORKSPACE_DOC: ResourceDoc = {
     name: str('Unique in the organization: letters, numbers, - and _'),
     description: nullableStr(),
     'engine-version': str('`latest` or a version of the engine catalog'),
+    'execution-mode': enumOf(
+      EXECUTION_MODES,
+      'agent: jobs go to the agent-pool; remote: to the default executors',
+    ),
+    'auto-apply': bool('Runs apply once planned, without confirmation'),
+    'auto-apply-run-trigger': bool('Runs queued by a run trigger apply on their own'),
     permissions: {
       type: 'object',
       properties: {
@@ -30,6 +36,7 @@ export const WORKSPACE_DOC: ResourceDoc = {
   relationships: {
     organization: { type: 'organizations' },
     project: { type: 'projects' },
+    'agent-pool': { type: 'agent-pools' },
     ...TAG_BINDING_RELATIONSHIP_DOCS,
   },
   links: ['self'],
@@ -52,6 +59,9 @@ export function serializeWorkspace(
       name: ws.name,
       description: ws.description,
       'engine-version': ws.engineVersion,
+      'execution-mode': ws.executionMode,
+      'auto-apply': ws.autoApply,
+      'auto-apply-run-trigger': ws.autoApplyRunTrigger,
       permissions: {
         'can-update': admin,
         'can-destroy': admin,
@@ -64,6 +74,7 @@ export function serializeWorkspace(
     relationships: {
       organization: organizationLinkage(organizationName),
       project: toOne('projects', ws.projectId),
+      'agent-pool': toOne('agent-pools', ws.agentPoolId),
       ...tagBindingRelationships(workspacePath(ws.id)),
     },
     links: { self: workspacePath(ws.id) },

@@ -17,8 +17,14 @@ import { OrganizationsService } from '../organizations/organizations.service';
 import { ProjectsService } from '../projects/projects.service';
 import { TagBindingsService, WorkspaceTagChange } from '../tag-bindings/tag-bindings.service';
 import { WorkspaceAccessLevel } from '../common/auth/principal';
-import { CreateWorkspaceAttributes, UpdateWorkspaceAttributes } from './dto/workspace-attributes.dto';
-import { WorkspaceEntity } from './entities/workspace.entity';
+import { AgentPoolCheckRegistry } from './agent-pool-check.registry';
+import {
+  CreateWorkspaceAttributes,
+  ExecutionSettingsAttributes,
+  UpdateWorkspaceAttributes,
+} from './dto/workspace-attributes.dto';
+import { ExecutionMode, WorkspaceEntity } from './entities/workspace.entity';
+import { ExecutionRequest, nextExecution } from './execution-settings.rules';
 import { PageAnchor, WorkspaceListCache } from './workspace-list.cache';
 import { WorkspaceListFilter, WorkspacesRepository } from './workspaces.repository';
 import { serializeWorkspace } from './workspaces.serializer';
@@ -31,6 +37,18 @@ export interface WorkspaceView {
 
 /** Pages from this offset on remember where they start (see listPage). */
 const ANCHORED_FROM = 1_000;
+
+/** Where a workspace's runs execute and whether they apply on their own (for the run control plane). */
+export interface WorkspaceExecutionSettings {
+  executionMode: ExecutionMode;
+  /** The pool whose agents take the workspace's jobs; null: the organization's default executors. */
+  agentPoolId: string | null;
+  autoApply: boolean;
+  /** Whether runs queued by a run trigger apply on their own. */
+  autoApplyRunTrigger: boolean;
+}
+
+const AGENT_POOL = '/data/relationships/agent-pool';
 
 export interface WorkspaceListQuery {
   search?: string;
@@ -48,7 +66,19 @@ export class WorkspacesService {
     @InjectDataSource() private readonly ds: DataSource,
     private readonly tagBindings: TagBindingsService,
     private readonly lists: WorkspaceListCache,
+    private readonly agentPools: AgentPoolCheckRegistry,
   ) {}
+
+  /** The run control plane's read of a workspace's execution settings; 404 if it is gone. */
+  async executionSettings(workspaceId: string): Promise<WorkspaceExecutionSettings> {
+    const ws = await this.requireById(workspaceId);
+    return {
+      executionMode: ws.executionMode,
+      agentPoolId: ws.agentPoolId,
+      autoApply: ws.autoApply,
+      autoApplyRunTrigger: ws.autoApplyRunTrigger,
+    };
+  }
 
   /** The workspace if it exists (no permission check): for services that check rights themselves. */
   async requireById(id: string): Promise<WorkspaceEntity> {
@@ -59,6 +89,19 @@ export class WorkspacesService {
 
   findByIds(ids: string[]): Promise<WorkspaceEntity[]> {
     return this.repo.findByIds([...new Set(ids)]);
+  }
+
+  /** The workspace of this exact name, if any (no permission check). */
+  findByName(organizationId: string, name: string): Promise<WorkspaceEntity | null> {
+    return this.repo.findByName(organizationId, name);
+  }
+
+  /** Ids of the workspaces using each agent pool (every pool given is a key). */
+  async idsByAgentPool(poolIds: readonly string[], manager?: EntityManager): Promise<Map<string, string[]>> {
+    const out = new Map<string, string[]>(poolIds.map((id) => [id, []]));
+    for (const row of await this.repo.idsByAgentPool(poolIds, manager))
+      out.get(row.agentPoolId)?.push(row.id);
+    return out;
   }
 
   /** The workspace if the principal has at least `min` access to it; otherwise 404. */
@@ -179,9 +222,14 @@ export class WorkspacesService {
       name: body.attributes.name,
       description: body.attributes.description ?? null,
       engineVersion: body.attributes['engine-version'] ?? 'latest',
+      executionMode: 'remote',
+      agentPoolId: null,
+      autoApply: false,
+      autoApplyRunTrigger: false,
       createdAt: now,
       updatedAt: now,
     });
+    this.applyExecution(ws, body);
     await this.saveUnique(ws, tags, body.has('engine-version'));
     return this.view(p, ws, org);
   }
@@ -203,6 +251,7 @@ export class WorkspacesService {
     if (body.has('description')) ws.description = attrs.description ?? null;
     if (attrs['engine-version'] !== undefined) ws.engineVersion = attrs['engine-version'];
     if (body.hasRelationship('project')) ws.projectId = await this.resolveProject(p, ws.organizationId, body);
+    this.applyExecution(ws, body);
     ws.updatedAt = new Date();
     await this.saveUnique(ws, tags, repinned);
     return this.view(p, ws);
@@ -222,6 +271,53 @@ export class WorkspacesService {
 
   deleteAllInOrganization(manager: EntityManager, organizationId: string): Promise<void> {
     return this.repo.deleteAllInOrganization(manager, organizationId);
+  }
+
+  /** Execution mode, pool and auto-apply settings of the request, checked against each other. */
+  private applyExecution(ws: WorkspaceEntity, body: ParsedBody<ExecutionSettingsAttributes>): void {
+    const attrs = body.attributes;
+    const next = nextExecution(
+      { mode: ws.executionMode, poolId: ws.agentPoolId },
+      { mode: attrs['execution-mode'], poolId: this.requestedPool(body) },
+    );
+    if (next === 'pool-required') {
+      throw invalid('Agent pool is required when the execution mode is agent', AGENT_POOL);
+    }
+    if (next === 'pool-forbidden') {
+      throw invalid('Agent pool can only be set when the execution mode is agent', AGENT_POOL);
+    }
+    ws.executionMode = next.mode;
+    ws.agentPoolId = next.poolId;
+    if (attrs['auto-apply'] !== undefined) ws.autoApply = attrs['auto-apply'];
+    if (attrs['auto-apply-run-trigger'] !== undefined)
+      ws.autoApplyRunTrigger = attrs['auto-apply-run-trigger'];
+  }
+
+  /** The pool named by the `agent-pool` relationship or go-tfe's `agent-pool-id`; they must agree. */
+  private requestedPool(body: ParsedBody<ExecutionSettingsAttributes>): ExecutionRequest['poolId'] {
+    const ref = body.toOne('agent-pool', 'agent-pools');
+    const fromRelationship = ref === undefined ? undefined : (ref?.id ?? null);
+    const fromAttribute = body.has('agent-pool-id') ? (body.attributes['agent-pool-id'] ?? null) : undefined;
+    if (fromRelationship !== undefined && fromAttribute !== undefined && fromRelationship !== fromAttribute) {
+      throw invalid('Agent pool id and the agent-pool relationship name different pools', AGENT_POOL);
+    }
+    return fromRelationship !== undefined ? fromRelationship : fromAttribute;
+  }
+
+  /** Inside the save: the pool exists in the workspace's organization and lets it in (row-locked). */
+  private async checkPool(manager: EntityManager, ws: WorkspaceEntity): Promise<void> {
+    if (!ws.agentPoolId) return;
+    switch (await this.agentPools.usability(manager, ws.agentPoolId, ws)) {
+      case 'usable':
+        return;
+      case 'missing':
+        throw invalid('Agent pool not found', AGENT_POOL);
+      case 'not-allowed':
+        throw invalid(
+          'Agent pool is not organization-scoped and does not list this workspace among its allowed workspaces',
+          AGENT_POOL,
+        );
+    }
   }
 
   /** The project named by the `project` relationship (same organization), or the default project. */
@@ -250,6 +346,7 @@ export class WorkspacesService {
   private async saveUnique(ws: WorkspaceEntity, tags: WorkspaceTagChange, pin: boolean): Promise<void> {
     try {
       await inTransaction(this.ds, async (manager) => {
+        await this.checkPool(manager, ws);
         if (pin) {
           ws.engineVersion = await this.catalogs.assertPinnable(
             'engine-versions',

@@ -37,6 +37,13 @@ export async function createFuzzFixtures(
     teamWorkspaceId,
     userId: user.userId!,
     tokenId: tokens.body.data[0].id,
+    poolId: (
+      await admin.api
+        .post(`/api/v2/organizations/${org}/agent-pools`, {
+          data: { type: 'agent-pools', attributes: { name: unique('pool') } },
+        })
+        .expect(201)
+    ).body.data.id,
     uploadToken: t.app.get(SignedLinks).token({
       purpose: 'fuzz-nobody',
       resourceId: 'r',

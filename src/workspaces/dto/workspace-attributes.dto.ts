@@ -1,10 +1,31 @@
-import { IsNotEmpty, IsString, Matches, MaxLength } from 'class-validator';
+import { IsBoolean, IsIn, IsNotEmpty, IsString, Matches, MaxLength } from 'class-validator';
 import { Omittable, Nullable } from '../../common/jsonapi/presence';
+import { EXECUTION_MODES, ExecutionMode } from '../entities/workspace.entity';
 
 const NAME = /^[A-Za-z0-9_-]+$/;
 const ENGINE_VERSION = /^(latest|\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?)$/;
 
-export class CreateWorkspaceAttributes {
+/** Where runs of the workspace execute, and whether they apply on their own. */
+export class ExecutionSettingsAttributes {
+  @Omittable()
+  @IsIn(EXECUTION_MODES, { message: `must be one of ${EXECUTION_MODES.join(', ')}` })
+  'execution-mode'?: ExecutionMode;
+
+  /** go-tfe sends the pool as this attribute (null clears it); the `agent-pool` relationship says the same. */
+  @Nullable()
+  @IsString()
+  'agent-pool-id'?: string | null;
+
+  @Omittable()
+  @IsBoolean()
+  'auto-apply'?: boolean;
+
+  @Omittable()
+  @IsBoolean()
+  'auto-apply-run-trigger'?: boolean;
+}
+
+export class CreateWorkspaceAttributes extends ExecutionSettingsAttributes {
   @IsString()
   @IsNotEmpty({ message: "can't be blank" })
   @MaxLength(90, { message: 'is too long (maximum is 90 characters)' })
@@ -22,7 +43,7 @@ export class CreateWorkspaceAttributes {
   'engine-version'?: string;
 }
 
-export class UpdateWorkspaceAttributes {
+export class UpdateWorkspaceAttributes extends ExecutionSettingsAttributes {
   @Omittable()
   @IsString()
   @IsNotEmpty({ message: "can't be blank" })
