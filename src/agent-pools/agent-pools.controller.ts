@@ -3,7 +3,7 @@ import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { API_V2 } from '../common/api-prefix';
 import { CurrentPrincipal } from '../common/auth/current-principal.decorator';
 import { Principal } from '../common/auth/principal';
-import { LeavesAccessAlone } from '../common/cache/change-epoch.guard';
+import { ChangesAccess, LeavesAccessAlone } from '../common/cache/change-epoch.guard';
 import { pageResult } from '../common/database/paginate';
 import { JsonApiBody, ParsedBody } from '../common/jsonapi/body';
 import { CollectionDocument, ResourceDocument } from '../common/jsonapi/document';
@@ -85,6 +85,7 @@ export class AgentPoolsController {
 
   /** Changes what the pool's agent tokens stand for (its scope): advances the access epoch. */
   @Patch('agent-pools/:id')
+  @ChangesAccess()
   @ApiUpdate(AGENT_POOL_DOC, WRITABLE)
   async update(
     @CurrentPrincipal() p: Principal,
@@ -96,6 +97,7 @@ export class AgentPoolsController {
 
   /** Revokes the pool's agent tokens with it: advances the access epoch. */
   @Delete('agent-pools/:id')
+  @ChangesAccess()
   @ApiDelete([422])
   async remove(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<void> {
     await this.pools.delete(p, id);

@@ -1,6 +1,7 @@
 import { Controller, Get, Param, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { API_V2 } from '../common/api-prefix';
+import { ChangesAccess } from '../common/cache/change-epoch.guard';
 import { CurrentPrincipal } from '../common/auth/current-principal.decorator';
 import { Principal } from '../common/auth/principal';
 import { pageResult } from '../common/database/paginate';
@@ -42,6 +43,7 @@ export class AgentTokensController {
 
   /** A new token is a new way in: advances the access epoch like every token change. */
   @Post('agent-pools/:id/authentication-tokens')
+  @ChangesAccess()
   @ApiCreate(AGENT_TOKEN_DOC, { writable: ['description'] })
   async create(
     @CurrentPrincipal() p: Principal,

@@ -1,6 +1,7 @@
 import { Controller, Delete, Get, Param } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { API_V2 } from '../common/api-prefix';
+import { ChangesAccess } from '../common/cache/change-epoch.guard';
 import { CurrentPrincipal } from '../common/auth/current-principal.decorator';
 import { Principal } from '../common/auth/principal';
 import { pageResult } from '../common/database/paginate';
@@ -53,6 +54,7 @@ export class AgentsController {
 
   /** The agent's id stops opening the agent routes: advances the access epoch. */
   @Delete('agents/:id')
+  @ChangesAccess()
   @ApiDelete([412])
   async remove(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<void> {
     await this.agents.delete(p, id);
