@@ -98,6 +98,10 @@ export class AppConfig {
   readonly s3ForcePathStyle: boolean;
   readonly maxPolicyArchiveBytes: number;
   readonly maxProviderBinaryBytes: number;
+  /** Largest configuration version archive accepted (MAX_CONFIGURATION_BYTES). */
+  readonly maxConfigurationBytes: number;
+  /** Seconds without a heartbeat after which a claimed job and its run are errored (EXECUTOR_TIMEOUT). */
+  readonly executorTimeoutSeconds: number;
   readonly maxShasumsBytes: number;
   readonly maxSignatureBytes: number;
   readonly maxPolicyBytes: number;
@@ -145,6 +149,8 @@ export class AppConfig {
     if (this.storageDriver === 's3' && !this.s3Bucket)
       throw new ConfigError('S3_BUCKET is required when STORAGE_DRIVER=s3');
     this.maxPolicyArchiveBytes = int(env, 'MAX_POLICY_ARCHIVE_BYTES', 50 * 1024 * 1024, 1);
+    this.maxConfigurationBytes = int(env, 'MAX_CONFIGURATION_BYTES', 100 * 1024 * 1024, 1);
+    this.executorTimeoutSeconds = int(env, 'EXECUTOR_TIMEOUT', 120, 5, 86400);
     this.maxProviderBinaryBytes = int(env, 'MAX_PROVIDER_BINARY_BYTES', 500 * 1024 * 1024, 1);
     this.maxShasumsBytes = int(env, 'MAX_SHASUMS_BYTES', 1024 * 1024, 1);
     this.maxSignatureBytes = int(env, 'MAX_SIGNATURE_BYTES', 64 * 1024, 1);

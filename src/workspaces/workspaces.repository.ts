@@ -3,7 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, ObjectLiteral, Repository, SelectQueryBuilder } from 'typeorm';
 import { likeCondition, likePattern } from '../common/database/like';
 import { RowReader } from '../common/database/row-reader';
-import { WorkspaceEntity } from './entities/workspace.entity';
+import { WorkspaceEntity, WorkspaceLockHolder } from './entities/workspace.entity';
 import { PageAnchor } from './workspace-list.cache';
 
 export interface WorkspaceListFilter {
@@ -104,6 +104,38 @@ export class WorkspacesRepository {
 
   async delete(manager: EntityManager, id: string): Promise<void> {
     await manager.getRepository(WorkspaceEntity).delete({ id });
+  }
+
+  /**
+   * The workspace's lock state, read with a row lock held to the end of the transaction: the runs
+   * module serialises each workspace's queue on it (SQLite's single writer serialises anyway).
+   */
+  async lockForQueue(manager: EntityManager, id: string): Promise<{ locked: boolean } | null> {
+    const mysql = manager.connection.options.type !== 'better-sqlite3';
+    const rows: { locked: unknown }[] = await manager.query(
+      `SELECT locked FROM workspaces WHERE id = ?${mysql ? ' FOR UPDATE' : ''}`,
+      [id],
+    );
+    return rows.length ? { locked: Number(rows[0].locked) === 1 || rows[0].locked === true } : null;
+  }
+
+  /** Sets or clears the lock only if it is in the other state: false when it already was. */
+  async setLock(
+    manager: EntityManager,
+    id: string,
+    holder: WorkspaceLockHolder | null,
+    at: Date,
+  ): Promise<boolean> {
+    const result = await manager.getRepository(WorkspaceEntity).update(
+      { id, locked: holder === null },
+      {
+        locked: holder !== null,
+        lockedByType: holder?.type ?? null,
+        lockedById: holder?.id ?? null,
+        updatedAt: at,
+      },
+    );
+    return (result.affected ?? 0) > 0;
   }
 
   async deleteAllInOrganization(manager: EntityManager, organizationId: string): Promise<void> {

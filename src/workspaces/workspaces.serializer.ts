@@ -15,6 +15,7 @@ export const WORKSPACE_DOC: ResourceDoc = {
     name: str('Unique in the organization: letters, numbers, - and _'),
     description: nullableStr(),
     'engine-version': str('`latest` or a version of the engine catalog'),
+    locked: bool('A locked workspace starts no queued run until it is unlocked'),
     permissions: {
       type: 'object',
       properties: {
@@ -30,6 +31,7 @@ export const WORKSPACE_DOC: ResourceDoc = {
   relationships: {
     organization: { type: 'organizations' },
     project: { type: 'projects' },
+    'locked-by': { type: 'users | teams | organizations' },
     ...TAG_BINDING_RELATIONSHIP_DOCS,
   },
   links: ['self'],
@@ -52,6 +54,7 @@ export function serializeWorkspace(
       name: ws.name,
       description: ws.description,
       'engine-version': ws.engineVersion,
+      locked: ws.locked,
       permissions: {
         'can-update': admin,
         'can-destroy': admin,
@@ -64,6 +67,7 @@ export function serializeWorkspace(
     relationships: {
       organization: organizationLinkage(organizationName),
       project: toOne('projects', ws.projectId),
+      'locked-by': ws.lockedByType ? toOne(ws.lockedByType, ws.lockedById) : { data: null },
       ...tagBindingRelationships(workspacePath(ws.id)),
     },
     links: { self: workspacePath(ws.id) },

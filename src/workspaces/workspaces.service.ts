@@ -18,7 +18,7 @@ import { ProjectsService } from '../projects/projects.service';
 import { TagBindingsService, WorkspaceTagChange } from '../tag-bindings/tag-bindings.service';
 import { WorkspaceAccessLevel } from '../teams/entities/team-workspace.entity';
 import { CreateWorkspaceAttributes, UpdateWorkspaceAttributes } from './dto/workspace-attributes.dto';
-import { WorkspaceEntity } from './entities/workspace.entity';
+import { WorkspaceEntity, WorkspaceLockHolder } from './entities/workspace.entity';
 import { PageAnchor, WorkspaceListCache } from './workspace-list.cache';
 import { WorkspaceListFilter, WorkspacesRepository } from './workspaces.repository';
 import { serializeWorkspace } from './workspaces.serializer';
@@ -179,6 +179,9 @@ export class WorkspacesService {
       name: body.attributes.name,
       description: body.attributes.description ?? null,
       engineVersion: body.attributes['engine-version'] ?? 'latest',
+      locked: false,
+      lockedByType: null,
+      lockedById: null,
       createdAt: now,
       updatedAt: now,
     });
@@ -212,6 +215,40 @@ export class WorkspacesService {
     await this.permissions.requireWorkspaceLevel(p, ws, 'admin');
     await inTransaction(this.ds, (manager) => this.repo.delete(manager, ws.id));
     this.afterWorkspaceChange();
+  }
+
+  /**
+   * How runs of the workspace execute. The pools branch gives these settings their columns and
+   * routes; until it is merged every workspace has the defaults.
+   */
+  async executionSettings(
+    workspaceId: string,
+  ): Promise<{
+    executionMode: string;
+    agentPoolId: string | null;
+    autoApply: boolean;
+    autoApplyRunTrigger: boolean;
+  }> {
+    await this.requireById(workspaceId);
+    return { executionMode: 'remote', agentPoolId: null, autoApply: false, autoApplyRunTrigger: false };
+  }
+
+  /**
+   * Locks the workspace's row for the rest of `manager`'s transaction and says whether it is
+   * locked: the runs module decides each workspace's queue under this lock. Null once deleted.
+   */
+  lockForQueue(manager: EntityManager, id: string): Promise<{ locked: boolean } | null> {
+    return this.repo.lockForQueue(manager, id);
+  }
+
+  /** Locks an unlocked workspace for `holder`; false when it was locked already. */
+  lockFor(manager: EntityManager, id: string, holder: WorkspaceLockHolder): Promise<boolean> {
+    return this.repo.setLock(manager, id, holder, new Date());
+  }
+
+  /** Unlocks a locked workspace; false when it was not locked. */
+  unlock(manager: EntityManager, id: string): Promise<boolean> {
+    return this.repo.setLock(manager, id, null, new Date());
   }
 
   deleteAllInOrganization(manager: EntityManager, organizationId: string): Promise<void> {

@@ -71,6 +71,7 @@ export function workspaceShape(
       name: options.name,
       description: options.description ?? null,
       'engine-version': options.engineVersion ?? 'latest',
+      locked: false,
       permissions: {
         'can-update': level === 'admin',
         'can-destroy': level === 'admin',
@@ -82,6 +83,7 @@ export function workspaceShape(
     relationships: {
       organization: { data: { id: org, type: 'organizations' } },
       project: { data: { id: projectId, type: 'projects' } },
+      'locked-by': { data: null },
       ...tagBindingLinks(`/api/v2/workspaces/${id}`),
     },
     links: { self: `/api/v2/workspaces/${id}` },

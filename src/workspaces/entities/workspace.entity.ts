@@ -1,5 +1,5 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
-import { TimestampColumn } from '../../common/database/columns';
+import { BoolColumn, TimestampColumn } from '../../common/database/columns';
 import { OrganizationEntity } from '../../organizations/entities/organization.entity';
 import { ProjectEntity } from '../../projects/entities/project.entity';
 
@@ -35,9 +35,25 @@ export class WorkspaceEntity {
   @Column({ type: 'varchar', length: 64, default: 'latest' })
   engineVersion: string;
 
+  /** A locked workspace starts no queued run until it is unlocked (see the runs module). */
+  @BoolColumn()
+  locked: boolean;
+
+  /** Who holds the lock: `users`, `teams` or `organizations`, with that resource's id. */
+  @Column({ type: 'varchar', length: 16, nullable: true })
+  lockedByType: WorkspaceLockHolder['type'] | null;
+
+  @Column({ type: 'varchar', length: 90, nullable: true })
+  lockedById: string | null;
+
   @TimestampColumn()
   createdAt: Date;
 
   @TimestampColumn()
   updatedAt: Date;
+}
+
+export interface WorkspaceLockHolder {
+  type: 'users' | 'teams' | 'organizations';
+  id: string;
 }
