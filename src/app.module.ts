@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { AgentPoolsModule } from './agent-pools/agent-pools.module';
 import { AdminCatalogsModule } from './admin-catalogs/admin-catalogs.module';
 import { BootstrapModule } from './bootstrap/bootstrap.module';
 import { ClockModule } from './common/clock';
@@ -52,6 +53,7 @@ import { WorkspacesModule } from './workspaces/workspaces.module';
     WorkspacesModule,
     RunTriggersModule,
     RunsModule,
+    AgentPoolsModule,
     AdminCatalogsModule,
     ReservedTagKeysModule,
     TagBindingsModule,

@@ -1,9 +1,11 @@
 import { Controller, Delete, Get, Param, Post } from '@nestjs/common';
-import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { AgentTokensService } from '../agent-pools/agent-tokens.service';
 import { API_V2 } from '../common/api-prefix';
 import { CurrentPrincipal } from '../common/auth/current-principal.decorator';
 import { Principal } from '../common/auth/principal';
 import { pageResult } from '../common/database/paginate';
+import { notFound } from '../common/errors/domain-error';
 import { JsonApiBody, ParsedBody } from '../common/jsonapi/body';
 import { CollectionDocument, ResourceDocument } from '../common/jsonapi/document';
 import { ApiCreate, ApiDelete, ApiList, ApiShow } from '../common/jsonapi/openapi';
@@ -22,7 +24,10 @@ const issued = (t: IssuedToken) => new ResourceDocument(serializeToken(t.token, 
 @ApiBearerAuth()
 @Controller(API_V2)
 export class TokensController {
-  constructor(private readonly tokens: TokensService) {}
+  constructor(
+    private readonly tokens: TokensService,
+    private readonly agentTokens: AgentTokensService,
+  ) {}
 
   @Post('users/:id/authentication-tokens')
   @ApiCreate(TOKEN_DOC, WRITABLE)
@@ -58,16 +63,23 @@ export class TokensController {
     );
   }
 
+  /** User, team and organization tokens and agent tokens share the `at-` ids and these two routes. */
   @Get('authentication-tokens/:id')
   @ApiShow(TOKEN_DOC)
+  @ApiOperation({ summary: 'A user, team, organization or agent token (agent tokens have no kind)' })
   async show(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<ResourceDocument> {
-    return new ResourceDocument(serializeToken(await this.tokens.requireManageable(p, id)));
+    const token = await this.tokens.findManageable(p, id);
+    if (token) return new ResourceDocument(serializeToken(token));
+    const agentToken = await this.agentTokens.findResource(p, id);
+    if (!agentToken) throw notFound();
+    return new ResourceDocument(agentToken);
   }
 
   @Delete('authentication-tokens/:id')
   @ApiDelete()
   async remove(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<void> {
-    await this.tokens.delete(p, id);
+    if (await this.tokens.delete(p, id)) return;
+    if (!(await this.agentTokens.delete(p, id))) throw notFound();
   }
 
   @Post('teams/:id/authentication-token')

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { AgentPoolsModule } from '../agent-pools/agent-pools.module';
 import { OrganizationsModule } from '../organizations/organizations.module';
 import { TeamsModule } from '../teams/teams.module';
 import { UsersModule } from '../users/users.module';
@@ -9,7 +10,13 @@ import { TokensRepository } from './tokens.repository';
 import { TokensService } from './tokens.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([TokenEntity]), OrganizationsModule, TeamsModule, UsersModule],
+  imports: [
+    TypeOrmModule.forFeature([TokenEntity]),
+    OrganizationsModule,
+    TeamsModule,
+    UsersModule,
+    AgentPoolsModule,
+  ],
   controllers: [TokensController],
   providers: [TokensRepository, TokensService],
   exports: [TokensService],

@@ -85,10 +85,13 @@ export class TokensService {
     return this.repo.listUserTokens(userId, page);
   }
 
-  /** A user's own token, or a team/organization token of an organization the caller owns. */
-  async requireManageable(p: Principal, id: string): Promise<TokenEntity> {
+  /**
+   * A user's own token, or a team/organization token of an organization the caller owns; null
+   * when there is no such token (the id may be an agent token's), 404 when it is not the caller's.
+   */
+  async findManageable(p: Principal, id: string): Promise<TokenEntity | null> {
     const token = await this.repo.findById(id);
-    if (!token) throw notFound();
+    if (!token) return null;
     if (token.kind === 'user') {
       if (p.kind !== 'user' || p.userId !== token.userId) throw notFound();
       return token;
@@ -101,10 +104,13 @@ export class TokensService {
     return token;
   }
 
-  async delete(p: Principal, id: string): Promise<void> {
-    const token = await this.requireManageable(p, id);
+  /** False when there is no such token (see findManageable). */
+  async delete(p: Principal, id: string): Promise<boolean> {
+    const token = await this.findManageable(p, id);
+    if (!token) return false;
     await inTransaction(this.ds, (m) => this.repo.deleteById(m, token.id));
     this.permissions.forgetCachedAccess();
+    return true;
   }
 
   /** A team has one token: creating a new one replaces the old. Owners only. */

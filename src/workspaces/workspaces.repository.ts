@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, ObjectLiteral, Repository, SelectQueryBuilder } from 'typeorm';
+import { EntityManager, In, ObjectLiteral, Repository, SelectQueryBuilder } from 'typeorm';
 import { likeCondition, likePattern } from '../common/database/like';
 import { RowReader } from '../common/database/row-reader';
 import { WorkspaceEntity, WorkspaceLockHolder } from './entities/workspace.entity';
@@ -36,6 +36,20 @@ export class WorkspacesRepository {
   async findByName(organizationId: string, name: string): Promise<WorkspaceEntity | null> {
     const ws = await this.repo.findOne({ where: { organizationId, name } });
     return ws?.name === name ? ws : null;
+  }
+
+  /** The workspaces that send their jobs to each of these agent pools, one query. */
+  async idsByAgentPool(
+    poolIds: readonly string[],
+    manager: EntityManager = this.repo.manager,
+  ): Promise<{ id: string; agentPoolId: string }[]> {
+    if (!poolIds.length) return [];
+    const rows = await manager.getRepository(WorkspaceEntity).find({
+      select: { id: true, agentPoolId: true },
+      where: { agentPoolId: In([...poolIds]) },
+      order: { id: 'ASC' },
+    });
+    return rows.map((r) => ({ id: r.id, agentPoolId: r.agentPoolId! }));
   }
 
   /** Plain SQL (see RowReader): includes of whole pages read these. */

@@ -18,10 +18,17 @@ import { ProjectsService } from '../projects/projects.service';
 import { TagBindingsService, WorkspaceTagChange } from '../tag-bindings/tag-bindings.service';
 import { WorkspaceAccessLevel } from '../teams/entities/team-workspace.entity';
 import { CreateWorkspaceAttributes, UpdateWorkspaceAttributes } from './dto/workspace-attributes.dto';
-import { WorkspaceEntity, WorkspaceLockHolder } from './entities/workspace.entity';
+import { ExecutionMode, WorkspaceEntity, WorkspaceLockHolder } from './entities/workspace.entity';
 import { PageAnchor, WorkspaceListCache } from './workspace-list.cache';
 import { WorkspaceListFilter, WorkspacesRepository } from './workspaces.repository';
 import { serializeWorkspace } from './workspaces.serializer';
+
+export interface WorkspaceExecutionSettings {
+  executionMode: ExecutionMode;
+  agentPoolId: string | null;
+  autoApply: boolean;
+  autoApplyRunTrigger: boolean;
+}
 
 export interface WorkspaceView {
   workspace: WorkspaceEntity;
@@ -59,6 +66,19 @@ export class WorkspacesService {
 
   findByIds(ids: string[]): Promise<WorkspaceEntity[]> {
     return this.repo.findByIds([...new Set(ids)]);
+  }
+
+  /** The workspace of this exact name, if any (no permission check). */
+  findByName(organizationId: string, name: string): Promise<WorkspaceEntity | null> {
+    return this.repo.findByName(organizationId, name);
+  }
+
+  /** Ids of the workspaces using each agent pool (every pool given is a key). */
+  async idsByAgentPool(poolIds: readonly string[], manager?: EntityManager): Promise<Map<string, string[]>> {
+    const out = new Map<string, string[]>(poolIds.map((id) => [id, []]));
+    for (const row of await this.repo.idsByAgentPool(poolIds, manager))
+      out.get(row.agentPoolId)?.push(row.id);
+    return out;
   }
 
   /** The workspace if the principal has at least `min` access to it; otherwise 404. */
@@ -217,20 +237,15 @@ export class WorkspacesService {
     this.afterWorkspaceChange();
   }
 
-  /**
-   * How runs of the workspace execute. The pools branch gives these settings their columns and
-   * routes; until it is merged every workspace has the defaults.
-   */
-  async executionSettings(
-    workspaceId: string,
-  ): Promise<{
-    executionMode: string;
-    agentPoolId: string | null;
-    autoApply: boolean;
-    autoApplyRunTrigger: boolean;
-  }> {
-    await this.requireById(workspaceId);
-    return { executionMode: 'remote', agentPoolId: null, autoApply: false, autoApplyRunTrigger: false };
+  /** How runs of the workspace execute: read by the runs module when it queues runs and jobs. */
+  async executionSettings(workspaceId: string): Promise<WorkspaceExecutionSettings> {
+    const ws = await this.requireById(workspaceId);
+    return {
+      executionMode: ws.executionMode,
+      agentPoolId: ws.agentPoolId,
+      autoApply: ws.autoApply,
+      autoApplyRunTrigger: ws.autoApplyRunTrigger,
+    };
   }
 
   /**

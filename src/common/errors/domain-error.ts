@@ -9,6 +9,7 @@ export type ErrorKind =
   | 'not-found'
   | 'conflict'
   | 'gone'
+  | 'precondition-failed'
   | 'too-large'
   | 'unsupported-media-type'
   | 'invalid'

@@ -36,6 +36,8 @@ export function statusOf(kind: ErrorKind): number {
       return 409;
     case 'gone':
       return 410;
+    case 'precondition-failed':
+      return 412;
     case 'too-large':
       return 413;
     case 'unsupported-media-type':
@@ -57,6 +59,7 @@ const TITLES: Record<number, string> = {
   405: 'method not allowed',
   409: 'conflict',
   410: 'gone',
+  412: 'precondition failed',
   413: 'payload too large',
   415: 'unsupported media type',
   422: 'invalid attribute',

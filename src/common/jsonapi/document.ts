@@ -55,6 +55,8 @@ export class CollectionDocument {
     readonly page: PageResult,
     readonly included?: ResourceObject[],
     readonly extraLinks?: Record<string, string>,
+    /** Written beside `pagination` in `meta` (e.g. `status-counts`). */
+    readonly meta?: Record<string, unknown>,
   ) {}
 }
 

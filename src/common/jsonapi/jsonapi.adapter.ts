@@ -25,7 +25,7 @@ export function renderDocument(
   const body: Record<string, unknown> = {
     data: doc.data,
     links: { ...links, ...doc.extraLinks },
-    meta: { pagination: paginationMeta(doc.page) },
+    meta: { ...doc.meta, pagination: paginationMeta(doc.page) },
   };
   if (doc.included) body.included = doc.included;
   return body;

@@ -86,3 +86,23 @@ export function parseBooleanParam(raw: string | undefined, name: string): boolea
   if (raw === 'false') return false;
   throw badRequest(`${name} must be true or false`, name);
 }
+
+export interface SortOrder<F extends string> {
+  field: F;
+  descending: boolean;
+}
+
+/** `sort` of a list: one of the route's fields, `-` in front to reverse; unknown fields are a 400. */
+export function parseSort<F extends string>(
+  raw: string | undefined,
+  fields: readonly F[],
+  fallback: SortOrder<F>,
+): SortOrder<F> {
+  if (raw === undefined || raw === '') return fallback;
+  const descending = raw.startsWith('-');
+  const name = descending ? raw.slice(1) : raw;
+  const field = fields.find((f) => f === name);
+  if (!field)
+    throw badRequest(`sort must be one of ${fields.join(', ')}, optionally prefixed with -`, 'sort');
+  return { field, descending };
+}

@@ -1,11 +1,16 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { AgentPoolEntity } from '../../agent-pools/entities/agent-pool.entity';
 import { BoolColumn, TimestampColumn } from '../../common/database/columns';
 import { OrganizationEntity } from '../../organizations/entities/organization.entity';
 import { ProjectEntity } from '../../projects/entities/project.entity';
 
+export const EXECUTION_MODES = ['remote', 'local', 'agent'] as const;
+export type ExecutionMode = (typeof EXECUTION_MODES)[number];
+
 @Entity('workspaces')
 @Index('uq_workspaces_org_name', ['organizationId', 'name'], { unique: true })
 @Index('ix_workspaces_project', ['projectId'])
+@Index('ix_workspaces_agent_pool', ['agentPoolId'])
 export class WorkspaceEntity {
   @PrimaryColumn({ type: 'varchar', length: 32 })
   id: string;
@@ -45,6 +50,25 @@ export class WorkspaceEntity {
 
   @Column({ type: 'varchar', length: 90, nullable: true })
   lockedById: string | null;
+
+  /** `remote` (the organization's default executors), `local` (no runs here) or `agent` (one pool). */
+  @Column({ type: 'varchar', length: 16, default: 'remote' })
+  executionMode: ExecutionMode;
+
+  /** Set exactly when `executionMode` is `agent`. A pool in use cannot be deleted: the key backs the service up. */
+  @Column({ type: 'varchar', length: 32, nullable: true })
+  agentPoolId: string | null;
+
+  @ManyToOne(() => AgentPoolEntity, { onDelete: 'RESTRICT' })
+  @JoinColumn({ name: 'agent_pool_id', foreignKeyConstraintName: 'fk_workspaces_agent_pool' })
+  agentPool?: AgentPoolEntity;
+
+  @BoolColumn()
+  autoApply: boolean;
+
+  /** Runs queued by a run trigger apply on their own only when this is on. */
+  @BoolColumn()
+  autoApplyRunTrigger: boolean;
 
   @TimestampColumn()
   createdAt: Date;

@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
-export class Runs1795455203051 implements MigrationInterface {
-  name = 'Runs1795455203051';
+export class Runs1795456253890 implements MigrationInterface {
+  name = 'Runs1795456253890';
 
   public async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(`
@@ -120,10 +120,13 @@ export class Runs1795455203051 implements MigrationInterface {
             CREATE UNIQUE INDEX "uq_run_trigger_outcomes_trigger_source" ON "run_trigger_outcomes" ("run_trigger_id", "source_run_id")
         `);
     await queryRunner.query(`
-            DROP INDEX "uq_workspaces_org_name"
+            DROP INDEX "ix_workspaces_agent_pool"
         `);
     await queryRunner.query(`
             DROP INDEX "ix_workspaces_project"
+        `);
+    await queryRunner.query(`
+            DROP INDEX "uq_workspaces_org_name"
         `);
     await queryRunner.query(`
             CREATE TABLE "temporary_workspaces" (
@@ -135,11 +138,16 @@ export class Runs1795455203051 implements MigrationInterface {
                 "engine_version" varchar(64) NOT NULL DEFAULT ('latest'),
                 "created_at" datetime(3) NOT NULL,
                 "updated_at" datetime(3) NOT NULL,
+                "execution_mode" varchar(16) NOT NULL DEFAULT ('remote'),
+                "agent_pool_id" varchar(32),
+                "auto_apply" boolean NOT NULL DEFAULT (0),
+                "auto_apply_run_trigger" boolean NOT NULL DEFAULT (0),
                 "locked" boolean NOT NULL DEFAULT (0),
                 "locked_by_type" varchar(16),
                 "locked_by_id" varchar(90),
-                CONSTRAINT "fk_workspaces_project" FOREIGN KEY ("project_id") REFERENCES "projects" ("id") ON DELETE RESTRICT ON UPDATE NO ACTION,
-                CONSTRAINT "fk_workspaces_organization" FOREIGN KEY ("organization_id") REFERENCES "organizations" ("id") ON DELETE CASCADE ON UPDATE NO ACTION
+                CONSTRAINT "fk_workspaces_agent_pool" FOREIGN KEY ("agent_pool_id") REFERENCES "agent_pools" ("id") ON DELETE RESTRICT ON UPDATE NO ACTION,
+                CONSTRAINT "fk_workspaces_organization" FOREIGN KEY ("organization_id") REFERENCES "organizations" ("id") ON DELETE CASCADE ON UPDATE NO ACTION,
+                CONSTRAINT "fk_workspaces_project" FOREIGN KEY ("project_id") REFERENCES "projects" ("id") ON DELETE RESTRICT ON UPDATE NO ACTION
             )
         `);
     await queryRunner.query(`
@@ -151,7 +159,11 @@ export class Runs1795455203051 implements MigrationInterface {
                     "description",
                     "engine_version",
                     "created_at",
-                    "updated_at"
+                    "updated_at",
+                    "execution_mode",
+                    "agent_pool_id",
+                    "auto_apply",
+                    "auto_apply_run_trigger"
                 )
             SELECT "id",
                 "organization_id",
@@ -160,7 +172,11 @@ export class Runs1795455203051 implements MigrationInterface {
                 "description",
                 "engine_version",
                 "created_at",
-                "updated_at"
+                "updated_at",
+                "execution_mode",
+                "agent_pool_id",
+                "auto_apply",
+                "auto_apply_run_trigger"
             FROM "workspaces"
         `);
     await queryRunner.query(`
@@ -171,10 +187,13 @@ export class Runs1795455203051 implements MigrationInterface {
                 RENAME TO "workspaces"
         `);
     await queryRunner.query(`
-            CREATE UNIQUE INDEX "uq_workspaces_org_name" ON "workspaces" ("organization_id", "name")
+            CREATE INDEX "ix_workspaces_agent_pool" ON "workspaces" ("agent_pool_id")
         `);
     await queryRunner.query(`
             CREATE INDEX "ix_workspaces_project" ON "workspaces" ("project_id")
+        `);
+    await queryRunner.query(`
+            CREATE UNIQUE INDEX "uq_workspaces_org_name" ON "workspaces" ("organization_id", "name")
         `);
     await queryRunner.query(`
             DROP INDEX "uq_configuration_versions_workspace_created"
@@ -853,10 +872,13 @@ export class Runs1795455203051 implements MigrationInterface {
             CREATE UNIQUE INDEX "uq_configuration_versions_workspace_created" ON "configuration_versions" ("workspace_id", "created_at")
         `);
     await queryRunner.query(`
+            DROP INDEX "uq_workspaces_org_name"
+        `);
+    await queryRunner.query(`
             DROP INDEX "ix_workspaces_project"
         `);
     await queryRunner.query(`
-            DROP INDEX "uq_workspaces_org_name"
+            DROP INDEX "ix_workspaces_agent_pool"
         `);
     await queryRunner.query(`
             ALTER TABLE "workspaces"
@@ -872,8 +894,13 @@ export class Runs1795455203051 implements MigrationInterface {
                 "engine_version" varchar(64) NOT NULL DEFAULT ('latest'),
                 "created_at" datetime(3) NOT NULL,
                 "updated_at" datetime(3) NOT NULL,
-                CONSTRAINT "fk_workspaces_project" FOREIGN KEY ("project_id") REFERENCES "projects" ("id") ON DELETE RESTRICT ON UPDATE NO ACTION,
-                CONSTRAINT "fk_workspaces_organization" FOREIGN KEY ("organization_id") REFERENCES "organizations" ("id") ON DELETE CASCADE ON UPDATE NO ACTION
+                "execution_mode" varchar(16) NOT NULL DEFAULT ('remote'),
+                "agent_pool_id" varchar(32),
+                "auto_apply" boolean NOT NULL DEFAULT (0),
+                "auto_apply_run_trigger" boolean NOT NULL DEFAULT (0),
+                CONSTRAINT "fk_workspaces_agent_pool" FOREIGN KEY ("agent_pool_id") REFERENCES "agent_pools" ("id") ON DELETE RESTRICT ON UPDATE NO ACTION,
+                CONSTRAINT "fk_workspaces_organization" FOREIGN KEY ("organization_id") REFERENCES "organizations" ("id") ON DELETE CASCADE ON UPDATE NO ACTION,
+                CONSTRAINT "fk_workspaces_project" FOREIGN KEY ("project_id") REFERENCES "projects" ("id") ON DELETE RESTRICT ON UPDATE NO ACTION
             )
         `);
     await queryRunner.query(`
@@ -885,7 +912,11 @@ export class Runs1795455203051 implements MigrationInterface {
                     "description",
                     "engine_version",
                     "created_at",
-                    "updated_at"
+                    "updated_at",
+                    "execution_mode",
+                    "agent_pool_id",
+                    "auto_apply",
+                    "auto_apply_run_trigger"
                 )
             SELECT "id",
                 "organization_id",
@@ -894,17 +925,24 @@ export class Runs1795455203051 implements MigrationInterface {
                 "description",
                 "engine_version",
                 "created_at",
-                "updated_at"
+                "updated_at",
+                "execution_mode",
+                "agent_pool_id",
+                "auto_apply",
+                "auto_apply_run_trigger"
             FROM "temporary_workspaces"
         `);
     await queryRunner.query(`
             DROP TABLE "temporary_workspaces"
         `);
     await queryRunner.query(`
+            CREATE UNIQUE INDEX "uq_workspaces_org_name" ON "workspaces" ("organization_id", "name")
+        `);
+    await queryRunner.query(`
             CREATE INDEX "ix_workspaces_project" ON "workspaces" ("project_id")
         `);
     await queryRunner.query(`
-            CREATE UNIQUE INDEX "uq_workspaces_org_name" ON "workspaces" ("organization_id", "name")
+            CREATE INDEX "ix_workspaces_agent_pool" ON "workspaces" ("agent_pool_id")
         `);
     await queryRunner.query(`
             DROP INDEX "uq_run_trigger_outcomes_trigger_source"

@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
-export class Runs1795455308661 implements MigrationInterface {
-  name = 'Runs1795455308661';
+export class Runs1795456360093 implements MigrationInterface {
+  name = 'Runs1795456360093';
 
   public async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(`

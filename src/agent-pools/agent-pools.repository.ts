@@ -1,0 +1,98 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Brackets, EntityManager, In, Repository } from 'typeorm';
+import { paginate, Page } from '../common/database/paginate';
+import { likeCondition, likePattern } from '../common/database/like';
+import { PageParams } from '../common/jsonapi/pagination';
+import { AgentPoolEntity } from './entities/agent-pool.entity';
+import { AgentPoolWorkspaceEntity } from './entities/agent-pool-workspace.entity';
+
+export type PoolSortField = 'name' | 'created-at';
+
+export interface PoolListQuery {
+  /** Substring of the name, any case. */
+  q?: string;
+  /**
+   * Only pools this workspace may use (organization-scoped, or allowing it by name); `null` for a
+   * workspace that does not exist, which may use none.
+   */
+  usableBy?: string | null;
+  sort: { field: PoolSortField; descending: boolean };
+}
+
+const SORT_COLUMNS: Record<PoolSortField, string> = { name: 'p.name', 'created-at': 'p.created_at' };
+
+@Injectable()
+export class AgentPoolsRepository {
+  constructor(@InjectRepository(AgentPoolEntity) private readonly repo: Repository<AgentPoolEntity>) {}
+
+  findById(id: string): Promise<AgentPoolEntity | null> {
+    return this.repo.findOne({ where: { id } });
+  }
+
+  async list(organizationId: string, query: PoolListQuery, page: PageParams): Promise<Page<AgentPoolEntity>> {
+    const direction = query.sort.descending ? 'DESC' : 'ASC';
+    const qb = this.repo
+      .createQueryBuilder('p')
+      .where('p.organization_id = :organizationId', { organizationId })
+      .orderBy(SORT_COLUMNS[query.sort.field], direction)
+      .addOrderBy('p.id', direction);
+    if (query.q) qb.andWhere(likeCondition('p.name', 'q'), { q: likePattern(query.q) });
+    if (query.usableBy === null) qb.andWhere('1 = 0');
+    else if (query.usableBy !== undefined) {
+      qb.andWhere(
+        new Brackets((w) =>
+          w
+            .where('p.organization_scoped = 1')
+            .orWhere(
+              'EXISTS (SELECT 1 FROM agent_pool_allowed_workspaces aw WHERE aw.pool_id = p.id AND aw.workspace_id = :workspaceId)',
+              { workspaceId: query.usableBy },
+            ),
+        ),
+      );
+    }
+    return paginate(qb, page);
+  }
+
+  countInOrganization(organizationId: string): Promise<number> {
+    return this.repo.count({ where: { organizationId } });
+  }
+
+  /** Allowed workspaces of each pool, one query. */
+  async allowedWorkspaceIds(
+    poolIds: readonly string[],
+    manager = this.repo.manager,
+  ): Promise<Map<string, string[]>> {
+    const out = new Map<string, string[]>(poolIds.map((id) => [id, []]));
+    if (!poolIds.length) return out;
+    const rows = await manager.getRepository(AgentPoolWorkspaceEntity).find({
+      where: { poolId: In([...poolIds]) },
+      order: { workspaceId: 'ASC' },
+    });
+    for (const row of rows) out.get(row.poolId)?.push(row.workspaceId);
+    return out;
+  }
+
+  /** Whether the pool lists the workspace among its allowed workspaces. */
+  async allows(manager: EntityManager, poolId: string, workspaceId: string): Promise<boolean> {
+    return manager.getRepository(AgentPoolWorkspaceEntity).exists({ where: { poolId, workspaceId } });
+  }
+
+  async save(manager: EntityManager, pool: AgentPoolEntity): Promise<void> {
+    await manager.getRepository(AgentPoolEntity).save(pool);
+  }
+
+  async replaceAllowedWorkspaces(
+    manager: EntityManager,
+    poolId: string,
+    workspaceIds: readonly string[],
+  ): Promise<void> {
+    const repo = manager.getRepository(AgentPoolWorkspaceEntity);
+    await repo.delete({ poolId });
+    if (workspaceIds.length) await repo.insert(workspaceIds.map((workspaceId) => ({ poolId, workspaceId })));
+  }
+
+  async delete(manager: EntityManager, id: string): Promise<void> {
+    await manager.getRepository(AgentPoolEntity).delete({ id });
+  }
+}

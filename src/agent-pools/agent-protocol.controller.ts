@@ -1,0 +1,67 @@
+import { Body, Controller, Post, Req, UseGuards } from '@nestjs/common';
+import { ApiBearerAuth, ApiBody, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import type { Request } from 'express';
+import { API_V2 } from '../common/api-prefix';
+import { Public } from '../common/auth/public.decorator';
+import { LeavesAccessAlone } from '../common/cache/change-epoch.guard';
+import { badRequest } from '../common/errors/domain-error';
+import { validateAttributes } from '../common/jsonapi/body';
+import { ApiErrors } from '../common/jsonapi/openapi';
+import { AgentTokenContext } from './agent-context';
+import { AgentTokenGuard, RegistersAgent } from './agent-token.guard';
+import { AgentsService, Registration } from './agents.service';
+import { CurrentAgentToken } from './current-agent.decorator';
+import { RegisterAgentBody } from './dto/register-agent.dto';
+
+/**
+ * The executor side of the job protocol (docs/runs.md): plain JSON, authenticated by an agent
+ * token. Registration lives here; the job routes are the run control plane's.
+ */
+@ApiTags('executor protocol')
+@ApiBearerAuth()
+@Public()
+@UseGuards(AgentTokenGuard)
+@Controller(`${API_V2}/agent`)
+export class AgentProtocolController {
+  constructor(private readonly agents: AgentsService) {}
+
+  @Post('register')
+  @RegistersAgent()
+  @LeavesAccessAlone()
+  @ApiOperation({
+    summary:
+      'An executor announces itself with an agent token and gets its agent id (send it as X-Plinth-Agent)',
+  })
+  @ApiBody({
+    schema: {
+      type: 'object',
+      required: ['name'],
+      properties: { name: { type: 'string', example: 'host-1' } },
+    },
+  })
+  @ApiResponse({
+    status: 201,
+    schema: {
+      type: 'object',
+      properties: {
+        'agent-id': { type: 'string', example: 'agent-3yVQZvHzf5j3WRJ1' },
+        'pool-id': { type: 'string', example: 'apool-3yVQZvHzf5j3WRJ1' },
+        organization: { type: 'string' },
+        'poll-interval-seconds': { type: 'integer' },
+        'heartbeat-interval-seconds': { type: 'integer' },
+      },
+    },
+  })
+  @ApiErrors(400, 401, 422)
+  async register(
+    @CurrentAgentToken() token: AgentTokenContext,
+    @Body() body: unknown,
+    @Req() req: Request,
+  ): Promise<Registration> {
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+      throw badRequest('request body must be a JSON object with a name');
+    }
+    const { name } = validateAttributes(RegisterAgentBody, body as Record<string, unknown>);
+    return this.agents.register(token, name, req.ip);
+  }
+}
