@@ -1,5 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { AgentPoolsModule } from '../agent-pools/agent-pools.module';
+import { RunTriggersModule } from '../run-triggers/run-triggers.module';
 import { UsersModule } from '../users/users.module';
 import { WorkspacesModule } from '../workspaces/workspaces.module';
 import { ConfigurationVersionsController } from './configuration-versions.controller';
@@ -10,7 +12,11 @@ import { RunJobEntity } from './entities/run-job.entity';
 import { RunPhaseEntity } from './entities/run-phase.entity';
 import { RunTriggerOutcomeEntity } from './entities/run-trigger-outcome.entity';
 import { RunEntity } from './entities/run.entity';
+import { RunJobsController } from './run-jobs.controller';
 import { RunJobsRepository } from './run-jobs.repository';
+import { RunJobsService } from './run-jobs.service';
+import { RunTimeoutsService } from './run-timeouts.service';
+import { RunTriggerFiring } from './run-trigger-firing';
 import { RunLinks } from './run-links';
 import { RunPhasesController } from './run-phases.controller';
 import { RunQueueService } from './run-queue.service';
@@ -30,8 +36,10 @@ import { RunsService } from './runs.service';
     ]),
     WorkspacesModule,
     UsersModule,
+    RunTriggersModule,
+    AgentPoolsModule,
   ],
-  controllers: [ConfigurationVersionsController, RunsController, RunPhasesController],
+  controllers: [ConfigurationVersionsController, RunsController, RunPhasesController, RunJobsController],
   providers: [
     ConfigurationVersionsRepository,
     RunsRepository,
@@ -41,6 +49,9 @@ import { RunsService } from './runs.service';
     ConfigurationVersionsService,
     RunsService,
     RunsPresenter,
+    RunTriggerFiring,
+    RunJobsService,
+    RunTimeoutsService,
   ],
 })
 export class RunsModule {}
