@@ -6,6 +6,7 @@ import { AgentsService } from '../agent-pools/agents.service';
 import { Clock } from '../common/clock';
 import { inTransaction } from '../common/database/transaction';
 import { conflict, notFound } from '../common/errors/domain-error';
+import { OrganizationsService } from '../organizations/organizations.service';
 import { WorkspacesService } from '../workspaces/workspaces.service';
 import { RunJobEntity } from './entities/run-job.entity';
 import { RunEntity } from './entities/run.entity';
@@ -62,6 +63,7 @@ export class RunJobsService {
     private readonly queue: RunQueueService,
     private readonly firing: RunTriggerFiring,
     private readonly workspaces: WorkspacesService,
+    private readonly organizations: OrganizationsService,
     private readonly agents: AgentsService,
     private readonly links: RunLinks,
     private readonly clock: Clock,
@@ -115,6 +117,7 @@ export class RunJobsService {
 
   private async payload(job: RunJobEntity, run: RunEntity, origin: string): Promise<JobPayload> {
     const ws = await this.workspaces.requireById(run.workspaceId);
+    const org = await this.organizations.requireById(ws.organizationId);
     const links: Record<string, string> = {
       configuration: this.links.configurationDownload(origin, run.configurationVersionId, 24 * 3600),
       logs: this.links.phaseUpload(origin, job.id, 'log'),
@@ -131,7 +134,7 @@ export class RunJobsService {
       'run-id': run.id,
       'workspace-id': ws.id,
       'workspace-name': ws.name,
-      organization: ws.organizationId,
+      organization: org.name,
       'is-destroy': run.isDestroy,
       'plan-only': run.planOnly,
       'heartbeat-interval-seconds': HEARTBEAT_INTERVAL_SECONDS,

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AgentPoolsModule } from '../agent-pools/agent-pools.module';
+import { OrganizationsModule } from '../organizations/organizations.module';
 import { RunTriggersModule } from '../run-triggers/run-triggers.module';
 import { UsersModule } from '../users/users.module';
 import { WorkspacesModule } from '../workspaces/workspaces.module';
@@ -36,6 +37,7 @@ import { RunsService } from './runs.service';
     ]),
     WorkspacesModule,
     UsersModule,
+    OrganizationsModule,
     RunTriggersModule,
     AgentPoolsModule,
   ],
