@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { PermissionService } from '../common/auth/permission.service';
@@ -13,6 +13,7 @@ import { PageParams } from '../common/jsonapi/pagination';
 import { newId } from '../common/ids';
 import { OrganizationEntity } from '../organizations/entities/organization.entity';
 import { OrganizationsService } from '../organizations/organizations.service';
+import { AgentPoolCheckRegistry, AgentPoolUsability } from '../workspaces/agent-pool-check.registry';
 import { WorkspacesService } from '../workspaces/workspaces.service';
 import { AgentPoolsRepository, PoolListQuery } from './agent-pools.repository';
 import { AgentsRepository } from './agents.repository';
@@ -41,15 +42,20 @@ const ALLOWED_WORKSPACES = '/data/relationships/allowed-workspaces';
  * a pool for a workspace. Everyone else gets a 404.
  */
 @Injectable()
-export class AgentPoolsService {
+export class AgentPoolsService implements OnModuleInit {
   constructor(
     private readonly repo: AgentPoolsRepository,
     private readonly agents: AgentsRepository,
     private readonly permissions: PermissionService,
     private readonly organizations: OrganizationsService,
     private readonly workspaces: WorkspacesService,
+    private readonly poolChecks: AgentPoolCheckRegistry,
     @InjectDataSource() private readonly ds: DataSource,
   ) {}
+
+  onModuleInit(): void {
+    this.poolChecks.register((manager, poolId, workspace) => this.usability(manager, poolId, workspace));
+  }
 
   async requireReadable(p: Principal, id: string): Promise<AgentPoolEntity> {
     const pool = await this.repo.findById(id);
@@ -159,7 +165,7 @@ export class AgentPoolsService {
     manager: EntityManager,
     poolId: string,
     workspace: { id: string; organizationId: string },
-  ): Promise<'usable' | 'missing' | 'not-allowed'> {
+  ): Promise<AgentPoolUsability> {
     if (!(await lockRow(manager, 'agent_pools', poolId))) return 'missing';
     const pool = await manager.getRepository(AgentPoolEntity).findOne({ where: { id: poolId } });
     if (!pool || pool.organizationId !== workspace.organizationId) return 'missing';

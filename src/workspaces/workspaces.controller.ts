@@ -21,8 +21,16 @@ import { LeavesAccessAlone } from '../common/cache/change-epoch.guard';
 const TYPE = { types: ['workspaces'] };
 const INCLUDED_DOCS = [PROJECT_DOC, ORGANIZATION_DOC];
 const WRITABLE = {
-  writable: ['name', 'description', 'engine-version'],
-  relationships: ['project', 'tag-bindings'],
+  writable: [
+    'name',
+    'description',
+    'engine-version',
+    'execution-mode',
+    'agent-pool-id',
+    'auto-apply',
+    'auto-apply-run-trigger',
+  ],
+  relationships: ['project', 'agent-pool', 'tag-bindings'],
   relationshipData: TAG_BINDINGS_RELATIONSHIP_BODY,
 };
 const toResource = (v: WorkspaceView) => serializeWorkspace(v.workspace, v.organization.name, v.level);

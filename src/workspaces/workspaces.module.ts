@@ -9,6 +9,7 @@ import { WorkspaceIncludesService } from './workspace-includes.service';
 import { WorkspaceListCache } from './workspace-list.cache';
 import { WorkspacesController } from './workspaces.controller';
 import { WorkspacesRepository } from './workspaces.repository';
+import { AgentPoolCheckRegistry } from './agent-pool-check.registry';
 import { WorkspacesService } from './workspaces.service';
 
 @Module({
@@ -20,7 +21,13 @@ import { WorkspacesService } from './workspaces.service';
     forwardRef(() => TagBindingsModule),
   ],
   controllers: [WorkspacesController],
-  providers: [WorkspacesRepository, WorkspacesService, WorkspaceIncludesService, WorkspaceListCache],
-  exports: [WorkspacesService],
+  providers: [
+    AgentPoolCheckRegistry,
+    WorkspacesRepository,
+    WorkspacesService,
+    WorkspaceIncludesService,
+    WorkspaceListCache,
+  ],
+  exports: [WorkspacesService, AgentPoolCheckRegistry],
 })
 export class WorkspacesModule {}

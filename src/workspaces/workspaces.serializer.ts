@@ -1,5 +1,5 @@
 import { ResourceObject, toOne } from '../common/jsonapi/document';
-import { bool, nullableStr, ResourceDoc, str, timestamp } from '../common/jsonapi/openapi';
+import { bool, enumOf, nullableStr, ResourceDoc, str, timestamp } from '../common/jsonapi/openapi';
 import { isoMillis } from '../common/jsonapi/timestamps';
 import { organizationLinkage } from '../organizations/organizations.serializer';
 import {
@@ -7,7 +7,7 @@ import {
   tagBindingRelationships,
 } from '../tag-bindings/tag-bindings.relationships';
 import { WorkspaceAccessLevel } from '../teams/entities/team-workspace.entity';
-import { WorkspaceEntity } from './entities/workspace.entity';
+import { EXECUTION_MODES, WorkspaceEntity } from './entities/workspace.entity';
 
 export const WORKSPACE_DOC: ResourceDoc = {
   type: 'workspaces',
@@ -16,6 +16,12 @@ export const WORKSPACE_DOC: ResourceDoc = {
     description: nullableStr(),
     'engine-version': str('`latest` or a version of the engine catalog'),
     locked: bool('A locked workspace starts no queued run until it is unlocked'),
+    'execution-mode': enumOf(
+      EXECUTION_MODES,
+      'agent: jobs go to the agent-pool; remote: to the default executors',
+    ),
+    'auto-apply': bool('Runs apply once planned, without confirmation'),
+    'auto-apply-run-trigger': bool('Runs queued by a run trigger apply on their own'),
     permissions: {
       type: 'object',
       properties: {
@@ -32,6 +38,7 @@ export const WORKSPACE_DOC: ResourceDoc = {
     organization: { type: 'organizations' },
     project: { type: 'projects' },
     'locked-by': { type: 'users | teams | organizations' },
+    'agent-pool': { type: 'agent-pools' },
     ...TAG_BINDING_RELATIONSHIP_DOCS,
   },
   links: ['self'],
@@ -55,6 +62,9 @@ export function serializeWorkspace(
       description: ws.description,
       'engine-version': ws.engineVersion,
       locked: ws.locked,
+      'execution-mode': ws.executionMode,
+      'auto-apply': ws.autoApply,
+      'auto-apply-run-trigger': ws.autoApplyRunTrigger,
       permissions: {
         'can-update': admin,
         'can-destroy': admin,
@@ -68,6 +78,7 @@ export function serializeWorkspace(
       organization: organizationLinkage(organizationName),
       project: toOne('projects', ws.projectId),
       'locked-by': ws.lockedByType ? toOne(ws.lockedByType, ws.lockedById) : { data: null },
+      'agent-pool': toOne('agent-pools', ws.agentPoolId),
       ...tagBindingRelationships(workspacePath(ws.id)),
     },
     links: { self: workspacePath(ws.id) },

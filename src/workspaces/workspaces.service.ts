@@ -17,18 +17,17 @@ import { OrganizationsService } from '../organizations/organizations.service';
 import { ProjectsService } from '../projects/projects.service';
 import { TagBindingsService, WorkspaceTagChange } from '../tag-bindings/tag-bindings.service';
 import { WorkspaceAccessLevel } from '../teams/entities/team-workspace.entity';
-import { CreateWorkspaceAttributes, UpdateWorkspaceAttributes } from './dto/workspace-attributes.dto';
+import { AgentPoolCheckRegistry } from './agent-pool-check.registry';
+import {
+  CreateWorkspaceAttributes,
+  ExecutionSettingsAttributes,
+  UpdateWorkspaceAttributes,
+} from './dto/workspace-attributes.dto';
 import { ExecutionMode, WorkspaceEntity, WorkspaceLockHolder } from './entities/workspace.entity';
+import { ExecutionRequest, nextExecution } from './execution-settings.rules';
 import { PageAnchor, WorkspaceListCache } from './workspace-list.cache';
 import { WorkspaceListFilter, WorkspacesRepository } from './workspaces.repository';
 import { serializeWorkspace } from './workspaces.serializer';
-
-export interface WorkspaceExecutionSettings {
-  executionMode: ExecutionMode;
-  agentPoolId: string | null;
-  autoApply: boolean;
-  autoApplyRunTrigger: boolean;
-}
 
 export interface WorkspaceView {
   workspace: WorkspaceEntity;
@@ -38,6 +37,18 @@ export interface WorkspaceView {
 
 /** Pages from this offset on remember where they start (see listPage). */
 const ANCHORED_FROM = 1_000;
+
+/** Where a workspace's runs execute and whether they apply on their own (for the run control plane). */
+export interface WorkspaceExecutionSettings {
+  executionMode: ExecutionMode;
+  /** The pool whose agents take the workspace's jobs; null: the organization's default executors. */
+  agentPoolId: string | null;
+  autoApply: boolean;
+  /** Whether runs queued by a run trigger apply on their own. */
+  autoApplyRunTrigger: boolean;
+}
+
+const AGENT_POOL = '/data/relationships/agent-pool';
 
 export interface WorkspaceListQuery {
   search?: string;
@@ -55,7 +66,19 @@ export class WorkspacesService {
     @InjectDataSource() private readonly ds: DataSource,
     @Inject(forwardRef(() => TagBindingsService)) private readonly tagBindings: TagBindingsService,
     private readonly lists: WorkspaceListCache,
+    private readonly agentPools: AgentPoolCheckRegistry,
   ) {}
+
+  /** The run control plane's read of a workspace's execution settings; 404 if it is gone. */
+  async executionSettings(workspaceId: string): Promise<WorkspaceExecutionSettings> {
+    const ws = await this.requireById(workspaceId);
+    return {
+      executionMode: ws.executionMode,
+      agentPoolId: ws.agentPoolId,
+      autoApply: ws.autoApply,
+      autoApplyRunTrigger: ws.autoApplyRunTrigger,
+    };
+  }
 
   /** The workspace if it exists (no permission check): for services that check rights themselves. */
   async requireById(id: string): Promise<WorkspaceEntity> {
@@ -202,9 +225,14 @@ export class WorkspacesService {
       locked: false,
       lockedByType: null,
       lockedById: null,
+      executionMode: 'remote',
+      agentPoolId: null,
+      autoApply: false,
+      autoApplyRunTrigger: false,
       createdAt: now,
       updatedAt: now,
     });
+    this.applyExecution(ws, body);
     await this.saveUnique(ws, tags, body.has('engine-version'));
     return this.view(p, ws, org);
   }
@@ -226,6 +254,7 @@ export class WorkspacesService {
     if (body.has('description')) ws.description = attrs.description ?? null;
     if (attrs['engine-version'] !== undefined) ws.engineVersion = attrs['engine-version'];
     if (body.hasRelationship('project')) ws.projectId = await this.resolveProject(p, ws.organizationId, body);
+    this.applyExecution(ws, body);
     ws.updatedAt = new Date();
     await this.saveUnique(ws, tags, repinned);
     return this.view(p, ws);
@@ -235,17 +264,6 @@ export class WorkspacesService {
     await this.permissions.requireWorkspaceLevel(p, ws, 'admin');
     await inTransaction(this.ds, (manager) => this.repo.delete(manager, ws.id));
     this.afterWorkspaceChange();
-  }
-
-  /** How runs of the workspace execute: read by the runs module when it queues runs and jobs. */
-  async executionSettings(workspaceId: string): Promise<WorkspaceExecutionSettings> {
-    const ws = await this.requireById(workspaceId);
-    return {
-      executionMode: ws.executionMode,
-      agentPoolId: ws.agentPoolId,
-      autoApply: ws.autoApply,
-      autoApplyRunTrigger: ws.autoApplyRunTrigger,
-    };
   }
 
   /**
@@ -268,6 +286,53 @@ export class WorkspacesService {
 
   deleteAllInOrganization(manager: EntityManager, organizationId: string): Promise<void> {
     return this.repo.deleteAllInOrganization(manager, organizationId);
+  }
+
+  /** Execution mode, pool and auto-apply settings of the request, checked against each other. */
+  private applyExecution(ws: WorkspaceEntity, body: ParsedBody<ExecutionSettingsAttributes>): void {
+    const attrs = body.attributes;
+    const next = nextExecution(
+      { mode: ws.executionMode, poolId: ws.agentPoolId },
+      { mode: attrs['execution-mode'], poolId: this.requestedPool(body) },
+    );
+    if (next === 'pool-required') {
+      throw invalid('Agent pool is required when the execution mode is agent', AGENT_POOL);
+    }
+    if (next === 'pool-forbidden') {
+      throw invalid('Agent pool can only be set when the execution mode is agent', AGENT_POOL);
+    }
+    ws.executionMode = next.mode;
+    ws.agentPoolId = next.poolId;
+    if (attrs['auto-apply'] !== undefined) ws.autoApply = attrs['auto-apply'];
+    if (attrs['auto-apply-run-trigger'] !== undefined)
+      ws.autoApplyRunTrigger = attrs['auto-apply-run-trigger'];
+  }
+
+  /** The pool named by the `agent-pool` relationship or go-tfe's `agent-pool-id`; they must agree. */
+  private requestedPool(body: ParsedBody<ExecutionSettingsAttributes>): ExecutionRequest['poolId'] {
+    const ref = body.toOne('agent-pool', 'agent-pools');
+    const fromRelationship = ref === undefined ? undefined : (ref?.id ?? null);
+    const fromAttribute = body.has('agent-pool-id') ? (body.attributes['agent-pool-id'] ?? null) : undefined;
+    if (fromRelationship !== undefined && fromAttribute !== undefined && fromRelationship !== fromAttribute) {
+      throw invalid('Agent pool id and the agent-pool relationship name different pools', AGENT_POOL);
+    }
+    return fromRelationship !== undefined ? fromRelationship : fromAttribute;
+  }
+
+  /** Inside the save: the pool exists in the workspace's organization and lets it in (row-locked). */
+  private async checkPool(manager: EntityManager, ws: WorkspaceEntity): Promise<void> {
+    if (!ws.agentPoolId) return;
+    switch (await this.agentPools.usability(manager, ws.agentPoolId, ws)) {
+      case 'usable':
+        return;
+      case 'missing':
+        throw invalid('Agent pool not found', AGENT_POOL);
+      case 'not-allowed':
+        throw invalid(
+          'Agent pool is not organization-scoped and does not list this workspace among its allowed workspaces',
+          AGENT_POOL,
+        );
+    }
   }
 
   /** The project named by the `project` relationship (same organization), or the default project. */
@@ -296,6 +361,7 @@ export class WorkspacesService {
   private async saveUnique(ws: WorkspaceEntity, tags: WorkspaceTagChange, pin: boolean): Promise<void> {
     try {
       await inTransaction(this.ds, async (manager) => {
+        await this.checkPool(manager, ws);
         if (pin) {
           ws.engineVersion = await this.catalogs.assertPinnable(
             'engine-versions',

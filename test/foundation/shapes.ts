@@ -72,6 +72,9 @@ export function workspaceShape(
       description: options.description ?? null,
       'engine-version': options.engineVersion ?? 'latest',
       locked: false,
+      'execution-mode': 'remote',
+      'auto-apply': false,
+      'auto-apply-run-trigger': false,
       permissions: {
         'can-update': level === 'admin',
         'can-destroy': level === 'admin',
@@ -84,6 +87,7 @@ export function workspaceShape(
       organization: { data: { id: org, type: 'organizations' } },
       project: { data: { id: projectId, type: 'projects' } },
       'locked-by': { data: null },
+      'agent-pool': { data: null },
       ...tagBindingLinks(`/api/v2/workspaces/${id}`),
     },
     links: { self: `/api/v2/workspaces/${id}` },

@@ -54,6 +54,11 @@ describe('fuzzing every route', () => {
       .expect(201);
     const user = await createUser(t, admin);
     const tokens = await admin.api.get(`/api/v2/users/${admin.userId}/authentication-tokens`).expect(200);
+    const pool = await admin.api
+      .post(`/api/v2/organizations/${org}/agent-pools`, {
+        data: { type: 'agent-pools', attributes: { name: unique('pool') } },
+      })
+      .expect(201);
     fixtures = {
       org,
       projectId,
@@ -63,6 +68,7 @@ describe('fuzzing every route', () => {
       teamWorkspaceId: grant.body.data.id,
       userId: user.userId!,
       tokenId: tokens.body.data[0].id,
+      poolId: pool.body.data.id,
       uploadToken: t.app.get(SignedLinks).token({
         purpose: 'fuzz-nobody',
         resourceId: 'r',

@@ -12,6 +12,7 @@ export interface FuzzFixtures {
   teamWorkspaceId: string;
   userId: string;
   tokenId: string;
+  poolId: string;
   /** Token part of a valid signed link for a purpose nobody serves. */
   uploadToken: string;
 }
@@ -56,9 +57,24 @@ const projectAttrs = { kind: 'resource', type: 'projects', attributes: ['name', 
 const workspaceAttrs = {
   kind: 'resource',
   type: 'workspaces',
-  attributes: ['name', 'description', 'engine-version'],
-  relationships: ['project'],
+  attributes: [
+    'name',
+    'description',
+    'engine-version',
+    'execution-mode',
+    'agent-pool-id',
+    'auto-apply',
+    'auto-apply-run-trigger',
+  ],
+  relationships: ['project', 'agent-pool'],
 } as const;
+const poolAttrs = {
+  kind: 'resource',
+  type: 'agent-pools',
+  attributes: ['name', 'organization-scoped'],
+  relationships: ['allowed-workspaces', 'allowed-projects', 'excluded-workspaces'],
+} as const;
+const pool = (f: FuzzFixtures) => ({ id: f.poolId });
 const teamAttrs = {
   kind: 'resource',
   type: 'teams',
@@ -166,6 +182,38 @@ export const FUZZ_ROUTES: readonly FuzzRoute[] = [
     path: '/api/v2/workspaces/:id',
     params: (f) => ({ id: f.workspaceId }),
     destructive: true,
+  },
+  // agent pools, agent tokens, agents, executor registration
+  {
+    method: 'GET',
+    path: '/api/v2/organizations/:org/agent-pools',
+    params: org,
+    query: [...PAGE, 'q', 'sort', 'filter[allowed_workspaces][name]', 'include'],
+  },
+  { method: 'POST', path: '/api/v2/organizations/:org/agent-pools', params: org, body: poolAttrs },
+  { method: 'GET', path: '/api/v2/agent-pools/:id', params: pool, query: ['include'] },
+  { method: 'PATCH', path: '/api/v2/agent-pools/:id', params: pool, body: poolAttrs, destructive: true },
+  { method: 'DELETE', path: '/api/v2/agent-pools/:id', params: pool, destructive: true },
+  { method: 'GET', path: '/api/v2/agent-pools/:id/authentication-tokens', params: pool, query: PAGE },
+  {
+    method: 'POST',
+    path: '/api/v2/agent-pools/:id/authentication-tokens',
+    params: pool,
+    body: { kind: 'resource', type: 'agent-tokens', attributes: ['description'] },
+  },
+  {
+    method: 'GET',
+    path: '/api/v2/agent-pools/:id/agents',
+    params: pool,
+    query: [...PAGE, 'filter[last-ping-since]'],
+  },
+  { method: 'GET', path: '/api/v2/agents/:id' },
+  { method: 'DELETE', path: '/api/v2/agents/:id', destructive: true },
+  {
+    method: 'POST',
+    path: '/api/v2/agent/register',
+    auth: 'none',
+    body: { kind: 'object', fields: ['name'] },
   },
   // teams
   { method: 'GET', path: '/api/v2/organizations/:org/teams', params: org, query: PAGE },

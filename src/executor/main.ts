@@ -1,0 +1,30 @@
+import { hostname, tmpdir } from 'node:os';
+import { Executor } from './executor';
+import { OptionsError, parseOptions, USAGE } from './options';
+import { ProtocolClient } from './protocol-client';
+
+/** `npm run agent -- --url … --token …`, or `node dist/executor/main.js …` in the image. */
+async function main(): Promise<void> {
+  let options;
+  try {
+    options = parseOptions(process.argv.slice(2), process.env, { hostname: hostname(), tmpdir: tmpdir() });
+  } catch (err) {
+    if (!(err instanceof OptionsError)) throw err;
+    console.error(`${err.message}\n${USAGE}`);
+    process.exit(2);
+  }
+  const log = (message: string) => console.log(`${new Date().toISOString()} ${message}`);
+  const stop = new AbortController();
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      log(`${signal}: finishing the job in hand, then stopping`);
+      stop.abort();
+    });
+  }
+  await new Executor(options, new ProtocolClient(options.url, options.token), log).run(stop.signal);
+}
+
+main().catch((err: unknown) => {
+  console.error(err instanceof Error ? err.message : err);
+  process.exit(1);
+});

@@ -1,0 +1,91 @@
+/** How the reference executor is told what to run: flags first, then environment variables. */
+export interface ExecutorOptions {
+  /** Plinth's base URL, e.g. `https://plinth.example.com`. */
+  url: string;
+  token: string;
+  name: string;
+  commands: JobCommands;
+  /** Where each job's scratch directory is made. */
+  workDir: string;
+  /** Stop after this many jobs (0: run until stopped); for tests and one-shot CI runners. */
+  maxJobs: number;
+}
+
+/**
+ * Shell commands run in the unpacked configuration. They find the paths they need in the
+ * environment: PLINTH_PLAN_FILE (the saved plan), PLINTH_PLAN_JSON (where `show` writes the
+ * plan's JSON), PLINTH_IS_DESTROY (`true`/`false`), PLINTH_RUN_ID, PLINTH_WORKSPACE_NAME,
+ * PLINTH_ORGANIZATION.
+ */
+export interface JobCommands {
+  plan: string;
+  show: string;
+  apply: string;
+}
+
+export const DEFAULT_COMMANDS: JobCommands = {
+  plan:
+    'terraform init -input=false && terraform plan -input=false -out="$PLINTH_PLAN_FILE"' +
+    ' $([ "$PLINTH_IS_DESTROY" = true ] && echo -destroy)',
+  show: 'terraform show -json "$PLINTH_PLAN_FILE" > "$PLINTH_PLAN_JSON"',
+  apply: 'terraform init -input=false && terraform apply -input=false "$PLINTH_PLAN_FILE"',
+};
+
+export const USAGE = `usage: npm run agent -- --url URL --token TOKEN [--name NAME]
+       [--plan-command CMD] [--show-command CMD] [--apply-command CMD] [--work-dir DIR] [--max-jobs N]
+Environment: PLINTH_URL, PLINTH_AGENT_TOKEN, PLINTH_AGENT_NAME, PLINTH_PLAN_COMMAND,
+PLINTH_SHOW_COMMAND, PLINTH_APPLY_COMMAND, PLINTH_WORK_DIR, PLINTH_MAX_JOBS.`;
+
+export class OptionsError extends Error {}
+
+const FLAGS: Record<string, string> = {
+  '--url': 'PLINTH_URL',
+  '--token': 'PLINTH_AGENT_TOKEN',
+  '--name': 'PLINTH_AGENT_NAME',
+  '--plan-command': 'PLINTH_PLAN_COMMAND',
+  '--show-command': 'PLINTH_SHOW_COMMAND',
+  '--apply-command': 'PLINTH_APPLY_COMMAND',
+  '--work-dir': 'PLINTH_WORK_DIR',
+  '--max-jobs': 'PLINTH_MAX_JOBS',
+};
+
+/** Reads `--flag value` and `--flag=value`; a flag wins over its environment variable. */
+export function parseOptions(
+  argv: readonly string[],
+  env: Record<string, string | undefined>,
+  defaults: { hostname: string; tmpdir: string },
+): ExecutorOptions {
+  const values: Record<string, string | undefined> = {};
+  for (const name of Object.values(FLAGS)) values[name] = env[name] || undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const [flag, inline] = argv[i].split(/=(.*)/s, 2);
+    const name = FLAGS[flag];
+    if (!name) throw new OptionsError(`unknown argument ${argv[i]}`);
+    const value = inline ?? argv[++i];
+    if (value === undefined) throw new OptionsError(`${flag} needs a value`);
+    values[name] = value;
+  }
+  const url = values.PLINTH_URL;
+  const token = values.PLINTH_AGENT_TOKEN;
+  if (!url) throw new OptionsError('--url (or PLINTH_URL) is required');
+  if (!token) throw new OptionsError('--token (or PLINTH_AGENT_TOKEN) is required');
+  try {
+    if (!/^https?:$/.test(new URL(url).protocol)) throw new Error();
+  } catch {
+    throw new OptionsError(`--url must be an http(s) URL, got ${url}`);
+  }
+  const maxJobs = values.PLINTH_MAX_JOBS ?? '0';
+  if (!/^\d+$/.test(maxJobs)) throw new OptionsError(`--max-jobs must be a whole number, got ${maxJobs}`);
+  return {
+    url: url.replace(/\/+$/, ''),
+    token,
+    name: values.PLINTH_AGENT_NAME ?? defaults.hostname,
+    commands: {
+      plan: values.PLINTH_PLAN_COMMAND ?? DEFAULT_COMMANDS.plan,
+      show: values.PLINTH_SHOW_COMMAND ?? DEFAULT_COMMANDS.show,
+      apply: values.PLINTH_APPLY_COMMAND ?? DEFAULT_COMMANDS.apply,
+    },
+    workDir: values.PLINTH_WORK_DIR ?? defaults.tmpdir,
+    maxJobs: Number(maxJobs),
+  };
+}
