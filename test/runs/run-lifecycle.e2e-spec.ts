@@ -118,9 +118,7 @@ describe('the life of a run, driven through the executor protocol', () => {
       .expect(200);
     expect(log.text).toBe('Initializing...\nPlan: 2 to add\n');
     const output = await admin.api.get(`/api/v2/plans/${run.planId}/json-output`).expect(307);
-    const json = await request(t.origin)
-      .get(new URL(output.headers.location).pathname)
-      .expect(200);
+    const json = await request(t.origin).get(new URL(output.headers.location).pathname).expect(200);
     expect(JSON.parse(json.text)).toEqual({ resource_changes: [] });
     // The plan job's links stop taking files once it has finished.
     await putLink(t, job.links.logs, 'late').expect(409);
