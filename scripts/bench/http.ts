@@ -25,6 +25,18 @@ export class Api {
   get = <T>(path: string) => this.call<T>('GET', path);
 }
 
+/** Claims the first administrator of a fresh server (from loopback) and returns its token. */
+export async function bootstrapAdmin(origin: string): Promise<string> {
+  const iact = await (await fetch(`${origin}/admin/retrieve-iact`)).text();
+  const res = await fetch(`${origin}/admin/initial-admin-user?token=${encodeURIComponent(iact)}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ username: 'bench', email: 'bench@example.com', password: 'bench-password-123' }),
+  });
+  if (res.status !== 201) throw new Error(`initial admin: ${res.status} ${await res.text()}`);
+  return ((await res.json()) as { token: string }).token;
+}
+
 /** PUTs raw bytes to a signed link (no Authorization, as consumer tooling does). */
 export async function putBytes(url: string, bytes: Buffer | string): Promise<void> {
   const res = await fetch(url, {

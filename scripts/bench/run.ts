@@ -21,7 +21,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { resolve } from 'node:path';
-import { Api, inParallel } from './http';
+import { Api, bootstrapAdmin, inParallel } from './http';
 import { bulkInsertWorkspaces } from './scale';
 import { drive, Measured, readWhileWriting, Scenario, scalingScenarios, scenarios } from './scenarios';
 import { Seeded, Seeder, seedSize } from './seed';
@@ -48,17 +48,6 @@ const log = (line: string) => process.stderr.write(`${line}\n`);
 
 function wanted(name: string): boolean {
   return !only || only.has(name) || (name.startsWith('workspaces-') && only.has('scaling'));
-}
-
-async function bootstrapAdmin(origin: string): Promise<string> {
-  const iact = await (await fetch(`${origin}/admin/retrieve-iact`)).text();
-  const res = await fetch(`${origin}/admin/initial-admin-user?token=${encodeURIComponent(iact)}`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ username: 'bench', email: 'bench@example.com', password: 'bench-password-123' }),
-  });
-  if (res.status !== 201) throw new Error(`initial admin: ${res.status} ${await res.text()}`);
-  return ((await res.json()) as { token: string }).token;
 }
 
 /** Bootstraps the administrator and seeds the organization; with BENCH_KEEP=1 remembers both. */

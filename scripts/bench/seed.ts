@@ -345,6 +345,11 @@ async function signingKey(): Promise<SigningKey> {
 
 /** A small policy set archive: a tar.gz with a config file and two policies. */
 function policyArchive(): Buffer {
+  return gzipSync(policyTar());
+}
+
+/** A small valid policy archive as plain tar, end-of-archive marker included. */
+export function policyTar(): Buffer {
   const files: [string, string][] = [
     ['sentinel.hcl', 'policy "deny-public" {\n  enforcement_level = "advisory"\n}\n'],
     ['deny-public.sentinel', 'main = rule { true }\n'],
@@ -359,5 +364,5 @@ function policyArchive(): Buffer {
     blocks.push(block, body, Buffer.alloc((512 - (body.length % 512)) % 512));
   }
   blocks.push(Buffer.alloc(1024));
-  return gzipSync(Buffer.concat(blocks));
+  return Buffer.concat(blocks);
 }

@@ -22,4 +22,28 @@ describe('AppConfig operations settings', () => {
     expect(() => config({ RATE_LIMIT_PER_SECOND: 'fast' })).toThrow(ConfigError);
     expect(config({}).rateLimitPerSecond).toBe(30);
   });
+
+  it('reads the policy archive inspection caps, with their defaults, and refuses nonsense', () => {
+    expect(config({})).toMatchObject({
+      maxPolicyArchiveExpandedBytes: 256 * 1024 * 1024,
+      maxPolicyArchiveEntries: 10_000,
+      policyArchiveInspectionTimeoutMs: 30_000,
+    });
+    expect(
+      config({
+        MAX_POLICY_ARCHIVE_EXPANDED_BYTES: '1000',
+        MAX_POLICY_ARCHIVE_ENTRIES: '5',
+        POLICY_ARCHIVE_INSPECTION_TIMEOUT_MS: '250',
+      }),
+    ).toMatchObject({
+      maxPolicyArchiveExpandedBytes: 1000,
+      maxPolicyArchiveEntries: 5,
+      policyArchiveInspectionTimeoutMs: 250,
+    });
+    expect(() => config({ MAX_POLICY_ARCHIVE_EXPANDED_BYTES: '256MiB' })).toThrow(
+      'MAX_POLICY_ARCHIVE_EXPANDED_BYTES must be a whole number, got "256MiB"',
+    );
+    expect(() => config({ MAX_POLICY_ARCHIVE_ENTRIES: '0' })).toThrow(ConfigError);
+    expect(() => config({ POLICY_ARCHIVE_INSPECTION_TIMEOUT_MS: '0' })).toThrow(ConfigError);
+  });
 });

@@ -97,9 +97,17 @@ export class AppConfig {
   readonly s3Region: string;
   readonly s3ForcePathStyle: boolean;
   readonly maxPolicyArchiveBytes: number;
+  /** What an uploaded policy archive may expand to, its tar headers, and the time to read it. */
+  readonly maxPolicyArchiveExpandedBytes: number;
+  readonly maxPolicyArchiveEntries: number;
+  readonly policyArchiveInspectionTimeoutMs: number;
   readonly maxProviderBinaryBytes: number;
   /** Largest configuration version archive accepted (MAX_CONFIGURATION_BYTES). */
   readonly maxConfigurationBytes: number;
+  /** Bytes, tar headers and milliseconds the inspection of one configuration archive may take. */
+  readonly maxConfigurationExpandedBytes: number;
+  readonly maxConfigurationEntries: number;
+  readonly configurationInspectionTimeoutMs: number;
   /** Seconds without a heartbeat after which a claimed job and its run are errored (EXECUTOR_TIMEOUT). */
   readonly executorTimeoutSeconds: number;
   readonly maxShasumsBytes: number;
@@ -149,7 +157,25 @@ export class AppConfig {
     if (this.storageDriver === 's3' && !this.s3Bucket)
       throw new ConfigError('S3_BUCKET is required when STORAGE_DRIVER=s3');
     this.maxPolicyArchiveBytes = int(env, 'MAX_POLICY_ARCHIVE_BYTES', 50 * 1024 * 1024, 1);
+    this.maxPolicyArchiveExpandedBytes = int(env, 'MAX_POLICY_ARCHIVE_EXPANDED_BYTES', 256 * 1024 * 1024, 1);
+    this.maxPolicyArchiveEntries = int(env, 'MAX_POLICY_ARCHIVE_ENTRIES', 10_000, 1);
+    this.policyArchiveInspectionTimeoutMs = int(
+      env,
+      'POLICY_ARCHIVE_INSPECTION_TIMEOUT_MS',
+      30_000,
+      1,
+      3_600_000,
+    );
     this.maxConfigurationBytes = int(env, 'MAX_CONFIGURATION_BYTES', 100 * 1024 * 1024, 1);
+    this.maxConfigurationExpandedBytes = int(env, 'MAX_CONFIGURATION_EXPANDED_BYTES', 1024 * 1024 * 1024, 1);
+    this.maxConfigurationEntries = int(env, 'MAX_CONFIGURATION_ENTRIES', 50_000, 1);
+    this.configurationInspectionTimeoutMs = int(
+      env,
+      'CONFIGURATION_INSPECTION_TIMEOUT_MS',
+      60_000,
+      1,
+      3_600_000,
+    );
     this.executorTimeoutSeconds = int(env, 'EXECUTOR_TIMEOUT', 120, 5, 86400);
     this.maxProviderBinaryBytes = int(env, 'MAX_PROVIDER_BINARY_BYTES', 500 * 1024 * 1024, 1);
     this.maxShasumsBytes = int(env, 'MAX_SHASUMS_BYTES', 1024 * 1024, 1);

@@ -1,6 +1,7 @@
 import { Violations } from '../common/errors/domain-error';
 import { Edition } from '../config/app-config';
 import { PolicyKind } from '../policies/policy-kinds';
+import { ArchiveEntry } from '../storage/archive-inspector';
 import { VcsRepoAttributes } from './dto/policy-set-attributes.dto';
 
 export const LATEST = 'latest';
@@ -121,4 +122,9 @@ export function freePoliciesLimit(): string {
 
 export function freePolicySetsLimit(): string {
   return `The free edition allows at most ${FREE_EDITION.policySets} policy set per organization`;
+}
+
+/** The policy set's own rule on an uploaded archive, on top of the shared safety rules. */
+export function policyArchiveProblem(entries: readonly ArchiveEntry[]): string | null {
+  return entries.some((e) => e.type === 'file') ? null : 'the archive contains no regular file';
 }

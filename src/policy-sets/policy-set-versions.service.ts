@@ -12,17 +12,15 @@ import { newId } from '../common/ids';
 import { AppConfig } from '../config/app-config';
 import { OrganizationsService } from '../organizations/organizations.service';
 import { BlobStore, StoredBlob } from '../storage/blob-store';
+import { ArchiveInspection, inspectArchive } from '../storage/archive-inspector';
 import { UploadRegistry } from '../storage/upload-registry';
-import { Inspection, inspectArchive } from './archive-inspector';
 import { API_SOURCE, PolicySetVersionEntity } from './entities/policy-set-version.entity';
 import { PolicySetEntity } from './entities/policy-set.entity';
+import { policyArchiveProblem } from './policy-set-rules';
 import { PolicySetVersionsRepository } from './policy-set-versions.repository';
 import { VERSION_UPLOAD_PURPOSE } from './policy-set.presenter';
 import { PolicySetsRepository } from './policy-sets.repository';
 import { policySetBlobPrefix, PolicySetsService } from './policy-sets.service';
-
-/** How far an archive may expand when read, relative to the upload cap (gzip bombs stop here). */
-const MAX_EXPANSION = 100;
 
 const archiveKey = (v: PolicySetVersionEntity) =>
   `${policySetBlobPrefix(v.policySetId)}/versions/${v.id}.tar.gz`;
@@ -130,11 +128,14 @@ export class PolicySetVersionsService implements OnModuleInit {
     if (!claimed) throw conflict('This upload link has already been used');
     const key = archiveKey(version);
     let stored: StoredBlob;
-    let inspection: Inspection;
+    let inspection: ArchiveInspection;
     try {
       stored = await this.blobs.put(key, body, { maxBytes: this.config.maxPolicyArchiveBytes });
       inspection = await inspectArchive(await this.blobs.get(key), {
-        maxExpandedBytes: this.config.maxPolicyArchiveBytes * MAX_EXPANSION,
+        maxExpandedBytes: this.config.maxPolicyArchiveExpandedBytes,
+        maxEntries: this.config.maxPolicyArchiveEntries,
+        maxMillis: this.config.policyArchiveInspectionTimeoutMs,
+        rule: policyArchiveProblem,
       });
     } catch (err) {
       // Nothing usable arrived (too large, client gone, store failure): the link stays usable.

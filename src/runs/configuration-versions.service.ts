@@ -11,7 +11,7 @@ import { conflict, invalid, notFound } from '../common/errors/domain-error';
 import { newId, randomBase62 } from '../common/ids';
 import { PageParams } from '../common/jsonapi/pagination';
 import { AppConfig } from '../config/app-config';
-import { inspectArchive } from '../policy-sets/archive-inspector';
+import { ArchiveInspection, inspectArchive } from '../storage/archive-inspector';
 import { BlobStore } from '../storage/blob-store';
 import { UploadRegistry } from '../storage/upload-registry';
 import { WorkspacesService } from '../workspaces/workspaces.service';
@@ -21,8 +21,9 @@ import { CONFIGURATION_DOWNLOAD, CONFIGURATION_UPLOAD } from './run-links';
 import { RunQueueService } from './run-queue.service';
 import { ACTION_LEVEL } from './run-rules';
 
-/** How far an archive may expand when read, relative to the upload cap (gzip bombs stop here). */
-const MAX_EXPANSION = 100;
+/** A configuration is code to run: at least one regular file. */
+const configurationProblem = (entries: readonly { type: string }[]) =>
+  entries.some((e) => e.type === 'file') ? null : 'the archive contains no regular file';
 
 export interface CreateConfigurationVersion {
   autoQueueRuns: boolean;
@@ -128,7 +129,7 @@ export class ConfigurationVersionsService implements OnModuleInit {
   /**
    * The upload link's handler. The archive streams to a key of its own under the size cap and is
    * inspected (the shared bounded inspection: no absolute paths, no `..`, no escaping links, no
-   * devices, at least one regular file, bounded expansion). Then one compare-and-set moves the
+   * devices, at least one regular file, bounded expansion, entries and time). Then one compare-and-set moves the
    * version out of `pending`: a second upload gets 409 and its blob is dropped. With
    * `auto-queue-runs` the run is queued in that same transaction.
    */
@@ -138,10 +139,13 @@ export class ConfigurationVersionsService implements OnModuleInit {
     if (cv.status !== 'pending') throw conflict('This upload link has already been used');
     const key = `configuration-versions/${cv.workspaceId}/${cv.id}-${randomBase62(8)}.tar.gz`;
     const stored = await this.blobs.put(key, body, { maxBytes: this.config.maxConfigurationBytes });
-    let inspection: Awaited<ReturnType<typeof inspectArchive>>;
+    let inspection: ArchiveInspection;
     try {
       inspection = await inspectArchive(await this.blobs.get(key), {
-        maxExpandedBytes: this.config.maxConfigurationBytes * MAX_EXPANSION,
+        maxExpandedBytes: this.config.maxConfigurationExpandedBytes,
+        maxEntries: this.config.maxConfigurationEntries,
+        maxMillis: this.config.configurationInspectionTimeoutMs,
+        rule: configurationProblem,
       });
     } catch (err) {
       await this.blobs.delete(key);

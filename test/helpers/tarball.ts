@@ -14,6 +14,11 @@ export interface TarEntry {
  * archives no well-behaved packer would produce (`../evil`, absolute paths, escaping links).
  */
 export function tarGz(entries: TarEntry[]): Buffer {
+  return gzipSync(tarBytes(entries));
+}
+
+/** The same archive, not compressed: to append to or to gzip in parts. */
+export function tarBytes(entries: TarEntry[]): Buffer {
   const blocks: Buffer[] = [];
   for (const entry of entries) {
     const body = Buffer.from(entry.body ?? '');
@@ -32,5 +37,5 @@ export function tarGz(entries: TarEntry[]): Buffer {
     blocks.push(block, body, Buffer.alloc((512 - (body.length % 512)) % 512));
   }
   blocks.push(Buffer.alloc(1024));
-  return gzipSync(Buffer.concat(blocks));
+  return Buffer.concat(blocks);
 }

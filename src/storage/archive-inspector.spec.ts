@@ -1,0 +1,247 @@
+import { Readable } from 'node:stream';
+import { gzipSync } from 'node:zlib';
+import { Pax } from 'tar';
+import { tarBytes, TarEntry, tarGz } from '../../test/helpers/tarball';
+import { policyArchiveProblem } from '../policy-sets/policy-set-rules';
+import { ArchiveInspectionOptions, inspectArchive } from './archive-inspector';
+
+const CAPS = { maxExpandedBytes: 1_000_000, maxEntries: 100, maxMillis: 30_000 };
+
+const inspect = (bytes: Buffer, options: Partial<ArchiveInspectionOptions> = {}) =>
+  inspectArchive(Readable.from([bytes]), { ...CAPS, ...options });
+
+const refusal = (reason: string) => ({ ok: false, reason });
+
+/** An archive with one good file first, then `entries`. */
+const withFile = (entries: TarEntry[]) => tarGz([{ path: 'ok.sentinel', body: 'x' }, ...entries]);
+
+describe('archive inspector', () => {
+  it('accepts files, directories and links that stay inside, and lists them', async () => {
+    const archive = tarGz([
+      { path: 'sentinel.hcl', body: 'policy "a" { enforcement_level = "advisory" }' },
+      { path: './policies/', type: 'Directory' },
+      { path: 'policies/a.sentinel', body: 'main = rule { true }' },
+      { path: 'policies/alias.sentinel', type: 'SymbolicLink', linkpath: 'a.sentinel' },
+      { path: 'copy.sentinel', type: 'Link', linkpath: 'policies/a.sentinel' },
+      { path: 'policies/up', type: 'SymbolicLink', linkpath: '../policies' },
+    ]);
+    await expect(inspect(archive)).resolves.toEqual({
+      ok: true,
+      entries: [
+        { path: 'sentinel.hcl', type: 'file', size: 45 },
+        { path: 'policies', type: 'directory', size: 0 },
+        { path: 'policies/a.sentinel', type: 'file', size: 20 },
+        { path: 'policies/alias.sentinel', type: 'symlink', size: 0 },
+        { path: 'copy.sentinel', type: 'hardlink', size: 0 },
+        { path: 'policies/up', type: 'symlink', size: 0 },
+      ],
+    });
+  });
+
+  it.each([
+    ['../evil', 'File', undefined, 'entry ../evil contains ".." in its path'],
+    ['a/../../evil', 'File', undefined, 'entry a/../../evil contains ".." in its path'],
+    ['a\\..\\..\\evil', 'File', undefined, 'entry a\\..\\..\\evil contains ".." in its path'],
+    ['/etc/passwd', 'File', undefined, 'entry /etc/passwd has an absolute path'],
+    ['C:/Windows/evil', 'File', undefined, 'entry C:/Windows/evil has an absolute path'],
+    ['link', 'SymbolicLink', '../outside', 'link link points outside the archive'],
+    ['d/link', 'SymbolicLink', '../../outside', 'link d/link points outside the archive'],
+    ['link', 'SymbolicLink', '/etc/passwd', 'link link points outside the archive'],
+    ['link', 'SymbolicLink', 'a\\..\\..', 'link link points outside the archive'],
+    ['hard', 'Link', '../x', 'link hard points outside the archive'],
+    ['pipe', 'FIFO', undefined, 'entry pipe is a FIFO, which an uploaded archive may not contain'],
+    [
+      'dev',
+      'CharacterDevice',
+      undefined,
+      'entry dev is a CharacterDevice, which an uploaded archive may not contain',
+    ],
+  ])('refuses the entry %s (%s -> %s)', async (path, type, linkpath, reason) => {
+    await expect(inspect(withFile([{ path, type, linkpath }]))).resolves.toEqual(refusal(reason));
+  });
+
+  describe('resolves links the way an extracting tar would', () => {
+    it.each<[string, TarEntry[], string]>([
+      [
+        'a link whose parent is a link to .',
+        [
+          { path: 'a', type: 'SymbolicLink', linkpath: '.' },
+          { path: 'a/b', type: 'SymbolicLink', linkpath: '..' },
+        ],
+        'link a/b points outside the archive',
+      ],
+      [
+        'a link whose target climbs out of an earlier link',
+        [
+          { path: 'd/l', type: 'SymbolicLink', linkpath: '..' },
+          { path: 'e', type: 'SymbolicLink', linkpath: 'd/l/..' },
+        ],
+        'link e points outside the archive',
+      ],
+      [
+        'a chain of links each of which looks harmless alone',
+        [
+          { path: 'x/one', type: 'SymbolicLink', linkpath: 'two' },
+          { path: 'x/two', type: 'SymbolicLink', linkpath: 'three' },
+          { path: 'x/three', type: 'SymbolicLink', linkpath: '..' },
+          { path: 'y', type: 'SymbolicLink', linkpath: 'x/one/..' },
+        ],
+        'link y points outside the archive',
+      ],
+      [
+        'an earlier link a later link sends outside',
+        [
+          { path: 'x/y/l', type: 'SymbolicLink', linkpath: 'b/../../z' },
+          { path: 'x/y/b', type: 'SymbolicLink', linkpath: '../..' },
+        ],
+        'link x/y/l points outside the archive',
+      ],
+      [
+        'a file written through links that lead outside',
+        [
+          { path: 'x/y/l', type: 'SymbolicLink', linkpath: 'b/../../z' },
+          { path: 'x/y/b', type: 'SymbolicLink', linkpath: '../..' },
+          { path: 'x/y/l/evil', body: 'x' },
+        ],
+        'entry x/y/l/evil leads outside the archive through a link',
+      ],
+      [
+        'a hard link that copies a relative link to a shallower place',
+        [
+          { path: 'd/s', type: 'SymbolicLink', linkpath: '../f' },
+          { path: 'h', type: 'Link', linkpath: 'd/s' },
+        ],
+        'link h points outside the archive',
+      ],
+      [
+        'links that loop',
+        [
+          { path: 'a', type: 'SymbolicLink', linkpath: 'b' },
+          { path: 'b', type: 'SymbolicLink', linkpath: 'a' },
+        ],
+        'link a resolves through too many links',
+      ],
+    ])('refuses %s', async (_case, entries, reason) => {
+      await expect(inspect(withFile(entries))).resolves.toEqual(refusal(reason));
+    });
+  });
+
+  it('reads pax long paths as tar does', async () => {
+    const long = `${'dir/'.repeat(40)}file.sentinel`;
+    const pax = new Pax({ path: long }).encode();
+    const archive = gzipSync(Buffer.concat([pax, tarBytes([{ path: 'short-name', body: 'x' }])]));
+    await expect(inspect(archive)).resolves.toEqual({
+      ok: true,
+      entries: [{ path: long, type: 'file', size: 1 }],
+    });
+  });
+
+  describe('caps', () => {
+    it('refuses zeros after the end-of-archive marker past the expanded-size cap', async () => {
+      const bomb = gzipSync(Buffer.concat([tarBytes([{ path: 'a', body: 'x' }]), Buffer.alloc(4_000_000)]));
+      expect(bomb.length).toBeLessThan(10_000);
+      await expect(inspect(bomb, { maxExpandedBytes: 1_000_000 })).resolves.toEqual(
+        refusal('the archive expands to more than 1000000 bytes (the expanded-size cap)'),
+      );
+    });
+
+    it('refuses a zero-filled body past the expanded-size cap', async () => {
+      const bomb = tarGz([{ path: 'big', body: Buffer.alloc(200_000) }]);
+      await expect(inspect(bomb, { maxExpandedBytes: 100_000 })).resolves.toEqual(
+        refusal('the archive expands to more than 100000 bytes (the expanded-size cap)'),
+      );
+    });
+
+    it('takes zero padding after the marker under the cap, as tar writers pad records', async () => {
+      const padded = gzipSync(Buffer.concat([tarBytes([{ path: 'a', body: 'x' }]), Buffer.alloc(8_192)]));
+      await expect(inspect(padded)).resolves.toMatchObject({ ok: true });
+    });
+
+    it('refuses more entries than the entry-count cap', async () => {
+      const many = tarGz(Array.from({ length: 4 }, (_, i) => ({ path: `f${i}`, body: 'x' })));
+      await expect(inspect(many, { maxEntries: 3 })).resolves.toEqual(
+        refusal('the archive has more than 3 entries (the entry-count cap)'),
+      );
+      await expect(inspect(many, { maxEntries: 4 })).resolves.toMatchObject({ ok: true });
+    });
+
+    it('refuses an inspection that passes the time cap, and inspects the next archive', async () => {
+      const endless = new Readable({ read: () => undefined });
+      endless.push(tarGz([{ path: 'a', body: 'x' }]).subarray(0, 10));
+      await expect(inspectArchive(endless, { ...CAPS, maxMillis: 200 })).resolves.toEqual(
+        refusal('inspecting the archive took longer than 200 ms (the inspection time cap)'),
+      );
+      expect(endless.destroyed).toBe(true);
+      await expect(inspect(withFile([]))).resolves.toMatchObject({ ok: true });
+    });
+  });
+
+  describe('data past the end', () => {
+    it('refuses a second gzip member that carries another tar archive', async () => {
+      const first = tarGz([{ path: 'a', body: 'x' }]);
+      const second = tarGz([{ path: 'hidden', type: 'SymbolicLink', linkpath: '/etc' }]);
+      await expect(inspect(Buffer.concat([first, second]))).resolves.toEqual(
+        refusal('the archive has data after its end-of-archive marker'),
+      );
+    });
+
+    it('refuses bytes after the gzip stream', async () => {
+      const archive = Buffer.concat([tarGz([{ path: 'a', body: 'x' }]), Buffer.alloc(64)]);
+      await expect(inspect(archive)).resolves.toEqual(
+        refusal('the upload has data after the end of its gzip stream'),
+      );
+    });
+
+    it('reads a tar archive split across gzip members as one stream', async () => {
+      const tar = tarBytes([
+        { path: 'a', body: 'x'.repeat(700) },
+        { path: 'b', body: 'y' },
+      ]);
+      const split = Buffer.concat([gzipSync(tar.subarray(0, 700)), gzipSync(tar.subarray(700))]);
+      await expect(inspect(split)).resolves.toMatchObject({
+        ok: true,
+        entries: [{ path: 'a' }, { path: 'b' }],
+      });
+    });
+  });
+
+  it("applies the caller's rule to a safe archive: an empty tar.gz has no regular file", async () => {
+    const empty = tarGz([]);
+    await expect(inspect(empty)).resolves.toEqual({ ok: true, entries: [] });
+    await expect(inspect(empty, { rule: policyArchiveProblem })).resolves.toEqual(
+      refusal('the archive contains no regular file'),
+    );
+    await expect(
+      inspect(tarGz([{ path: 'empty/', type: 'Directory' }]), { rule: policyArchiveProblem }),
+    ).resolves.toEqual(refusal('the archive contains no regular file'));
+  });
+
+  it('refuses bytes that are not gzip, gzip cut short, and gzip that holds no tar', async () => {
+    await expect(inspect(Buffer.from('plain text'))).resolves.toEqual(
+      refusal('the upload is not a valid gzip stream (incorrect header check)'),
+    );
+    const archive = tarGz([{ path: 'a', body: 'x'.repeat(4000) }]);
+    await expect(inspect(archive.subarray(0, archive.length - 12))).resolves.toEqual(
+      refusal('the upload is not a valid gzip stream (unexpected end of file)'),
+    );
+    await expect(
+      inspect(gzipSync(Buffer.from('just some text, not a tarball\n'.repeat(40)))),
+    ).resolves.toEqual(refusal('the archive is not a valid tar archive (entry 1 has a bad header checksum)'));
+    await expect(inspect(gzipSync(Buffer.alloc(0)))).resolves.toEqual(
+      refusal('the archive is not a valid tar archive (it holds no tar header)'),
+    );
+    const cut = tarBytes([{ path: 'a', body: 'x'.repeat(2000) }]).subarray(0, 1024);
+    await expect(inspect(gzipSync(cut))).resolves.toEqual(
+      refusal('the archive is not a valid tar archive (it ends inside entry a)'),
+    );
+  });
+
+  it('rejects when the source itself fails', async () => {
+    const failing = new Readable({
+      read() {
+        this.destroy(new Error('disk gone'));
+      },
+    });
+    await expect(inspectArchive(failing, CAPS)).rejects.toThrow('disk gone');
+  });
+});
