@@ -4,7 +4,7 @@ import { Readable } from 'node:stream';
 import { DataSource } from 'typeorm';
 import { PermissionService } from '../common/auth/permission.service';
 import { Principal } from '../common/auth/principal';
-import { Clock } from '../common/clock';
+import { Clock, strictlyAfter } from '../common/clock';
 import { Page } from '../common/database/paginate';
 import { inTransaction } from '../common/database/transaction';
 import { conflict, invalid, notFound } from '../common/errors/domain-error';
@@ -72,11 +72,7 @@ export class ConfigurationVersionsService implements OnModuleInit {
       if (!(await this.workspaces.lockForQueue(manager, ws.id))) throw notFound();
       const now = this.clock.now();
       const latest = await this.repo.newest(manager, ws.id);
-      // Strictly increasing per workspace, so "newest" never ties.
-      const createdAt =
-        latest && latest.createdAt.getTime() >= now.getTime()
-          ? new Date(latest.createdAt.getTime() + 1)
-          : now;
+      const createdAt = strictlyAfter(latest?.createdAt ?? null, now);
       const cv = Object.assign(new ConfigurationVersionEntity(), {
         id: newId('cv'),
         workspaceId: ws.id,

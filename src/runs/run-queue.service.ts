@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { Clock } from '../common/clock';
+import { Clock, strictlyAfter } from '../common/clock';
 import { notFound } from '../common/errors/domain-error';
 import { newId } from '../common/ids';
 import { isoSecondsOffset } from '../common/jsonapi/timestamps';
@@ -52,8 +52,7 @@ export class RunQueueService {
     if (!ws) throw notFound();
     const now = this.clock.now();
     const latest = await this.runs.latestCreatedAt(manager, spec.workspaceId);
-    // Strictly increasing per workspace, so the queue order never ties.
-    const createdAt = latest && latest.getTime() >= now.getTime() ? new Date(latest.getTime() + 1) : now;
+    const createdAt = strictlyAfter(latest, now);
     const phase = (kind: PhaseKind): RunPhaseEntity =>
       Object.assign(new RunPhaseEntity(), {
         id: newId(kind),
