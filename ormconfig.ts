@@ -5,9 +5,9 @@
 import 'reflect-metadata';
 import { DataSource } from 'typeorm';
 import { AppConfig } from './src/config/app-config';
-import { dataSourceOptions } from './src/database/data-source-options';
+import { openDataSourceOptions } from './src/database/data-source-options';
 
-export default new DataSource({
-  ...dataSourceOptions(new AppConfig()),
-  entities: [`${__dirname}/src/**/*.entity.ts`],
-});
+// A promise of the data source (the CLI awaits it): the server is asked which dialect it speaks.
+export default openDataSourceOptions(new AppConfig()).then(
+  (options) => new DataSource({ ...options, entities: [`${__dirname}/src/**/*.entity.ts`] }),
+);

@@ -12,7 +12,7 @@ import { CatalogImportError, CatalogImportService } from '../src/admin-catalogs/
 import { CATALOGS, isCatalog } from '../src/admin-catalogs/catalogs';
 import { AppModule } from '../src/app.module';
 import { AppConfig } from '../src/config/app-config';
-import { dataSourceOptions } from '../src/database/data-source-options';
+import { openDataSourceOptions } from '../src/database/data-source-options';
 
 const USAGE = [
   'usage: npm run admin -- <command> [arguments]',
@@ -34,7 +34,7 @@ interface Output {
 /** Brings the schema up to date as the server does at start, before any module touches it. */
 async function migrate(config: AppConfig): Promise<void> {
   if (!config.migrationsRun) return;
-  const ds = await new DataSource(dataSourceOptions(config)).initialize();
+  const ds = await new DataSource(await openDataSourceOptions(config)).initialize();
   try {
     await ds.runMigrations({ transaction: 'each' });
   } finally {

@@ -16,7 +16,7 @@ trap cleanup EXIT
 
 cli() { npx typeorm-ts-node-commonjs "$@" -d ormconfig.ts; }
 
-export SIGNING_SECRET=generate-migration DATA_DIR="$scratch"
+export SIGNING_SECRET=generate-migration-signing-secret-32b DATA_DIR="$scratch"
 DATABASE_URL="sqlite:$scratch/gen.sqlite" cli migration:run >/dev/null
 DATABASE_URL="sqlite:$scratch/gen.sqlite" npx typeorm-ts-node-commonjs migration:generate -p -d ormconfig.ts "src/database/migrations/sqlite/$name" || true
 

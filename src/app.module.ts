@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
 import { AgentPoolsModule } from './agent-pools/agent-pools.module';
 import { AdminCatalogsModule } from './admin-catalogs/admin-catalogs.module';
 import { BootstrapModule } from './bootstrap/bootstrap.module';
@@ -12,6 +13,7 @@ import { RateLimitModule } from './common/rate-limit/rate-limit.module';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { dataSourceOptions } from './database/data-source-options';
+import { withServerFlavour } from './database/server-flavour';
 import { HealthModule } from './health/health.module';
 import { ObservabilityModule } from './observability/observability.module';
 import { OrganizationsModule } from './organizations/organizations.module';
@@ -36,7 +38,13 @@ import { WorkspacesModule } from './workspaces/workspaces.module';
     ObservabilityModule,
     TypeOrmModule.forRootAsync({
       inject: [AppConfig],
-      useFactory: (config: AppConfig) => ({ ...dataSourceOptions(config), autoLoadEntities: true }),
+      useFactory: (config: AppConfig) => ({
+        ...dataSourceOptions(config),
+        autoLoadEntities: true,
+        retryAttempts: config.dbConnectRetries,
+      }),
+      // Asked at every connection attempt (those are retried): the server decides the dialect.
+      dataSourceFactory: async (options) => new DataSource(await withServerFlavour(options!)),
     }),
     ClockModule,
     CacheModule,
@@ -62,6 +70,6 @@ import { WorkspacesModule } from './workspaces/workspaces.module';
     BootstrapModule,
     RegistryModule,
   ],
-  providers: [{ provide: APP_FILTER, useClass: JsonApiExceptionFilter }],
+  providers: [{ provide: APP_FILTER, useValue: new JsonApiExceptionFilter() }],
 })
 export class AppModule {}

@@ -11,61 +11,42 @@ import { ResponseCache } from './common/cache/response-cache';
 import { responseCacheMiddleware } from './common/cache/response-cache.middleware';
 import { bodyParserError } from './common/errors/body-errors';
 import { DomainError } from './common/errors/domain-error';
+import { bodyShapeProblem } from './common/jsonapi/body-shape';
 import { JsonApiExpressAdapter } from './common/jsonapi/jsonapi.adapter';
-import { JSONAPI_MEDIA_TYPE } from './common/jsonapi/media-type';
+import { JSON_BODY_TYPES } from './common/jsonapi/media-type';
 import { rateLimitMiddleware } from './common/rate-limit/rate-limit.http';
 import { RateLimitService } from './common/rate-limit/rate-limit.service';
 import { AppConfig } from './config/app-config';
+import { guardTransactions } from './common/database/transaction-scope';
 import { enforceAcquireDeadline } from './database/mysql-pool';
 import { HttpLogging, PinoNestLogger } from './observability/http-logging';
 import { MetricsService, routeLabel } from './observability/metrics.service';
+import { answerClientErrors } from './server/client-errors';
 import { HttpDrain } from './server/http-drain';
 
 export const MAX_JSON_BODY = '1mb';
-/** JSON:API documents nest a handful of levels; far deeper nesting only exhausts the validators' stack. */
-export const MAX_JSON_DEPTH = 64;
 
-/** Paths whose bodies are raw streams (upload links), never parsed as JSON. */
-const RAW_BODY_PREFIXES = ['/uploads/'];
+/**
+ * Paths whose bodies are raw streams (upload links, policy code), never parsed as JSON: a wrong
+ * content type there is for the handler to refuse (415), not a JSON syntax error.
+ */
+const RAW_BODY_PATHS = [/^\/uploads\//, new RegExp(`^/${API_V2}/policies/[^/]+/upload$`)];
 
 function jsonBodies(): express.RequestHandler {
   const parse = express.json({
     limit: MAX_JSON_BODY,
-    type: ['application/json', JSONAPI_MEDIA_TYPE, 'application/*+json'],
+    type: JSON_BODY_TYPES,
     strict: true,
   });
   return (req: Request, res: Response, next: NextFunction) => {
-    if (RAW_BODY_PREFIXES.some((p) => req.path.startsWith(p))) return next();
+    if (RAW_BODY_PATHS.some((p) => p.test(req.path))) return next();
     parse(req, res, (err?: unknown) => {
       // Turned into a domain error here: the framework would otherwise quote the parser's message.
       // Broken compression surfaces as a bare zlib error: still the body could not be read.
       if (err) return next(bodyParserError(err) ?? unreadable());
-      const problem = shapeProblem(req.body);
-      next(problem ? new DomainError('bad-request', [{ detail: problem }]) : undefined);
+      next(bodyShapeProblem(req.body));
     });
   };
-}
-
-/** Keys that name object machinery; no document uses them and the class transformer trips over them. */
-const RESERVED_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
-
-/**
- * What makes a parsed body unsafe to hand to the validators, if anything: nesting deeper than
- * MAX_JSON_DEPTH or a reserved key. Walks without recursion, so any depth the parser accepted
- * is safe to measure.
- */
-export function shapeProblem(value: unknown): string | undefined {
-  const stack: [unknown, number][] = [[value, 0]];
-  while (stack.length) {
-    const [node, depth] = stack.pop()!;
-    if (typeof node !== 'object' || node === null) continue;
-    if (depth >= MAX_JSON_DEPTH) return 'request body is nested too deeply';
-    for (const [key, child] of Object.entries(node)) {
-      if (!Array.isArray(node) && RESERVED_KEYS.has(key)) return `request body must not use the key "${key}"`;
-      stack.push([child, depth + 1]);
-    }
-  }
-  return undefined;
 }
 
 const unreadable = () => new DomainError('bad-request', [{ detail: 'request body could not be read' }]);
@@ -109,6 +90,7 @@ export async function configureApp(app: NestExpressApplication): Promise<void> {
   app.set('etag', false);
   app.set('query parser', 'simple');
   app.set('trust proxy', config.trustProxy);
+  answerClientErrors(app.getHttpServer());
   app.use(app.get(HttpLogging).middleware);
   app.use(app.get(HttpDrain).middleware());
   app.use(app.get(MetricsService).middleware());
@@ -129,6 +111,7 @@ export async function configureApp(app: NestExpressApplication): Promise<void> {
     swaggerOptions: { persistAuthorization: true },
   });
   const ds = app.get(DataSource);
+  if (config.dbTransactionGuard) guardTransactions();
   enforceAcquireDeadline(ds, config.dbAcquireTimeoutMs);
   if (config.migrationsRun) {
     await ds.runMigrations({ transaction: 'each' });

@@ -1,11 +1,12 @@
 import cluster, { Worker } from 'node:cluster';
 import { availableParallelism } from 'node:os';
-import pino, { Logger } from 'pino';
+import type { Logger } from 'pino';
 import { RateLimiterClusterMaster } from 'rate-limiter-flexible';
 import { DataSource } from 'typeorm';
 import { AppConfig } from './config/app-config';
-import { dataSourceOptions } from './database/data-source-options';
+import { openDataSourceOptions } from './database/data-source-options';
 import { aggregateWorkerMetrics } from './observability/cluster-metrics';
+import { createLogger } from './observability/logger';
 
 /** A worker that dies sooner than this after its start counts as crash-looping. */
 const STABLE_AFTER_MS = 10_000;
@@ -43,16 +44,12 @@ class Primary {
     private readonly config: AppConfig,
     private readonly count: number,
   ) {
-    this.log = pino({ level: config.logLevel }).child({ context: 'Cluster' });
+    this.log = createLogger(config.logLevel).child({ context: 'Cluster' });
   }
 
   async run(): Promise<void> {
-    try {
-      await this.migrate();
-    } catch (err) {
-      this.log.fatal({ err }, 'database migrations failed; not starting workers');
-      process.exit(1);
-    }
+    // A failure here ends the start before any worker exists; main logs why.
+    await this.migrate();
     // Without Redis, workers keep their rate-limit counters here so the budget is per machine.
     if (this.config.rateLimitPerSecond > 0 && !this.config.redisUrl) new RateLimiterClusterMaster();
     aggregateWorkerMetrics();
@@ -65,7 +62,7 @@ class Primary {
 
   private async migrate(): Promise<void> {
     if (!this.config.migrationsRun) return;
-    const ds = new DataSource(dataSourceOptions(this.config));
+    const ds = new DataSource(await openDataSourceOptions(this.config));
     await ds.initialize();
     try {
       const applied = await ds.runMigrations({ transaction: 'each' });

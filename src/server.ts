@@ -5,6 +5,8 @@ import { AppModule } from './app.module';
 import { configureApp } from './app.setup';
 import { JsonApiExpressAdapter } from './common/jsonapi/jsonapi.adapter';
 import { AppConfig } from './config/app-config';
+import { PinoNestLogger } from './observability/http-logging';
+import { createLogger } from './observability/logger';
 
 export interface ServerOptions {
   /** Runs after configuration and before listening (tests register upload purposes here). */
@@ -16,14 +18,17 @@ export interface ServerOptions {
  * database, then exit 0) and the listener.
  */
 export async function startServer(options: ServerOptions = {}): Promise<NestExpressApplication> {
+  const config = new AppConfig();
+  // JSON lines from the first one, and a failed start is rethrown to the caller, which logs why.
   const app = await NestFactory.create<NestExpressApplication>(AppModule, new JsonApiExpressAdapter(), {
     bodyParser: false,
     bufferLogs: true,
+    logger: new PinoNestLogger(createLogger(config.logLevel)),
+    abortOnError: false,
   });
   await configureApp(app);
   app.enableShutdownHooks(['SIGTERM', 'SIGINT'], { useProcessExit: true });
   await options.prepare?.(app);
-  const config = app.get(AppConfig);
   await app.listen(config.port, config.host);
   app.getHttpServer().keepAliveTimeout = 65_000;
   new Logger('Server').log(`listening on ${config.host}:${config.port}; the API explorer is at /docs`);

@@ -132,7 +132,7 @@ export class BenchServer {
         RATE_LIMIT_PER_SECOND: '0',
         LOG_LEVEL: 'warn',
         WEB_CONCURRENCY: String(opts.workers),
-        SIGNING_SECRET: 'bench-signing-secret',
+        SIGNING_SECRET: 'bench-signing-secret-of-at-least-32-bytes',
         ...(process.env.BENCH_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS } : {}),
         // The caches' settings, when the run is to measure them otherwise (RESPONSE_CACHE_MB=0).
         ...pick(process.env, ['CACHE_TTL_MS', 'RESPONSE_CACHE_MB']),

@@ -1,3 +1,4 @@
+import { EntityManager } from 'typeorm';
 import { CatalogUsageRegistry } from './catalog-usage.registry';
 
 describe('CatalogUsageRegistry', () => {
@@ -16,7 +17,7 @@ describe('CatalogUsageRegistry', () => {
         ['2.0.0', 0],
       ]),
     );
-    expect(await sut.consumersOf('engine-versions', '1.0.0')).toEqual([]);
+    expect(await sut.consumersOf('engine-versions', '1.0.0', {} as EntityManager)).toEqual([]);
   });
 
   it('adds up the counters of one catalog, keyed by lower-cased version', async () => {
@@ -55,11 +56,32 @@ describe('CatalogUsageRegistry', () => {
     sut.register('policy-engine-versions', async () => new Map([['0.9.0', 2]]), policySets);
     sut.register('policy-engine-versions', async () => new Map(), { one: 'thing', other: 'things' });
 
-    const usage = await sut.consumersOf('policy-engine-versions', '0.9.0');
+    const usage = await sut.consumersOf('policy-engine-versions', '0.9.0', {} as EntityManager);
     expect(usage).toEqual([
       { noun: workspaces, count: 1 },
       { noun: policySets, count: 2 },
     ]);
     expect(CatalogUsageRegistry.describe(usage)).toBe('1 workspace and 2 policy sets');
+  });
+
+  it("counts a version's consumers through the caller's transaction, one counter at a time", async () => {
+    const manager = {} as EntityManager;
+    const running: string[] = [];
+    const seen: { manager: EntityManager | undefined; alongside: string[] }[] = [];
+    const counter = (name: string) => async (_versions: string[], m?: EntityManager) => {
+      seen.push({ manager: m, alongside: [...running] });
+      running.push(name);
+      await new Promise((resolve) => setImmediate(resolve));
+      running.splice(running.indexOf(name), 1);
+      return new Map([['1.0.0', 1]]);
+    };
+    sut.register('engine-versions', counter('a'), workspaces);
+    sut.register('engine-versions', counter('b'), policySets);
+
+    await sut.consumersOf('engine-versions', '1.0.0', manager);
+    expect(seen).toEqual([
+      { manager, alongside: [] },
+      { manager, alongside: [] },
+    ]);
   });
 });

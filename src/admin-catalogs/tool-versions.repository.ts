@@ -81,10 +81,10 @@ export class ToolVersionsRepository {
   }
 
   /** Workspaces pinned to each of `versions` (keys lower-cased), one aggregate query. */
-  async workspaceCounts(versions: string[]): Promise<Map<string, number>> {
+  async workspaceCounts(versions: string[], manager = this.repo.manager): Promise<Map<string, number>> {
     const counts = new Map<string, number>();
     if (!versions.length) return counts;
-    const rows: { version: string; count: string | number }[] = await this.repo.manager
+    const rows: { version: string; count: string | number }[] = await manager
       .createQueryBuilder(WorkspaceEntity, 'w')
       .select('LOWER(w.engine_version)', 'version')
       .addSelect('COUNT(*)', 'count')

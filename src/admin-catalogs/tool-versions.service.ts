@@ -47,10 +47,14 @@ export class ToolVersionsService implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.usage.register('engine-versions', (versions) => this.repo.workspaceCounts(versions), {
-      one: 'workspace',
-      other: 'workspaces',
-    });
+    this.usage.register(
+      'engine-versions',
+      (versions, manager) => this.repo.workspaceCounts(versions, manager),
+      {
+        one: 'workspace',
+        other: 'workspaces',
+      },
+    );
   }
 
   async list(
@@ -97,7 +101,7 @@ export class ToolVersionsService implements OnModuleInit {
       if (current.version !== previous) {
         await this.checkVersionFree(manager, current, violations);
         // Pins hold the version string: renaming a pinned version would leave them dangling.
-        const consumers = await this.usage.consumersOf(catalog, previous);
+        const consumers = await this.usage.consumersOf(catalog, previous, manager);
         if (consumers.length) {
           violations.attribute(
             'version',
@@ -118,7 +122,7 @@ export class ToolVersionsService implements OnModuleInit {
       if (!entry) throw notFound();
       const violations = new Violations();
       if (entry.official) violations.add(`Version ${entry.version} is official and cannot be deleted`);
-      const consumers = await this.usage.consumersOf(catalog, entry.version);
+      const consumers = await this.usage.consumersOf(catalog, entry.version, manager);
       if (consumers.length) {
         violations.add(
           `Version ${entry.version} is used by ${CatalogUsageRegistry.describe(consumers)} and cannot be deleted`,

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Header, HttpCode, Post, Query, Req } from '@nestjs/common';
+import { Body, Controller, Get, Header, HttpCode, Post, Query, Req, UseGuards } from '@nestjs/common';
 import { ApiBody, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { Public } from '../common/auth/public.decorator';
@@ -7,10 +7,12 @@ import { validateAttributes } from '../common/jsonapi/body';
 import { ApiErrors } from '../common/jsonapi/openapi';
 import { BootstrapService } from './bootstrap.service';
 import { InitialAdminBody } from './dto/initial-admin.dto';
-import { isLoopback } from './loopback';
+import { isLoopback } from './direct-client';
+import { DirectClientGuard } from './direct-client.guard';
 
 @ApiTags('bootstrap')
 @Public()
+@UseGuards(DirectClientGuard)
 @Controller('admin')
 export class BootstrapController {
   constructor(private readonly bootstrap: BootstrapService) {}
@@ -18,7 +20,8 @@ export class BootstrapController {
   @Get('retrieve-iact')
   @Header('Content-Type', 'text/plain; charset=utf-8')
   @ApiOperation({
-    summary: 'The initial admin creation token (loopback clients only, until an admin exists)',
+    summary:
+      'The initial admin creation token (loopback clients only, never through a proxy, until an admin exists)',
   })
   @ApiResponse({
     status: 200,
@@ -33,7 +36,10 @@ export class BootstrapController {
 
   @Post('initial-admin-user')
   @HttpCode(201)
-  @ApiOperation({ summary: 'Exchange the IACT (once) for the first site administrator and its API token' })
+  @ApiOperation({
+    summary:
+      'Exchange the IACT (once) for the first site administrator and its API token (never through a proxy)',
+  })
   @ApiBody({
     schema: {
       type: 'object',
@@ -54,7 +60,7 @@ export class BootstrapController {
       properties: { status: { type: 'string', enum: ['created'] }, token: { type: 'string' } },
     },
   })
-  @ApiErrors(400, 401, 422)
+  @ApiErrors(400, 401, 404, 422)
   async createInitialAdmin(
     @Query('token') token: string | undefined,
     @Body() body: unknown,

@@ -1,6 +1,10 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { AppConfig, ConfigError } from './app-config';
 
-const config = (env: Record<string, string>) => new AppConfig({ SIGNING_SECRET: 's', ...env });
+const SECRET = 'unit-test-signing-secret-of-32-bytes';
+const config = (env: Record<string, string>) => new AppConfig({ SIGNING_SECRET: SECRET, ...env });
 
 describe('AppConfig operations settings', () => {
   it('runs one worker per core in production and one in development unless WEB_CONCURRENCY says', () => {
@@ -45,5 +49,50 @@ describe('AppConfig operations settings', () => {
     );
     expect(() => config({ MAX_POLICY_ARCHIVE_ENTRIES: '0' })).toThrow(ConfigError);
     expect(() => config({ POLICY_ARCHIVE_INSPECTION_TIMEOUT_MS: '0' })).toThrow(ConfigError);
+  });
+});
+
+describe('AppConfig database URL', () => {
+  it('takes MySQL and MariaDB URLs as the mysql dialect and sqlite: as SQLite', () => {
+    expect(config({ DATABASE_URL: 'mysql://u:p@db:3306/plinth' }).dialect).toBe('mysql');
+    expect(config({ DATABASE_URL: 'mariadb://u:p@db:3306/plinth' }).dialect).toBe('mysql');
+    expect(config({ DATABASE_URL: 'sqlite:/var/lib/plinth/plinth.sqlite' }).dialect).toBe('sqlite');
+  });
+
+  it.each(['postgres://u@db/plinth', 'mysql2://u@db/plinth', 'maria://u@db/plinth'])(
+    'refuses %s naming every scheme it takes',
+    (url) => {
+      expect(() => config({ DATABASE_URL: url })).toThrow(
+        new ConfigError('DATABASE_URL must start with mysql://, mariadb:// or sqlite:'),
+      );
+    },
+  );
+});
+
+describe('AppConfig signing secret', () => {
+  it('refuses a SIGNING_SECRET shorter than 32 bytes, saying how to make a good one', () => {
+    expect(() => config({ SIGNING_SECRET: 'x'.repeat(31) })).toThrow(
+      new ConfigError(
+        'SIGNING_SECRET must be at least 32 bytes long, got 31; generate one with `openssl rand -hex 32`',
+      ),
+    );
+    expect(config({ SIGNING_SECRET: 'x'.repeat(32) }).signingSecret).toBe('x'.repeat(32));
+  });
+
+  it('counts bytes, not characters', () => {
+    expect(() => config({ SIGNING_SECRET: 'é'.repeat(15) })).toThrow(/got 30;/);
+    expect(config({ SIGNING_SECRET: 'é'.repeat(16) }).signingSecret).toHaveLength(16);
+  });
+
+  it('refuses a short secret kept in the data directory as well', () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'plinth-config-'));
+    try {
+      writeFileSync(join(dataDir, 'signing-secret'), 'short\n');
+      expect(() => new AppConfig({ DATA_DIR: dataDir })).toThrow(
+        /^the signing secret in .*signing-secret must be at least 32 bytes long, got 5;/,
+      );
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
+import { ensurePrivateDir, PRIVATE_FILE_MODE } from '../common/private-files';
 
 export type DatabaseDialect = 'sqlite' | 'mysql';
 export type Deployment = 'self-hosted' | 'cloud';
@@ -66,6 +67,20 @@ function url(env: Env, name: string): string | undefined {
   return raw.replace(/\/+$/, '');
 }
 
+/** Below the 32 bytes of an HMAC-SHA256 output, guessing the key is easier than forging a link. */
+const MIN_SIGNING_SECRET_BYTES = 32;
+
+function signingSecret(value: string, source: string): string {
+  const bytes = Buffer.byteLength(value);
+  if (bytes < MIN_SIGNING_SECRET_BYTES) {
+    throw new ConfigError(
+      `${source} must be at least ${MIN_SIGNING_SECRET_BYTES} bytes long, got ${bytes}; ` +
+        'generate one with `openssl rand -hex 32`',
+    );
+  }
+  return value;
+}
+
 /**
  * Typed, validated configuration read once from the environment. Every variable is listed in
  * `.env.example`; a bad value stops the process at boot with a message naming the variable.
@@ -115,7 +130,11 @@ export class AppConfig {
   readonly maxPolicyBytes: number;
   readonly dbPoolSize: number;
   readonly dbConnectTimeoutMs: number;
+  /** Further attempts, 3 s apart, to reach the database at start before giving up. */
+  readonly dbConnectRetries: number;
   readonly dbAcquireTimeoutMs: number;
+  /** Refuse (as a 500) any query a transaction would make on a second connection: for tests and diagnosis. */
+  readonly dbTransactionGuard: boolean;
   /** How long a process may reuse what it read: token principals, rights, organizations, list totals (0 = never). */
   readonly cacheTtlMs: number;
   /** Bytes of rendered GET answers a process may keep (RESPONSE_CACHE_MB; 0 = none). */
@@ -131,7 +150,7 @@ export class AppConfig {
     if (/^mysql:\/\//.test(this.databaseUrl) || /^mariadb:\/\//.test(this.databaseUrl))
       this.dialect = 'mysql';
     else if (/^sqlite:/.test(this.databaseUrl)) this.dialect = 'sqlite';
-    else throw new ConfigError('DATABASE_URL must start with mysql:// or sqlite:');
+    else throw new ConfigError('DATABASE_URL must start with mysql://, mariadb:// or sqlite:');
     this.migrationsRun = bool(env, 'MIGRATIONS_RUN', true);
     this.baseUrl = url(env, 'BASE_URL');
     this.uploadUrl = url(env, 'UPLOAD_URL');
@@ -183,10 +202,13 @@ export class AppConfig {
     this.maxPolicyBytes = int(env, 'MAX_POLICY_BYTES', 1024 * 1024, 1);
     this.dbPoolSize = int(env, 'DB_POOL_SIZE', 10, 1, 1000);
     this.dbConnectTimeoutMs = int(env, 'DB_CONNECT_TIMEOUT_MS', 3000, 100, 60000);
+    this.dbConnectRetries = int(env, 'DB_CONNECT_RETRIES', 9, 0, 1000);
     this.dbAcquireTimeoutMs = int(env, 'DB_ACQUIRE_TIMEOUT_MS', 4000, 100, 60000);
+    this.dbTransactionGuard = bool(env, 'DB_TRANSACTION_GUARD', false);
     this.cacheTtlMs = int(env, 'CACHE_TTL_MS', 5000, 0, 60000);
     this.responseCacheBytes = int(env, 'RESPONSE_CACHE_MB', 64, 0, 65536) * 1024 * 1024;
-    this.signingSecret = optional(env, 'SIGNING_SECRET') ?? this.persistedSecret();
+    const secret = optional(env, 'SIGNING_SECRET');
+    this.signingSecret = secret ? signingSecret(secret, 'SIGNING_SECRET') : this.persistedSecret();
   }
 
   get isProduction(): boolean {
@@ -206,14 +228,15 @@ export class AppConfig {
   /** A secret generated on first start and kept under DATA_DIR, so signed links survive restarts. */
   private persistedSecret(): string {
     const file = join(this.dataDir, 'signing-secret');
-    if (existsSync(file)) return readFileSync(file, 'utf8').trim();
-    mkdirSync(this.dataDir, { recursive: true });
+    const read = () => signingSecret(readFileSync(file, 'utf8').trim(), `the signing secret in ${file}`);
+    if (existsSync(file)) return read();
+    ensurePrivateDir(this.dataDir);
     try {
-      writeFileSync(file, randomBytes(32).toString('hex'), { mode: 0o600, flag: 'wx' });
+      writeFileSync(file, randomBytes(32).toString('hex'), { mode: PRIVATE_FILE_MODE, flag: 'wx' });
     } catch (err) {
       // Another worker process wrote it first; theirs is the one to keep.
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
     }
-    return readFileSync(file, 'utf8').trim();
+    return read();
   }
 }

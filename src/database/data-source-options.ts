@@ -1,7 +1,9 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DataSourceOptions } from 'typeorm';
+import { ensurePrivateFile } from '../common/private-files';
 import { AppConfig, DatabaseDialect } from '../config/app-config';
+import { withServerFlavour } from './server-flavour';
 import { SnakeNamingStrategy } from './snake-naming.strategy';
 
 const MIGRATIONS_ROOT = join(__dirname, 'migrations');
@@ -21,6 +23,10 @@ export function loadMigrations(dialect: DatabaseDialect): (new () => unknown)[] 
   );
 }
 
+/**
+ * The data source as configured. On MySQL the dialect still follows the URL's scheme: open it with
+ * `openDataSourceOptions` (or pass these through withServerFlavour), which asks the server.
+ */
 export function dataSourceOptions(config: AppConfig): DataSourceOptions {
   const common = {
     namingStrategy: new SnakeNamingStrategy(),
@@ -33,6 +39,7 @@ export function dataSourceOptions(config: AppConfig): DataSourceOptions {
     logging: false,
   };
   if (config.dialect === 'sqlite') {
+    if (config.sqlitePath !== ':memory:') ensurePrivateFile(config.sqlitePath);
     return {
       ...common,
       type: 'better-sqlite3',
@@ -43,7 +50,7 @@ export function dataSourceOptions(config: AppConfig): DataSourceOptions {
   }
   return {
     ...common,
-    // MariaDB reports column defaults differently from MySQL; TypeORM must know which it talks to.
+    // What the scheme says; withServerFlavour replaces it with what the server is.
     type: config.databaseUrl.startsWith('mariadb:') ? 'mariadb' : 'mysql',
     url: config.databaseUrl.replace(/^mariadb:/, 'mysql:'),
     charset: 'utf8mb4_unicode_ci',
@@ -60,4 +67,9 @@ export function dataSourceOptions(config: AppConfig): DataSourceOptions {
       trace: false,
     },
   };
+}
+
+/** The configured data source, speaking the dialect of the server it reaches. */
+export function openDataSourceOptions(config: AppConfig): Promise<DataSourceOptions> {
+  return withServerFlavour(dataSourceOptions(config));
 }

@@ -1,4 +1,9 @@
 import { DataSource } from 'typeorm';
+import {
+  guardTransactions,
+  SecondConnectionError,
+  withinTransaction,
+} from '../common/database/transaction-scope';
 import { enforceAcquireDeadline, poolStats } from './mysql-pool';
 
 type Cb = (err: Error | null, connection?: { release(): void }) => void;
@@ -20,6 +25,7 @@ const acquire = (pool: { getConnection(cb: Cb): void }) =>
   );
 
 describe('enforceAcquireDeadline', () => {
+  beforeAll(() => guardTransactions());
   beforeEach(() => jest.useFakeTimers());
   afterEach(() => jest.useRealTimers());
 
@@ -45,6 +51,23 @@ describe('enforceAcquireDeadline', () => {
     expect(await waiting).toEqual({ err: null, connection });
     jest.advanceTimersByTime(5000);
     expect(connection.release).not.toHaveBeenCalled();
+  });
+
+  it("refuses a second connection to code that holds a transaction's, and only while it does", async () => {
+    const connection = { release: jest.fn() };
+    const underlying = jest.fn((cb: Cb) => cb(null, connection));
+    const { ds, pool } = fakeMysql(underlying);
+    enforceAcquireDeadline(ds, 4000);
+    let later: Promise<unknown> = Promise.resolve();
+    const inside = await withinTransaction(async () => {
+      later = new Promise((resolve) => setTimeout(resolve, 10)).then(() => acquire(pool));
+      return acquire(pool);
+    });
+    expect(inside.err).toBeInstanceOf(SecondConnectionError);
+    expect(underlying).not.toHaveBeenCalled();
+    jest.advanceTimersByTime(10);
+    expect(await later).toEqual({ err: null, connection });
+    expect(await acquire(pool)).toEqual({ err: null, connection });
   });
 
   it('reports pool sizes on MySQL and nothing on SQLite', () => {

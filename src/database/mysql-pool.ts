@@ -1,4 +1,5 @@
 import { DataSource } from 'typeorm';
+import { holdsTransaction, SecondConnectionError } from '../common/database/transaction-scope';
 
 type Callback = (err: Error | null, connection?: { release(): void }) => void;
 
@@ -46,13 +47,19 @@ export class PoolAcquireTimeoutError extends Error {
 /**
  * mysql2 pools queue waiters without limit in time: with the database gone, a request could wait
  * behind connection attempts for far longer than a client does. This bounds the wait; a connection
- * that arrives after its waiter gave up goes straight back to the pool.
+ * that arrives after its waiter gave up goes straight back to the pool. Under DB_TRANSACTION_GUARD,
+ * code inside a transaction gets no second connection: waiting for one while holding the first can
+ * deadlock the pool.
  */
 export function enforceAcquireDeadline(ds: DataSource, ms: number): void {
   const pool = mysqlPool(ds);
   if (!pool) return;
   const acquire = pool.getConnection.bind(pool);
   pool.getConnection = (cb: Callback) => {
+    if (holdsTransaction()) {
+      cb(new SecondConnectionError());
+      return;
+    }
     let settled = false;
     const timer = setTimeout(() => {
       settled = true;

@@ -2,23 +2,12 @@ import { Inject, Injectable, LoggerService } from '@nestjs/common';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
-import pino, { DestinationStream, Level, Logger } from 'pino';
+import type { DestinationStream, Level, Logger } from 'pino';
 import { AppConfig } from '../config/app-config';
+import { createLogger } from './logger';
 
 /** Where JSON log lines go: stdout, unless a test captures them. */
 export const LOG_DESTINATION = Symbol('LOG_DESTINATION');
-
-export const REDACTED = '[redacted]';
-
-/**
- * Capabilities that travel in URLs stay out of the logs: signed upload/download links carry theirs
- * in the path, the initial admin creation token (and any other `token`) in the query.
- */
-export function redactUrl(url: string): string {
-  return url
-    .replace(/\/uploads\/[^/?#]+/g, `/uploads/${REDACTED}`)
-    .replace(/([?&](?:[^=&]*token[^=&]*|signature|sig)=)[^&#]*/gi, `$1${REDACTED}`);
-}
 
 /** A client's own request id when it is sane, else a fresh one; echoed back as `X-Request-Id`. */
 export function requestId(req: IncomingMessage, res: ServerResponse): string {
@@ -45,17 +34,7 @@ export class HttpLogging {
   readonly logger: Logger;
 
   constructor(config: AppConfig, @Inject(LOG_DESTINATION) destination: DestinationStream) {
-    this.logger = pino(
-      {
-        level: config.logLevel,
-        // Nothing below logs headers or queries, but an object logged elsewhere might carry them.
-        redact: {
-          paths: ['req.headers.authorization', 'req.headers.cookie', 'req.query.token'],
-          censor: REDACTED,
-        },
-      },
-      destination,
-    );
+    this.logger = createLogger(config.logLevel, destination);
   }
 
   readonly middleware = (req: Request, res: Response, next: NextFunction): void => {
@@ -72,7 +51,7 @@ export class HttpLogging {
       if (!this.logger.isLevelEnabled(level)) return;
       this.logger[level](
         {
-          req: { id, method: req.method, url: redactUrl(req.originalUrl) },
+          req: { id, method: req.method, url: req.originalUrl },
           res: { statusCode: status },
           responseTime: Math.round(performance.now() - started),
         },

@@ -103,7 +103,7 @@ describe(OrganizationsService.name, () => {
     };
     const config = new AppConfig({
       DEFAULT_EDITION: 'free',
-      SIGNING_SECRET: 'x',
+      SIGNING_SECRET: 'organizations-unit-test-signing-secret',
       DATABASE_URL: 'sqlite::memory:',
     });
     blobPrefixes = new OrganizationBlobsRegistry();

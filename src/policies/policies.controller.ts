@@ -28,6 +28,7 @@ import { DomainError } from '../common/errors/domain-error';
 import { JsonApiBody, ParsedBody } from '../common/jsonapi/body';
 import { CollectionDocument, ResourceDocument } from '../common/jsonapi/document';
 import { ApiCreate, ApiDelete, ApiErrors, ApiList, ApiShow, ApiUpdate } from '../common/jsonapi/openapi';
+import { JSON_BODY_TYPES } from '../common/jsonapi/media-type';
 import { PageParams } from '../common/jsonapi/pagination';
 import { Paging, QueryValue } from '../common/jsonapi/query';
 import { CreatePolicyAttributes, UpdatePolicyAttributes } from './dto/policy-attributes.dto';
@@ -110,8 +111,8 @@ export class PoliciesController {
     @Param('id') id: string,
     @Req() req: Request,
   ): Promise<void> {
-    // The JSON body parser has already consumed bodies sent with a JSON content type.
-    if (req.body !== undefined) {
+    // JSON types are not read as JSON on this route (app.setup): they are refused here.
+    if (req.is(JSON_BODY_TYPES)) {
       throw new DomainError('unsupported-media-type', [
         {
           detail:

@@ -13,7 +13,7 @@ export class PolicyEngineUsage implements OnModuleInit {
   onModuleInit(): void {
     this.registry.register(
       'policy-engine-versions',
-      (versions) => this.repo.countByPolicyToolVersion(versions),
+      (versions, manager) => this.repo.countByPolicyToolVersion(versions, manager),
       {
         one: 'policy set',
         other: 'policy sets',

@@ -86,10 +86,14 @@ export class PolicySetsRepository {
   }
 
   /** framework_b sets pinned to each of `versions` (lower-cased keys), one aggregate query. */
-  async countByPolicyToolVersion(versions: string[]): Promise<Map<string, number>> {
+  async countByPolicyToolVersion(
+    versions: string[],
+    manager = this.repo.manager,
+  ): Promise<Map<string, number>> {
     const counts = new Map<string, number>();
     if (!versions.length) return counts;
-    const rows: { version: string; count: string | number }[] = await this.repo
+    const rows: { version: string; count: string | number }[] = await manager
+      .getRepository(PolicySetEntity)
       .createQueryBuilder('s')
       .select('LOWER(s.policy_tool_version)', 'version')
       .addSelect('COUNT(*)', 'count')

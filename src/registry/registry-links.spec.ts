@@ -10,7 +10,10 @@ import {
 } from './registry-links';
 
 describe('RegistryLinks', () => {
-  const config = new AppConfig({ SIGNING_SECRET: 'unit', DATA_DIR: '/tmp/plinth-unit' });
+  const config = new AppConfig({
+    SIGNING_SECRET: 'registry-links-unit-test-signing-secret',
+    DATA_DIR: '/tmp/plinth-unit',
+  });
   let now = new Date('2030-01-01T10:17:00Z');
   const clock: Clock = { now: () => now };
   const signed = new SignedLinks(config, clock);

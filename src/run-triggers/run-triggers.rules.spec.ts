@@ -1,5 +1,12 @@
 import fc from 'fast-check';
-import { cyclePath, MAX_SOURCES_PER_WORKSPACE, ruleFailures, TriggerEdge } from './run-triggers.rules';
+import {
+  cyclePath,
+  describeCycle,
+  MAX_SOURCES_PER_WORKSPACE,
+  ruleFailures,
+  TriggerEdge,
+  UNREADABLE_WORKSPACES,
+} from './run-triggers.rules';
 
 /** `a>b` reads "a run in a triggers b": sourceable a, destination b. */
 const edge = (spec: string): TriggerEdge => {
@@ -117,5 +124,25 @@ describe('ruleFailures', () => {
       { rule: 'limit' },
       { rule: 'cycle', path: ['x', 'dest', 'x'] },
     ]);
+  });
+});
+
+describe('describeCycle', () => {
+  const names = new Map([
+    ['a', 'alpha'],
+    ['d', 'delta'],
+  ]);
+
+  it('names every workspace the caller may read', () => {
+    expect(describeCycle(['a', 'd', 'a'], names)).toBe('alpha → delta → alpha');
+  });
+
+  it('folds each stretch of unreadable workspaces into one placeholder', () => {
+    expect(describeCycle(['d', 'a', 'b', 'c', 'd'], names)).toBe(
+      `delta → alpha → ${UNREADABLE_WORKSPACES} → delta`,
+    );
+    expect(describeCycle(['b', 'a', 'c', 'b'], names)).toBe(
+      `${UNREADABLE_WORKSPACES} → alpha → ${UNREADABLE_WORKSPACES}`,
+    );
   });
 });

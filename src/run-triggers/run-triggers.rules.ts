@@ -60,3 +60,18 @@ export function ruleFailures(edges: readonly TriggerEdge[], candidate: TriggerEd
   if (path) failures.push({ rule: 'cycle', path });
   return failures;
 }
+
+export const UNREADABLE_WORKSPACES = '(workspaces you cannot read)';
+
+/**
+ * A cycle spelled out for someone who may read only some of its workspaces: the readable ones by
+ * name, each stretch of others as one placeholder, so neither their names nor their number show.
+ */
+export function describeCycle(path: readonly string[], readableNames: ReadonlyMap<string, string>): string {
+  const parts: string[] = [];
+  for (const id of path) {
+    const part = readableNames.get(id) ?? UNREADABLE_WORKSPACES;
+    if (part !== UNREADABLE_WORKSPACES || parts[parts.length - 1] !== UNREADABLE_WORKSPACES) parts.push(part);
+  }
+  return parts.join(' → ');
+}

@@ -15,7 +15,7 @@ import { WorkspacesService } from '../workspaces/workspaces.service';
 import { RunTriggerAttributes } from './dto/run-trigger-attributes.dto';
 import { RunTriggerEntity } from './entities/run-trigger.entity';
 import { RunTriggersRepository, RunTriggerView, TriggerDirection } from './run-triggers.repository';
-import { MAX_SOURCES_PER_WORKSPACE, RuleFailure, ruleFailures } from './run-triggers.rules';
+import { describeCycle, MAX_SOURCES_PER_WORKSPACE, RuleFailure, ruleFailures } from './run-triggers.rules';
 
 export const RUN_TRIGGER_INCLUDES = ['workspace', 'sourceable'] as const;
 export type RunTriggerInclude = (typeof RUN_TRIGGER_INCLUDES)[number];
@@ -52,7 +52,7 @@ export class RunTriggersService {
       sourceableId: sourceable.id,
     });
     const failures = await this.insertChecked(trigger, workspace.organizationId);
-    if (failures.length) throw await this.refusal(failures);
+    if (failures.length) throw await this.refusal(p, failures);
     return { trigger, workspace, sourceable };
   }
 
@@ -129,10 +129,16 @@ export class RunTriggersService {
     }
   }
 
-  /** One 422 item per broken rule; a cycle is spelled out with the workspaces' names. */
-  private async refusal(failures: RuleFailure[]): Promise<DomainError> {
-    const onCycle = failures.flatMap((f) => (f.rule === 'cycle' ? f.path : []));
-    const names = new Map((await this.workspaces.findByIds(onCycle)).map((w) => [w.id, w.name]));
+  /**
+   * One 422 item per broken rule; a cycle is spelled out with the names of the workspaces the
+   * caller may read (the others would leak through the message otherwise).
+   */
+  private async refusal(p: Principal, failures: RuleFailure[]): Promise<DomainError> {
+    const onCycle = await this.workspaces.findByIds(
+      failures.flatMap((f) => (f.rule === 'cycle' ? f.path : [])),
+    );
+    const levels = await this.permissions.workspaceLevels(p, onCycle);
+    const readable = new Map(onCycle.filter((w) => levels.get(w.id)).map((w) => [w.id, w.name]));
     const detail = (failure: RuleFailure): string => {
       switch (failure.rule) {
         case 'duplicate':
@@ -140,7 +146,7 @@ export class RunTriggersService {
         case 'limit':
           return `A workspace can have at most ${MAX_SOURCES_PER_WORKSPACE} source workspaces`;
         case 'cycle':
-          return `Run trigger would create a cycle: ${failure.path.map((id) => names.get(id) ?? id).join(' → ')}`;
+          return `Run trigger would create a cycle: ${describeCycle(failure.path, readable)}`;
       }
     };
     return new DomainError(

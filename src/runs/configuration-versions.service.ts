@@ -162,14 +162,15 @@ export class ConfigurationVersionsService implements OnModuleInit {
   }
 
   private async queueFor(manager: Parameters<RunQueueService['enqueue']>[0], cv: ConfigurationVersionEntity) {
-    const settings = await this.workspaces.executionSettings(cv.workspaceId);
+    const ws = await this.workspaces.lockForQueue(manager, cv.workspaceId);
+    if (!ws) throw notFound();
     await this.queue.enqueue(manager, {
       workspaceId: cv.workspaceId,
       configurationVersionId: cv.id,
       message: AUTO_QUEUED_MESSAGE,
       isDestroy: false,
       planOnly: cv.speculative,
-      autoApply: settings.autoApply,
+      autoApply: ws.autoApply,
       source: 'tfe-configuration-version',
       triggerReason: 'manual',
       createdById: cv.createdById,

@@ -170,12 +170,12 @@ export class RunQueueService {
     const phaseId = kind === 'plan' ? run.planId : run.applyId;
     const phase = await this.runs.findPhase(phaseId, manager);
     if (!phase) throw notFound();
-    const ws = await this.workspaces.requireById(run.workspaceId);
-    const settings = await this.workspaces.executionSettings(ws.id);
+    const ws = await this.workspaces.lockForQueue(manager, run.workspaceId);
+    if (!ws) throw notFound();
     await this.runs.updatePhase(manager, phaseId, ['pending'], {
       status: 'queued',
       statusTimestamps: stamped(phase.statusTimestamps, 'queued-at', at),
-      agentPoolId: settings.agentPoolId,
+      agentPoolId: ws.agentPoolId,
       updatedAt: at,
     });
     const job = Object.assign(new RunJobEntity(), {
@@ -185,7 +185,7 @@ export class RunQueueService {
       kind,
       status: 'queued',
       organizationId: ws.organizationId,
-      agentPoolId: settings.agentPoolId,
+      agentPoolId: ws.agentPoolId,
       agentId: null,
       claimedAt: null,
       heartbeatAt: null,

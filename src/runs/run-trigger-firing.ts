@@ -32,7 +32,8 @@ export class RunTriggerFiring {
   async fire(manager: EntityManager, source: RunEntity): Promise<void> {
     const destinations = await this.triggers.destinationsOf(manager, source.workspaceId);
     if (!destinations.length) return;
-    const sourceWs = await this.workspaces.requireById(source.workspaceId);
+    const sourceWs = await this.workspaces.lockForQueue(manager, source.workspaceId);
+    if (!sourceWs) return;
     for (const { triggerId, workspaceId } of destinations) {
       const outcome: RunTriggerOutcomeEntity = Object.assign(new RunTriggerOutcomeEntity(), {
         id: newId('rtout'),
@@ -47,14 +48,15 @@ export class RunTriggerFiring {
       if (!cv) {
         outcome.reason = 'The workspace has no uploaded configuration version: no run was queued';
       } else {
-        const settings = await this.workspaces.executionSettings(workspaceId);
+        const destination = await this.workspaces.lockForQueue(manager, workspaceId);
+        if (!destination) continue;
         const run = await this.queue.enqueue(manager, {
           workspaceId,
           configurationVersionId: cv.id,
           message: `Queued by a run trigger: run ${source.id} applied in workspace ${sourceWs.name}`,
           isDestroy: false,
           planOnly: cv.speculative,
-          autoApply: settings.autoApplyRunTrigger,
+          autoApply: destination.autoApplyRunTrigger,
           source: RUN_TRIGGER_SOURCE,
           triggerReason: RUN_TRIGGER_REASON,
           createdById: source.createdById,

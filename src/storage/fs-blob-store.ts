@@ -4,6 +4,7 @@ import { mkdir, open, rename, rm, stat, unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../common/private-files';
 import { assertSafeKey, BlobStore, MeteredStream, PutOptions, StoredBlob } from './blob-store';
 
 /** Files under a root directory; writes go to a temporary file, are fsynced, then renamed into place. */
@@ -19,11 +20,11 @@ export class FsBlobStore extends BlobStore {
 
   async put(key: string, source: Readable, options: PutOptions): Promise<StoredBlob> {
     const target = this.path(key);
-    await mkdir(dirname(target), { recursive: true });
+    await mkdir(dirname(target), { recursive: true, mode: PRIVATE_DIR_MODE });
     const tmp = `${target}.${randomBytes(6).toString('hex')}.partial`;
     const meter = new MeteredStream(options.maxBytes);
     try {
-      await pipeline(source, meter, createWriteStream(tmp, { flags: 'wx' }));
+      await pipeline(source, meter, createWriteStream(tmp, { flags: 'wx', mode: PRIVATE_FILE_MODE }));
       const handle = await open(tmp, 'r+');
       try {
         await handle.sync();

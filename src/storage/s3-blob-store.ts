@@ -15,6 +15,7 @@ import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../common/private-files';
 import { assertSafeKey, BlobStore, MeteredStream, PutOptions, StoredBlob } from './blob-store';
 
 export interface S3Options {
@@ -59,11 +60,11 @@ export class S3BlobStore extends BlobStore {
 
   async put(key: string, source: Readable, options: PutOptions): Promise<StoredBlob> {
     assertSafeKey(key);
-    await mkdir(this.options.spoolDir, { recursive: true });
+    await mkdir(this.options.spoolDir, { recursive: true, mode: PRIVATE_DIR_MODE });
     const spool = join(this.options.spoolDir, `${randomBytes(8).toString('hex')}.partial`);
     const meter = new MeteredStream(options.maxBytes);
     try {
-      await pipeline(source, meter, createWriteStream(spool, { flags: 'wx' }));
+      await pipeline(source, meter, createWriteStream(spool, { flags: 'wx', mode: PRIVATE_FILE_MODE }));
       await this.client.send(
         new PutObjectCommand({
           Bucket: this.options.bucket,

@@ -4,7 +4,10 @@ import { AppConfig } from '../config/app-config';
 import { SignedLinks } from './signed-links';
 
 describe('SignedLinks', () => {
-  const config = new AppConfig({ SIGNING_SECRET: 'secret-a', DATA_DIR: '/tmp/plinth-unit' });
+  const config = new AppConfig({
+    SIGNING_SECRET: 'signed-links-unit-test-secret-a-0123',
+    DATA_DIR: '/tmp/plinth-unit',
+  });
   const clock = new Clock();
   const sut = new SignedLinks(config, clock);
   const claims = { purpose: 'p', resourceId: 'r-1', expiresAt: Math.floor(Date.now() / 1000) + 60 };
@@ -19,7 +22,10 @@ describe('SignedLinks', () => {
 
   it('prefers UPLOAD_URL', () => {
     const custom = new SignedLinks(
-      new AppConfig({ SIGNING_SECRET: 's', UPLOAD_URL: 'https://up.example.com/' }),
+      new AppConfig({
+        SIGNING_SECRET: 'signed-links-unit-test-secret-a-0123',
+        UPLOAD_URL: 'https://up.example.com/',
+      }),
       clock,
     );
     expect(custom.url('http://h:1', claims)).toMatch(/^https:\/\/up\.example\.com\/uploads\//);
@@ -41,7 +47,10 @@ describe('SignedLinks', () => {
   });
 
   it('refuses a token signed with another secret', () => {
-    const other = new SignedLinks(new AppConfig({ SIGNING_SECRET: 'secret-b' }), clock);
+    const other = new SignedLinks(
+      new AppConfig({ SIGNING_SECRET: 'signed-links-unit-test-secret-b-0123' }),
+      clock,
+    );
     expect(() => sut.verify(other.token(claims))).toThrow(DomainError);
   });
 

@@ -62,12 +62,11 @@ export class UploadsController {
     const stat = await this.blobs.stat(target.key);
     if (!stat) throw notFound();
     res.status(200);
+    // RFC 6266: an ASCII fallback plus `filename*` (RFC 5987) for names outside ISO-8859-1 or with
+    // control characters, which a plain quoted header value cannot carry.
+    res.attachment(target.filename);
     res.setHeader('Content-Type', target.contentType);
     res.setHeader('Content-Length', String(stat.size));
-    res.setHeader(
-      'Content-Disposition',
-      `attachment; filename="${target.filename.replace(/["\\\r\n]/g, '_')}"`,
-    );
     res.setHeader('Cache-Control', 'private, max-age=0');
     return target;
   }

@@ -19,11 +19,22 @@ export class TeamsRepository {
     return this.teams.findOne({ where: { id } });
   }
 
-  listTeams(organizationId: string, page: PageParams): Promise<Page<TeamEntity>> {
+  /** Teams of an organization; with `secretOf`, secret teams only among those ids. */
+  listTeams(
+    organizationId: string,
+    page: PageParams,
+    secretOf?: readonly string[],
+  ): Promise<Page<TeamEntity>> {
     const qb = this.teams
       .createQueryBuilder('t')
       .where('t.organization_id = :organizationId', { organizationId })
       .orderBy('t.name', 'ASC');
+    if (secretOf) {
+      qb.andWhere(
+        secretOf.length ? "(t.visibility <> 'secret' OR t.id IN (:...secretOf))" : "t.visibility <> 'secret'",
+        { secretOf },
+      );
+    }
     return paginate(qb, page);
   }
 

@@ -2,7 +2,7 @@ import { forwardRef, Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { PermissionService } from '../common/auth/permission.service';
-import { ORGANIZATION_FLAGS, Principal } from '../common/auth/principal';
+import { ORGANIZATION_FLAGS, OrganizationAccess, Principal } from '../common/auth/principal';
 import { Page } from '../common/database/paginate';
 import { inTransaction, lockRow } from '../common/database/transaction';
 import { isUniqueViolation } from '../common/errors/db-errors';
@@ -24,6 +24,11 @@ import { TeamsRepository } from './teams.repository';
 import { FLAG_PROPERTY } from './teams.serializer';
 
 export const OWNERS_TEAM = 'owners';
+
+/** Secret teams (the default) show only to their own members and to owners. */
+function seesTeam(access: OrganizationAccess, team: TeamEntity): boolean {
+  return team.visibility !== 'secret' || access.owner || access.teamIds.includes(team.id);
+}
 
 export interface TeamView {
   team: TeamEntity;
@@ -67,11 +72,15 @@ export class TeamsService {
     return team;
   }
 
-  /** The team if the principal is a member of its organization; otherwise 404. */
+  /**
+   * The team if the principal may see it: a member of its organization for a visible team; for
+   * a secret one, a member of the team itself or an owner. Otherwise 404.
+   */
   async requireVisible(p: Principal, id: string): Promise<TeamEntity> {
     const team = await this.repo.findTeam(id);
     if (!team) throw notFound();
-    await this.permissions.requireMember(p, team.organizationId);
+    const access = await this.permissions.requireMember(p, team.organizationId);
+    if (!seesTeam(access, team)) throw notFound();
     return team;
   }
 
@@ -85,7 +94,8 @@ export class TeamsService {
 
   async list(p: Principal, orgName: string, page: PageParams): Promise<Page<TeamView>> {
     const org = await this.organizations.requireVisible(p, orgName);
-    const result = await this.repo.listTeams(org.id, page);
+    const access = await this.permissions.requireMember(p, org.id);
+    const result = await this.repo.listTeams(org.id, page, access.owner ? undefined : access.teamIds);
     const members = await this.repo.memberIds(result.items.map((t) => t.id));
     return {
       ...result,

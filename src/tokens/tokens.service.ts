@@ -51,6 +51,10 @@ export class TokensService {
     if (attrs['expired-at']) {
       expiresAt = new Date(attrs['expired-at']);
       if (expiresAt.getTime() <= Date.now()) throw invalidAttribute('expired-at', 'must be in the future');
+      // Both databases' DATETIME ends with year 9999; the zone offset may carry a valid local time past it.
+      if (expiresAt.getUTCFullYear() > 9999) {
+        throw invalidAttribute('expired-at', 'must be no later than 9999-12-31T23:59:59Z');
+      }
     }
     const token = Object.assign(new TokenEntity(), {
       id: newId('at'),

@@ -6,6 +6,16 @@ import { RowReader } from '../common/database/row-reader';
 import { WorkspaceEntity, WorkspaceLockHolder } from './entities/workspace.entity';
 import { PageAnchor } from './workspace-list.cache';
 
+/** What the runs module decides a workspace's queue on, read under the workspace's row lock. */
+export interface WorkspaceQueueState {
+  name: string;
+  organizationId: string;
+  locked: boolean;
+  agentPoolId: string | null;
+  autoApply: boolean;
+  autoApplyRunTrigger: boolean;
+}
+
 export interface WorkspaceListFilter {
   organizationId: string;
   search?: string;
@@ -124,13 +134,24 @@ export class WorkspacesRepository {
    * The workspace's lock state, read with a row lock held to the end of the transaction: the runs
    * module serialises each workspace's queue on it (SQLite's single writer serialises anyway).
    */
-  async lockForQueue(manager: EntityManager, id: string): Promise<{ locked: boolean } | null> {
+  async lockForQueue(manager: EntityManager, id: string): Promise<WorkspaceQueueState | null> {
     const mysql = manager.connection.options.type !== 'better-sqlite3';
-    const rows: { locked: unknown }[] = await manager.query(
-      `SELECT locked FROM workspaces WHERE id = ?${mysql ? ' FOR UPDATE' : ''}`,
+    const rows: Record<string, unknown>[] = await manager.query(
+      'SELECT name, organization_id, locked, agent_pool_id, auto_apply, auto_apply_run_trigger ' +
+        `FROM workspaces WHERE id = ?${mysql ? ' FOR UPDATE' : ''}`,
       [id],
     );
-    return rows.length ? { locked: Number(rows[0].locked) === 1 || rows[0].locked === true } : null;
+    if (!rows.length) return null;
+    const [row] = rows;
+    const flag = (v: unknown) => v === true || Number(v) === 1;
+    return {
+      name: String(row.name),
+      organizationId: String(row.organization_id),
+      locked: flag(row.locked),
+      agentPoolId: row.agent_pool_id === null ? null : String(row.agent_pool_id),
+      autoApply: flag(row.auto_apply),
+      autoApplyRunTrigger: flag(row.auto_apply_run_trigger),
+    };
   }
 
   /** Sets or clears the lock only if it is in the other state: false when it already was. */

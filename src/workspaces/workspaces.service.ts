@@ -26,7 +26,9 @@ import {
 import { ExecutionMode, WorkspaceEntity, WorkspaceLockHolder } from './entities/workspace.entity';
 import { ExecutionRequest, nextExecution } from './execution-settings.rules';
 import { PageAnchor, WorkspaceListCache } from './workspace-list.cache';
-import { WorkspaceListFilter, WorkspacesRepository } from './workspaces.repository';
+import { WorkspaceListFilter, WorkspaceQueueState, WorkspacesRepository } from './workspaces.repository';
+
+export type { WorkspaceQueueState } from './workspaces.repository';
 import { serializeWorkspace } from './workspaces.serializer';
 
 export interface WorkspaceView {
@@ -267,10 +269,10 @@ export class WorkspacesService {
   }
 
   /**
-   * Locks the workspace's row for the rest of `manager`'s transaction and says whether it is
-   * locked: the runs module decides each workspace's queue under this lock. Null once deleted.
+   * Locks the workspace's row for the rest of `manager`'s transaction and reads, on that same
+   * connection, what the runs module decides the workspace's queue on. Null once deleted.
    */
-  lockForQueue(manager: EntityManager, id: string): Promise<{ locked: boolean } | null> {
+  lockForQueue(manager: EntityManager, id: string): Promise<WorkspaceQueueState | null> {
     return this.repo.lockForQueue(manager, id);
   }
 

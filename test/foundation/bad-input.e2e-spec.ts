@@ -52,22 +52,23 @@ describe('bad input on every foundation route', () => {
     );
   });
 
-  it.each(['2030-W05', '2030-123', '2030-01-01', '2030-01-01T10:00', 'tomorrow', '+002030-01-01T00:00:00Z'])(
-    'refuses the token expiry %s with a 422',
-    async (expiredAt) => {
-      const res = await admin.api
-        .post(`/api/v2/users/${admin.userId}/authentication-tokens`, {
-          data: { type: 'authentication-tokens', attributes: { 'expired-at': expiredAt } },
-        })
-        .expect(422);
-      expect(res.body).toEqual(
-        errorsOf(422, {
-          detail: 'Expired at must be an ISO 8601 timestamp',
-          pointer: '/data/attributes/expired-at',
-        }),
-      );
-    },
-  );
+  const ISO = 'Expired at must be an ISO 8601 timestamp';
+  const YEAR_9999 = 'Expired at must be no later than 9999-12-31T23:59:59Z';
+  it.each([
+    ...['2030-W05', '2030-123', '2030-01-01', '2030-01-01T10:00', 'tomorrow', '+002030-01-01T00:00:00Z'].map(
+      (v) => [v, ISO],
+    ),
+    // Valid local times that fall past year 9999 in UTC (once a 500 on MariaDB and year 0000 on SQLite).
+    ['9999-12-31T23:59:59-01:00', YEAR_9999],
+    ['9999-12-31T23:30:00-00:31', YEAR_9999],
+  ])('refuses the token expiry %s with a 422', async (expiredAt, detail) => {
+    const res = await admin.api
+      .post(`/api/v2/users/${admin.userId}/authentication-tokens`, {
+        data: { type: 'authentication-tokens', attributes: { 'expired-at': expiredAt } },
+      })
+      .expect(422);
+    expect(res.body).toEqual(errorsOf(422, { detail, pointer: '/data/attributes/expired-at' }));
+  });
 
   it('finds organizations and workspaces by their exact names only, on every database', async () => {
     await admin.api.get(`/api/v2/organizations/${org.toUpperCase()}`).expect(404);

@@ -100,4 +100,77 @@ describe('first administrator bootstrap', () => {
       await fresh.close();
     }
   });
+
+  describe('through a proxy', () => {
+    const notDirect = {
+      errors: [
+        {
+          status: '404',
+          title: 'not found',
+          detail: 'the initial administrator routes answer only direct connections, never a proxy',
+        },
+      ],
+    };
+
+    it.each([
+      ['X-Forwarded-For', '203.0.113.9'],
+      ['X-Forwarded-Host', 'plinth.example'],
+      ['Forwarded', 'for=203.0.113.9;proto=https'],
+      ['X-Real-IP', '203.0.113.9'],
+      ['Via', '1.1 edge-proxy'],
+    ])('does not hand the IACT to a loopback request that carries %s', async (header, value) => {
+      const fresh = await startApp();
+      try {
+        const res = await request(fresh.origin).get('/admin/retrieve-iact').set(header, value).expect(404);
+        expect(res.headers['content-type']).toMatch(/^application\/vnd\.api\+json/);
+        expect(res.body).toEqual(notDirect);
+        expect(res.text).not.toMatch(/^[0-9A-Za-z]{32}$/);
+        await request(fresh.origin).get('/admin/retrieve-iact').expect(200);
+      } finally {
+        await fresh.close();
+      }
+    });
+
+    it('does not hand the IACT to a request from a peer that TRUST_PROXY names as a proxy', async () => {
+      const fresh = await startApp({ TRUST_PROXY: 'loopback' });
+      try {
+        const forwarded = await request(fresh.origin)
+          .get('/admin/retrieve-iact')
+          .set('X-Forwarded-For', '203.0.113.9')
+          .expect(404);
+        expect(forwarded.body).toEqual(notDirect);
+        const bare = await request(fresh.origin).get('/admin/retrieve-iact').expect(404);
+        expect(bare.body).toEqual(notDirect);
+      } finally {
+        await fresh.close();
+      }
+    });
+
+    it('refuses to exchange a valid IACT through a proxy, before reading the body, and creates nothing', async () => {
+      const fresh = await startApp();
+      try {
+        const iact = (await request(fresh.origin).get('/admin/retrieve-iact').expect(200)).text;
+        const claimed = await request(fresh.origin)
+          .post(`/admin/initial-admin-user?token=${iact}`)
+          .set('X-Forwarded-For', '203.0.113.9')
+          .send({ username: 'mallory', email: 'mallory@example.com', password: 'correct-horse-battery' })
+          .expect(404);
+        expect(claimed.body).toEqual(notDirect);
+        const invalid = await request(fresh.origin)
+          .post(`/admin/initial-admin-user?token=${iact}`)
+          .set('X-Real-IP', '203.0.113.9')
+          .send({ username: '' })
+          .expect(404);
+        expect(invalid.body).toEqual(notDirect);
+        // Still unclaimed: the IACT is handed out and exchanged directly.
+        expect((await request(fresh.origin).get('/admin/retrieve-iact').expect(200)).text).toBe(iact);
+        await request(fresh.origin)
+          .post(`/admin/initial-admin-user?token=${iact}`)
+          .send({ username: 'admin', email: 'admin@example.com', password: 'correct-horse-battery' })
+          .expect(201);
+      } finally {
+        await fresh.close();
+      }
+    });
+  });
 });

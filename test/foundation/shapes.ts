@@ -209,6 +209,7 @@ const TITLES: Record<number, string> = {
   401: 'unauthorized',
   404: 'not found',
   413: 'payload too large',
+  415: 'unsupported media type',
   422: 'invalid attribute',
   503: 'service unavailable',
 };

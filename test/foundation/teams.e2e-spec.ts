@@ -3,7 +3,9 @@ import {
   addToTeam,
   bootstrapAdmin,
   createOrganization,
+  createOrganizationToken,
   createTeam,
+  createTeamToken,
   createUser,
   createWorkspace,
   expectPagination,
@@ -186,6 +188,65 @@ describe('teams', () => {
     await member.api.post(`/api/v2/organizations/${org}/teams`, body({ name: unique('no') })).expect(404);
     await member.api.patch(`/api/v2/teams/${member.teamId}`, body({ name: unique('no') })).expect(404);
     await member.api.delete(`/api/v2/teams/${member.teamId}`).expect(404);
+  });
+
+  describe('secret teams', () => {
+    let local: string;
+    let alice: Actor & { teamId: string };
+    let bob: Actor & { teamId: string };
+    let ownersOfLocal: string;
+    let open: string;
+
+    beforeAll(async () => {
+      local = await createOrganization(owner);
+      ownersOfLocal = (await owner.api.get(`/api/v2/organizations/${local}/teams`).expect(200)).body.data[0]
+        .id;
+      alice = await memberWith(t, admin, owner, local);
+      bob = await memberWith(t, admin, owner, local);
+      const created = await owner.api
+        .post(
+          `/api/v2/organizations/${local}/teams`,
+          body({ name: unique('open'), visibility: 'organization' }),
+        )
+        .expect(201);
+      open = created.body.data.id;
+    });
+
+    const listed = async (actor: Actor) => {
+      const res = await actor.api.get(`/api/v2/organizations/${local}/teams`).expect(200);
+      expect(res.body.meta.pagination['total-count']).toBe(res.body.data.length);
+      return (res.body.data as { id: string }[]).map((d) => d.id).sort();
+    };
+
+    it('are listed and shown, with their members, only to their own members', async () => {
+      expect(await listed(alice)).toEqual([alice.teamId, ownersOfLocal, open].sort());
+      expect(await listed(bob)).toEqual([bob.teamId, ownersOfLocal, open].sort());
+
+      const own = await alice.api.get(`/api/v2/teams/${alice.teamId}`).expect(200);
+      expect(own.body.data.relationships.users.data).toEqual([{ id: alice.userId, type: 'users' }]);
+      const other = await alice.api.get(`/api/v2/teams/${bob.teamId}`).expect(404);
+      expect(other.body).toEqual({ errors: [{ status: '404', title: 'not found' }] });
+
+      const teamToken = await createTeamToken(t, owner, bob.teamId);
+      expect(await listed(teamToken)).toEqual([bob.teamId, ownersOfLocal, open].sort());
+      await teamToken.api.get(`/api/v2/teams/${alice.teamId}`).expect(404);
+    });
+
+    it('are all visible to owners, to the organization token and to site administrators', async () => {
+      const all = [alice.teamId, bob.teamId, ownersOfLocal, open].sort();
+      expect(await listed(owner)).toEqual(all);
+      expect(await listed(await createOrganizationToken(t, owner, local))).toEqual(all);
+      expect(await listed(admin)).toEqual(all);
+      await admin.api.get(`/api/v2/teams/${bob.teamId}`).expect(200);
+    });
+
+    it('become visible to every member once made visible to the organization', async () => {
+      const team = await createTeam(owner, local);
+      await alice.api.get(`/api/v2/teams/${team}`).expect(404);
+      await owner.api.patch(`/api/v2/teams/${team}`, body({ visibility: 'organization' })).expect(200);
+      await alice.api.get(`/api/v2/teams/${team}`).expect(200);
+      expect(await listed(alice)).toContain(team);
+    });
   });
 
   it('answers 404 across organizations', async () => {

@@ -100,13 +100,35 @@ const relationship = (type: string) =>
     hostileValue,
   );
 
+/** What every string and boolean attribute must survive: text that is not well-formed UTF-16, and null. */
+const POISON = ['\ud800', '\udfff', 'a\ud800b', '\udc00\ud800', null] as const;
+
+/** Attributes of a valid request (when the route has a sample) with one attribute, or one nested member, poisoned. */
+function poisoned(
+  targets: readonly (readonly [string, string?])[],
+  sample: () => Record<string, unknown>,
+): fc.Arbitrary<Record<string, unknown>> {
+  return fc.tuple(fc.constantFrom(...targets), fc.constantFrom(...POISON)).map(([[name, member], value]) => ({
+    ...sample(),
+    [name]: member === undefined ? value : { [member]: value },
+  }));
+}
+
 /** A JSON:API document whose shape is plausible and whose contents are not. */
-function resourceDocument(body: Extract<FuzzBody, { kind: 'resource' }>): fc.Arbitrary<unknown> {
+function resourceDocument(
+  body: Extract<FuzzBody, { kind: 'resource' }>,
+  sample: () => Record<string, unknown>,
+): fc.Arbitrary<unknown> {
+  const targets = [
+    ...body.attributes.map((name) => [name] as const),
+    ...Object.entries(body.nested ?? {}).flatMap(([name, members]) => members.map((m) => [name, m] as const)),
+  ];
   const names = body.attributes.length
     ? fc.oneof(fc.constantFrom(...body.attributes), hostileString)
     : hostileString;
   const attributes = fc.oneof(
     { weight: 5, arbitrary: fc.dictionary(names, hostileValue, { maxKeys: 5 }) },
+    ...(targets.length ? [{ weight: 3, arbitrary: poisoned(targets, sample) }] : []),
     { weight: 1, arbitrary: hostileValue },
   );
   const relNames = body.relationships?.length ? fc.constantFrom(...body.relationships) : hostileString;
@@ -140,10 +162,10 @@ function resourceDocument(body: Extract<FuzzBody, { kind: 'resource' }>): fc.Arb
   );
 }
 
-function structuredBody(body: FuzzBody): fc.Arbitrary<unknown> {
+function structuredBody(body: FuzzBody, sample: () => Record<string, unknown>): fc.Arbitrary<unknown> {
   switch (body.kind) {
     case 'resource':
-      return resourceDocument(body);
+      return resourceDocument(body, sample);
     case 'identifiers':
       return fc.oneof(
         fc.record({ data: fc.array(identifier(body.type), { maxLength: 5 }) }),
@@ -155,6 +177,13 @@ function structuredBody(body: FuzzBody): fc.Arbitrary<unknown> {
         {
           weight: 4,
           arbitrary: fc.dictionary(fc.constantFrom(...body.fields), hostileValue, { maxKeys: 4 }),
+        },
+        {
+          weight: 2,
+          arbitrary: poisoned(
+            body.fields.map((name) => [name] as const),
+            () => ({}),
+          ),
         },
         { weight: 1, arbitrary: hostileValue },
       );
@@ -169,9 +198,9 @@ const deeply = (open: string, close: string, inner = '') =>
     .map((n) => open.repeat(n) + inner + close.repeat(n));
 
 /** Texts that are not what they claim: truncated, duplicated keys, nesting, noise, oversize. */
-function rawJsonBody(body: FuzzBody): fc.Arbitrary<string> {
+function rawJsonBody(body: FuzzBody, sample: () => Record<string, unknown>): fc.Arbitrary<string> {
   const type = body.kind === 'resource' || body.kind === 'identifiers' ? body.type : 'x';
-  const document = structuredBody(body).map((v) => JSON.stringify(v) ?? 'null');
+  const document = structuredBody(body, sample).map((v) => JSON.stringify(v) ?? 'null');
   return fc.oneof(
     { weight: 12, arbitrary: document },
     {
@@ -337,7 +366,7 @@ export function fuzzCase(
             fc.constant(undefined),
           )
         : fc.oneof(
-            { weight: 12, arbitrary: rawJsonBody(route.body) },
+            { weight: 12, arbitrary: rawJsonBody(route.body, () => route.sample?.(fixtures) ?? {}) },
             { weight: 1, arbitrary: fc.constant(undefined) },
           );
   return fc

@@ -1,17 +1,8 @@
 import fc from 'fast-check';
-import { SignedLinks } from '../../src/storage/signed-links';
-import {
-  bootstrapAdmin,
-  createOrganization,
-  createProject,
-  createTeam,
-  createUser,
-  createWorkspace,
-  unique,
-} from '../helpers/fixtures';
 import { HungRequestError, send } from '../helpers/raw-http';
 import { startApp, TestApp } from '../helpers/test-app';
 import { fuzzCase, FuzzCase } from './arbitraries';
+import { createFuzzFixtures } from './fixtures';
 import { FUZZ_ROUTES, FuzzFixtures } from './routes';
 
 /**
@@ -33,48 +24,7 @@ describe('fuzzing every route', () => {
 
   beforeAll(async () => {
     t = await startApp();
-    const admin = await bootstrapAdmin(t);
-    adminToken = admin.token;
-    const org = await createOrganization(admin);
-    const projectId = await createProject(admin, org);
-    const workspaceName = unique('ws');
-    const workspaceId = await createWorkspace(admin, org, workspaceName, projectId);
-    const teamId = await createTeam(admin, org, ['read-workspaces']);
-    const grant = await admin.api
-      .post('/api/v2/team-workspaces', {
-        data: {
-          type: 'team-workspaces',
-          attributes: { access: 'read' },
-          relationships: {
-            team: { data: { type: 'teams', id: teamId } },
-            workspace: { data: { type: 'workspaces', id: workspaceId } },
-          },
-        },
-      })
-      .expect(201);
-    const user = await createUser(t, admin);
-    const tokens = await admin.api.get(`/api/v2/users/${admin.userId}/authentication-tokens`).expect(200);
-    const pool = await admin.api
-      .post(`/api/v2/organizations/${org}/agent-pools`, {
-        data: { type: 'agent-pools', attributes: { name: unique('pool') } },
-      })
-      .expect(201);
-    fixtures = {
-      org,
-      projectId,
-      workspaceId,
-      workspaceName,
-      teamId,
-      teamWorkspaceId: grant.body.data.id,
-      userId: user.userId!,
-      tokenId: tokens.body.data[0].id,
-      poolId: pool.body.data.id,
-      uploadToken: t.app.get(SignedLinks).token({
-        purpose: 'fuzz-nobody',
-        resourceId: 'r',
-        expiresAt: Math.floor(Date.now() / 1000) + 3600,
-      }),
-    };
+    ({ adminToken, fixtures } = await createFuzzFixtures(t));
   });
   afterAll(() => t?.close());
 

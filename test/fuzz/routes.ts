@@ -15,11 +15,24 @@ export interface FuzzFixtures {
   poolId: string;
   /** Token part of a valid signed link for a purpose nobody serves. */
   uploadToken: string;
+  policyId: string;
+  policySetId: string;
+  reservedTagKeyId: string;
+  catalogIds: Record<'engine-versions' | 'policy-engine-versions', string>;
+  /** A fresh name on every call, for creates that must not collide. */
+  unique(base: string): string;
 }
 
 export type FuzzBody =
   /** A JSON:API resource document of `type` with these attributes and relationships. */
-  | { kind: 'resource'; type: string; attributes: readonly string[]; relationships?: readonly string[] }
+  | {
+      kind: 'resource';
+      type: string;
+      attributes: readonly string[];
+      relationships?: readonly string[];
+      /** Members of object-valued attributes, each an attribute in its own right. */
+      nested?: Readonly<Record<string, readonly string[]>>;
+    }
   /** A relationship document: `{data: [{type, id}, …]}`. */
   | { kind: 'identifiers'; type: string }
   /** A plain JSON object with these fields (non-JSON:API routes such as the bootstrap). */
@@ -36,6 +49,8 @@ export interface FuzzRoute {
   /** Query parameters the route reads; the fuzzer adds unknown and repeated ones too. */
   query?: readonly string[];
   body?: FuzzBody;
+  /** Attributes of a request that succeeds: one hostile value among them reaches the deepest checks. */
+  sample?: (f: FuzzFixtures) => Record<string, unknown>;
   /** Who calls: the site administrator (default) or nobody. */
   auth?: 'admin' | 'none';
   /**
@@ -80,6 +95,16 @@ const teamAttrs = {
   kind: 'resource',
   type: 'teams',
   attributes: ['name', 'visibility', 'organization-access'],
+  nested: {
+    'organization-access': [
+      'manage-policies',
+      'manage-workspaces',
+      'manage-projects',
+      'manage-providers',
+      'read-workspaces',
+      'read-projects',
+    ],
+  },
 } as const;
 const teamWorkspaceAttrs = {
   kind: 'resource',
@@ -118,6 +143,16 @@ const policySetAttrs = {
     'policies-path',
   ],
   relationships: ['projects', 'workspaces', 'workspace-exclusions', 'policies'],
+  nested: {
+    'vcs-repo': [
+      'branch',
+      'identifier',
+      'oauth-token-id',
+      'vcs-app-installation-id',
+      'github-app-installation-id',
+      'ingress-submodules',
+    ],
+  },
 } as const;
 const reservedTagKeyAttrs = {
   kind: 'resource',
@@ -129,7 +164,12 @@ const PROVIDER = 'organizations/:org/registry-providers/:registry_name/:namespac
 export const FUZZ_ROUTES: readonly FuzzRoute[] = [
   // organizations
   { method: 'GET', path: '/api/v2/organizations', query: PAGE },
-  { method: 'POST', path: '/api/v2/organizations', body: orgAttrs },
+  {
+    method: 'POST',
+    path: '/api/v2/organizations',
+    body: orgAttrs,
+    sample: (f) => ({ name: f.unique('org'), email: 'o@example.com' }),
+  },
   { method: 'GET', path: '/api/v2/organizations/:name', params: org },
   { method: 'PATCH', path: '/api/v2/organizations/:name', params: org, body: orgAttrs, destructive: true },
   { method: 'DELETE', path: '/api/v2/organizations/:name', params: org, destructive: true },
@@ -140,7 +180,13 @@ export const FUZZ_ROUTES: readonly FuzzRoute[] = [
     params: org,
     query: [...PAGE, 'search[name]'],
   },
-  { method: 'POST', path: '/api/v2/organizations/:org/projects', params: org, body: projectAttrs },
+  {
+    method: 'POST',
+    path: '/api/v2/organizations/:org/projects',
+    params: org,
+    body: projectAttrs,
+    sample: (f) => ({ name: f.unique('prj') }),
+  },
   { method: 'GET', path: '/api/v2/projects/:id', params: (f) => ({ id: f.projectId }) },
   { method: 'PATCH', path: '/api/v2/projects/:id', params: (f) => ({ id: f.projectId }), body: projectAttrs },
   { method: 'DELETE', path: '/api/v2/projects/:id', params: (f) => ({ id: f.projectId }), destructive: true },
@@ -151,7 +197,13 @@ export const FUZZ_ROUTES: readonly FuzzRoute[] = [
     params: org,
     query: [...PAGE, 'search[name]', 'filter[project][id]'],
   },
-  { method: 'POST', path: '/api/v2/organizations/:org/workspaces', params: org, body: workspaceAttrs },
+  {
+    method: 'POST',
+    path: '/api/v2/organizations/:org/workspaces',
+    params: org,
+    body: workspaceAttrs,
+    sample: (f) => ({ name: f.unique('ws') }),
+  },
   {
     method: 'GET',
     path: '/api/v2/organizations/:org/workspaces/:name',
@@ -273,7 +325,13 @@ export const FUZZ_ROUTES: readonly FuzzRoute[] = [
   },
   // teams
   { method: 'GET', path: '/api/v2/organizations/:org/teams', params: org, query: PAGE },
-  { method: 'POST', path: '/api/v2/organizations/:org/teams', params: org, body: teamAttrs },
+  {
+    method: 'POST',
+    path: '/api/v2/organizations/:org/teams',
+    params: org,
+    body: teamAttrs,
+    sample: (f) => ({ name: f.unique('team') }),
+  },
   { method: 'GET', path: '/api/v2/teams/:id', params: (f) => ({ id: f.teamId }) },
   { method: 'PATCH', path: '/api/v2/teams/:id', params: (f) => ({ id: f.teamId }), body: teamAttrs },
   { method: 'DELETE', path: '/api/v2/teams/:id', params: (f) => ({ id: f.teamId }), destructive: true },
@@ -354,7 +412,15 @@ export const FUZZ_ROUTES: readonly FuzzRoute[] = [
   // users
   { method: 'GET', path: '/api/v2/account/details' },
   { method: 'GET', path: '/api/v2/users/:id', params: (f) => ({ id: f.userId }) },
-  { method: 'POST', path: '/api/v2/admin/users', body: userAttrs },
+  {
+    method: 'POST',
+    path: '/api/v2/admin/users',
+    body: userAttrs,
+    sample: (f) => {
+      const username = f.unique('user');
+      return { username, email: `${username}@example.com`, password: 'a-long-password' };
+    },
+  },
   // bootstrap
   { method: 'GET', path: '/admin/retrieve-iact', auth: 'none' },
   {
@@ -381,9 +447,15 @@ export const FUZZ_ROUTES: readonly FuzzRoute[] = [
     params: org,
     query: [...PAGE, 'search[name]', 'filter[kind]'],
   },
-  { method: 'POST', path: '/api/v2/organizations/:org/policies', params: org, body: policyAttrs },
+  {
+    method: 'POST',
+    path: '/api/v2/organizations/:org/policies',
+    params: org,
+    body: policyAttrs,
+    sample: (f) => ({ name: f.unique('pol'), kind: 'framework_a', 'enforcement-level': 'advisory' }),
+  },
   { method: 'GET', path: '/api/v2/policies/:id' },
-  { method: 'PATCH', path: '/api/v2/policies/:id', body: policyAttrs },
+  { method: 'PATCH', path: '/api/v2/policies/:id', params: (f) => ({ id: f.policyId }), body: policyAttrs },
   { method: 'DELETE', path: '/api/v2/policies/:id', destructive: true },
   { method: 'PUT', path: '/api/v2/policies/:id/upload', body: { kind: 'raw' } },
   { method: 'GET', path: '/api/v2/policies/:id/download' },
@@ -394,9 +466,20 @@ export const FUZZ_ROUTES: readonly FuzzRoute[] = [
     params: org,
     query: [...PAGE, 'include', 'filter[versioned]', 'filter[kind]', 'search[name]'],
   },
-  { method: 'POST', path: '/api/v2/organizations/:org/policy-sets', params: org, body: policySetAttrs },
+  {
+    method: 'POST',
+    path: '/api/v2/organizations/:org/policy-sets',
+    params: org,
+    body: policySetAttrs,
+    sample: (f) => ({ name: f.unique('set') }),
+  },
   { method: 'GET', path: '/api/v2/policy-sets/:id', query: ['include'] },
-  { method: 'PATCH', path: '/api/v2/policy-sets/:id', body: policySetAttrs },
+  {
+    method: 'PATCH',
+    path: '/api/v2/policy-sets/:id',
+    params: (f) => ({ id: f.policySetId }),
+    body: policySetAttrs,
+  },
   { method: 'DELETE', path: '/api/v2/policy-sets/:id', destructive: true },
   ...(['policies', 'projects', 'workspaces', 'workspace-exclusions'] as const).flatMap((rel) =>
     (['POST', 'DELETE'] as const).map((method): FuzzRoute => ({
@@ -436,8 +519,14 @@ export const FUZZ_ROUTES: readonly FuzzRoute[] = [
     path: '/api/v2/organizations/:org/reserved-tag-keys',
     params: org,
     body: reservedTagKeyAttrs,
+    sample: (f) => ({ key: f.unique('key') }),
   },
-  { method: 'PATCH', path: '/api/v2/reserved-tag-keys/:id', body: reservedTagKeyAttrs },
+  {
+    method: 'PATCH',
+    path: '/api/v2/reserved-tag-keys/:id',
+    params: (f) => ({ id: f.reservedTagKeyId }),
+    body: reservedTagKeyAttrs,
+  },
   { method: 'DELETE', path: '/api/v2/reserved-tags/:id', destructive: true },
   ...(['projects', 'workspaces'] as const).flatMap((parent): FuzzRoute[] => {
     const params = (f: FuzzFixtures) => ({ id: parent === 'projects' ? f.projectId : f.workspaceId });
@@ -465,9 +554,23 @@ export const FUZZ_ROUTES: readonly FuzzRoute[] = [
         path: `/api/v2/admin/${catalog}`,
         query: [...PAGE, 'filter[version]', 'search[version]'],
       },
-      { method: 'POST', path: `/api/v2/admin/${catalog}`, body },
+      {
+        method: 'POST',
+        path: `/api/v2/admin/${catalog}`,
+        body,
+        sample: (f) => ({
+          version: `9.${f.unique('v').replace(/\D/g, '').slice(0, 6)}.0`,
+          url: 'https://example.com/tool.zip',
+          sha: 'ab'.repeat(32),
+        }),
+      },
       { method: 'GET', path: `/api/v2/admin/${catalog}/:id` },
-      { method: 'PATCH', path: `/api/v2/admin/${catalog}/:id`, body },
+      {
+        method: 'PATCH',
+        path: `/api/v2/admin/${catalog}/:id`,
+        params: (f) => ({ id: f.catalogIds[catalog] }),
+        body,
+      },
       { method: 'DELETE', path: `/api/v2/admin/${catalog}/:id`, destructive: true },
     ];
   }),
@@ -488,6 +591,7 @@ export const FUZZ_ROUTES: readonly FuzzRoute[] = [
       type: 'registry-providers',
       attributes: ['name', 'namespace', 'registry-name'],
     },
+    sample: (f) => ({ name: f.unique('prov'), namespace: f.org, 'registry-name': 'private' }),
   },
   { method: 'GET', path: `/api/v2/${PROVIDER}`, params: org, query: ['include'] },
   { method: 'DELETE', path: `/api/v2/${PROVIDER}`, params: org, destructive: true },

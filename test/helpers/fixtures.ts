@@ -111,8 +111,8 @@ export async function grantWorkspace(
   teamId: string,
   workspaceId: string,
   access: 'read' | 'plan' | 'write' | 'admin',
-): Promise<void> {
-  await actor.api
+): Promise<string> {
+  const res = await actor.api
     .post('/api/v2/team-workspaces', {
       data: {
         type: 'team-workspaces',
@@ -124,6 +124,7 @@ export async function grantWorkspace(
       },
     })
     .expect(201);
+  return res.body.data.id as string;
 }
 
 /** A user who belongs to `org` through a new team with the given flags. */

@@ -53,7 +53,7 @@ export class ServerProcess {
         HOST: '127.0.0.1',
         PORT: String(port),
         DATA_DIR: dataDir,
-        SIGNING_SECRET: 'process-test-secret',
+        SIGNING_SECRET: 'process-test-signing-secret-of-32-bytes',
         RATE_LIMIT_PER_SECOND: '0',
         ...env,
       },

@@ -66,9 +66,11 @@ export async function startApp(
   const config = new AppConfig({
     DATABASE_URL: databaseUrl,
     DATA_DIR: dataDir,
-    SIGNING_SECRET: 'e2e-signing-secret',
+    SIGNING_SECRET: 'e2e-signing-secret-of-at-least-32-bytes',
     LOG_LEVEL: 'silent',
     RATE_LIMIT_PER_SECOND: '0',
+    // Every suite fails a request that would wait for a second connection inside its transaction.
+    DB_TRANSACTION_GUARD: 'true',
     ...env,
   });
   const builder = Test.createTestingModule({ imports: [AppModule] })

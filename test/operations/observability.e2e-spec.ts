@@ -1,30 +1,12 @@
-import { Writable } from 'node:stream';
 import request from 'supertest';
 import { LOG_DESTINATION } from '../../src/observability/http-logging';
 import { SignedLinks } from '../../src/storage/signed-links';
 import { bootstrapAdmin } from '../helpers/fixtures';
+import { LogCapture } from '../helpers/log-capture';
 import { send } from '../helpers/raw-http';
 import { startApp, TestApp, usesMysql } from '../helpers/test-app';
 
 jest.setTimeout(30_000);
-
-/** Collects every JSON log line the app writes. */
-class LogCapture extends Writable {
-  readonly lines: string[] = [];
-
-  override _write(chunk: Buffer, _enc: BufferEncoding, done: () => void): void {
-    this.lines.push(...chunk.toString().split('\n').filter(Boolean));
-    done();
-  }
-
-  get text(): string {
-    return this.lines.join('\n');
-  }
-
-  entries(): Record<string, unknown>[] {
-    return this.lines.map((l) => JSON.parse(l) as Record<string, unknown>);
-  }
-}
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 

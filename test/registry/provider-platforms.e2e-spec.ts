@@ -16,10 +16,13 @@ import {
   createPlatform,
   createProvider,
   createVersion,
+  fakeZip,
   fetchLink,
   generateSigningKey,
   providerBase,
   publish,
+  put,
+  sha256,
   SigningKey,
 } from './registry-helpers';
 
@@ -235,6 +238,39 @@ describe('registry provider platforms', () => {
     expect((await owner.api.get(consumer).expect(200)).body).toEqual({ versions: [] });
     const version = await owner.api.get(`${base}/versions/1.0.0`).expect(200);
     expect(version.body.data.relationships.platforms.data).toEqual([]);
+  });
+
+  it.each([
+    [
+      'characters above U+00FF',
+      'provider_日本語.zip',
+      `attachment; filename="provider_???.zip"; filename*=UTF-8''provider_%E6%97%A5%E6%9C%AC%E8%AA%9E.zip`,
+    ],
+    [
+      'control characters',
+      'provider\u0001\u007f.zip',
+      `attachment; filename="provider??.zip"; filename*=UTF-8''provider%01%7F.zip`,
+    ],
+    ['a quote and Latin-1 letters', 'prövider"x.zip', `attachment; filename="prövider\\"x.zip"`],
+  ])('serves a binary whose filename has %s, naming it per RFC 6266', async (_what, filename, header) => {
+    const { base, platforms } = await freshVersion();
+    const binary = fakeZip(filename);
+    const created = await createPlatform(owner, base, '1.0.0', {
+      os: 'linux',
+      arch: 'amd64',
+      shasum: sha256(binary),
+      filename,
+    });
+    await put(created.links['provider-binary-upload'], binary).expect(200);
+    const platform = await owner.api.get(`${platforms}/linux/amd64`).expect(200);
+    expect(platform.body.data.attributes.filename).toBe(filename);
+    const download = platform.body.data.links['provider-binary-download'];
+    const got = await fetchLink(download).expect(200);
+    expect(Buffer.compare(got.body as Buffer, binary)).toBe(0);
+    expect(got.headers['content-disposition']).toBe(header);
+    expect(got.headers['content-type']).toBe('application/zip');
+    const head = await fetchLink(download, 'head').expect(200);
+    expect(head.headers['content-disposition']).toBe(header);
   });
 
   it('deletes a version with its platforms and every stored file', async () => {

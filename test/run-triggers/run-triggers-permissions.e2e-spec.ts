@@ -7,10 +7,11 @@ import {
   Flag,
   grantWorkspace,
   memberWith,
+  unique,
 } from '../helpers/fixtures';
 import type { Response } from 'supertest';
 import { startApp, TestApp } from '../helpers/test-app';
-import { createTrigger, listTriggers, postTrigger } from './helpers';
+import { createTrigger, listTriggers, postTrigger, sourceableError } from './helpers';
 
 type Level = 'read' | 'plan' | 'write' | 'admin';
 
@@ -183,6 +184,43 @@ describe('run trigger permissions', () => {
       });
       expect(included.find((w) => w.id === visible)?.attributes.permissions).toEqual(
         expect.objectContaining({ 'can-update': true }),
+      );
+    });
+  });
+
+  describe('a refused cycle', () => {
+    it('names only the workspaces the caller can read; the others stay unnamed and uncounted', async () => {
+      const names = {
+        a: unique('ws-a'),
+        b: unique('ws-hidden-b'),
+        c: unique('ws-hidden-c'),
+        d: unique('ws-d'),
+      };
+      const a = await createWorkspace(owner, org, names.a);
+      const b = await createWorkspace(owner, org, names.b);
+      const c = await createWorkspace(owner, org, names.c);
+      const d = await createWorkspace(owner, org, names.d);
+      await createTrigger(owner, b, a);
+      await createTrigger(owner, c, b);
+      await createTrigger(owner, d, c);
+      const caller = await memberWith(t, admin, owner, org);
+      await grantWorkspace(owner, caller.teamId, a, 'admin');
+      await grantWorkspace(owner, caller.teamId, d, 'read');
+
+      const refused = await postTrigger(caller, a, d).expect(422);
+      expect(refused.body).toEqual(
+        sourceableError(
+          `Run trigger would create a cycle: ${names.d} → ${names.a} → (workspaces you cannot read) → ${names.d}`,
+        ),
+      );
+      for (const hidden of [names.b, names.c, b, c])
+        expect(JSON.stringify(refused.body)).not.toContain(hidden);
+
+      const byOwner = await postTrigger(owner, a, d).expect(422);
+      expect(byOwner.body).toEqual(
+        sourceableError(
+          `Run trigger would create a cycle: ${names.d} → ${names.a} → ${names.b} → ${names.c} → ${names.d}`,
+        ),
       );
     });
   });

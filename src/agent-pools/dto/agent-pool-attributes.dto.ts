@@ -1,4 +1,5 @@
-import { IsBoolean, IsNotEmpty, IsOptional, IsString, Matches, MaxLength, ValidateIf } from 'class-validator';
+import { IsBoolean, IsNotEmpty, IsString, Matches, MaxLength } from 'class-validator';
+import { Omittable } from '../../common/jsonapi/presence';
 
 const NAME = /^[A-Za-z0-9_-]+$/;
 
@@ -9,20 +10,20 @@ export class CreateAgentPoolAttributes {
   @Matches(NAME, { message: 'is invalid: use letters, numbers, - and _' })
   name: string;
 
-  @IsOptional()
+  @Omittable()
   @IsBoolean()
   'organization-scoped'?: boolean;
 }
 
 export class UpdateAgentPoolAttributes {
-  @ValidateIf((_, v) => v !== undefined)
+  @Omittable()
   @IsString()
   @IsNotEmpty({ message: "can't be blank" })
   @MaxLength(90, { message: 'is too long (maximum is 90 characters)' })
   @Matches(NAME, { message: 'is invalid: use letters, numbers, - and _' })
   name?: string;
 
-  @ValidateIf((_, v) => v !== undefined)
+  @Omittable()
   @IsBoolean()
   'organization-scoped'?: boolean;
 }

@@ -1,5 +1,6 @@
 import { DataSource, EntityManager } from 'typeorm';
 import { isRetryableTransactionError } from '../errors/db-errors';
+import { holdsTransaction, SecondConnectionError, withinTransaction } from './transaction-scope';
 
 /**
  * SQLite has one writer: transactions on the embedded database take turns through this queue
@@ -27,13 +28,19 @@ function queueFor(ds: DataSource): SerialQueue | undefined {
   return q;
 }
 
-/** Runs `work` in one transaction, again (up to `attempts` times) when it lost a deadlock. */
+/**
+ * Runs `work` in one transaction, again (up to `attempts` times) when it lost a deadlock. Every
+ * query of `work` goes through its manager; with DB_TRANSACTION_GUARD a transaction inside a
+ * transaction is refused, as is (on MySQL) any query on another connection.
+ */
 export async function inTransaction<T>(
   ds: DataSource,
   work: (manager: EntityManager) => Promise<T>,
   attempts = 4,
 ): Promise<T> {
-  const once = () => ds.transaction((manager) => work(manager));
+  // On SQLite a nested transaction would wait forever in the queue behind its own parent.
+  if (holdsTransaction()) throw new SecondConnectionError();
+  const once = () => ds.transaction((manager) => withinTransaction(() => work(manager)));
   const queue = queueFor(ds);
   for (let attempt = 1; ; attempt++) {
     try {

@@ -16,16 +16,24 @@ interface Sent {
   body: { errors: Record<string, unknown>[] };
 }
 
-function harness(headersSent = false) {
+function harness(headersSent = false, clientGone = false) {
   const sent: Partial<Sent> = {};
-  const res: { headersSent: boolean; status: jest.Mock; type: jest.Mock; send: jest.Mock; end: jest.Mock } = {
+  const res: {
+    headersSent: boolean;
+    status: jest.Mock;
+    type: jest.Mock;
+    send: jest.Mock;
+    end: jest.Mock;
+    destroy: jest.Mock;
+  } = {
     headersSent,
     status: jest.fn((s: number) => ((sent.status = s), res)),
     type: jest.fn((t: string) => ((sent.type = t), res)),
     send: jest.fn((b: string) => ((sent.body = JSON.parse(b) as Sent['body']), res)),
     end: jest.fn(),
+    destroy: jest.fn(),
   };
-  const req = { method: 'POST', path: '/api/v2/organizations' };
+  const req = { method: 'POST', path: '/api/v2/organizations', socket: { destroyed: clientGone } };
   const host = {
     switchToHttp: () => ({ getResponse: () => res, getRequest: () => req }),
   } as unknown as ArgumentsHost;
@@ -195,5 +203,19 @@ describe(JsonApiExceptionFilter.name, () => {
     sut.catch(new Error('late'), h.host);
     expect(h.res.end).toHaveBeenCalled();
     expect(h.res.send).not.toHaveBeenCalled();
+  });
+
+  it('neither logs nor answers a stream error caused by a client that closed the connection', () => {
+    const h = harness(true, true);
+    sut.catch(Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' }), h.host);
+    expect(h.res.destroy).toHaveBeenCalled();
+    expect(h.res.end).not.toHaveBeenCalled();
+    expect(logged).not.toHaveBeenCalled();
+  });
+
+  it('still reports the same stream error while the client is connected', () => {
+    const h = harness(true, false);
+    sut.catch(Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' }), h.host);
+    expect(logged).toHaveBeenCalledTimes(1);
   });
 });

@@ -1,8 +1,8 @@
 import { idOf } from '../../observability/http-logging';
+import { loggableError } from '../../observability/logger';
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { randomUUID } from 'node:crypto';
-import { QueryFailedError } from 'typeorm';
 import { DomainError, ErrorItem, ErrorKind } from './domain-error';
 import { bodyParserError } from './body-errors';
 import { isConnectionError, isForeignKeyViolation, isUniqueViolation } from './db-errors';
@@ -16,10 +16,46 @@ interface ErrorObject {
   source?: { pointer?: string; parameter?: string };
 }
 
-interface Mapped {
+/** A failure as the client will see it, before it is written in one protocol's shape. */
+export interface Failure {
   status: number;
+  title: string;
   items: ErrorItem[];
+  /** The id of a 500, also in the log line that describes it. */
   id?: string;
+}
+
+type Mapped = Omit<Failure, 'title'>;
+
+/** Writes a failure in the shape the routes it guards speak. */
+export type ErrorWriter = (res: Response, failure: Failure) => void;
+
+/** The JSON:API error document: one error object per item. */
+export const writeJsonApiErrors: ErrorWriter = (res, failure) => {
+  const errors: ErrorObject[] = (failure.items.length ? failure.items : [{}]).map((item) => {
+    const error: ErrorObject = { status: String(failure.status), title: failure.title };
+    if (failure.id) error.id = failure.id;
+    if (item.detail) error.detail = item.detail;
+    if (item.pointer || item.parameter) {
+      error.source = item.pointer ? { pointer: item.pointer } : { parameter: item.parameter };
+    }
+    return error;
+  });
+  res.status(failure.status).type(JSONAPI_MEDIA_TYPE).send(JSON.stringify({ errors }));
+};
+
+/** Stream errors that mean the client closed the connection: nothing went wrong on our side. */
+const CLIENT_GONE_CODES = new Set([
+  'ERR_STREAM_PREMATURE_CLOSE',
+  'ERR_STREAM_DESTROYED',
+  'ECONNRESET',
+  'ECONNABORTED',
+  'EPIPE',
+]);
+
+function clientWentAway(exception: unknown, req: Request): boolean {
+  const code = (exception as { code?: unknown } | null | undefined)?.code;
+  return req.socket?.destroyed === true && typeof code === 'string' && CLIENT_GONE_CODES.has(code);
 }
 
 export function statusOf(kind: ErrorKind): number {
@@ -57,6 +93,7 @@ const TITLES: Record<number, string> = {
   403: 'forbidden',
   404: 'not found',
   405: 'method not allowed',
+  408: 'request timeout',
   409: 'conflict',
   410: 'gone',
   412: 'precondition failed',
@@ -64,38 +101,41 @@ const TITLES: Record<number, string> = {
   415: 'unsupported media type',
   422: 'invalid attribute',
   429: 'too many requests',
+  431: 'request header fields too large',
   500: 'internal server error',
   503: 'service unavailable',
 };
 
+export function errorTitle(status: number): string {
+  return TITLES[status] ?? 'error';
+}
+
 /**
- * The one place that knows HTTP for errors: every failure leaves as a JSON:API error document,
- * and nothing internal (stack, SQL, echo of the input) reaches the client.
+ * The one place that knows HTTP for errors and the one catch-all filter: every failure leaves as a
+ * JSON:API error document (or, on routes of another protocol, in that protocol's shape through
+ * its ErrorWriter), and nothing internal (stack, SQL, echo of the input) reaches the client. A
+ * client that closed the connection is not a failure: nothing is logged and nothing sent.
  */
 @Catch()
 export class JsonApiExceptionFilter implements ExceptionFilter {
   private readonly logger = new Logger('Errors');
 
+  constructor(private readonly write: ErrorWriter = writeJsonApiErrors) {}
+
   catch(exception: unknown, host: ArgumentsHost): void {
     const ctx = host.switchToHttp();
     const res = ctx.getResponse<Response>();
     const req = ctx.getRequest<Request>();
+    if (clientWentAway(exception, req)) {
+      res.destroy();
+      return;
+    }
     const mapped = this.map(exception, req);
     if (res.headersSent) {
       res.end();
       return;
     }
-    const title = TITLES[mapped.status] ?? 'error';
-    const errors: ErrorObject[] = (mapped.items.length ? mapped.items : [{}]).map((item) => {
-      const error: ErrorObject = { status: String(mapped.status), title };
-      if (mapped.id) error.id = mapped.id;
-      if (item.detail) error.detail = item.detail;
-      if (item.pointer || item.parameter) {
-        error.source = item.pointer ? { pointer: item.pointer } : { parameter: item.parameter };
-      }
-      return error;
-    });
-    res.status(mapped.status).type(JSONAPI_MEDIA_TYPE).send(JSON.stringify({ errors }));
+    this.write(res, { ...mapped, title: errorTitle(mapped.status) });
   }
 
   private map(exception: unknown, req: Request): Mapped {
@@ -121,7 +161,7 @@ export class JsonApiExceptionFilter implements ExceptionFilter {
   private internal(exception: unknown, req: Request): Mapped {
     const id = randomUUID();
     this.logger.error(
-      { errorId: id, reqId: idOf(req), method: req.method, path: req.path, err: loggable(exception) },
+      { errorId: id, reqId: idOf(req), method: req.method, path: req.path, err: loggableError(exception) },
       `unhandled error ${id}`,
     );
     return {
@@ -145,18 +185,4 @@ export class JsonApiExceptionFilter implements ExceptionFilter {
     if (status === 400) return { status, items: [{ detail: 'the request is malformed' }] };
     return { status, items: [] };
   }
-}
-
-/** What the log keeps of an error: never the bound parameters of a failed query (they hold user data). */
-function loggable(exception: unknown): { name: string; message: string; stack?: string; code?: unknown } {
-  if (!(exception instanceof Error)) return { name: 'NonError', message: String(exception) };
-  const out: { name: string; message: string; stack?: string; code?: unknown } = {
-    name: exception.name,
-    message: exception.message,
-    stack: exception.stack,
-  };
-  if (exception instanceof QueryFailedError) {
-    out.code = (exception.driverError as { code?: unknown } | undefined)?.code;
-  }
-  return out;
 }

@@ -61,10 +61,22 @@ export function readIdentifier(value: unknown, type: string, pointer: string): R
   return { id: value.id, type };
 }
 
+/**
+ * The most identifiers one relationship write may carry (docs/api.md). Each one becomes bound
+ * parameters of a lookup and an insert or delete; SQLite refuses a statement with more than 32,766.
+ */
+export const MAX_RELATIONSHIP_IDENTIFIERS = 1000;
+
 /** Reads a relationship object's `data` array, or a bare identifier-array document (`{data: [...]}`). */
 export function readIdentifiers(rel: unknown, type: string, pointer: string): ResourceIdentifier[] {
   if (!isObject(rel) || !Array.isArray(rel.data)) {
     throw invalid('Relationship data must be an array of resource identifiers', `${pointer}/data`);
+  }
+  if (rel.data.length > MAX_RELATIONSHIP_IDENTIFIERS) {
+    throw invalid(
+      `Data must have at most ${MAX_RELATIONSHIP_IDENTIFIERS} resource identifiers`,
+      `${pointer}/data`,
+    );
   }
   const seen = new Set<string>();
   const out: ResourceIdentifier[] = [];

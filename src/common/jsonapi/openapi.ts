@@ -1,5 +1,6 @@
 import { applyDecorators, HttpCode } from '@nestjs/common';
 import { ApiBody, ApiQuery, ApiResponse } from '@nestjs/swagger';
+import { MAX_RELATIONSHIP_IDENTIFIERS } from './body';
 import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 
 /** How one JSON:API resource type looks on the wire, for the OpenAPI document. */
@@ -285,7 +286,14 @@ export function ApiRelationship(memberType: string): MethodDecorator {
     ApiBody({
       schema: {
         type: 'object',
-        properties: { data: { type: 'array', items: identifierSchema(memberType) } },
+        properties: {
+          data: {
+            type: 'array',
+            items: identifierSchema(memberType),
+            maxItems: MAX_RELATIONSHIP_IDENTIFIERS,
+            description: `At most ${MAX_RELATIONSHIP_IDENTIFIERS} identifiers per request; more is a 422`,
+          },
+        },
       },
     }),
     ApiResponse({ status: 204, description: 'Done; no body' }),

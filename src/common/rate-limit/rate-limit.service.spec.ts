@@ -3,7 +3,9 @@ import { principalKey } from './rate-limit.http';
 import { RateLimitService } from './rate-limit.service';
 
 async function service(env: Record<string, string>): Promise<RateLimitService> {
-  const limits = new RateLimitService(new AppConfig({ SIGNING_SECRET: 's', ...env }));
+  const limits = new RateLimitService(
+    new AppConfig({ SIGNING_SECRET: 'rate-limit-unit-test-signing-secret', ...env }),
+  );
   await limits.onModuleInit();
   return limits;
 }
@@ -35,7 +37,10 @@ describe('RateLimitService', () => {
 
   it('chooses Redis when REDIS_URL is set', () => {
     const limits = new RateLimitService(
-      new AppConfig({ SIGNING_SECRET: 's', REDIS_URL: 'redis://127.0.0.1:6379' }),
+      new AppConfig({
+        SIGNING_SECRET: 'rate-limit-unit-test-signing-secret',
+        REDIS_URL: 'redis://127.0.0.1:6379',
+      }),
     );
     expect(limits.store).toBe('redis');
   });

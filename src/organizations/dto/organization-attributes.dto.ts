@@ -1,4 +1,5 @@
-import { IsEmail, IsIn, IsNotEmpty, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { IsEmail, IsIn, IsNotEmpty, IsString, Matches, MaxLength } from 'class-validator';
+import { Omittable } from '../../common/jsonapi/presence';
 
 const NAME = /^[A-Za-z0-9_-]+$/;
 
@@ -15,26 +16,26 @@ export class CreateOrganizationAttributes {
   @MaxLength(255, { message: 'is too long (maximum is 255 characters)' })
   email: string;
 
-  @IsOptional()
+  @Omittable()
   @IsIn(['free', 'enterprise'], { message: 'is not included in the list' })
   edition?: 'free' | 'enterprise';
 }
 
 export class UpdateOrganizationAttributes {
-  @IsOptional()
+  @Omittable()
   @IsString()
   @IsNotEmpty({ message: "can't be blank" })
   @MaxLength(64, { message: 'is too long (maximum is 64 characters)' })
   @Matches(NAME, { message: 'is invalid: use letters, numbers, - and _' })
   name?: string;
 
-  @IsOptional()
+  @Omittable()
   @IsString()
   @IsEmail({}, { message: 'is invalid' })
   @MaxLength(255, { message: 'is too long (maximum is 255 characters)' })
   email?: string;
 
-  @IsOptional()
+  @Omittable()
   @IsIn(['free', 'enterprise'], { message: 'is not included in the list' })
   edition?: 'free' | 'enterprise';
 }

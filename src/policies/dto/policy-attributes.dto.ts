@@ -1,4 +1,5 @@
-import { IsIn, IsNotEmpty, IsOptional, IsString, Matches, MaxLength, ValidateIf } from 'class-validator';
+import { IsIn, IsNotEmpty, IsString, Matches, MaxLength } from 'class-validator';
+import { Omittable, Nullable } from '../../common/jsonapi/presence';
 import { POLICY_KINDS, PolicyKind } from '../policy-kinds';
 
 export const POLICY_NAME = /^[A-Za-z0-9_-]+$/;
@@ -11,12 +12,12 @@ export class CreatePolicyAttributes {
   @Matches(POLICY_NAME, { message: NAME_MESSAGE })
   name: string;
 
-  @IsOptional()
+  @Nullable()
   @IsString()
   @MaxLength(2000, { message: 'is too long (maximum is 2000 characters)' })
   description?: string | null;
 
-  @IsOptional()
+  @Omittable()
   @IsIn(POLICY_KINDS, { message: `is not included in the list: ${POLICY_KINDS.join(', ')}` })
   kind?: PolicyKind;
 
@@ -24,36 +25,36 @@ export class CreatePolicyAttributes {
   @IsNotEmpty({ message: "can't be blank" })
   'enforcement-level': string;
 
-  @IsOptional()
+  @Nullable()
   @IsString()
   @MaxLength(512, { message: 'is too long (maximum is 512 characters)' })
   query?: string | null;
 }
 
 export class UpdatePolicyAttributes {
-  @ValidateIf((_, v) => v !== undefined)
+  @Omittable()
   @IsString()
   @IsNotEmpty({ message: "can't be blank" })
   @MaxLength(128, { message: 'is too long (maximum is 128 characters)' })
   @Matches(POLICY_NAME, { message: NAME_MESSAGE })
   name?: string;
 
-  @IsOptional()
+  @Nullable()
   @IsString()
   @MaxLength(2000, { message: 'is too long (maximum is 2000 characters)' })
   description?: string | null;
 
   /** Accepted only when it repeats the current kind: the kind of a policy cannot change. */
-  @IsOptional()
+  @Omittable()
   @IsIn(POLICY_KINDS, { message: `is not included in the list: ${POLICY_KINDS.join(', ')}` })
   kind?: PolicyKind;
 
-  @ValidateIf((_, v) => v !== undefined)
+  @Omittable()
   @IsString()
   @IsNotEmpty({ message: "can't be blank" })
   'enforcement-level'?: string;
 
-  @IsOptional()
+  @Nullable()
   @IsString()
   @MaxLength(512, { message: 'is too long (maximum is 512 characters)' })
   query?: string | null;

@@ -4,13 +4,13 @@ import {
   IsIn,
   IsNotEmpty,
   IsObject,
-  IsOptional,
   IsString,
   Matches,
   MaxLength,
   ValidateIf,
   ValidateNested,
 } from 'class-validator';
+import { Omittable, Nullable } from '../../common/jsonapi/presence';
 import { POLICY_KINDS, PolicyKind } from '../../policies/policy-kinds';
 
 export const POLICY_SET_NAME = /^[A-Za-z0-9_-]+$/;
@@ -19,62 +19,62 @@ const KIND_MESSAGE = `is not included in the list: ${POLICY_KINDS.join(', ')}`;
 const given = (_: object, v: unknown) => v !== undefined && v !== null;
 
 export class VcsRepoAttributes {
-  @IsOptional()
+  @Nullable()
   @IsString({ message: 'must be a string' })
   @MaxLength(255, { message: 'is too long (maximum is 255 characters)' })
   branch?: string | null;
 
   /** Required whenever `vcs-repo` is given; checked with the other rules so its pointer is exact. */
-  @IsOptional()
+  @Nullable()
   @IsString({ message: 'must be a string' })
   @MaxLength(255, { message: 'is too long (maximum is 255 characters)' })
   identifier?: string | null;
 
-  @IsOptional()
+  @Nullable()
   @IsString({ message: 'must be a string' })
   @MaxLength(64, { message: 'is too long (maximum is 64 characters)' })
   'oauth-token-id'?: string | null;
 
-  @IsOptional()
+  @Nullable()
   @IsString({ message: 'must be a string' })
   @MaxLength(64, { message: 'is too long (maximum is 64 characters)' })
   'vcs-app-installation-id'?: string | null;
 
   /** The name official-client style tooling sends for `vcs-app-installation-id`. */
-  @IsOptional()
+  @Nullable()
   @IsString({ message: 'must be a string' })
   @MaxLength(64, { message: 'is too long (maximum is 64 characters)' })
   'github-app-installation-id'?: string | null;
 
-  @IsOptional()
+  @Omittable()
   @IsBoolean({ message: 'must be a boolean' })
   'ingress-submodules'?: boolean;
 }
 
 /** Attributes shared by create and update; every one optional here. */
 class PolicySetAttributes {
-  @IsOptional()
+  @Nullable()
   @IsString({ message: 'must be a string' })
   @MaxLength(2000, { message: 'is too long (maximum is 2000 characters)' })
   description?: string | null;
 
-  @IsOptional()
+  @Omittable()
   @IsBoolean({ message: 'must be a boolean' })
   global?: boolean;
 
-  @IsOptional()
+  @Omittable()
   @IsIn(POLICY_KINDS, { message: KIND_MESSAGE })
   kind?: PolicyKind;
 
-  @IsOptional()
+  @Omittable()
   @IsBoolean({ message: 'must be a boolean' })
   overridable?: boolean;
 
-  @IsOptional()
+  @Omittable()
   @IsBoolean({ message: 'must be a boolean' })
   'agent-enabled'?: boolean;
 
-  @IsOptional()
+  @Omittable()
   @IsString({ message: 'must be a string' })
   @MaxLength(64, { message: 'is too long (maximum is 64 characters)' })
   'policy-tool-version'?: string;
@@ -85,7 +85,7 @@ class PolicySetAttributes {
   @Type(() => VcsRepoAttributes)
   'vcs-repo'?: VcsRepoAttributes | null;
 
-  @IsOptional()
+  @Nullable()
   @IsString({ message: 'must be a string' })
   @MaxLength(255, { message: 'is too long (maximum is 255 characters)' })
   'policies-path'?: string | null;
@@ -100,7 +100,7 @@ export class CreatePolicySetAttributes extends PolicySetAttributes {
 }
 
 export class UpdatePolicySetAttributes extends PolicySetAttributes {
-  @ValidateIf((_, v) => v !== undefined)
+  @Omittable()
   @IsString({ message: 'must be a string' })
   @IsNotEmpty({ message: "can't be blank" })
   @MaxLength(128, { message: 'is too long (maximum is 128 characters)' })

@@ -1,4 +1,5 @@
-import { IsNotEmpty, IsOptional, IsString, Matches, MaxLength, MinLength, ValidateIf } from 'class-validator';
+import { IsNotEmpty, IsString, Matches, MaxLength, MinLength } from 'class-validator';
+import { Omittable, Nullable } from '../../common/jsonapi/presence';
 
 const NAME = /^[A-Za-z0-9 _-]+$/;
 
@@ -10,14 +11,14 @@ export class CreateProjectAttributes {
   @Matches(NAME, { message: 'is invalid: use letters, numbers, spaces, - and _' })
   name: string;
 
-  @IsOptional()
+  @Nullable()
   @IsString()
   @MaxLength(2000, { message: 'is too long (maximum is 2000 characters)' })
   description?: string | null;
 }
 
 export class UpdateProjectAttributes {
-  @ValidateIf((_, v) => v !== undefined)
+  @Omittable()
   @IsString()
   @IsNotEmpty({ message: "can't be blank" })
   @MinLength(3, { message: 'is too short (minimum is 3 characters)' })
@@ -25,7 +26,7 @@ export class UpdateProjectAttributes {
   @Matches(NAME, { message: 'is invalid: use letters, numbers, spaces, - and _' })
   name?: string;
 
-  @IsOptional()
+  @Nullable()
   @IsString()
   @MaxLength(2000, { message: 'is too long (maximum is 2000 characters)' })
   description?: string | null;

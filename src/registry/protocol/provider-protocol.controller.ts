@@ -4,7 +4,7 @@ import { CurrentPrincipal } from '../../common/auth/current-principal.decorator'
 import { Principal } from '../../common/auth/principal';
 import { LinkOrigin } from '../../storage/link-origin.decorator';
 import { ProtocolDownload, ProtocolVersion, ProviderProtocolService } from './provider-protocol.service';
-import { RegistryProtocolExceptionFilter } from './registry-protocol.filter';
+import { registryProtocolExceptionFilter } from './registry-protocol.filter';
 
 const ERRORS = {
   type: 'object',
@@ -20,7 +20,7 @@ const strings = { type: 'array', items: { type: 'string' } } as const;
 /** The provider registry protocol (`providers.v1`), as consumer tools speak it: plain JSON. */
 @ApiTags('registry-protocol')
 @ApiBearerAuth()
-@UseFilters(RegistryProtocolExceptionFilter)
+@UseFilters(registryProtocolExceptionFilter)
 @Controller('api/registry/v1/providers')
 export class ProviderProtocolController {
   constructor(private readonly protocol: ProviderProtocolService) {}

@@ -1,35 +1,36 @@
-import { IsBoolean, IsIn, IsInt, IsOptional, IsString, MaxLength, Min } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsString, MaxLength, Min } from 'class-validator';
+import { Omittable } from '../../common/jsonapi/presence';
 
 /** The executor's report (plain JSON): how the command ended and what the plan would change. */
 export class FinishJobBody {
   @IsIn(['finished', 'errored'], { message: 'must be finished or errored' })
   status: 'finished' | 'errored';
 
-  @IsOptional()
+  @Omittable()
   @IsString()
   @MaxLength(10_000, { message: 'is too long (maximum is 10000 characters)' })
   'error-message'?: string;
 
-  @IsOptional()
+  @Omittable()
   @IsBoolean()
   'has-changes'?: boolean;
 
-  @IsOptional()
+  @Omittable()
   @IsInt()
   @Min(0)
   'resource-additions'?: number;
 
-  @IsOptional()
+  @Omittable()
   @IsInt()
   @Min(0)
   'resource-changes'?: number;
 
-  @IsOptional()
+  @Omittable()
   @IsInt()
   @Min(0)
   'resource-destructions'?: number;
 
-  @IsOptional()
+  @Omittable()
   @IsInt()
   @Min(0)
   'resource-imports'?: number;

@@ -1,31 +1,32 @@
-import { IsBoolean, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsBoolean, IsString, MaxLength } from 'class-validator';
+import { Omittable } from '../../common/jsonapi/presence';
 
 export class CreateRunAttributes {
-  @IsOptional()
+  @Omittable()
   @IsString()
   @MaxLength(2000, { message: 'is too long (maximum is 2000 characters)' })
   message?: string;
 
-  @IsOptional()
+  @Omittable()
   @IsBoolean()
   'is-destroy'?: boolean;
 
-  @IsOptional()
+  @Omittable()
   @IsBoolean()
   'plan-only'?: boolean;
 
   /** Defaults to the workspace's `auto-apply`. */
-  @IsOptional()
+  @Omittable()
   @IsBoolean()
   'auto-apply'?: boolean;
 }
 
 export class CreateConfigurationVersionAttributes {
-  @IsOptional()
+  @Omittable()
   @IsBoolean()
   'auto-queue-runs'?: boolean;
 
-  @IsOptional()
+  @Omittable()
   @IsBoolean()
   speculative?: boolean;
 }

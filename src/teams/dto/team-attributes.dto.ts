@@ -4,21 +4,20 @@ import {
   IsIn,
   IsNotEmpty,
   IsObject,
-  IsOptional,
   IsString,
   Matches,
   MaxLength,
-  ValidateIf,
   ValidateNested,
 } from 'class-validator';
+import { Omittable } from '../../common/jsonapi/presence';
 
 export class OrganizationAccessAttributes {
-  @IsOptional() @IsBoolean() 'manage-policies'?: boolean;
-  @IsOptional() @IsBoolean() 'manage-workspaces'?: boolean;
-  @IsOptional() @IsBoolean() 'manage-projects'?: boolean;
-  @IsOptional() @IsBoolean() 'manage-providers'?: boolean;
-  @IsOptional() @IsBoolean() 'read-workspaces'?: boolean;
-  @IsOptional() @IsBoolean() 'read-projects'?: boolean;
+  @Omittable() @IsBoolean() 'manage-policies'?: boolean;
+  @Omittable() @IsBoolean() 'manage-workspaces'?: boolean;
+  @Omittable() @IsBoolean() 'manage-projects'?: boolean;
+  @Omittable() @IsBoolean() 'manage-providers'?: boolean;
+  @Omittable() @IsBoolean() 'read-workspaces'?: boolean;
+  @Omittable() @IsBoolean() 'read-projects'?: boolean;
 }
 
 const NAME = /^[A-Za-z0-9 _.-]+$/;
@@ -30,11 +29,11 @@ export class CreateTeamAttributes {
   @Matches(NAME, { message: 'is invalid: use letters, numbers, spaces, ., - and _' })
   name: string;
 
-  @IsOptional()
+  @Omittable()
   @IsIn(['secret', 'organization'], { message: 'is not included in the list' })
   visibility?: 'secret' | 'organization';
 
-  @IsOptional()
+  @Omittable()
   @IsObject({ message: 'must be an object' })
   @ValidateNested()
   @Type(() => OrganizationAccessAttributes)
@@ -42,18 +41,18 @@ export class CreateTeamAttributes {
 }
 
 export class UpdateTeamAttributes {
-  @ValidateIf((_, v) => v !== undefined)
+  @Omittable()
   @IsString()
   @IsNotEmpty({ message: "can't be blank" })
   @MaxLength(128, { message: 'is too long (maximum is 128 characters)' })
   @Matches(NAME, { message: 'is invalid: use letters, numbers, spaces, ., - and _' })
   name?: string;
 
-  @IsOptional()
+  @Omittable()
   @IsIn(['secret', 'organization'], { message: 'is not included in the list' })
   visibility?: 'secret' | 'organization';
 
-  @IsOptional()
+  @Omittable()
   @IsObject({ message: 'must be an object' })
   @ValidateNested()
   @Type(() => OrganizationAccessAttributes)

@@ -1,13 +1,5 @@
-import {
-  IsBoolean,
-  IsEmail,
-  IsNotEmpty,
-  IsOptional,
-  IsString,
-  Matches,
-  MaxLength,
-  MinLength,
-} from 'class-validator';
+import { IsBoolean, IsEmail, IsNotEmpty, IsString, Matches, MaxLength, MinLength } from 'class-validator';
+import { Omittable } from '../../common/jsonapi/presence';
 
 export class CreateUserAttributes {
   @IsString()
@@ -26,7 +18,7 @@ export class CreateUserAttributes {
   @MaxLength(128, { message: 'is too long (maximum is 128 characters)' })
   password: string;
 
-  @IsOptional()
+  @Omittable()
   @IsBoolean()
   'is-site-admin'?: boolean;
 }

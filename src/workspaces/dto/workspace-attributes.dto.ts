@@ -1,13 +1,5 @@
-import {
-  IsBoolean,
-  IsIn,
-  IsNotEmpty,
-  IsOptional,
-  IsString,
-  Matches,
-  MaxLength,
-  ValidateIf,
-} from 'class-validator';
+import { IsBoolean, IsIn, IsNotEmpty, IsString, Matches, MaxLength } from 'class-validator';
+import { Nullable, Omittable } from '../../common/jsonapi/presence';
 import { EXECUTION_MODES, ExecutionMode } from '../entities/workspace.entity';
 
 const NAME = /^[A-Za-z0-9_-]+$/;
@@ -15,20 +7,20 @@ const ENGINE_VERSION = /^(latest|\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?)$/;
 
 /** Where runs of the workspace execute, and whether they apply on their own. */
 export class ExecutionSettingsAttributes {
-  @ValidateIf((_, v) => v !== undefined)
+  @Omittable()
   @IsIn(EXECUTION_MODES, { message: `must be one of ${EXECUTION_MODES.join(', ')}` })
   'execution-mode'?: ExecutionMode;
 
   /** go-tfe sends the pool as this attribute; the `agent-pool` relationship says the same. */
-  @IsOptional()
+  @Nullable()
   @IsString()
   'agent-pool-id'?: string | null;
 
-  @ValidateIf((_, v) => v !== undefined)
+  @Omittable()
   @IsBoolean()
   'auto-apply'?: boolean;
 
-  @ValidateIf((_, v) => v !== undefined)
+  @Omittable()
   @IsBoolean()
   'auto-apply-run-trigger'?: boolean;
 }
@@ -40,31 +32,31 @@ export class CreateWorkspaceAttributes extends ExecutionSettingsAttributes {
   @Matches(NAME, { message: 'is invalid: use letters, numbers, - and _' })
   name: string;
 
-  @IsOptional()
+  @Nullable()
   @IsString()
   @MaxLength(2000, { message: 'is too long (maximum is 2000 characters)' })
   description?: string | null;
 
-  @IsOptional()
+  @Omittable()
   @IsString()
   @Matches(ENGINE_VERSION, { message: 'is invalid: use latest or N.N.N' })
   'engine-version'?: string;
 }
 
 export class UpdateWorkspaceAttributes extends ExecutionSettingsAttributes {
-  @ValidateIf((_, v) => v !== undefined)
+  @Omittable()
   @IsString()
   @IsNotEmpty({ message: "can't be blank" })
   @MaxLength(90, { message: 'is too long (maximum is 90 characters)' })
   @Matches(NAME, { message: 'is invalid: use letters, numbers, - and _' })
   name?: string;
 
-  @IsOptional()
+  @Nullable()
   @IsString()
   @MaxLength(2000, { message: 'is too long (maximum is 2000 characters)' })
   description?: string | null;
 
-  @ValidateIf((_, v) => v !== undefined)
+  @Omittable()
   @IsString()
   @Matches(ENGINE_VERSION, { message: 'is invalid: use latest or N.N.N' })
   'engine-version'?: string;

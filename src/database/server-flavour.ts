@@ -1,0 +1,33 @@
+import { createConnection, RowDataPacket } from 'mysql2/promise';
+import { DataSourceOptions } from 'typeorm';
+
+export type MysqlFlavour = 'mysql' | 'mariadb';
+
+/** MariaDB names itself in `VERSION()` ("10.11.6-MariaDB-0+deb12u1"); MySQL never does. */
+export function flavourOfVersion(version: string): MysqlFlavour {
+  return /mariadb/i.test(version) ? 'mariadb' : 'mysql';
+}
+
+/** What the server behind `url` (a `mysql://` URL) is, asked over one short-lived connection. */
+export async function detectServerFlavour(url: string, connectTimeoutMs: number): Promise<MysqlFlavour> {
+  const connection = await createConnection({ uri: url, connectTimeout: connectTimeoutMs });
+  try {
+    const [rows] = await connection.query<(RowDataPacket & { version: string })[]>(
+      'SELECT VERSION() AS version',
+    );
+    return flavourOfVersion(String(rows[0]?.version ?? ''));
+  } finally {
+    await connection.end();
+  }
+}
+
+/**
+ * The options with the dialect of the server they point at, whichever of `mysql://` and
+ * `mariadb://` was written: the two differ in SQL TypeORM writes (MySQL 8's `FOR SHARE` is a
+ * syntax error on MariaDB) and in how they report column defaults.
+ */
+export async function withServerFlavour<T extends DataSourceOptions>(options: T): Promise<T> {
+  if ((options.type !== 'mysql' && options.type !== 'mariadb') || !options.url) return options;
+  const flavour = await detectServerFlavour(options.url, options.connectTimeout ?? 10000);
+  return { ...options, type: flavour };
+}
