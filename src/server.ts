@@ -30,7 +30,10 @@ export async function startServer(options: ServerOptions = {}): Promise<NestExpr
   app.enableShutdownHooks(['SIGTERM', 'SIGINT'], { useProcessExit: true });
   await options.prepare?.(app);
   await app.listen(config.port, config.host);
-  app.getHttpServer().keepAliveTimeout = 65_000;
+  const server = app.getHttpServer();
+  server.keepAliveTimeout = 65_000;
+  // The upload sweep removes temporary files older than this: no request body may take longer.
+  server.requestTimeout = config.uploadTimeoutSeconds * 1000;
   new Logger('Server').log(`listening on ${config.host}:${config.port}; the API explorer is at /docs`);
   return app;
 }

@@ -36,6 +36,13 @@ export interface PoolList extends Page<AgentPoolView> {
 
 const ALLOWED_WORKSPACES = '/data/relationships/allowed-workspaces';
 
+/** Rolls a pool update back when it would stop allowing workspaces that use the pool. */
+class WorkspacesCutOff extends Error {
+  constructor(readonly workspaceIds: string[]) {
+    super('agent pool update would cut workspaces off');
+  }
+}
+
 /**
  * Who may do what: organization owners manage pools, their tokens and agents (as on the real
  * service); members whose teams manage workspaces may read pools and agents, since they choose
@@ -142,12 +149,13 @@ export class AgentPoolsService implements OnModuleInit {
    */
   async delete(p: Principal, id: string): Promise<void> {
     const pool = await this.requireManageable(p, id);
-    await inTransaction(this.ds, async (manager) => {
+    const using = await inTransaction(this.ds, async (manager) => {
       if (!(await lockRow(manager, 'agent_pools', pool.id))) throw notFound();
-      const using = (await this.workspaces.idsByAgentPool([pool.id])).get(pool.id) ?? [];
-      if (using.length) throw await this.inUse(using, 'Agent pool is still used by');
-      await this.repo.delete(manager, pool.id);
+      const ids = (await this.workspaces.idsByAgentPool([pool.id], manager)).get(pool.id) ?? [];
+      if (!ids.length) await this.repo.delete(manager, pool.id);
+      return ids;
     });
+    if (using.length) throw await this.inUse(using, 'Agent pool is still used by');
   }
 
   /** Included workspaces the caller may read. */
@@ -227,21 +235,27 @@ export class AgentPoolsService implements OnModuleInit {
    * which uses it is refused: the workspace's jobs would have nowhere to go.
    */
   private async saveUnique(pool: AgentPoolEntity, allowed: string[] | undefined): Promise<void> {
+    let cut: string[];
     try {
-      await inTransaction(this.ds, async (manager) => {
+      cut = await inTransaction(this.ds, async (manager) => {
         await lockRow(manager, 'agent_pools', pool.id);
         await this.repo.save(manager, pool);
         if (allowed) await this.repo.replaceAllowedWorkspaces(manager, pool.id, allowed);
-        if (pool.organizationScoped) return;
+        if (pool.organizationScoped) return [];
         const using = (await this.workspaces.idsByAgentPool([pool.id], manager)).get(pool.id) ?? [];
         const stillAllowed = new Set((await this.repo.allowedWorkspaceIds([pool.id], manager)).get(pool.id));
-        const cut = using.filter((id) => !stillAllowed.has(id));
-        if (cut.length) throw await this.inUse(cut, 'Agent pool would no longer allow', ALLOWED_WORKSPACES);
+        const dropped = using.filter((id) => !stillAllowed.has(id));
+        // Nothing is kept when a workspace would be cut off: the transaction rolls back.
+        if (dropped.length) throw new WorkspacesCutOff(dropped);
+        return [];
       });
     } catch (err) {
       if (isUniqueViolation(err)) throw invalidAttribute('name', 'has already been taken');
-      throw err;
+      if (!(err instanceof WorkspacesCutOff)) throw err;
+      cut = err.workspaceIds;
     }
+    // Named after the transaction: reading workspaces inside it would take a second connection.
+    if (cut.length) throw await this.inUse(cut, 'Agent pool would no longer allow', ALLOWED_WORKSPACES);
   }
 
   private async inUse(workspaceIds: string[], lead: string, pointer?: string) {

@@ -1,14 +1,13 @@
-import { Body, Controller, Post, Req, UseGuards } from '@nestjs/common';
+import { Body, Controller, Post, Req } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { API_V2 } from '../common/api-prefix';
-import { Public } from '../common/auth/public.decorator';
 import { LeavesAccessAlone } from '../common/cache/change-epoch.guard';
 import { badRequest } from '../common/errors/domain-error';
 import { validateAttributes } from '../common/jsonapi/body';
 import { ApiErrors } from '../common/jsonapi/openapi';
 import { AgentTokenContext } from './agent-context';
-import { AgentTokenGuard, RegistersAgent } from './agent-token.guard';
+import { AgentRoutes, RegistersAgent } from './agent-token.guard';
 import { AgentsService, Registration } from './agents.service';
 import { CurrentAgentToken } from './current-agent.decorator';
 import { RegisterAgentBody } from './dto/register-agent.dto';
@@ -19,8 +18,7 @@ import { RegisterAgentBody } from './dto/register-agent.dto';
  */
 @ApiTags('executor protocol')
 @ApiBearerAuth()
-@Public()
-@UseGuards(AgentTokenGuard)
+@AgentRoutes()
 @Controller(`${API_V2}/agent`)
 export class AgentProtocolController {
   constructor(private readonly agents: AgentsService) {}

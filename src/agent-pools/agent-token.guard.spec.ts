@@ -3,6 +3,7 @@ import { Reflector } from '@nestjs/core';
 import { tokenDigest } from '../common/auth/token-secret';
 import { standingEpoch } from '../common/cache/change-epoch';
 import { TtlMemo } from '../common/cache/ttl-memo';
+import { RateLimitService } from '../common/rate-limit/rate-limit.service';
 import { AgentTokenContext, PING_REFRESH_MS } from './agent-context';
 import { AgentAuthService } from './agent-auth.service';
 import { AgentRequest, AgentTokenGuard, RegistersAgent } from './agent-token.guard';
@@ -47,7 +48,7 @@ describe('AgentTokenGuard', () => {
   const call = (handler: 'register' | 'claim', headers: Record<string, string>) => {
     const req = { headers } as unknown as AgentRequest;
     const context = {
-      switchToHttp: () => ({ getRequest: () => req }),
+      switchToHttp: () => ({ getRequest: () => req, getResponse: () => ({}) }),
       getHandler: () => Handlers.prototype[handler],
     } as unknown as ExecutionContext;
     return { req, result: sut.canActivate(context) };
@@ -58,7 +59,7 @@ describe('AgentTokenGuard', () => {
     touches = [];
     const cache = new TtlMemo(5000, standingEpoch(), undefined, 'access');
     auth = new AgentAuthService(tokens, agents, cache, standingEpoch());
-    sut = new AgentTokenGuard(auth, new Reflector());
+    sut = new AgentTokenGuard(auth, new Reflector(), { enabled: false } as RateLimitService);
   });
 
   it('lets a registration through with the token alone and hands it to the handler', async () => {

@@ -128,6 +128,10 @@ export class AppConfig {
   readonly maxShasumsBytes: number;
   readonly maxSignatureBytes: number;
   readonly maxPolicyBytes: number;
+  /** How long an upload's claim lives without a heartbeat before any node may sweep it. */
+  readonly uploadLeaseSeconds: number;
+  /** The longest an upload body may take to arrive (the HTTP server's request timeout). */
+  readonly uploadTimeoutSeconds: number;
   readonly dbPoolSize: number;
   readonly dbConnectTimeoutMs: number;
   /** Further attempts, 3 s apart, to reach the database at start before giving up. */
@@ -200,6 +204,8 @@ export class AppConfig {
     this.maxShasumsBytes = int(env, 'MAX_SHASUMS_BYTES', 1024 * 1024, 1);
     this.maxSignatureBytes = int(env, 'MAX_SIGNATURE_BYTES', 64 * 1024, 1);
     this.maxPolicyBytes = int(env, 'MAX_POLICY_BYTES', 1024 * 1024, 1);
+    this.uploadLeaseSeconds = int(env, 'UPLOAD_LEASE_SECONDS', 60, 1, 3600);
+    this.uploadTimeoutSeconds = int(env, 'UPLOAD_TIMEOUT_SECONDS', 300, 1, 86400);
     this.dbPoolSize = int(env, 'DB_POOL_SIZE', 10, 1, 1000);
     this.dbConnectTimeoutMs = int(env, 'DB_CONNECT_TIMEOUT_MS', 3000, 100, 60000);
     this.dbConnectRetries = int(env, 'DB_CONNECT_RETRIES', 9, 0, 1000);

@@ -108,6 +108,16 @@ class FakePlinth {
   }
 }
 
+/** What the stand-in commands below plan and apply: one create and one replacement. */
+const TWO_ADDED_ONE_DESTROYED = {
+  status: 'finished',
+  'has-changes': true,
+  'resource-additions': 2,
+  'resource-changes': 0,
+  'resource-destructions': 1,
+  'resource-imports': 0,
+};
+
 describe('Executor', () => {
   const fake = new FakePlinth();
   let workDir: string;
@@ -147,14 +157,7 @@ describe('Executor', () => {
   it('plans: unpacks the configuration, runs plan and show, uploads log, plan JSON and plan file, reports counts', async () => {
     const id = fake.queue('plan');
     await executor().run();
-    expect(fake.reports.get(id)).toEqual({
-      status: 'finished',
-      'has-changes': true,
-      'resource-additions': 2,
-      'resource-changes': 0,
-      'resource-destructions': 1,
-      'resource-imports': 0,
-    });
+    expect(fake.reports.get(id)).toEqual(TWO_ADDED_ONE_DESTROYED);
     expect(fake.text(`${id}/logs`)).toContain('planning networking\nresource "null_resource" "x" {}');
     expect(JSON.parse(fake.text(`${id}/plan-json`)!)).toHaveProperty('resource_changes');
     expect(fake.text(`${id}/plan-file`)).toBe('plan-bytes');
@@ -164,14 +167,7 @@ describe('Executor', () => {
   it('applies the saved plan it downloads and reports the counts of the closing summary', async () => {
     const id = fake.queue('apply');
     await executor().run();
-    expect(fake.reports.get(id)).toEqual({
-      status: 'finished',
-      'has-changes': true,
-      'resource-additions': 2,
-      'resource-changes': 0,
-      'resource-destructions': 1,
-      'resource-imports': 0,
-    });
+    expect(fake.reports.get(id)).toEqual(TWO_ADDED_ONE_DESTROYED);
     expect(fake.text(`${id}/logs`)).toContain('Apply complete!');
   });
 

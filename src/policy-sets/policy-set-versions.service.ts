@@ -13,6 +13,7 @@ import { AppConfig } from '../config/app-config';
 import { OrganizationsService } from '../organizations/organizations.service';
 import { BlobStore, StoredBlob } from '../storage/blob-store';
 import { ArchiveInspection, inspectArchive } from '../storage/archive-inspector';
+import { leaseLost, UploadLeases } from '../storage/upload-leases';
 import { UploadRegistry } from '../storage/upload-registry';
 import { API_SOURCE, PolicySetVersionEntity } from './entities/policy-set-version.entity';
 import { PolicySetEntity } from './entities/policy-set.entity';
@@ -33,6 +34,7 @@ export class PolicySetVersionsService implements OnModuleInit {
     private readonly repo: PolicySetVersionsRepository,
     private readonly organizations: OrganizationsService,
     private readonly registry: UploadRegistry,
+    private readonly leases: UploadLeases,
     private readonly blobs: BlobStore,
     private readonly config: AppConfig,
     private readonly clock: Clock,
@@ -43,6 +45,7 @@ export class PolicySetVersionsService implements OnModuleInit {
     this.registry.registerUpload(VERSION_UPLOAD_PURPOSE, {
       maxBytes: () => this.config.maxPolicyArchiveBytes,
       receive: (id, body) => this.receive(id, body),
+      recover: (manager, id) => this.reopen(manager, id),
     });
   }
 
@@ -109,23 +112,28 @@ export class PolicySetVersionsService implements OnModuleInit {
 
   /**
    * The upload link's handler. The link works once: the first PUT moves the version out of
-   * `pending` (a compare-and-set, so a concurrent second PUT gets 409), the archive streams to the
-   * blob store under the size cap, then it is inspected. The version is `ready` or `errored` by the
-   * time the PUT answers; a refused archive also answers 422 saying why.
+   * `pending` (a compare-and-set, so a concurrent second PUT gets 409) and takes an upload lease in
+   * the same transaction; the archive streams to the blob store under the size cap, then it is
+   * inspected. The version is `ready` or `errored` by the time the PUT answers; a refused archive
+   * also answers 422 saying why. If the process dies meanwhile, the lease expires and the upload
+   * sweep puts the version back to `pending`, its link usable again.
    */
   private async receive(id: string, body: Readable): Promise<void> {
     const version = await this.repo.findById(id);
     if (!version) throw notFound();
+    const key = archiveKey(version);
     const startedAt = this.clock.now();
-    const claimed = await inTransaction(this.ds, (m) =>
-      this.repo.transition(m, id, 'pending', {
+    const lease = await inTransaction(this.ds, async (m) => {
+      const claimed = await this.repo.transition(m, id, 'pending', {
         status: 'ingressing',
         ingressingAt: startedAt,
         updatedAt: startedAt,
-      }),
-    );
-    if (!claimed) throw conflict('This upload link has already been used');
-    const key = archiveKey(version);
+      });
+      return claimed
+        ? this.leases.take(m, { purpose: VERSION_UPLOAD_PURPOSE, resourceId: id, blobKey: key })
+        : null;
+    });
+    if (!lease) throw conflict('This upload link has already been used');
     let stored: StoredBlob;
     let inspection: ArchiveInspection;
     try {
@@ -138,14 +146,9 @@ export class PolicySetVersionsService implements OnModuleInit {
       });
     } catch (err) {
       // Nothing usable arrived (too large, client gone, store failure): the link stays usable.
-      await this.blobs.delete(key);
-      await inTransaction(this.ds, (m) =>
-        this.repo.transition(m, id, 'ingressing', {
-          status: 'pending',
-          ingressingAt: null,
-          updatedAt: this.clock.now(),
-        }),
-      );
+      await lease.abandon((m) => this.reopen(m, id));
+      // The set (and with it the version) was deleted while the archive streamed in.
+      if (!(await this.repo.findById(id))) throw notFound();
       throw err;
     }
     const at = this.clock.now();
@@ -158,10 +161,30 @@ export class PolicySetVersionsService implements OnModuleInit {
           updatedAt: at,
         }
       : { status: 'errored', erroredAt: at, error: inspection.reason, updatedAt: at };
-    const recorded = await inTransaction(this.ds, (m) => this.repo.transition(m, id, 'ingressing', changes));
-    if (!inspection.ok || !recorded) await this.blobs.delete(key);
-    // The set (and with it the version) was deleted while the archive streamed in.
-    if (!recorded) throw notFound();
+    // A refused archive goes first, so that no crash can leave it behind an errored version.
+    if (!inspection.ok) await this.blobs.delete(key);
+    const recorded = await inTransaction(
+      this.ds,
+      async (m) => (await lease.release(m)) && this.repo.transition(m, id, 'ingressing', changes),
+    );
+    if (!recorded) {
+      // The set (and with it the version) was deleted while the archive streamed in.
+      if (!(await this.repo.findById(id))) {
+        await this.blobs.delete(key);
+        throw notFound();
+      }
+      // A sweep took the lease over, deleted the blob and reopened the version: the key is no longer ours.
+      throw leaseLost();
+    }
     if (!inspection.ok) throw invalid(`The archive was refused: ${inspection.reason}`);
+  }
+
+  /** Back to waiting for its archive, from an upload that failed or died with its process. */
+  private async reopen(manager: EntityManager, id: string): Promise<void> {
+    await this.repo.transition(manager, id, 'ingressing', {
+      status: 'pending',
+      ingressingAt: null,
+      updatedAt: this.clock.now(),
+    });
   }
 }

@@ -1,7 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
+import { PassThrough, Readable } from 'node:stream';
 import { createHash } from 'node:crypto';
 import { AddressInfo } from 'node:net';
 import { BlobStore } from './blob-store';
@@ -27,6 +27,8 @@ function sha(buf: Buffer): string {
 
 interface Driver {
   name: string;
+  /** The driver's unfinished puts. */
+  temporaryFiles(): string[];
   setup(): Promise<BlobStore>;
   teardown(): Promise<void>;
 }
@@ -38,17 +40,27 @@ const tempDir = () => {
   return d;
 };
 
+let fsRoot = '';
+let spoolDir = '';
+const listDir = (dir: string) => (existsSync(dir) ? readdirSync(dir) : []);
+
+async function until(check: () => boolean): Promise<void> {
+  for (let i = 0; i < 200 && !check(); i++) await new Promise((r) => setTimeout(r, 10));
+}
+
 let s3server: { close(): Promise<void> } | undefined;
 let s3store: S3BlobStore | undefined;
 
 const drivers: Driver[] = [
   {
     name: 'filesystem',
-    setup: async () => new FsBlobStore(tempDir()),
+    temporaryFiles: () => listDir(join(fsRoot, '.uploading')),
+    setup: async () => new FsBlobStore((fsRoot = tempDir())),
     teardown: async () => undefined,
   },
   {
     name: 's3 (local S3-compatible server)',
+    temporaryFiles: () => listDir(spoolDir),
     setup: async () => {
       const server = new S3rver({
         port: 0,
@@ -64,7 +76,7 @@ const drivers: Driver[] = [
         region: 'us-east-1',
         endpoint: `http://127.0.0.1:${address.port}`,
         forcePathStyle: true,
-        spoolDir: tempDir(),
+        spoolDir: (spoolDir = tempDir()),
         credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
       });
       return s3store;
@@ -128,9 +140,33 @@ describe.each(drivers)('BlobStore conformance: $name', (driver) => {
     expect(await store.stat('p/v10/c')).toEqual({ size: 1 });
   });
 
+  it('sweeps the temporary file of a put last written before the cutoff, and only that', async () => {
+    const slow = new PassThrough();
+    slow.write(Buffer.alloc(1024, 1));
+    const kept = store.put('t/kept', slow, { maxBytes: 1e6 });
+    await until(() => driver.temporaryFiles().length === 1);
+    await store.sweepTemporary(new Date(Date.now() - 60_000));
+    expect(driver.temporaryFiles()).toHaveLength(1);
+    slow.end(Buffer.alloc(1024, 2));
+    expect(await kept).toMatchObject({ size: 2048 });
+
+    const stalled = new PassThrough();
+    stalled.write(Buffer.alloc(1024, 1));
+    const swept = store.put('t/swept', stalled, { maxBytes: 1e6 }).catch(() => undefined);
+    await until(() => driver.temporaryFiles().length === 1);
+    await store.sweepTemporary(new Date(Date.now() + 60_000));
+    expect(driver.temporaryFiles()).toEqual([]);
+    stalled.destroy(new Error('the client went away'));
+    await swept;
+    expect(await store.stat('t/swept')).toBeNull();
+  });
+
   it('refuses keys that could escape the store', async () => {
     await expect(store.put('../evil', Readable.from([Buffer.from('x')]), { maxBytes: 10 })).rejects.toThrow(
       /unsafe/,
     );
+    await expect(
+      store.put('.uploading/x', Readable.from([Buffer.from('x')]), { maxBytes: 10 }),
+    ).rejects.toThrow(/unsafe/);
   });
 });

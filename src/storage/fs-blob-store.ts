@@ -5,12 +5,29 @@ import { dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../common/private-files';
-import { assertSafeKey, BlobStore, MeteredStream, PutOptions, StoredBlob } from './blob-store';
+import {
+  assertSafeKey,
+  BlobStore,
+  MeteredStream,
+  PutOptions,
+  removeStaleTemporaryFiles,
+  StoredBlob,
+  TEMPORARY_SUFFIX,
+} from './blob-store';
 
-/** Files under a root directory; writes go to a temporary file, are fsynced, then renamed into place. */
+/**
+ * Files under a root directory; writes go to a temporary file, are fsynced, then renamed into place.
+ * Temporary files live in one directory of their own under the root (the same filesystem, so the
+ * rename stays atomic): deleting a prefix never pulls a file from under a put, and the sweep of
+ * abandoned ones reads one directory instead of the whole tree.
+ */
 export class FsBlobStore extends BlobStore {
+  private readonly temporaryDir: string;
+
   constructor(private readonly root: string) {
     super();
+    // assertSafeKey refuses keys that start with a dot, so no blob can land in here.
+    this.temporaryDir = join(root, '.uploading');
   }
 
   private path(key: string): string {
@@ -20,8 +37,8 @@ export class FsBlobStore extends BlobStore {
 
   async put(key: string, source: Readable, options: PutOptions): Promise<StoredBlob> {
     const target = this.path(key);
-    await mkdir(dirname(target), { recursive: true, mode: PRIVATE_DIR_MODE });
-    const tmp = `${target}.${randomBytes(6).toString('hex')}.partial`;
+    await mkdir(this.temporaryDir, { recursive: true, mode: PRIVATE_DIR_MODE });
+    const tmp = join(this.temporaryDir, `${randomBytes(8).toString('hex')}${TEMPORARY_SUFFIX}`);
     const meter = new MeteredStream(options.maxBytes);
     try {
       await pipeline(source, meter, createWriteStream(tmp, { flags: 'wx', mode: PRIVATE_FILE_MODE }));
@@ -31,6 +48,7 @@ export class FsBlobStore extends BlobStore {
       } finally {
         await handle.close();
       }
+      await mkdir(dirname(target), { recursive: true, mode: PRIVATE_DIR_MODE });
       await rename(tmp, target);
     } catch (err) {
       await rm(tmp, { force: true });
@@ -67,5 +85,9 @@ export class FsBlobStore extends BlobStore {
     const clean = prefix.replace(/\/+$/, '');
     assertSafeKey(clean);
     await rm(join(this.root, clean), { recursive: true, force: true });
+  }
+
+  sweepTemporary(olderThan: Date): Promise<void> {
+    return removeStaleTemporaryFiles(this.temporaryDir, olderThan);
   }
 }

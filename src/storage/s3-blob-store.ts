@@ -16,7 +16,15 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../common/private-files';
-import { assertSafeKey, BlobStore, MeteredStream, PutOptions, StoredBlob } from './blob-store';
+import {
+  assertSafeKey,
+  BlobStore,
+  MeteredStream,
+  PutOptions,
+  removeStaleTemporaryFiles,
+  StoredBlob,
+  TEMPORARY_SUFFIX,
+} from './blob-store';
 
 export interface S3Options {
   bucket: string;
@@ -61,7 +69,7 @@ export class S3BlobStore extends BlobStore {
   async put(key: string, source: Readable, options: PutOptions): Promise<StoredBlob> {
     assertSafeKey(key);
     await mkdir(this.options.spoolDir, { recursive: true, mode: PRIVATE_DIR_MODE });
-    const spool = join(this.options.spoolDir, `${randomBytes(8).toString('hex')}.partial`);
+    const spool = join(this.options.spoolDir, `${randomBytes(8).toString('hex')}${TEMPORARY_SUFFIX}`);
     const meter = new MeteredStream(options.maxBytes);
     try {
       await pipeline(source, meter, createWriteStream(spool, { flags: 'wx', mode: PRIVATE_FILE_MODE }));
@@ -116,6 +124,11 @@ export class S3BlobStore extends BlobStore {
       }
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (token);
+  }
+
+  /** The spool is local to the node: a node sweeps only what its own earlier runs left there. */
+  sweepTemporary(olderThan: Date): Promise<void> {
+    return removeStaleTemporaryFiles(this.options.spoolDir, olderThan);
   }
 
   destroy(): void {

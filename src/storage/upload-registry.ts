@@ -1,11 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import { Readable } from 'node:stream';
+import { EntityManager } from 'typeorm';
 
 export interface UploadHandler {
   /** Stores the raw body for `resourceId` and flips the resource's state; throws domain errors to refuse. */
   receive(resourceId: string, body: Readable, meta: { contentLength?: number }): Promise<void>;
   /** Bytes accepted at most; a declared Content-Length above it is refused before reading. */
   maxBytes(): number;
+  /**
+   * The upload of `resourceId` died with its process (its lease expired and its blob is deleted):
+   * undo what the upload had marked, in the sweep's transaction.
+   */
+  recover?(manager: EntityManager, resourceId: string): Promise<void>;
 }
 
 export interface DownloadTarget {

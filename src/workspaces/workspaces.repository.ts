@@ -145,10 +145,10 @@ export class WorkspacesRepository {
     const [row] = rows;
     const flag = (v: unknown) => v === true || Number(v) === 1;
     return {
-      name: String(row.name),
-      organizationId: String(row.organization_id),
+      name: row.name as string,
+      organizationId: row.organization_id as string,
       locked: flag(row.locked),
-      agentPoolId: row.agent_pool_id === null ? null : String(row.agent_pool_id),
+      agentPoolId: typeof row.agent_pool_id === 'string' ? row.agent_pool_id : null,
       autoApply: flag(row.auto_apply),
       autoApplyRunTrigger: flag(row.auto_apply_run_trigger),
     };

@@ -28,11 +28,6 @@ export async function createFuzzFixtures(
   const teamWorkspaceId = await grantWorkspace(admin, teamId, workspaceId, 'read');
   const user = await createUser(t, admin);
   const tokens = await admin.api.get(`/api/v2/users/${admin.userId}/authentication-tokens`).expect(200);
-  const pool = await admin.api
-    .post(`/api/v2/organizations/${org}/agent-pools`, {
-      data: { type: 'agent-pools', attributes: { name: unique('pool') } },
-    })
-    .expect(201);
   const fixtures: FuzzFixtures = {
     org,
     projectId,
@@ -42,7 +37,13 @@ export async function createFuzzFixtures(
     teamWorkspaceId,
     userId: user.userId!,
     tokenId: tokens.body.data[0].id,
-    poolId: pool.body.data.id,
+    poolId: (
+      await admin.api
+        .post(`/api/v2/organizations/${org}/agent-pools`, {
+          data: { type: 'agent-pools', attributes: { name: unique('pool') } },
+        })
+        .expect(201)
+    ).body.data.id,
     uploadToken: t.app.get(SignedLinks).token({
       purpose: 'fuzz-nobody',
       resourceId: 'r',

@@ -19,7 +19,7 @@ export interface Actor {
 }
 
 /** Runs the IACT bootstrap and returns the first site administrator. */
-export async function bootstrapAdmin(t: TestApp): Promise<Actor> {
+export async function bootstrapAdmin(t: Pick<TestApp, 'origin'>): Promise<Actor> {
   const iact = await request(t.origin).get('/admin/retrieve-iact').expect(200);
   const res = await request(t.origin)
     .post(`/admin/initial-admin-user?token=${iact.text}`)

@@ -40,10 +40,16 @@ export class ServerProcess {
     this.exited = new Promise((ok) => child.on('exit', (code, signal) => ok({ code, signal })));
   }
 
-  /** `entry` relative to the repository, e.g. `src/main.ts`; env on top of a minimal environment. */
-  static async start(entry: string, env: Record<string, string> = {}): Promise<ServerProcess> {
+  /**
+   * `entry` relative to the repository, e.g. `src/main.ts`; env on top of a minimal environment.
+   * `dataDir` restarts on the data directory of an earlier (killed) process instead of a fresh one.
+   */
+  static async start(
+    entry: string,
+    env: Record<string, string> = {},
+    dataDir = mkdtempSync(join(tmpdir(), 'plinth-proc-')),
+  ): Promise<ServerProcess> {
     const port = await freePort();
-    const dataDir = mkdtempSync(join(tmpdir(), 'plinth-proc-'));
     const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', entry], {
       cwd: ROOT,
       env: {
@@ -103,8 +109,8 @@ export class ServerProcess {
     }
   }
 
-  /** Stops the process (and its workers) if it still runs, and removes its data directory. */
-  async dispose(): Promise<void> {
+  /** `kill -9` of the process and its workers, if it still runs; the data directory stays. */
+  async kill(): Promise<void> {
     if (this.child.exitCode === null && this.child.signalCode === null) {
       for (const pid of this.children()) {
         try {
@@ -116,6 +122,11 @@ export class ServerProcess {
       this.child.kill('SIGKILL');
       await this.exited;
     }
+  }
+
+  /** Stops the process (and its workers) if it still runs, and removes its data directory. */
+  async dispose(): Promise<void> {
+    await this.kill();
     rmSync(this.dataDir, { recursive: true, force: true });
   }
 }

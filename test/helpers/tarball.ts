@@ -39,3 +39,9 @@ export function tarBytes(entries: TarEntry[]): Buffer {
   blocks.push(Buffer.alloc(1024));
   return Buffer.concat(blocks);
 }
+
+/** The smallest policy set archive Plinth accepts: a `sentinel.hcl` and the one policy it names. */
+export const MINIMAL_POLICY_ARCHIVE = tarGz([
+  { path: 'sentinel.hcl', body: 'policy "p" {\n  enforcement_level = "advisory"\n}\n' },
+  { path: 'p.sentinel', body: 'main = rule { true }\n' },
+]);

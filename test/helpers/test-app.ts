@@ -39,6 +39,20 @@ async function mysqlAdmin<T>(
   }
 }
 
+/** A MySQL database of its own for one test (created here), its URL and how to drop it. */
+export async function createMysqlDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `plinth_e2e_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
+  await mysqlAdmin((c) =>
+    c.query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`),
+  );
+  return {
+    url: `${mysqlServerUrl()}/${name}`,
+    drop: async () => {
+      await mysqlAdmin((c) => c.query(`DROP DATABASE IF EXISTS \`${name}\``));
+    },
+  };
+}
+
 /** A provider replaced for one test app, e.g. `{ provide: LOG_DESTINATION, useValue: stream }`. */
 export interface ProviderOverride {
   provide: unknown;
@@ -54,15 +68,8 @@ export async function startApp(
   overrides: ProviderOverride[] = [],
 ): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'plinth-e2e-'));
-  let dbName: string | undefined;
-  let databaseUrl = 'sqlite::memory:';
-  if (usesMysql()) {
-    dbName = `plinth_e2e_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
-    await mysqlAdmin((c) =>
-      c.query(`CREATE DATABASE \`${dbName}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`),
-    );
-    databaseUrl = `${mysqlServerUrl()}/${dbName}`;
-  }
+  const database = usesMysql() ? await createMysqlDatabase() : undefined;
+  const databaseUrl = database?.url ?? 'sqlite::memory:';
   const config = new AppConfig({
     DATABASE_URL: databaseUrl,
     DATA_DIR: dataDir,
@@ -92,13 +99,13 @@ export async function startApp(
     close: async () => {
       await app.close();
       rmSync(dataDir, { recursive: true, force: true });
-      if (dbName) await mysqlAdmin((c) => c.query(`DROP DATABASE IF EXISTS \`${dbName}\``));
+      await database?.drop();
     },
   };
 }
 
 /** A supertest client for the app, with optional bearer token and JSON:API content type on bodies. */
-export function client(t: TestApp, token?: string) {
+export function client(t: Pick<TestApp, 'origin'>, token?: string) {
   const withAuth = (req: request.Test) => (token ? req.set('Authorization', `Bearer ${token}`) : req);
   const agent = request(t.origin);
   return {

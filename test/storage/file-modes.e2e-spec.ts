@@ -36,6 +36,8 @@ describe('files Plinth creates', () => {
         '.': '700',
         'signing-secret': '600',
         blobs: '700',
+        // Where puts are written before they are renamed into place.
+        'blobs/.uploading': '700',
         'blobs/test-uploads': '700',
         'blobs/test-uploads/nested': '700',
         'blobs/test-uploads/nested/blob': '600',

@@ -5,6 +5,7 @@ import type { Request, Response } from 'express';
 import { DomainError } from '../errors/domain-error';
 import {
   addressKey,
+  COUNTED_BY_ROUTE,
   enforceRateLimit,
   isLimited,
   presentsCredentials,
@@ -39,7 +40,11 @@ export class BearerAuthGuard extends AuthGuard('bearer') {
       context.getClass(),
     ]);
     if (isPublic) {
-      if (counted) await enforceRateLimit(this.limits, addressKey(req), res);
+      const countedByRoute = this.reflector.getAllAndOverride<boolean>(COUNTED_BY_ROUTE, [
+        context.getHandler(),
+        context.getClass(),
+      ]);
+      if (counted && !countedByRoute) await enforceRateLimit(this.limits, addressKey(req), res);
       return true;
     }
     try {

@@ -1,11 +1,12 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Readable } from 'node:stream';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { inTransaction } from '../../common/database/transaction';
 import { conflict, invalid, notFound } from '../../common/errors/domain-error';
 import { AppConfig } from '../../config/app-config';
-import { BlobStore } from '../../storage/blob-store';
+import { BlobStore, PutOptions, StoredBlob } from '../../storage/blob-store';
+import { LeaseTarget, leaseLost, UploadLease, UploadLeases } from '../../storage/upload-leases';
 import { DownloadTarget, UploadRegistry } from '../../storage/upload-registry';
 import { readDetachedSignature } from '../gpg-keys/pgp';
 import { RegistryProvidersRepository } from '../providers/registry-providers.repository';
@@ -19,7 +20,8 @@ import { parseSha256Sums } from './shasums';
  * What the registry's signed links do. Every upload streams to a fresh blob key first; only when
  * the bytes pass their checks does one transaction (holding the version's row lock) flip the flag
  * and record the key. A refused, oversized or repeated upload deletes its own blob, so nothing is
- * kept and nothing already accepted is overwritten.
+ * kept and nothing already accepted is overwritten. An upload holds a lease while it runs, released in
+ * that same transaction: if its process dies, the upload sweep deletes the blob it left.
  *
  * Signature check ordering: whichever of SHA256SUMS and its signature arrives second completes
  * the pair and is verified (when the namespace stores the version's key); a bad pair refuses that
@@ -33,6 +35,7 @@ export class RegistryUploadsService implements OnModuleInit {
     private readonly registry: UploadRegistry,
     private readonly config: AppConfig,
     private readonly blobs: BlobStore,
+    private readonly leases: UploadLeases,
     private readonly providers: RegistryProvidersRepository,
     private readonly versions: ProviderVersionsRepository,
     private readonly platforms: ProviderPlatformsRepository,
@@ -62,13 +65,14 @@ export class RegistryUploadsService implements OnModuleInit {
     const { version, organizationId } = await this.versionFor(versionId);
     if (version.shasumsUploaded) throw conflict('SHA256SUMS has already been uploaded for this version');
     const key = blobKeys.shasums(version.providerId, version.id);
-    await this.blobs.put(key, body, { maxBytes: this.config.maxShasumsBytes });
-    await this.keepOrDiscard(key, async () => {
+    const upload = { purpose: PURPOSE.shasumsUpload, resourceId: versionId, blobKey: key };
+    await this.keepOrDiscard(upload, body, { maxBytes: this.config.maxShasumsBytes }, async (lease) => {
       const sums = await this.readiness.readBlob(key);
       const entries = parseSha256Sums(sums);
       await inTransaction(this.ds, async (manager) => {
         await this.readiness.lockNamespace(manager, organizationId);
         const current = await this.readiness.lockVersion(manager, versionId);
+        await this.release(manager, lease);
         if (current.shasumsUploaded) throw conflict('SHA256SUMS has already been uploaded for this version');
         if (current.shasumsSigUploaded) {
           const signature = await this.readiness.readBlob(current.shasumsSigBlob!);
@@ -95,13 +99,14 @@ export class RegistryUploadsService implements OnModuleInit {
       throw conflict('The SHA256SUMS signature has already been uploaded for this version');
     }
     const key = blobKeys.shasumsSig(version.providerId, version.id);
-    await this.blobs.put(key, body, { maxBytes: this.config.maxSignatureBytes });
-    await this.keepOrDiscard(key, async () => {
+    const upload = { purpose: PURPOSE.shasumsSigUpload, resourceId: versionId, blobKey: key };
+    await this.keepOrDiscard(upload, body, { maxBytes: this.config.maxSignatureBytes }, async (lease) => {
       const signature = await this.readiness.readBlob(key);
       await readDetachedSignature(signature);
       await inTransaction(this.ds, async (manager) => {
         await this.readiness.lockNamespace(manager, organizationId);
         const current = await this.readiness.lockVersion(manager, versionId);
+        await this.release(manager, lease);
         if (current.shasumsSigUploaded) {
           throw conflict('The SHA256SUMS signature has already been uploaded for this version');
         }
@@ -130,8 +135,9 @@ export class RegistryUploadsService implements OnModuleInit {
       throw conflict('The binary has already been uploaded for this platform');
     const { version } = await this.versionFor(platform.versionId);
     const key = blobKeys.binary(version.providerId, version.id, platform.id);
-    const stored = await this.blobs.put(key, body, { maxBytes: this.config.maxProviderBinaryBytes });
-    await this.keepOrDiscard(key, async () => {
+    const upload = { purpose: PURPOSE.binaryUpload, resourceId: platformId, blobKey: key };
+    const limit = { maxBytes: this.config.maxProviderBinaryBytes };
+    await this.keepOrDiscard(upload, body, limit, async (lease, stored) => {
       if (stored.sha256 !== platform.shasum.toLowerCase()) {
         throw invalid(`The binary's SHA-256 (${stored.sha256}) does not match the platform's shasum`);
       }
@@ -139,6 +145,7 @@ export class RegistryUploadsService implements OnModuleInit {
         const current = await this.readiness.lockVersion(manager, version.id);
         const target = await this.platforms.findById(platformId, manager);
         if (!target) throw notFound();
+        await this.release(manager, lease);
         if (target.providerBinaryUploaded) {
           throw conflict('The binary has already been uploaded for this platform');
         }
@@ -177,17 +184,39 @@ export class RegistryUploadsService implements OnModuleInit {
     return { version, organizationId: provider.organizationId };
   }
 
-  /** Runs the checks and the flag flip for a stored blob; on any failure the blob is deleted. */
-  private async keepOrDiscard(key: string, work: () => Promise<void>): Promise<void> {
+  /**
+   * Streams the body to its blob under a lease, then runs the checks and the flag flip; on any
+   * failure the blob is deleted and the lease ended. An upload whose version or platform was
+   * deleted while it streamed answers 404 (whatever the store said about the vanished files).
+   */
+  private async keepOrDiscard(
+    upload: LeaseTarget,
+    body: Readable,
+    limit: PutOptions,
+    work: (lease: UploadLease, stored: StoredBlob) => Promise<void>,
+  ): Promise<void> {
+    const lease = await this.leases.begin(upload);
     try {
-      await work();
+      await work(lease, await this.blobs.put(upload.blobKey, body, limit));
     } catch (err) {
       try {
-        await this.blobs.delete(key);
+        await lease.abandon();
       } catch (cleanup) {
-        this.logger.warn({ err: cleanup, key }, 'could not delete a refused upload');
+        this.logger.warn({ err: cleanup, key: upload.blobKey }, 'could not delete a refused upload');
       }
+      if (!(await this.stillExists(upload))) throw notFound();
       throw err;
     }
+  }
+
+  private async stillExists(upload: LeaseTarget): Promise<boolean> {
+    if (upload.purpose === PURPOSE.binaryUpload)
+      return (await this.platforms.findById(upload.resourceId)) !== null;
+    return (await this.versions.findById(upload.resourceId)) !== null;
+  }
+
+  /** Inside the recording transaction, after the version's lock: the upload is no longer in progress. */
+  private async release(manager: EntityManager, lease: UploadLease): Promise<void> {
+    if (!(await lease.release(manager))) throw leaseLost();
   }
 }

@@ -1,5 +1,5 @@
 import { IsBoolean, IsIn, IsNotEmpty, IsString, Matches, MaxLength } from 'class-validator';
-import { Nullable, Omittable } from '../../common/jsonapi/presence';
+import { Omittable, Nullable } from '../../common/jsonapi/presence';
 import { EXECUTION_MODES, ExecutionMode } from '../entities/workspace.entity';
 
 const NAME = /^[A-Za-z0-9_-]+$/;
@@ -11,7 +11,7 @@ export class ExecutionSettingsAttributes {
   @IsIn(EXECUTION_MODES, { message: `must be one of ${EXECUTION_MODES.join(', ')}` })
   'execution-mode'?: ExecutionMode;
 
-  /** go-tfe sends the pool as this attribute; the `agent-pool` relationship says the same. */
+  /** go-tfe sends the pool as this attribute (null clears it); the `agent-pool` relationship says the same. */
   @Nullable()
   @IsString()
   'agent-pool-id'?: string | null;
