@@ -2,6 +2,23 @@ import eslint from '@eslint/js';
 import prettier from 'eslint-config-prettier';
 import tseslint from 'typescript-eslint';
 
+/*
+ * A module's tables are its own: its entities and repositories are imported only from inside it.
+ * Other modules read and lock its rows through its exported service and may name the entity only
+ * as a type (the service returns it). docs/architecture.md lists the exceptions below.
+ */
+const OWN_TABLES = {
+  allowTypeImports: true,
+  message:
+    "another module's tables: go through its service (docs/architecture.md, 'Each table has one owner')",
+};
+const ownTables = (...levels) => ({
+  patterns: [
+    { ...OWN_TABLES, group: levels.map((up) => `${up}*/entities/**`) },
+    { ...OWN_TABLES, group: levels.flatMap((up) => [`${up}*/*.repository`, `${up}*/**/*.repository`]) },
+  ],
+});
+
 export default tseslint.config(
   {
     ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'data/**', 'eslint.config.mjs', 'jest.config.js'],
@@ -46,5 +63,27 @@ export default tseslint.config(
         },
       ],
     },
+  },
+  {
+    files: ['src/**/*.ts'],
+    ignores: ['src/**/*.spec.ts', 'src/*/entities/**', 'src/database/**'],
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', ownTables('../', '../../')] },
+  },
+  {
+    // The registry's sub-folders are one module: they share its entities and repositories.
+    files: ['src/registry/*/**/*.ts'],
+    ignores: ['src/**/*.spec.ts', 'src/*/entities/**'],
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', ownTables('../../')] },
+  },
+  {
+    // The listed exceptions (docs/architecture.md): the queries behind every permission decision,
+    // the run-trigger page that reads both workspaces in its one query, and the organization
+    // lifecycle, which writes the rows of the organizations module it belongs beside.
+    files: [
+      'src/common/auth/access.repository.ts',
+      'src/run-triggers/run-triggers.repository.ts',
+      'src/organization-lifecycle/organization-lifecycle.service.ts',
+    ],
+    rules: { '@typescript-eslint/no-restricted-imports': 'off' },
   },
 );

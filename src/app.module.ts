@@ -16,7 +16,7 @@ import { dataSourceOptions } from './database/data-source-options';
 import { withServerFlavour } from './database/server-flavour';
 import { HealthModule } from './health/health.module';
 import { ObservabilityModule } from './observability/observability.module';
-import { OrganizationsModule } from './organizations/organizations.module';
+import { OrganizationLifecycleModule } from './organization-lifecycle/organization-lifecycle.module';
 import { PoliciesModule } from './policies/policies.module';
 import { PolicySetsModule } from './policy-sets/policy-sets.module';
 import { ProjectsModule } from './projects/projects.module';
@@ -26,7 +26,7 @@ import { RunTriggersModule } from './run-triggers/run-triggers.module';
 import { RunsModule } from './runs/runs.module';
 import { ServerModule } from './server/server.module';
 import { StorageModule } from './storage/storage.module';
-import { TagBindingsModule } from './tag-bindings/tag-bindings.module';
+import { TagBindingRoutesModule } from './tag-binding-routes/tag-binding-routes.module';
 import { TeamsModule } from './teams/teams.module';
 import { TokensModule } from './tokens/tokens.module';
 import { UsersModule } from './users/users.module';
@@ -54,7 +54,7 @@ import { WorkspacesModule } from './workspaces/workspaces.module';
     StorageModule,
     HealthModule,
     UsersModule,
-    OrganizationsModule,
+    OrganizationLifecycleModule,
     TeamsModule,
     TokensModule,
     ProjectsModule,
@@ -64,7 +64,7 @@ import { WorkspacesModule } from './workspaces/workspaces.module';
     AgentPoolsModule,
     AdminCatalogsModule,
     ReservedTagKeysModule,
-    TagBindingsModule,
+    TagBindingRoutesModule,
     PoliciesModule,
     PolicySetsModule,
     BootstrapModule,

@@ -4,7 +4,6 @@ import { EntityManager, Repository, SelectQueryBuilder } from 'typeorm';
 import { likeCondition, likePattern } from '../common/database/like';
 import { paginate, Page } from '../common/database/paginate';
 import { PageParams } from '../common/jsonapi/pagination';
-import { WorkspaceEntity } from '../workspaces/entities/workspace.entity';
 import { Catalog } from './catalogs';
 import { ToolVersionEntity } from './entities/tool-version.entity';
 
@@ -78,21 +77,6 @@ export class ToolVersionsRepository {
 
   async delete(manager: EntityManager, id: string): Promise<void> {
     await manager.getRepository(ToolVersionEntity).delete({ id });
-  }
-
-  /** Workspaces pinned to each of `versions` (keys lower-cased), one aggregate query. */
-  async workspaceCounts(versions: string[], manager = this.repo.manager): Promise<Map<string, number>> {
-    const counts = new Map<string, number>();
-    if (!versions.length) return counts;
-    const rows: { version: string; count: string | number }[] = await manager
-      .createQueryBuilder(WorkspaceEntity, 'w')
-      .select('LOWER(w.engine_version)', 'version')
-      .addSelect('COUNT(*)', 'count')
-      .where('LOWER(w.engine_version) IN (:...versions)', { versions: versions.map((v) => v.toLowerCase()) })
-      .groupBy('LOWER(w.engine_version)')
-      .getRawMany();
-    for (const r of rows) counts.set(r.version, Number(r.count));
-    return counts;
   }
 
   /** Versions compare without regard to case, whatever the column's collation. */

@@ -1,4 +1,4 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { Page } from '../common/database/paginate';
@@ -39,23 +39,12 @@ export function newToolVersion(catalog: Catalog): ToolVersionEntity {
  * decides); the pinning check is for the modules whose resources pin a version.
  */
 @Injectable()
-export class ToolVersionsService implements OnModuleInit {
+export class ToolVersionsService {
   constructor(
     private readonly repo: ToolVersionsRepository,
     private readonly usage: CatalogUsageRegistry,
     @InjectDataSource() private readonly ds: DataSource,
   ) {}
-
-  onModuleInit(): void {
-    this.usage.register(
-      'engine-versions',
-      (versions, manager) => this.repo.workspaceCounts(versions, manager),
-      {
-        one: 'workspace',
-        other: 'workspaces',
-      },
-    );
-  }
 
   async list(
     catalog: Catalog,

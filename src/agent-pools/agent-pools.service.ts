@@ -11,7 +11,7 @@ import { ParsedBody } from '../common/jsonapi/body';
 import { ResourceObject } from '../common/jsonapi/document';
 import { PageParams } from '../common/jsonapi/pagination';
 import { newId } from '../common/ids';
-import { OrganizationEntity } from '../organizations/entities/organization.entity';
+import type { OrganizationEntity } from '../organizations/entities/organization.entity';
 import { OrganizationsService } from '../organizations/organizations.service';
 import { AgentPoolCheckRegistry, AgentPoolUsability } from '../workspaces/agent-pool-check.registry';
 import { WorkspacesService } from '../workspaces/workspaces.service';
@@ -150,7 +150,7 @@ export class AgentPoolsService implements OnModuleInit {
   async delete(p: Principal, id: string): Promise<void> {
     const pool = await this.requireManageable(p, id);
     const using = await inTransaction(this.ds, async (manager) => {
-      if (!(await lockRow(manager, 'agent_pools', pool.id))) throw notFound();
+      if (!(await lockRow(manager, AgentPoolEntity, pool.id))) throw notFound();
       const ids = (await this.workspaces.idsByAgentPool([pool.id], manager)).get(pool.id) ?? [];
       if (!ids.length) await this.repo.delete(manager, pool.id);
       return ids;
@@ -174,7 +174,7 @@ export class AgentPoolsService implements OnModuleInit {
     poolId: string,
     workspace: { id: string; organizationId: string },
   ): Promise<AgentPoolUsability> {
-    if (!(await lockRow(manager, 'agent_pools', poolId))) return 'missing';
+    if (!(await lockRow(manager, AgentPoolEntity, poolId))) return 'missing';
     const pool = await manager.getRepository(AgentPoolEntity).findOne({ where: { id: poolId } });
     if (!pool || pool.organizationId !== workspace.organizationId) return 'missing';
     if (pool.organizationScoped || (await this.repo.allows(manager, pool.id, workspace.id))) return 'usable';
@@ -238,7 +238,7 @@ export class AgentPoolsService implements OnModuleInit {
     let cut: string[];
     try {
       cut = await inTransaction(this.ds, async (manager) => {
-        await lockRow(manager, 'agent_pools', pool.id);
+        await lockRow(manager, AgentPoolEntity, pool.id);
         await this.repo.save(manager, pool);
         if (allowed) await this.repo.replaceAllowedWorkspaces(manager, pool.id, allowed);
         if (pool.organizationScoped) return [];

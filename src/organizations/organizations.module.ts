@@ -1,22 +1,13 @@
-import { forwardRef, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { ProjectsModule } from '../projects/projects.module';
-import { TeamsModule } from '../teams/teams.module';
-import { WorkspacesModule } from '../workspaces/workspaces.module';
 import { OrganizationEntity } from './entities/organization.entity';
 import { OrganizationBlobsRegistry } from './organization-blobs.registry';
-import { OrganizationsController } from './organizations.controller';
 import { OrganizationsRepository } from './organizations.repository';
 import { OrganizationsService } from './organizations.service';
 
+/** Organization lookups and locks, depending only on common/: every module may import it. */
 @Module({
-  imports: [
-    TypeOrmModule.forFeature([OrganizationEntity]),
-    forwardRef(() => TeamsModule),
-    forwardRef(() => ProjectsModule),
-    forwardRef(() => WorkspacesModule),
-  ],
-  controllers: [OrganizationsController],
+  imports: [TypeOrmModule.forFeature([OrganizationEntity])],
   providers: [OrganizationsRepository, OrganizationsService, OrganizationBlobsRegistry],
   exports: [OrganizationsService, OrganizationBlobsRegistry],
 })

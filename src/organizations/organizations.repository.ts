@@ -1,11 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository } from 'typeorm';
+import { IdSubquery } from '../common/database/id-subquery';
 import { paginate, Page } from '../common/database/paginate';
+import { lockRow } from '../common/database/transaction';
 import { PageParams } from '../common/jsonapi/pagination';
-import { TeamEntity } from '../teams/entities/team.entity';
-import { TeamMembershipEntity } from '../teams/entities/team-membership.entity';
 import { OrganizationEntity } from './entities/organization.entity';
+
+/** Every organization, those whose ids a subquery selects, or one organization. */
+export type OrganizationScope = { all: true } | { idsIn: IdSubquery } | { organizationId: string };
 
 @Injectable()
 export class OrganizationsRepository {
@@ -24,27 +27,18 @@ export class OrganizationsRepository {
     return this.repo.findOne({ where: { id } });
   }
 
-  /** All organizations (site administrators), or those the user belongs to through a team. */
-  listVisible(
-    scope: { all: true } | { userId: string } | { organizationId: string },
-    page: PageParams,
-  ): Promise<Page<OrganizationEntity>> {
+  listVisible(scope: OrganizationScope, page: PageParams): Promise<Page<OrganizationEntity>> {
     const qb = this.repo.createQueryBuilder('o').orderBy('o.name', 'ASC');
-    if ('userId' in scope) {
-      qb.where((sub) => {
-        const inner = sub
-          .subQuery()
-          .select('t.organization_id')
-          .from(TeamEntity, 't')
-          .innerJoin(TeamMembershipEntity, 'm', 'm.team_id = t.id')
-          .where('m.user_id = :userId', { userId: scope.userId })
-          .getQuery();
-        return `o.id IN ${inner}`;
-      });
+    if ('idsIn' in scope) {
+      qb.where(`o.id IN ${scope.idsIn.sql}`, scope.idsIn.parameters);
     } else if ('organizationId' in scope) {
       qb.where('o.id = :id', { id: scope.organizationId });
     }
     return paginate(qb, page);
+  }
+
+  lock(manager: EntityManager, id: string): Promise<boolean> {
+    return lockRow(manager, OrganizationEntity, id);
   }
 
   insert(manager: EntityManager, org: OrganizationEntity): Promise<OrganizationEntity> {

@@ -1,45 +1,26 @@
-import { forwardRef, Inject, Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
 import { AuthCache } from '../common/auth/auth-cache';
 import { PermissionService } from '../common/auth/permission.service';
 import { Principal } from '../common/auth/principal';
-import { inTransaction } from '../common/database/transaction';
 import { Page } from '../common/database/paginate';
-import { isUniqueViolation } from '../common/errors/db-errors';
-import { invalidAttribute, notFound } from '../common/errors/domain-error';
-import { ParsedBody } from '../common/jsonapi/body';
+import { notFound } from '../common/errors/domain-error';
 import { ResourceObject } from '../common/jsonapi/document';
 import { PageParams } from '../common/jsonapi/pagination';
-import { newId } from '../common/ids';
-import { AppConfig } from '../config/app-config';
-import { ProjectsService } from '../projects/projects.service';
-import { BlobStore } from '../storage/blob-store';
-import { TeamsService } from '../teams/teams.service';
-import { WorkspacesService } from '../workspaces/workspaces.service';
-import {
-  CreateOrganizationAttributes,
-  UpdateOrganizationAttributes,
-} from './dto/organization-attributes.dto';
 import { OrganizationEntity } from './entities/organization.entity';
-import { OrganizationBlobsRegistry } from './organization-blobs.registry';
-import { OrganizationsRepository } from './organizations.repository';
+import { OrganizationScope, OrganizationsRepository } from './organizations.repository';
 import { serializeOrganization } from './organizations.serializer';
 
+/**
+ * The organization lookups every module uses, and the organizations table's writes and locks.
+ * Creating and deleting an organization (with its owners team, Default Project, workspaces and
+ * files) is OrganizationLifecycleService's job, in a module nothing imports.
+ */
 @Injectable()
 export class OrganizationsService {
-  private readonly logger = new Logger('Organizations');
-
   constructor(
     private readonly repo: OrganizationsRepository,
     private readonly permissions: PermissionService,
-    private readonly config: AppConfig,
-    @InjectDataSource() private readonly ds: DataSource,
-    @Inject(forwardRef(() => TeamsService)) private readonly teams: TeamsService,
-    @Inject(forwardRef(() => ProjectsService)) private readonly projects: ProjectsService,
-    @Inject(forwardRef(() => WorkspacesService)) private readonly workspaces: WorkspacesService,
-    private readonly blobPrefixes: OrganizationBlobsRegistry,
-    private readonly blobs: BlobStore,
     private readonly cache: AuthCache,
   ) {}
 
@@ -84,89 +65,6 @@ export class OrganizationsService {
     return org;
   }
 
-  list(p: Principal, page: PageParams): Promise<Page<OrganizationEntity>> {
-    if (this.permissions.isSiteAdmin(p)) return this.repo.listVisible({ all: true }, page);
-    if (p.kind === 'user') return this.repo.listVisible({ userId: p.userId }, page);
-    return this.repo.listVisible({ organizationId: p.organizationId }, page);
-  }
-
-  /** Creates the organization with its owners team (the creator in it) and its Default Project. */
-  async create(p: Principal, body: ParsedBody<CreateOrganizationAttributes>): Promise<OrganizationEntity> {
-    if (p.kind !== 'user') throw notFound();
-    const attrs = body.attributes;
-    if (attrs.edition !== undefined && !this.permissions.isSiteAdmin(p)) {
-      throw invalidAttribute('edition', 'can only be set by a site administrator');
-    }
-    const now = new Date();
-    const org = Object.assign(new OrganizationEntity(), {
-      id: newId('org'),
-      name: attrs.name,
-      email: attrs.email,
-      edition: attrs.edition ?? this.config.defaultEdition,
-      createdAt: now,
-      updatedAt: now,
-    });
-    try {
-      return await inTransaction(this.ds, async (manager) => {
-        await this.repo.insert(manager, org);
-        await this.teams.createOwnersTeam(manager, org.id, p.userId);
-        await this.projects.createDefaultProject(manager, org.id);
-        return org;
-      });
-    } catch (err) {
-      if (isUniqueViolation(err)) throw invalidAttribute('name', 'has already been taken');
-      throw err;
-    }
-  }
-
-  async update(
-    p: Principal,
-    name: string,
-    body: ParsedBody<UpdateOrganizationAttributes>,
-  ): Promise<OrganizationEntity> {
-    const org = await this.requireVisible(p, name);
-    await this.permissions.requireOwner(p, org.id);
-    const attrs = body.attributes;
-    if (attrs.edition !== undefined && attrs.edition !== org.edition && !this.permissions.isSiteAdmin(p)) {
-      throw invalidAttribute('edition', 'can only be changed by a site administrator');
-    }
-    if (attrs.name !== undefined) org.name = attrs.name;
-    if (attrs.email !== undefined) org.email = attrs.email;
-    if (attrs.edition !== undefined) org.edition = attrs.edition;
-    org.updatedAt = new Date();
-    try {
-      const saved = await inTransaction(this.ds, (manager) => this.repo.save(manager, org));
-      this.permissions.forgetCachedAccess();
-      return saved;
-    } catch (err) {
-      if (isUniqueViolation(err)) throw invalidAttribute('name', 'has already been taken');
-      throw err;
-    }
-  }
-
-  /** Deletes the organization and everything in it. */
-  async delete(p: Principal, name: string): Promise<void> {
-    const org = await this.requireVisible(p, name);
-    await this.permissions.requireOwner(p, org.id);
-    const prefixes = await inTransaction(this.ds, async (manager) => {
-      const owned = await this.blobPrefixes.collect(manager, org.id);
-      // Workspaces go first: they restrict the deletion of the projects that hold them.
-      await this.workspaces.deleteAllInOrganization(manager, org.id);
-      await this.repo.delete(manager, org.id);
-      return owned;
-    });
-    // Its teams and tokens went with it.
-    this.permissions.forgetCachedAccess();
-    // Files go after the rows: a crash in between leaves unreferenced files, never a row without its file.
-    for (const prefix of prefixes) {
-      try {
-        await this.blobs.deletePrefix(prefix);
-      } catch (err) {
-        this.logger.warn({ err, prefix }, 'could not remove files of a deleted organization');
-      }
-    }
-  }
-
   isOwner(p: Principal, organizationId: string): Promise<boolean> {
     return this.permissions.isOwner(p, organizationId);
   }
@@ -188,5 +86,30 @@ export class OrganizationsService {
       if (access) out.push(serializeOrganization(org, access.owner));
     }
     return out;
+  }
+
+  /**
+   * Locks the organization's row for the rest of the transaction, so writers of its children whose
+   * rules count or compare siblings (limits, unique keys, trigger cycles, signing keys, the one
+   * organization token) take turns. False when the organization is gone.
+   */
+  lockForChildWrites(manager: EntityManager, organizationId: string): Promise<boolean> {
+    return this.repo.lock(manager, organizationId);
+  }
+
+  listVisible(scope: OrganizationScope, page: PageParams): Promise<Page<OrganizationEntity>> {
+    return this.repo.listVisible(scope, page);
+  }
+
+  insertRow(manager: EntityManager, org: OrganizationEntity): Promise<OrganizationEntity> {
+    return this.repo.insert(manager, org);
+  }
+
+  saveRow(manager: EntityManager, org: OrganizationEntity): Promise<OrganizationEntity> {
+    return this.repo.save(manager, org);
+  }
+
+  deleteRow(manager: EntityManager, id: string): Promise<void> {
+    return this.repo.delete(manager, id);
   }
 }

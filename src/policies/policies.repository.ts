@@ -1,10 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, In, Repository } from 'typeorm';
+import { EntityManager, Repository } from 'typeorm';
 import { likeCondition, likePattern } from '../common/database/like';
 import { paginate, Page } from '../common/database/paginate';
 import { PageParams } from '../common/jsonapi/pagination';
-import { PolicySetPolicyEntity } from '../policy-sets/entities/policy-set-policy.entity';
 import { PolicyEntity } from './entities/policy.entity';
 import { PolicyKind } from './policy-kinds';
 import { RowReader } from '../common/database/row-reader';
@@ -41,22 +40,6 @@ export class PoliciesRepository {
     if (filter.search) qb.andWhere(likeCondition('p.name', 'search'), { search: likePattern(filter.search) });
     if (filter.kind) qb.andWhere('p.kind = :kind', { kind: filter.kind });
     return paginate(qb, page);
-  }
-
-  /**
-   * The sets each policy belongs to, one query over the membership table (read across modules on
-   * purpose, as projects count workspaces): `policy-set-count` is the length of each list.
-   */
-  async setIdsOf(policyIds: string[]): Promise<Map<string, string[]>> {
-    const out = new Map<string, string[]>(policyIds.map((id) => [id, []]));
-    if (!policyIds.length) return out;
-    const rows = await this.repo.manager.getRepository(PolicySetPolicyEntity).find({
-      select: { policyId: true, policySetId: true },
-      where: { policyId: In(policyIds) },
-      order: { createdAt: 'ASC', policySetId: 'ASC' },
-    });
-    for (const r of rows) out.get(r.policyId)?.push(r.policySetId);
-    return out;
   }
 
   save(manager: EntityManager, policy: PolicyEntity): Promise<PolicyEntity> {

@@ -20,6 +20,7 @@ import { PolicyEntity } from './entities/policy.entity';
 import { PoliciesRepository } from './policies.repository';
 import { PolicyView, serializePolicy } from './policies.serializer';
 import { ENFORCEMENT_LEVELS, EnforcementLevel, PolicyKind } from './policy-kinds';
+import { PolicySetMemberships } from './policy-set-memberships';
 
 export interface PolicyListQuery {
   search?: string;
@@ -57,6 +58,7 @@ const codeKey = (policyId: string) => `${policyBlobPrefix(policyId)}/code`;
 export class PoliciesService {
   constructor(
     private readonly repo: PoliciesRepository,
+    private readonly memberships: PolicySetMemberships,
     private readonly permissions: PermissionService,
     private readonly organizations: OrganizationsService,
     private readonly blobs: BlobStore,
@@ -97,7 +99,7 @@ export class PoliciesService {
     const org = await this.organizations.requireVisible(p, orgName);
     await this.permissions.requireFlag(p, org.id, 'manage-policies');
     const result = await this.repo.list({ organizationId: org.id, ...query }, page);
-    const setIds = await this.repo.setIdsOf(result.items.map((x) => x.id));
+    const setIds = await this.memberships.setIdsOf(result.items.map((x) => x.id));
     return {
       ...result,
       items: result.items.map((policy) => ({
@@ -184,7 +186,7 @@ export class PoliciesService {
 
   private async views(policies: PolicyEntity[]): Promise<PolicyView[]> {
     const [setIds, orgs] = await Promise.all([
-      this.repo.setIdsOf(policies.map((x) => x.id)),
+      this.memberships.setIdsOf(policies.map((x) => x.id)),
       this.organizations.findByIds(policies.map((x) => x.organizationId)),
     ]);
     const names = new Map(orgs.map((o) => [o.id, o.name]));

@@ -5,6 +5,7 @@ import { idPrefixCollector, OrganizationBlobsRegistry } from '../organizations/o
 import { policySetBlobPrefix } from './policy-sets.service';
 import { OrganizationsModule } from '../organizations/organizations.module';
 import { PoliciesModule } from '../policies/policies.module';
+import { PolicySetMemberships } from '../policies/policy-set-memberships';
 import { ProjectsModule } from '../projects/projects.module';
 import { WorkspacesModule } from '../workspaces/workspaces.module';
 import { PolicySetPolicyEntity } from './entities/policy-set-policy.entity';
@@ -57,10 +58,15 @@ import { PolicyToolVersionValidator } from './policy-tool-version.validator';
   exports: [PolicySetsService],
 })
 export class PolicySetsModule implements OnModuleInit {
-  constructor(private readonly organizationBlobs: OrganizationBlobsRegistry) {}
+  constructor(
+    private readonly organizationBlobs: OrganizationBlobsRegistry,
+    private readonly memberships: PolicySetMemberships,
+    private readonly repo: PolicySetsRepository,
+  ) {}
 
-  /** Deleting an organization removes these files too. */
+  /** Deleting an organization removes these files too; policies show the sets they are in. */
   onModuleInit(): void {
     this.organizationBlobs.register(idPrefixCollector(PolicySetEntity, policySetBlobPrefix));
+    this.memberships.register((policyIds) => this.repo.setIdsOfPolicies(policyIds));
   }
 }

@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, Repository } from 'typeorm';
+import { EntityManager, In, Repository } from 'typeorm';
 import { likeCondition, likePattern } from '../common/database/like';
 import { RowReader } from '../common/database/row-reader';
+import { lockRow } from '../common/database/transaction';
 import { Page, paginate, paginateCounted } from '../common/database/paginate';
 import { PageParams } from '../common/jsonapi/pagination';
 import { PolicyKind } from '../policies/policy-kinds';
@@ -75,6 +76,23 @@ export class PolicySetsRepository {
   }
 
   /** Outside a transaction, plain SQL: every policy-set route starts here (see RowReader). */
+  /** The sets each policy belongs to, one query (registered with the policies module). */
+  async setIdsOfPolicies(policyIds: string[]): Promise<Map<string, string[]>> {
+    const out = new Map<string, string[]>(policyIds.map((id) => [id, []]));
+    if (!policyIds.length) return out;
+    const rows = await this.repo.manager.getRepository(PolicySetPolicyEntity).find({
+      select: { policyId: true, policySetId: true },
+      where: { policyId: In(policyIds) },
+      order: { createdAt: 'ASC', policySetId: 'ASC' },
+    });
+    for (const r of rows) out.get(r.policyId)?.push(r.policySetId);
+    return out;
+  }
+
+  lock(manager: EntityManager, id: string): Promise<boolean> {
+    return lockRow(manager, PolicySetEntity, id);
+  }
+
   async findById(id: string, manager?: EntityManager): Promise<PolicySetEntity | null> {
     if (manager) return manager.getRepository(PolicySetEntity).findOne({ where: { id } });
     const [set] = await this.rows.many(

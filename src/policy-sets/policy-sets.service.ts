@@ -4,13 +4,13 @@ import { DataSource, EntityManager } from 'typeorm';
 import { PermissionService } from '../common/auth/permission.service';
 import { Principal } from '../common/auth/principal';
 import { Page } from '../common/database/paginate';
-import { inTransaction, lockRow } from '../common/database/transaction';
+import { inTransaction } from '../common/database/transaction';
 import { isUniqueViolation } from '../common/errors/db-errors';
 import { invalid, invalidAttribute, notFound, Violations } from '../common/errors/domain-error';
 import { ParsedBody } from '../common/jsonapi/body';
 import { PageParams } from '../common/jsonapi/pagination';
 import { newId } from '../common/ids';
-import { OrganizationEntity } from '../organizations/entities/organization.entity';
+import type { OrganizationEntity } from '../organizations/entities/organization.entity';
 import { OrganizationsService } from '../organizations/organizations.service';
 import { PolicyKind } from '../policies/policy-kinds';
 import { BlobStore } from '../storage/blob-store';
@@ -161,7 +161,7 @@ export class PolicySetsService {
     });
     applyVcs(set, vcsRepo);
     await this.saveUnique(async (manager) => {
-      await lockRow(manager, 'organizations', org.id);
+      await this.organizations.lockForChildWrites(manager, org.id);
       if (
         org.edition === 'free' &&
         (await this.repo.countInOrganization(manager, org.id)) >= FREE_EDITION.policySets
@@ -265,7 +265,7 @@ export class PolicySetsService {
 
   /** Locks the set's row for the rest of the transaction; 404 when it was deleted meanwhile. */
   async lockExisting(manager: EntityManager, id: string): Promise<PolicySetEntity> {
-    if (!(await lockRow(manager, 'policy_sets', id))) throw notFound();
+    if (!(await this.repo.lock(manager, id))) throw notFound();
     const set = await this.repo.findById(id, manager);
     if (!set) throw notFound();
     return set;

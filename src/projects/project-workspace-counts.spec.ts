@@ -1,7 +1,6 @@
 import { standingEpoch } from '../common/cache/change-epoch';
 import { AppConfig } from '../config/app-config';
 import { ProjectWorkspaceCounts } from './project-workspace-counts';
-import { ProjectsRepository } from './projects.repository';
 
 describe('ProjectWorkspaceCounts', () => {
   const setup = (ttl = 5000) => {
@@ -12,9 +11,8 @@ describe('ProjectWorkspaceCounts', () => {
     const workspaceCounts = jest.fn(
       async (ids: string[]) => new Map(ids.map((id) => [id, stored.get(id) ?? 0])),
     );
-    const counts = new ProjectWorkspaceCounts({ cacheTtlMs: ttl } as AppConfig, standingEpoch(), {
-      workspaceCounts,
-    } as unknown as ProjectsRepository);
+    const counts = new ProjectWorkspaceCounts({ cacheTtlMs: ttl } as AppConfig, standingEpoch());
+    counts.register(workspaceCounts);
     return { stored, workspaceCounts, counts };
   };
 

@@ -2,14 +2,19 @@ import { Injectable } from '@nestjs/common';
 import { ChangeEpoch } from '../common/cache/change-epoch';
 import { TtlMemo } from '../common/cache/ttl-memo';
 import { AppConfig } from '../config/app-config';
-import { ProjectsRepository } from './projects.repository';
+
+/** Workspaces in each of the given projects, one aggregate query over the workspaces table. */
+export type WorkspaceCounter = (projectIds: string[]) => Promise<Map<string, number>>;
 
 /**
  * Workspace counts of projects (`workspace-count`), remembered per project for CACHE_TTL_MS: a
  * page of policy sets including their projects would otherwise count thousands of workspaces on
  * every request. Counts read before an answered change do not count afterwards on any process (the
  * change epoch); WorkspacesService also calls `forget()` after its own changes. Rules that depend
- * on the count (a project with workspaces cannot be deleted) ask the repository, never this.
+ * on the count (a project with workspaces cannot be deleted) ask `exact`, never the memo.
+ *
+ * The workspaces module owns the table and depends on this one, so it registers the counting query
+ * at start-up (WorkspaceUsage) instead of this module importing it.
  */
 @Injectable()
 export class ProjectWorkspaceCounts {
@@ -17,12 +22,20 @@ export class ProjectWorkspaceCounts {
   /** Bumped by forget(): a count loaded before a change must not be remembered after it. */
   private generation = 0;
 
-  constructor(
-    config: AppConfig,
-    changes: ChangeEpoch,
-    private readonly repo: ProjectsRepository,
-  ) {
+  private counter?: WorkspaceCounter;
+
+  constructor(config: AppConfig, changes: ChangeEpoch) {
     this.memo = new TtlMemo(config.cacheTtlMs, changes);
+  }
+
+  register(counter: WorkspaceCounter): void {
+    this.counter = counter;
+  }
+
+  /** Counts read now, not remembered. */
+  exact(projectIds: string[]): Promise<Map<string, number>> {
+    if (!this.counter) throw new Error('no workspace counter registered');
+    return this.counter(projectIds);
   }
 
   async of(projectIds: string[]): Promise<Map<string, number>> {
@@ -36,7 +49,7 @@ export class ProjectWorkspaceCounts {
     if (!missing.length) return counts;
     const generation = this.generation;
     const since = this.memo.since();
-    const loaded = await this.repo.workspaceCounts(missing);
+    const loaded = await this.exact(missing);
     for (const [id, count] of loaded) {
       counts.set(id, count);
       if (generation === this.generation) this.memo.set(id, count, since);

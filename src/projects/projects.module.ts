@@ -1,4 +1,4 @@
-import { forwardRef, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { OrganizationsModule } from '../organizations/organizations.module';
 import { TagBindingsModule } from '../tag-bindings/tag-bindings.module';
@@ -9,13 +9,9 @@ import { ProjectsRepository } from './projects.repository';
 import { ProjectsService } from './projects.service';
 
 @Module({
-  imports: [
-    TypeOrmModule.forFeature([ProjectEntity]),
-    forwardRef(() => OrganizationsModule),
-    forwardRef(() => TagBindingsModule),
-  ],
+  imports: [TypeOrmModule.forFeature([ProjectEntity]), OrganizationsModule, TagBindingsModule],
   controllers: [ProjectsController],
   providers: [ProjectsRepository, ProjectWorkspaceCounts, ProjectsService],
-  exports: [ProjectsService],
+  exports: [ProjectsService, ProjectWorkspaceCounts],
 })
 export class ProjectsModule {}

@@ -1,13 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository } from 'typeorm';
+import { projectsGrantedTo } from '../common/auth/grant-subqueries';
 import { likeCondition, likePattern } from '../common/database/like';
 import { paginate, Page } from '../common/database/paginate';
 import { PageParams } from '../common/jsonapi/pagination';
-import { TeamWorkspaceEntity } from '../teams/entities/team-workspace.entity';
-import { WorkspaceEntity } from '../workspaces/entities/workspace.entity';
 import { ProjectEntity } from './entities/project.entity';
 import { RowReader } from '../common/database/row-reader';
+import { lockRow } from '../common/database/transaction';
 
 export interface ProjectListFilter {
   organizationId: string;
@@ -46,34 +46,16 @@ export class ProjectsRepository {
     if (filter.search) qb.andWhere(likeCondition('p.name', 'search'), { search: likePattern(filter.search) });
     if (filter.teamIds) {
       if (!filter.teamIds.length) qb.andWhere('1 = 0');
-      else
-        qb.andWhere((sub) => {
-          const inner = sub
-            .subQuery()
-            .select('w.project_id')
-            .from(WorkspaceEntity, 'w')
-            .innerJoin(TeamWorkspaceEntity, 'tw', 'tw.workspace_id = w.id')
-            .where('tw.team_id IN (:...teamIds)', { teamIds: filter.teamIds })
-            .getQuery();
-          return `p.id IN ${inner}`;
-        });
+      else {
+        const granted = projectsGrantedTo(filter.teamIds);
+        qb.andWhere(`p.id IN ${granted.sql}`, granted.parameters);
+      }
     }
     return paginate(qb, page);
   }
 
-  /** Workspace counts per project, one aggregate query. */
-  async workspaceCounts(projectIds: string[]): Promise<Map<string, number>> {
-    const counts = new Map<string, number>(projectIds.map((id) => [id, 0]));
-    if (!projectIds.length) return counts;
-    const rows: { projectId: string; count: string | number }[] = await this.repo.manager
-      .createQueryBuilder(WorkspaceEntity, 'w')
-      .select('w.project_id', 'projectId')
-      .addSelect('COUNT(*)', 'count')
-      .where('w.project_id IN (:...projectIds)', { projectIds })
-      .groupBy('w.project_id')
-      .getRawMany();
-    for (const r of rows) counts.set(r.projectId, Number(r.count));
-    return counts;
+  lock(manager: EntityManager, id: string): Promise<boolean> {
+    return lockRow(manager, ProjectEntity, id);
   }
 
   save(manager: EntityManager, project: ProjectEntity): Promise<ProjectEntity> {

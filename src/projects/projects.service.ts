@@ -1,4 +1,4 @@
-import { forwardRef, Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { PermissionService } from '../common/auth/permission.service';
@@ -11,7 +11,7 @@ import { ParsedBody } from '../common/jsonapi/body';
 import { ResourceObject } from '../common/jsonapi/document';
 import { PageParams } from '../common/jsonapi/pagination';
 import { newId } from '../common/ids';
-import { OrganizationEntity } from '../organizations/entities/organization.entity';
+import type { OrganizationEntity } from '../organizations/entities/organization.entity';
 import { OrganizationsService } from '../organizations/organizations.service';
 import { TagBindingInput } from '../tag-bindings/tag-binding-rules';
 import { TagBindingsService } from '../tag-bindings/tag-bindings.service';
@@ -34,13 +34,21 @@ export class ProjectsService {
   constructor(
     private readonly repo: ProjectsRepository,
     private readonly permissions: PermissionService,
-    @Inject(forwardRef(() => OrganizationsService)) private readonly organizations: OrganizationsService,
+    private readonly organizations: OrganizationsService,
     @InjectDataSource() private readonly ds: DataSource,
-    @Inject(forwardRef(() => TagBindingsService)) private readonly tagBindings: TagBindingsService,
+    private readonly tagBindings: TagBindingsService,
     private readonly workspaceCounts: ProjectWorkspaceCounts,
   ) {}
 
   /** After a workspace is created, moved or deleted in this process. */
+  /**
+   * Locks the project's row for a write of its tag bindings or of one of its workspaces' bindings:
+   * a project change and a workspace override of the same key take turns.
+   */
+  async lockForTagChange(manager: EntityManager, projectId: string): Promise<void> {
+    await this.repo.lock(manager, projectId);
+  }
+
   forgetWorkspaceCounts(): void {
     this.workspaceCounts.forget();
   }
@@ -171,7 +179,7 @@ export class ProjectsService {
     const project = await this.requireReadable(p, id);
     await this.permissions.requireFlag(p, project.organizationId, 'manage-projects');
     if (project.isDefault) throw invalid('The default project cannot be deleted');
-    const counts = await this.repo.workspaceCounts([project.id]);
+    const counts = await this.workspaceCounts.exact([project.id]);
     if ((counts.get(project.id) ?? 0) > 0) {
       throw invalid('Project still has workspaces; move or delete them first');
     }
@@ -182,7 +190,13 @@ export class ProjectsService {
   private async saveUnique(project: ProjectEntity, tags?: TagBindingInput[]): Promise<void> {
     try {
       await inTransaction(this.ds, (manager) =>
-        this.tagBindings.saveProject(manager, project.id, tags, () => this.repo.save(manager, project)),
+        this.tagBindings.saveProject(
+          manager,
+          project.id,
+          tags,
+          () => this.repo.save(manager, project),
+          (m) => this.lockForTagChange(m, project.id),
+        ),
       );
     } catch (err) {
       if (isUniqueViolation(err)) throw invalidAttribute('name', 'has already been taken');

@@ -1,4 +1,4 @@
-import { forwardRef, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { OrganizationsModule } from '../organizations/organizations.module';
 import { ReservedTagKeyEntity } from './entities/reserved-tag-key.entity';
@@ -7,7 +7,7 @@ import { ReservedTagKeysRepository } from './reserved-tag-keys.repository';
 import { ReservedTagKeysService } from './reserved-tag-keys.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([ReservedTagKeyEntity]), forwardRef(() => OrganizationsModule)],
+  imports: [TypeOrmModule.forFeature([ReservedTagKeyEntity]), OrganizationsModule],
   controllers: [ReservedTagKeysController],
   providers: [ReservedTagKeysRepository, ReservedTagKeysService],
   exports: [ReservedTagKeysService],

@@ -2,6 +2,7 @@ import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
 import { PermissionService } from '../common/auth/permission.service';
 import { Principal } from '../common/auth/principal';
 import { DomainError, notFound } from '../common/errors/domain-error';
+import { lockRow } from '../common/database/transaction';
 import { OrganizationEntity } from '../organizations/entities/organization.entity';
 import { OrganizationsService } from '../organizations/organizations.service';
 import { ReservedTagKeyEntity } from './entities/reserved-tag-key.entity';
@@ -40,7 +41,7 @@ describe('ReservedTagKeysService', () => {
   beforeEach(() => {
     manager = {
       query: jest.fn().mockResolvedValue([{ id: org.id }]),
-      connection: { options: { type: 'mysql' } },
+      connection: { options: { type: 'mysql' }, getMetadata: () => ({ tableName: 'organizations' }) },
     };
     const ds = {
       options: { type: 'mysql' },
@@ -54,7 +55,10 @@ describe('ReservedTagKeysService', () => {
       overrideLocked: jest.fn(),
     };
     permissions = { requireOwner: jest.fn(), requireMember: jest.fn() };
-    const organizations = { requireVisible: jest.fn().mockResolvedValue(org) };
+    const organizations = {
+      requireVisible: jest.fn().mockResolvedValue(org),
+      lockForChildWrites: (m: EntityManager, id: string) => lockRow(m, OrganizationEntity, id),
+    };
     sut = new ReservedTagKeysService(
       repo as never,
       permissions as never,

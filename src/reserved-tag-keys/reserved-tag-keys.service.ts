@@ -1,10 +1,10 @@
-import { forwardRef, Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { PermissionService } from '../common/auth/permission.service';
 import { Principal } from '../common/auth/principal';
 import { Page } from '../common/database/paginate';
-import { inTransaction, lockRow } from '../common/database/transaction';
+import { inTransaction } from '../common/database/transaction';
 import { isUniqueViolation } from '../common/errors/db-errors';
 import { invalidAttribute, notFound } from '../common/errors/domain-error';
 import { PageParams } from '../common/jsonapi/pagination';
@@ -20,7 +20,7 @@ export class ReservedTagKeysService {
   constructor(
     private readonly repo: ReservedTagKeysRepository,
     private readonly permissions: PermissionService,
-    @Inject(forwardRef(() => OrganizationsService)) private readonly organizations: OrganizationsService,
+    private readonly organizations: OrganizationsService,
     @InjectDataSource() private readonly ds: DataSource,
   ) {}
 
@@ -97,7 +97,7 @@ export class ReservedTagKeysService {
   private async saveUnique(key: ReservedTagKeyEntity): Promise<void> {
     try {
       await inTransaction(this.ds, async (manager) => {
-        await lockRow(manager, 'organizations', key.organizationId);
+        await this.organizations.lockForChildWrites(manager, key.organizationId);
         if (await this.repo.findClash(manager, key.organizationId, key.key, key.id)) throw taken();
         await this.repo.save(manager, key);
       });

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { OrganizationsModule } from '../organizations/organizations.module';
 import { WorkspacesModule } from '../workspaces/workspaces.module';
 import { RunTriggerEntity } from './entities/run-trigger.entity';
 import { RunTriggersController } from './run-triggers.controller';
@@ -7,7 +8,7 @@ import { RunTriggersRepository } from './run-triggers.repository';
 import { RunTriggersService } from './run-triggers.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([RunTriggerEntity]), WorkspacesModule],
+  imports: [TypeOrmModule.forFeature([RunTriggerEntity]), OrganizationsModule, WorkspacesModule],
   controllers: [RunTriggersController],
   providers: [RunTriggersRepository, RunTriggersService],
   exports: [RunTriggersService],

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository, SelectQueryBuilder } from 'typeorm';
-import { Page } from '../common/database/paginate';
+import { Page, pageOf, WINDOW_TOTAL, windowTotal } from '../common/database/paginate';
 import { RowReader } from '../common/database/row-reader';
 import { offsetOf, PageParams } from '../common/jsonapi/pagination';
 import { WorkspaceEntity } from '../workspaces/entities/workspace.entity';
@@ -59,7 +59,7 @@ export class RunTriggersRepository {
     const column = direction === 'inbound' ? 'rt.workspace_id' : 'rt.sourceable_id';
     const rows: Record<string, unknown>[] = await this.repo.manager.query(
       `SELECT ${this.triggers.select('rt')}, ${this.workspaces.select('w')}, ${this.workspaces.select('s')},
-              COUNT(*) OVER () AS total_count
+              ${WINDOW_TOTAL}
          FROM run_triggers rt
          JOIN workspaces w ON w.id = rt.workspace_id
          JOIN workspaces s ON s.id = rt.sourceable_id
@@ -68,17 +68,15 @@ export class RunTriggersRepository {
         LIMIT ? OFFSET ?`,
       [workspaceId, page.size, offsetOf(page)],
     );
-    const totalCount = rows.length
-      ? Number(rows[0].total_count)
-      : await this.repo.count({
-          where: direction === 'inbound' ? { workspaceId } : { sourceableId: workspaceId },
-        });
+    const totalCount = await windowTotal(rows, () =>
+      this.repo.count({ where: direction === 'inbound' ? { workspaceId } : { sourceableId: workspaceId } }),
+    );
     const items = rows.map((row) => ({
       trigger: this.triggers.hydrate(row, 'rt'),
       workspace: this.workspaces.hydrate(row, 'w'),
       sourceable: this.workspaces.hydrate(row, 's'),
     }));
-    return { items, totalCount, number: page.number, size: page.size };
+    return pageOf(items, totalCount, page);
   }
 
   /** Every trigger among the organization's workspaces (both ends share the organization). */

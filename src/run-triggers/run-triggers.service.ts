@@ -4,13 +4,14 @@ import { DataSource, EntityManager } from 'typeorm';
 import { PermissionService } from '../common/auth/permission.service';
 import { Principal } from '../common/auth/principal';
 import { Page } from '../common/database/paginate';
-import { inTransaction, lockRow } from '../common/database/transaction';
+import { inTransaction } from '../common/database/transaction';
 import { isForeignKeyViolation, isUniqueViolation } from '../common/errors/db-errors';
-import { DomainError, invalid, notFound } from '../common/errors/domain-error';
+import { invalid, notFound, Violations } from '../common/errors/domain-error';
 import { ParsedBody } from '../common/jsonapi/body';
 import { ResourceObject } from '../common/jsonapi/document';
 import { PageParams } from '../common/jsonapi/pagination';
 import { newId } from '../common/ids';
+import { OrganizationsService } from '../organizations/organizations.service';
 import { WorkspacesService } from '../workspaces/workspaces.service';
 import { RunTriggerAttributes } from './dto/run-trigger-attributes.dto';
 import { RunTriggerEntity } from './entities/run-trigger.entity';
@@ -28,6 +29,7 @@ export class RunTriggersService {
     private readonly repo: RunTriggersRepository,
     private readonly permissions: PermissionService,
     private readonly workspaces: WorkspacesService,
+    private readonly organizations: OrganizationsService,
     @InjectDataSource() private readonly ds: DataSource,
   ) {}
 
@@ -52,7 +54,7 @@ export class RunTriggersService {
       sourceableId: sourceable.id,
     });
     const failures = await this.insertChecked(trigger, workspace.organizationId);
-    if (failures.length) throw await this.refusal(p, failures);
+    if (failures.length) await this.refuse(p, failures);
     return { trigger, workspace, sourceable };
   }
 
@@ -114,7 +116,7 @@ export class RunTriggersService {
   private async insertChecked(trigger: RunTriggerEntity, organizationId: string): Promise<RuleFailure[]> {
     try {
       return await inTransaction(this.ds, async (manager) => {
-        if (!(await lockRow(manager, 'organizations', organizationId))) throw notFound();
+        if (!(await this.organizations.lockForChildWrites(manager, organizationId))) throw notFound();
         const failures = ruleFailures(await this.repo.edgesInOrganization(manager, organizationId), trigger);
         if (failures.length) return failures;
         trigger.createdAt = new Date();
@@ -130,10 +132,10 @@ export class RunTriggersService {
   }
 
   /**
-   * One 422 item per broken rule; a cycle is spelled out with the names of the workspaces the
-   * caller may read (the others would leak through the message otherwise).
+   * Throws one 422 item per broken rule; a cycle is spelled out with the names of the workspaces
+   * the caller may read (the others would leak through the message otherwise).
    */
-  private async refusal(p: Principal, failures: RuleFailure[]): Promise<DomainError> {
+  private async refuse(p: Principal, failures: RuleFailure[]): Promise<void> {
     const onCycle = await this.workspaces.findByIds(
       failures.flatMap((f) => (f.rule === 'cycle' ? f.path : [])),
     );
@@ -149,9 +151,8 @@ export class RunTriggersService {
           return `Run trigger would create a cycle: ${describeCycle(failure.path, readable)}`;
       }
     };
-    return new DomainError(
-      'invalid',
-      failures.map((f) => ({ detail: detail(f), pointer: SOURCEABLE })),
-    );
+    const violations = new Violations();
+    for (const f of failures) violations.add(detail(f), SOURCEABLE);
+    violations.throwIfAny();
   }
 }

@@ -1,4 +1,4 @@
-import { WorkspaceAccessLevel, WORKSPACE_ACCESS_LEVELS } from '../teams/entities/team-workspace.entity';
+import { WORKSPACE_ACCESS_LEVELS, WorkspaceAccessLevel } from '../common/auth/principal';
 
 /** The real service's run statuses that Plinth's control plane uses (policy states come next). */
 export const RUN_STATUSES = [

@@ -1,7 +1,7 @@
 import { ResourceObject, toOne } from '../common/jsonapi/document';
 import { bool, enumOf, int, nullableStr, ResourceDoc, str, timestamp } from '../common/jsonapi/openapi';
 import { isoMillis } from '../common/jsonapi/timestamps';
-import { WorkspaceAccessLevel } from '../teams/entities/team-workspace.entity';
+import { WorkspaceAccessLevel } from '../common/auth/principal';
 import { RunPhaseEntity } from './entities/run-phase.entity';
 import { RunTriggerOutcomeEntity } from './entities/run-trigger-outcome.entity';
 import { RunEntity } from './entities/run.entity';

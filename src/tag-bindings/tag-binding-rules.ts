@@ -1,4 +1,4 @@
-import { DomainError, ErrorItem } from '../common/errors/domain-error';
+import { invalid, Violations } from '../common/errors/domain-error';
 
 /** One key/value pair as a client sends it. */
 export interface TagBindingInput {
@@ -21,33 +21,38 @@ function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-/** Everything wrong with one `{type, attributes: {key, value}}` item, as 422 items. */
-function problemsOf(item: unknown, pointer: string): ErrorItem[] {
-  if (!isObject(item)) return [{ detail: 'Tag binding must be a resource object', pointer }];
-  if (item.type !== 'tag-bindings')
-    return [{ detail: 'Type must be tag-bindings', pointer: `${pointer}/type` }];
+/** Adds everything wrong with one `{type, attributes: {key, value}}` item; false when anything was. */
+function wellFormed(item: unknown, pointer: string, violations: Violations): boolean {
+  if (!isObject(item)) {
+    violations.add('Tag binding must be a resource object', pointer);
+    return false;
+  }
+  if (item.type !== 'tag-bindings') {
+    violations.add('Type must be tag-bindings', `${pointer}/type`);
+    return false;
+  }
   const attrs = item.attributes;
-  if (!isObject(attrs)) return [{ detail: 'Attributes must be an object', pointer: `${pointer}/attributes` }];
-  const out: ErrorItem[] = [];
+  if (!isObject(attrs)) {
+    violations.add('Attributes must be an object', `${pointer}/attributes`);
+    return false;
+  }
+  const before = violations.size;
   const keyPointer = `${pointer}/attributes/key`;
   const { key, value } = attrs;
   if (key === undefined || key === null || key === '') {
-    out.push({ detail: "Key can't be blank", pointer: keyPointer });
+    violations.add("Key can't be blank", keyPointer);
   } else if (typeof key !== 'string' || key.length > MAX_KEY_LENGTH || !KEY_PATTERN.test(key)) {
-    out.push({ detail: 'Key is invalid', pointer: keyPointer });
+    violations.add('Key is invalid', keyPointer);
   } else if (PLATFORM_PREFIX.test(key)) {
-    out.push({ detail: 'Key cannot begin with hc: or hcp:', pointer: keyPointer });
+    violations.add('Key cannot begin with hc: or hcp:', keyPointer);
   }
   const valuePointer = `${pointer}/attributes/value`;
   if (value !== undefined && value !== null && typeof value !== 'string') {
-    out.push({ detail: 'Value must be a string', pointer: valuePointer });
+    violations.add('Value must be a string', valuePointer);
   } else if (typeof value === 'string' && value.length > MAX_VALUE_LENGTH) {
-    out.push({
-      detail: `Value is too long (maximum is ${MAX_VALUE_LENGTH} characters)`,
-      pointer: valuePointer,
-    });
+    violations.add(`Value is too long (maximum is ${MAX_VALUE_LENGTH} characters)`, valuePointer);
   }
-  return out;
+  return violations.size === before;
 }
 
 /**
@@ -55,28 +60,19 @@ function problemsOf(item: unknown, pointer: string): ErrorItem[] {
  * relationship). Every failed rule becomes one 422 item; a key given twice is refused.
  */
 export function readTagBindings(data: unknown, pointer: string): TagBindingInput[] {
-  if (!Array.isArray(data)) {
-    throw new DomainError('invalid', [{ detail: 'Tag bindings must be an array', pointer }]);
-  }
-  const problems: ErrorItem[] = [];
+  if (!Array.isArray(data)) throw invalid('Tag bindings must be an array', pointer);
+  const violations = new Violations();
   const items: TagBindingInput[] = [];
   data.forEach((raw: unknown, i) => {
-    const found = problemsOf(raw, `${pointer}/${i}`);
-    if (found.length) {
-      problems.push(...found);
-      return;
-    }
+    if (!wellFormed(raw, `${pointer}/${i}`, violations)) return;
     const attrs = (raw as { attributes: { key: string; value?: string | null } }).attributes;
     const item = { key: attrs.key, value: attrs.value ?? '' };
     if (items.some((other) => sameKey(other.key, item.key))) {
-      problems.push({
-        detail: `Key ${item.key} is given more than once`,
-        pointer: `${pointer}/${i}/attributes/key`,
-      });
+      violations.add(`Key ${item.key} is given more than once`, `${pointer}/${i}/attributes/key`);
     }
     items.push(item);
   });
-  if (problems.length) throw new DomainError('invalid', problems);
+  violations.throwIfAny();
   return items;
 }
 

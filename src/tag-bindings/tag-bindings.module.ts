@@ -1,23 +1,17 @@
-import { forwardRef, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { ProjectsModule } from '../projects/projects.module';
 import { ReservedTagKeysModule } from '../reserved-tag-keys/reserved-tag-keys.module';
-import { WorkspacesModule } from '../workspaces/workspaces.module';
 import { TagBindingEntity } from './entities/tag-binding.entity';
-import { TagBindingAccessService } from './tag-binding-access.service';
-import { TagBindingsController } from './tag-bindings.controller';
 import { TagBindingsRepository } from './tag-bindings.repository';
 import { TagBindingsService } from './tag-bindings.service';
 
+/**
+ * Tag bindings and their rules, used by projects and workspaces when they save. The routes live in
+ * TagBindingRoutesModule, which depends on projects and workspaces for access checks.
+ */
 @Module({
-  imports: [
-    TypeOrmModule.forFeature([TagBindingEntity]),
-    forwardRef(() => ReservedTagKeysModule),
-    forwardRef(() => ProjectsModule),
-    forwardRef(() => WorkspacesModule),
-  ],
-  controllers: [TagBindingsController],
-  providers: [TagBindingsRepository, TagBindingsService, TagBindingAccessService],
+  imports: [TypeOrmModule.forFeature([TagBindingEntity]), ReservedTagKeysModule],
+  providers: [TagBindingsRepository, TagBindingsService],
   exports: [TagBindingsService],
 })
 export class TagBindingsModule {}

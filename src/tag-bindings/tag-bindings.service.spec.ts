@@ -38,6 +38,7 @@ describe('TagBindingsService', () => {
   let locked: Set<string>;
   let manager: { query: jest.Mock; connection: unknown };
   const ws = { id: 'ws-1', organizationId: 'org-1', projectId: 'prj-1' };
+  let lock: jest.Mock;
 
   beforeEach(() => {
     stored = [
@@ -46,6 +47,7 @@ describe('TagBindingsService', () => {
       binding('tb-w1', 'app', 'web', { workspaceId: 'ws-1' }),
     ];
     locked = new Set(['env']);
+    lock = jest.fn(async () => undefined);
     manager = { query: jest.fn().mockResolvedValue([]), connection: { options: { type: 'mysql' } } };
     repo = {
       all: jest.fn(async (scope: TagScope) =>
@@ -82,9 +84,9 @@ describe('TagBindingsService', () => {
   describe('saveWorkspace', () => {
     it('only saves the workspace, without locks, when neither its bindings nor its project change', async () => {
       const save = jest.fn();
-      await sut.saveWorkspace(manager as never, ws, { previousProjectId: 'prj-1' }, save);
+      await sut.saveWorkspace(manager as never, ws, { previousProjectId: 'prj-1' }, save, lock);
       expect(save).toHaveBeenCalledTimes(1);
-      expect(manager.query).not.toHaveBeenCalled();
+      expect(lock).not.toHaveBeenCalled();
       expect(repo.all).not.toHaveBeenCalled();
     });
 
@@ -102,6 +104,7 @@ describe('TagBindingsService', () => {
             previousProjectId: 'prj-1',
           },
           save,
+          lock,
         ),
       );
       expect(err.kind).toBe('invalid');
@@ -115,12 +118,19 @@ describe('TagBindingsService', () => {
       noWrites();
     });
 
-    it('locks the workspace row, then the project row, before it reads', async () => {
-      await sut.saveWorkspace(manager as never, ws, { items: [], previousProjectId: 'prj-1' }, jest.fn());
-      expect(manager.query.mock.calls.map((c) => c[0].match(/FROM (\w+)/)[1])).toEqual([
-        'workspaces',
-        'projects',
-      ]);
+    it("takes the caller's row locks before it reads", async () => {
+      repo.all.mockImplementation(async () => {
+        expect(lock).toHaveBeenCalledWith(manager);
+        return [];
+      });
+      await sut.saveWorkspace(
+        manager as never,
+        ws,
+        { items: [], previousProjectId: 'prj-1' },
+        jest.fn(),
+        lock,
+      );
+      expect(lock).toHaveBeenCalledTimes(1);
     });
 
     it('checks a move against the new project, pointing at the project relationship', async () => {
@@ -128,7 +138,7 @@ describe('TagBindingsService', () => {
       locked = new Set(['env']);
       const save = jest.fn();
       const err = await refusal(
-        sut.saveWorkspace(manager as never, ws, { previousProjectId: 'prj-0' }, save),
+        sut.saveWorkspace(manager as never, ws, { previousProjectId: 'prj-0' }, save, lock),
       );
       expect(err.items[0].pointer).toBe('/data/relationships/project');
       expect(save).not.toHaveBeenCalled();
@@ -148,6 +158,7 @@ describe('TagBindingsService', () => {
           previousProjectId: 'prj-1',
         },
         save,
+        lock,
       );
       expect(save).toHaveBeenCalled();
       expect(repo.delete).toHaveBeenCalledWith(manager, ['tb-w2']);
@@ -161,17 +172,21 @@ describe('TagBindingsService', () => {
   describe('mergeIntoProject', () => {
     it('refuses to grow past ten bindings, writing nothing', async () => {
       const items = Array.from({ length: 9 }, (_, i) => ({ key: `k${i}`, value: 'v' }));
-      const err = await refusal(sut.mergeIntoProject('prj-1', items));
+      const err = await refusal(sut.mergeIntoProject('prj-1', items, lock));
       expect(err.items).toEqual([{ detail: 'A project can have at most 10 tag bindings', pointer: '/data' }]);
       noWrites();
     });
 
     it('updates changed values only and answers every binding sorted by key', async () => {
-      const all = await sut.mergeIntoProject('prj-1', [
-        { key: 'team', value: 'core' },
-        { key: 'Env', value: 'stage' },
-        { key: 'cost', value: '1' },
-      ]);
+      const all = await sut.mergeIntoProject(
+        'prj-1',
+        [
+          { key: 'team', value: 'core' },
+          { key: 'Env', value: 'stage' },
+          { key: 'cost', value: '1' },
+        ],
+        lock,
+      );
       expect(all.map((b) => [b.key, b.value])).toEqual([
         ['cost', '1'],
         ['Env', 'stage'],

@@ -1,11 +1,11 @@
-import { forwardRef, Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { Page } from '../common/database/paginate';
-import { inTransaction, lockRow } from '../common/database/transaction';
-import { DomainError, invalid } from '../common/errors/domain-error';
+import { Page, pageOfAll } from '../common/database/paginate';
+import { inTransaction } from '../common/database/transaction';
+import { invalid, Violations } from '../common/errors/domain-error';
 import { ParsedBody } from '../common/jsonapi/body';
-import { offsetOf, PageParams } from '../common/jsonapi/pagination';
+import { PageParams } from '../common/jsonapi/pagination';
 import { newId } from '../common/ids';
 import { ReservedTagKeysService } from '../reserved-tag-keys/reserved-tag-keys.service';
 import { TagBindingEntity } from './entities/tag-binding.entity';
@@ -18,8 +18,13 @@ import {
   sameKey,
   TagBindingInput,
 } from './tag-binding-rules';
-import { EffectiveTagBinding } from './tag-bindings.serializer';
 import { TagBindingsRepository, TagScope } from './tag-bindings.repository';
+
+/** A binding as a workspace sees it: its own, or inherited from its project (`inheritedFrom`). */
+export interface EffectiveTagBinding {
+  binding: TagBindingEntity;
+  inheritedFrom: string | null;
+}
 
 /** The workspace facts the override rule needs, as they will be after the write. */
 export interface WorkspaceTarget {
@@ -34,6 +39,12 @@ export interface WorkspaceTagChange {
   /** The project the workspace was in before this write; null when it is being created. */
   previousProjectId: string | null;
 }
+
+/**
+ * Takes the row locks of the project or workspace whose bindings are written, through the module
+ * that owns those rows: a workspace's lock takes the workspace row, then its project's row.
+ */
+export type TargetLock = (manager: EntityManager) => Promise<unknown>;
 
 type Owner = 'project' | 'workspace';
 
@@ -59,16 +70,6 @@ function byKey<T>(keyOf: (x: T) => string): (a: T, b: T) => number {
   };
 }
 
-function pageOf<T>(all: T[], page: PageParams): Page<T> {
-  const start = offsetOf(page);
-  return {
-    items: all.slice(start, start + page.size),
-    totalCount: all.length,
-    number: page.number,
-    size: page.size,
-  };
-}
-
 function checkLimit(owner: Owner, count: number, pointer: string): void {
   if (count > LIMITS[owner].max) throw invalid(LIMITS[owner].detail, pointer);
 }
@@ -76,14 +77,15 @@ function checkLimit(owner: Owner, count: number, pointer: string): void {
 /**
  * Key/value tags of projects and workspaces, and the rule that links them: a workspace inherits
  * its project's bindings and may override them, except keys the organization reserved with
- * `disable-overrides`. Every write of bindings locks the workspace row (if any) and then the
- * project row, so a project change and a workspace override of the same key cannot interleave.
+ * `disable-overrides`. Every write of bindings first takes the caller's TargetLock (the workspace
+ * row, if any, then the project row), so a project change and a workspace override of the same key
+ * cannot interleave.
  */
 @Injectable()
 export class TagBindingsService {
   constructor(
     private readonly repo: TagBindingsRepository,
-    @Inject(forwardRef(() => ReservedTagKeysService)) private readonly reserved: ReservedTagKeysService,
+    private readonly reserved: ReservedTagKeysService,
     @InjectDataSource() private readonly ds: DataSource,
   ) {}
 
@@ -103,12 +105,12 @@ export class TagBindingsService {
   // the order is made here (the same on both dialects) and the page is cut from it.
 
   async list(scope: TagScope, page: PageParams): Promise<Page<TagBindingEntity>> {
-    return pageOf(await this.sorted(scope), page);
+    return pageOfAll(await this.sorted(scope), page);
   }
 
   async effectiveForProject(projectId: string, page: PageParams): Promise<Page<EffectiveTagBinding>> {
     const own = await this.sorted({ projectId });
-    return pageOf(
+    return pageOfAll(
       own.map((binding) => ({ binding, inheritedFrom: null })),
       page,
     );
@@ -129,7 +131,7 @@ export class TagBindingsService {
         .filter((i) => !own.some((o) => sameKey(o.key, i.key)))
         .map((binding) => ({ binding, inheritedFrom: ws.projectId })),
     ];
-    return pageOf(all.sort(byKey((e) => e.binding.key)), page);
+    return pageOfAll(all.sort(byKey((e) => e.binding.key)), page);
   }
 
   // Writes made by project and workspace create/update, inside their transaction: `save`
@@ -140,12 +142,13 @@ export class TagBindingsService {
     projectId: string,
     items: TagBindingInput[] | undefined,
     save: () => Promise<unknown>,
+    lock: TargetLock,
   ): Promise<void> {
     if (items === undefined) {
       await save();
       return;
     }
-    await lockRow(manager, 'projects', projectId);
+    await lock(manager);
     await save();
     await this.replace(manager, { projectId }, items, await this.repo.all({ projectId }, manager));
   }
@@ -160,6 +163,7 @@ export class TagBindingsService {
     ws: WorkspaceTarget,
     change: WorkspaceTagChange,
     save: () => Promise<unknown>,
+    lock: TargetLock,
   ): Promise<void> {
     const created = change.previousProjectId === null;
     const moved = !created && change.previousProjectId !== ws.projectId;
@@ -167,8 +171,7 @@ export class TagBindingsService {
       await save();
       return;
     }
-    await lockRow(manager, 'workspaces', ws.id);
-    await lockRow(manager, 'projects', ws.projectId);
+    await lock(manager);
     const existing = created ? [] : await this.repo.all({ workspaceId: ws.id }, manager);
     const resulting = change.items ?? existing.map(toInput);
     const pointer = (item: TagBindingInput): string => {
@@ -188,9 +191,13 @@ export class TagBindingsService {
 
   // Writes of the PATCH tag-bindings routes: add new keys, update values of existing ones.
 
-  mergeIntoProject(projectId: string, items: TagBindingInput[]): Promise<TagBindingEntity[]> {
+  mergeIntoProject(
+    projectId: string,
+    items: TagBindingInput[],
+    lock: TargetLock,
+  ): Promise<TagBindingEntity[]> {
     return inTransaction(this.ds, async (manager) => {
-      await lockRow(manager, 'projects', projectId);
+      await lock(manager);
       const existing = await this.repo.all({ projectId }, manager);
       const merged = mergeTagBindings(existing.map(toInput), items);
       checkLimit('project', merged.length, '/data');
@@ -198,10 +205,13 @@ export class TagBindingsService {
     });
   }
 
-  mergeIntoWorkspace(ws: WorkspaceTarget, items: TagBindingInput[]): Promise<TagBindingEntity[]> {
+  mergeIntoWorkspace(
+    ws: WorkspaceTarget,
+    items: TagBindingInput[],
+    lock: TargetLock,
+  ): Promise<TagBindingEntity[]> {
     return inTransaction(this.ds, async (manager) => {
-      await lockRow(manager, 'workspaces', ws.id);
-      await lockRow(manager, 'projects', ws.projectId);
+      await lock(manager);
       const existing = await this.repo.all({ workspaceId: ws.id }, manager);
       const merged = mergeTagBindings(existing.map(toInput), items);
       checkLimit('workspace', merged.length, '/data');
@@ -233,14 +243,14 @@ export class TagBindingsService {
       overlapping.map((o) => o.key),
     );
     const forbidden = forbiddenOverrides({ resulting, previous, inherited, locked });
-    if (!forbidden.length) return;
-    throw new DomainError(
-      'invalid',
-      forbidden.map((f) => ({
-        detail: `Key ${f.key} is reserved with overrides disabled: the workspace cannot override the value it inherits from its project`,
-        pointer: pointerOf(f),
-      })),
-    );
+    const violations = new Violations();
+    for (const f of forbidden) {
+      violations.add(
+        `Key ${f.key} is reserved with overrides disabled: the workspace cannot override the value it inherits from its project`,
+        pointerOf(f),
+      );
+    }
+    violations.throwIfAny();
   }
 
   /** Makes the bindings of `scope` exactly `desired` (matched by key ignoring case). */

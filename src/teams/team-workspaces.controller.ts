@@ -13,11 +13,13 @@ import { Paging, QueryValue } from '../common/jsonapi/query';
 import { TeamWorkspaceAttributes } from './dto/team-workspace-attributes.dto';
 import { TeamWorkspacesService } from './team-workspaces.service';
 import { serializeTeamWorkspace, TEAM_WORKSPACE_DOC } from './teams.serializer';
+import { ChangesAccess } from '../common/cache/change-epoch.guard';
 
 const TYPE = { types: ['team-workspaces'] };
 
 @ApiTags('team access')
 @ApiBearerAuth()
+@ChangesAccess()
 @Controller(`${API_V2}/team-workspaces`)
 export class TeamWorkspacesController {
   constructor(private readonly teamWorkspaces: TeamWorkspacesService) {}

@@ -19,6 +19,7 @@ import { Paging } from '../common/jsonapi/query';
 import { CreateTeamAttributes, UpdateTeamAttributes } from './dto/team-attributes.dto';
 import { TeamsService, TeamView } from './teams.service';
 import { serializeTeam, TEAM_DOC } from './teams.serializer';
+import { ChangesAccess } from '../common/cache/change-epoch.guard';
 
 const TYPE = { types: ['teams'] };
 const WRITABLE = { writable: ['name', 'visibility', 'organization-access'] };
@@ -26,6 +27,7 @@ const toResource = (v: TeamView) => serializeTeam(v.team, v.organization.name, v
 
 @ApiTags('teams')
 @ApiBearerAuth()
+@ChangesAccess()
 @Controller(API_V2)
 export class TeamsController {
   constructor(private readonly teams: TeamsService) {}

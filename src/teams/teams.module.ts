@@ -1,4 +1,4 @@
-import { forwardRef, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { OrganizationsModule } from '../organizations/organizations.module';
 import { UsersModule } from '../users/users.module';
@@ -15,9 +15,9 @@ import { TeamsService } from './teams.service';
 @Module({
   imports: [
     TypeOrmModule.forFeature([TeamEntity, TeamMembershipEntity, TeamWorkspaceEntity]),
-    forwardRef(() => OrganizationsModule),
+    OrganizationsModule,
     UsersModule,
-    forwardRef(() => WorkspacesModule),
+    WorkspacesModule,
   ],
   controllers: [TeamsController, TeamWorkspacesController],
   providers: [TeamsRepository, TeamsService, TeamWorkspacesService],

@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, In, Repository } from 'typeorm';
+import { IdSubquery } from '../common/database/id-subquery';
 import { paginate, Page } from '../common/database/paginate';
+import { lockRow } from '../common/database/transaction';
 import { PageParams } from '../common/jsonapi/pagination';
 import { TeamMembershipEntity } from './entities/team-membership.entity';
 import { TeamWorkspaceEntity } from './entities/team-workspace.entity';
@@ -14,6 +16,23 @@ export class TeamsRepository {
     @InjectRepository(TeamMembershipEntity) private readonly memberships: Repository<TeamMembershipEntity>,
     @InjectRepository(TeamWorkspaceEntity) private readonly teamWorkspaces: Repository<TeamWorkspaceEntity>,
   ) {}
+
+  /** `(SELECT organization_id …)` of the organizations the user is in a team of, to embed in a list. */
+  memberOrganizationIds(userId: string): IdSubquery {
+    const sql = this.teams.manager
+      .createQueryBuilder()
+      .subQuery()
+      .select('t.organization_id')
+      .from(TeamEntity, 't')
+      .innerJoin(TeamMembershipEntity, 'm', 'm.team_id = t.id')
+      .where('m.user_id = :userId')
+      .getQuery();
+    return { sql, parameters: { userId } };
+  }
+
+  lock(manager: EntityManager, id: string): Promise<boolean> {
+    return lockRow(manager, TeamEntity, id);
+  }
 
   findTeam(id: string): Promise<TeamEntity | null> {
     return this.teams.findOne({ where: { id } });

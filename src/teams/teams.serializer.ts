@@ -1,20 +1,10 @@
-import { ORGANIZATION_FLAGS, OrganizationFlag } from '../common/auth/principal';
+import { FLAG_PROPERTY, ORGANIZATION_FLAGS, WORKSPACE_ACCESS_LEVELS } from '../common/auth/principal';
 import { ResourceObject, toMany, toOne } from '../common/jsonapi/document';
 import { bool, enumOf, int, ResourceDoc, str, timestamp } from '../common/jsonapi/openapi';
 import { isoMillis } from '../common/jsonapi/timestamps';
 import { organizationLinkage } from '../organizations/organizations.serializer';
-import { WORKSPACE_ACCESS_LEVELS } from './entities/team-workspace.entity';
 import { TeamWorkspaceEntity } from './entities/team-workspace.entity';
 import { TeamEntity } from './entities/team.entity';
-
-export const FLAG_PROPERTY: Record<OrganizationFlag, keyof TeamEntity> = {
-  'manage-policies': 'managePolicies',
-  'manage-workspaces': 'manageWorkspaces',
-  'manage-projects': 'manageProjects',
-  'manage-providers': 'manageProviders',
-  'read-workspaces': 'readWorkspaces',
-  'read-projects': 'readProjects',
-};
 
 export const TEAM_DOC: ResourceDoc = {
   type: 'teams',

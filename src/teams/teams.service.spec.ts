@@ -1,6 +1,7 @@
 import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
 import { PermissionService } from '../common/auth/permission.service';
 import { Principal } from '../common/auth/principal';
+import { lockRow } from '../common/database/transaction';
 import { ParsedBody } from '../common/jsonapi/body';
 import { OrganizationEntity } from '../organizations/entities/organization.entity';
 import { OrganizationsService } from '../organizations/organizations.service';
@@ -56,7 +57,7 @@ describe(TeamsService.name, () => {
 
   beforeEach(() => {
     manager = {
-      connection: { options: { type: 'mysql' } },
+      connection: { options: { type: 'mysql' }, getMetadata: () => ({ tableName: 'teams' }) },
       query: jest.fn().mockResolvedValue([{ id: 'locked' }]),
     } as unknown as EntityManager & { query: jest.Mock };
     const ds = {
@@ -71,6 +72,7 @@ describe(TeamsService.name, () => {
       removeMembers: jest.fn(),
       countMembers: jest.fn().mockResolvedValue(1),
       memberIds: jest.fn(async (ids: string[]) => new Map(ids.map((id) => [id, []]))),
+      lock: jest.fn((m: EntityManager, id: string) => lockRow(m, TeamEntity, id)),
     };
     permissions = {
       requireMember: jest.fn().mockResolvedValue({ owner: true, flags: new Set(), teamIds: [] }),

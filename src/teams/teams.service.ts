@@ -1,17 +1,18 @@
-import { forwardRef, Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { PermissionService } from '../common/auth/permission.service';
-import { ORGANIZATION_FLAGS, OrganizationAccess, Principal } from '../common/auth/principal';
+import { FLAG_PROPERTY, ORGANIZATION_FLAGS, OrganizationAccess, Principal } from '../common/auth/principal';
 import { Page } from '../common/database/paginate';
-import { inTransaction, lockRow } from '../common/database/transaction';
+import { IdSubquery } from '../common/database/id-subquery';
+import { inTransaction } from '../common/database/transaction';
 import { isUniqueViolation } from '../common/errors/db-errors';
 import { invalid, invalidAttribute, notFound, Violations } from '../common/errors/domain-error';
 import { ParsedBody } from '../common/jsonapi/body';
 import { ResourceIdentifier } from '../common/jsonapi/document';
 import { PageParams } from '../common/jsonapi/pagination';
 import { newId } from '../common/ids';
-import { OrganizationEntity } from '../organizations/entities/organization.entity';
+import type { OrganizationEntity } from '../organizations/entities/organization.entity';
 import { OrganizationsService } from '../organizations/organizations.service';
 import { UsersService } from '../users/users.service';
 import {
@@ -21,7 +22,6 @@ import {
 } from './dto/team-attributes.dto';
 import { TeamEntity } from './entities/team.entity';
 import { TeamsRepository } from './teams.repository';
-import { FLAG_PROPERTY } from './teams.serializer';
 
 export const OWNERS_TEAM = 'owners';
 
@@ -42,9 +42,19 @@ export class TeamsService {
     private readonly repo: TeamsRepository,
     private readonly permissions: PermissionService,
     private readonly users: UsersService,
-    @Inject(forwardRef(() => OrganizationsService)) private readonly organizations: OrganizationsService,
+    private readonly organizations: OrganizationsService,
     @InjectDataSource() private readonly ds: DataSource,
   ) {}
+
+  /** The organizations the user belongs to, as a subquery for the organization list. */
+  memberOrganizationIds(userId: string): IdSubquery {
+    return this.repo.memberOrganizationIds(userId);
+  }
+
+  /** Locks the team's row: its token is replaced by one writer at a time. */
+  lockForTokenChange(manager: EntityManager, teamId: string): Promise<boolean> {
+    return this.repo.lock(manager, teamId);
+  }
 
   async createOwnersTeam(
     manager: EntityManager,
@@ -164,7 +174,7 @@ export class TeamsService {
     const userIds = await this.resolveUsers(refs);
     await inTransaction(this.ds, async (m) => {
       // Concurrent additions of the same user wait for each other instead of colliding on the key.
-      await lockRow(m, 'teams', team.id);
+      await this.repo.lock(m, team.id);
       await this.repo.addMembers(m, team.id, userIds);
     });
     this.permissions.forgetCachedAccess();
@@ -176,7 +186,7 @@ export class TeamsService {
     const userIds = await this.resolveUsers(refs);
     await inTransaction(this.ds, async (m) => {
       // Two concurrent removals must not each leave the other as the last owner, then both go.
-      await lockRow(m, 'teams', team.id);
+      await this.repo.lock(m, team.id);
       await this.repo.removeMembers(m, team.id, userIds);
       if (team.isOwners && (await this.repo.countMembers(m, team.id)) === 0) {
         throw invalid('The owners team must keep at least one member', '/data');

@@ -14,6 +14,7 @@ import { Paging } from '../common/jsonapi/query';
 import { CreateTokenAttributes } from './dto/token-attributes.dto';
 import { IssuedToken, TokensService } from './tokens.service';
 import { serializeToken, TOKEN_DOC } from './tokens.serializer';
+import { ChangesAccess } from '../common/cache/change-epoch.guard';
 
 /** Token bodies are optional: an empty POST issues a token with no description. */
 const TYPE = { types: ['authentication-tokens'], optional: true };
@@ -22,6 +23,7 @@ const issued = (t: IssuedToken) => new ResourceDocument(serializeToken(t.token, 
 
 @ApiTags('tokens')
 @ApiBearerAuth()
+@ChangesAccess()
 @Controller(API_V2)
 export class TokensController {
   constructor(

@@ -5,7 +5,7 @@ import { PermissionService } from '../common/auth/permission.service';
 import { Principal } from '../common/auth/principal';
 import { newTokenSecret, tokenDigest } from '../common/auth/token-secret';
 import { Page } from '../common/database/paginate';
-import { inTransaction, lockRow } from '../common/database/transaction';
+import { inTransaction } from '../common/database/transaction';
 import { invalidAttribute, notFound } from '../common/errors/domain-error';
 import { PageParams } from '../common/jsonapi/pagination';
 import { newId } from '../common/ids';
@@ -123,7 +123,7 @@ export class TokensService {
     await this.permissions.requireOwner(p, team.organizationId);
     const issued = await inTransaction(this.ds, async (m) => {
       // Two concurrent requests must not leave the team with two tokens.
-      await lockRow(m, 'teams', team.id);
+      await this.teams.lockForTokenChange(m, team.id);
       await this.repo.deleteTeamToken(m, team.id);
       return this.issue(m, 'team', { teamId: team.id }, attrs, p.kind === 'user' ? p.userId : undefined);
     });
@@ -148,7 +148,7 @@ export class TokensService {
     const org = await this.organizations.requireVisible(p, orgName);
     await this.permissions.requireOwner(p, org.id);
     const issued = await inTransaction(this.ds, async (m) => {
-      await lockRow(m, 'organizations', org.id);
+      await this.organizations.lockForChildWrites(m, org.id);
       await this.repo.deleteOrganizationToken(m, org.id);
       return this.issue(
         m,

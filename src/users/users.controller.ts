@@ -9,9 +9,11 @@ import { ApiCreate, ApiShow } from '../common/jsonapi/openapi';
 import { CreateUserAttributes } from './dto/user-attributes.dto';
 import { serializeUser, USER_DOC } from './users.serializer';
 import { UsersService } from './users.service';
+import { ChangesAccess } from '../common/cache/change-epoch.guard';
 
 @ApiTags('users')
 @ApiBearerAuth()
+@ChangesAccess()
 @Controller(API_V2)
 export class UsersController {
   constructor(private readonly users: UsersService) {}

@@ -1,4 +1,4 @@
-import { forwardRef, Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { Principal } from '../common/auth/principal';
 import { Included, ResourceObject } from '../common/jsonapi/document';
 import { OrganizationsService } from '../organizations/organizations.service';
@@ -15,8 +15,8 @@ export const WORKSPACE_INCLUDES = ['project', 'organization'] as const;
 @Injectable()
 export class WorkspaceIncludesService {
   constructor(
-    @Inject(forwardRef(() => ProjectsService)) private readonly projects: ProjectsService,
-    @Inject(forwardRef(() => OrganizationsService)) private readonly organizations: OrganizationsService,
+    private readonly projects: ProjectsService,
+    private readonly organizations: OrganizationsService,
   ) {}
 
   /** Undefined when nothing was asked for, so the document carries no `included` key. */

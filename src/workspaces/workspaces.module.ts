@@ -1,4 +1,4 @@
-import { forwardRef, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AdminCatalogsModule } from '../admin-catalogs/admin-catalogs.module';
 import { OrganizationsModule } from '../organizations/organizations.module';
@@ -7,6 +7,7 @@ import { TagBindingsModule } from '../tag-bindings/tag-bindings.module';
 import { WorkspaceEntity } from './entities/workspace.entity';
 import { WorkspaceIncludesService } from './workspace-includes.service';
 import { WorkspaceListCache } from './workspace-list.cache';
+import { WorkspaceUsage } from './workspace-usage';
 import { WorkspacesController } from './workspaces.controller';
 import { WorkspacesRepository } from './workspaces.repository';
 import { AgentPoolCheckRegistry } from './agent-pool-check.registry';
@@ -15,10 +16,10 @@ import { WorkspacesService } from './workspaces.service';
 @Module({
   imports: [
     TypeOrmModule.forFeature([WorkspaceEntity]),
-    forwardRef(() => OrganizationsModule),
-    forwardRef(() => ProjectsModule),
+    OrganizationsModule,
+    ProjectsModule,
     AdminCatalogsModule,
-    forwardRef(() => TagBindingsModule),
+    TagBindingsModule,
   ],
   controllers: [WorkspacesController],
   providers: [
@@ -27,6 +28,7 @@ import { WorkspacesService } from './workspaces.service';
     WorkspacesService,
     WorkspaceIncludesService,
     WorkspaceListCache,
+    WorkspaceUsage,
   ],
   exports: [WorkspacesService, AgentPoolCheckRegistry],
 })

@@ -1,8 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, In, ObjectLiteral, Repository, SelectQueryBuilder } from 'typeorm';
+import { workspacesGrantedTo } from '../common/auth/grant-subqueries';
 import { likeCondition, likePattern } from '../common/database/like';
 import { RowReader } from '../common/database/row-reader';
+import { lockRow } from '../common/database/transaction';
 import { WorkspaceEntity, WorkspaceLockHolder } from './entities/workspace.entity';
 import { PageAnchor } from './workspace-list.cache';
 
@@ -113,13 +115,46 @@ export class WorkspacesRepository {
     if (filter.projectId) qb.andWhere(`${alias}.project_id = :projectId`, { projectId: filter.projectId });
     if (filter.teamIds) {
       if (!filter.teamIds.length) qb.andWhere('1 = 0');
-      else
-        qb.andWhere(
-          `${alias}.id IN (SELECT tw.workspace_id FROM team_workspaces tw WHERE tw.team_id IN (:...teamIds))`,
-          { teamIds: filter.teamIds },
-        );
+      else {
+        const granted = workspacesGrantedTo(filter.teamIds);
+        qb.andWhere(`${alias}.id IN ${granted.sql}`, granted.parameters);
+      }
     }
     return qb;
+  }
+
+  /** Workspaces per project, one aggregate query. */
+  async countByProject(projectIds: string[]): Promise<Map<string, number>> {
+    const counts = new Map<string, number>(projectIds.map((id) => [id, 0]));
+    if (!projectIds.length) return counts;
+    const rows: { projectId: string; count: string | number }[] = await this.repo.manager
+      .createQueryBuilder(WorkspaceEntity, 'w')
+      .select('w.project_id', 'projectId')
+      .addSelect('COUNT(*)', 'count')
+      .where('w.project_id IN (:...projectIds)', { projectIds })
+      .groupBy('w.project_id')
+      .getRawMany();
+    for (const r of rows) counts.set(r.projectId, Number(r.count));
+    return counts;
+  }
+
+  /** Workspaces pinned to each of `versions` (keys lower-cased), one aggregate query. */
+  async countByEngineVersion(versions: string[], manager = this.repo.manager): Promise<Map<string, number>> {
+    const counts = new Map<string, number>();
+    if (!versions.length) return counts;
+    const rows: { version: string; count: string | number }[] = await manager
+      .createQueryBuilder(WorkspaceEntity, 'w')
+      .select('LOWER(w.engine_version)', 'version')
+      .addSelect('COUNT(*)', 'count')
+      .where('LOWER(w.engine_version) IN (:...versions)', { versions: versions.map((v) => v.toLowerCase()) })
+      .groupBy('LOWER(w.engine_version)')
+      .getRawMany();
+    for (const r of rows) counts.set(r.version, Number(r.count));
+    return counts;
+  }
+
+  lock(manager: EntityManager, id: string): Promise<boolean> {
+    return lockRow(manager, WorkspaceEntity, id);
   }
 
   save(manager: EntityManager, ws: WorkspaceEntity): Promise<WorkspaceEntity> {

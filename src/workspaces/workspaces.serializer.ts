@@ -6,7 +6,7 @@ import {
   TAG_BINDING_RELATIONSHIP_DOCS,
   tagBindingRelationships,
 } from '../tag-bindings/tag-bindings.relationships';
-import { WorkspaceAccessLevel } from '../teams/entities/team-workspace.entity';
+import { WorkspaceAccessLevel } from '../common/auth/principal';
 import { EXECUTION_MODES, WorkspaceEntity } from './entities/workspace.entity';
 
 export const WORKSPACE_DOC: ResourceDoc = {

@@ -1,10 +1,10 @@
-import { forwardRef, Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { ToolVersionsService } from '../admin-catalogs/tool-versions.service';
 import { PermissionService } from '../common/auth/permission.service';
 import { Principal } from '../common/auth/principal';
-import { Page } from '../common/database/paginate';
+import { Page, pageOf } from '../common/database/paginate';
 import { inTransaction } from '../common/database/transaction';
 import { isUniqueViolation } from '../common/errors/db-errors';
 import { invalid, invalidAttribute, notFound } from '../common/errors/domain-error';
@@ -12,11 +12,11 @@ import { ParsedBody } from '../common/jsonapi/body';
 import { ResourceObject } from '../common/jsonapi/document';
 import { offsetOf, PageParams } from '../common/jsonapi/pagination';
 import { newId } from '../common/ids';
-import { OrganizationEntity } from '../organizations/entities/organization.entity';
+import type { OrganizationEntity } from '../organizations/entities/organization.entity';
 import { OrganizationsService } from '../organizations/organizations.service';
 import { ProjectsService } from '../projects/projects.service';
 import { TagBindingsService, WorkspaceTagChange } from '../tag-bindings/tag-bindings.service';
-import { WorkspaceAccessLevel } from '../teams/entities/team-workspace.entity';
+import { WorkspaceAccessLevel } from '../common/auth/principal';
 import { AgentPoolCheckRegistry } from './agent-pool-check.registry';
 import {
   CreateWorkspaceAttributes,
@@ -29,6 +29,7 @@ import { PageAnchor, WorkspaceListCache } from './workspace-list.cache';
 import { WorkspaceListFilter, WorkspaceQueueState, WorkspacesRepository } from './workspaces.repository';
 
 export type { WorkspaceQueueState } from './workspaces.repository';
+export type { WorkspaceLockHolder } from './entities/workspace.entity';
 import { serializeWorkspace } from './workspaces.serializer';
 
 export interface WorkspaceView {
@@ -62,11 +63,11 @@ export class WorkspacesService {
   constructor(
     private readonly repo: WorkspacesRepository,
     private readonly permissions: PermissionService,
-    @Inject(forwardRef(() => OrganizationsService)) private readonly organizations: OrganizationsService,
-    @Inject(forwardRef(() => ProjectsService)) private readonly projects: ProjectsService,
+    private readonly organizations: OrganizationsService,
+    private readonly projects: ProjectsService,
     private readonly catalogs: ToolVersionsService,
     @InjectDataSource() private readonly ds: DataSource,
-    @Inject(forwardRef(() => TagBindingsService)) private readonly tagBindings: TagBindingsService,
+    private readonly tagBindings: TagBindingsService,
     private readonly lists: WorkspaceListCache,
     private readonly agentPools: AgentPoolCheckRegistry,
   ) {}
@@ -173,7 +174,7 @@ export class WorkspacesService {
       organization: org,
       level: levels.get(ws.id) ?? null,
     }));
-    return { items, totalCount, number: page.number, size: page.size };
+    return pageOf(items, totalCount, page);
   }
 
   /**
@@ -286,6 +287,12 @@ export class WorkspacesService {
     return this.repo.setLock(manager, id, null, new Date());
   }
 
+  /** Locks the workspace's row, then its project's, for a write of the workspace's tag bindings. */
+  async lockForTagChange(manager: EntityManager, ws: { id: string; projectId: string }): Promise<void> {
+    await this.repo.lock(manager, ws.id);
+    await this.projects.lockForTagChange(manager, ws.projectId);
+  }
+
   deleteAllInOrganization(manager: EntityManager, organizationId: string): Promise<void> {
     return this.repo.deleteAllInOrganization(manager, organizationId);
   }
@@ -372,7 +379,13 @@ export class WorkspacesService {
             manager,
           );
         }
-        return this.tagBindings.saveWorkspace(manager, ws, tags, () => this.repo.save(manager, ws));
+        return this.tagBindings.saveWorkspace(
+          manager,
+          ws,
+          tags,
+          () => this.repo.save(manager, ws),
+          (m) => this.lockForTagChange(m, ws),
+        );
       });
       this.afterWorkspaceChange();
     } catch (err) {

@@ -1,23 +1,21 @@
 import { Injectable } from '@nestjs/common';
 import { notFound } from '../errors/domain-error';
-import { WORKSPACE_ACCESS_LEVELS, WorkspaceAccessLevel } from '../../teams/entities/team-workspace.entity';
-import { TeamEntity } from '../../teams/entities/team.entity';
 import { AccessRepository } from './access.repository';
 import { AuthCache } from './auth-cache';
-import { OrganizationAccess, OrganizationFlag, Principal } from './principal';
-
-const FLAG_COLUMNS: Record<OrganizationFlag, keyof TeamEntity> = {
-  'manage-policies': 'managePolicies',
-  'manage-workspaces': 'manageWorkspaces',
-  'manage-projects': 'manageProjects',
-  'manage-providers': 'manageProviders',
-  'read-workspaces': 'readWorkspaces',
-  'read-projects': 'readProjects',
-};
+import {
+  FLAG_PROPERTY,
+  ORGANIZATION_FLAGS,
+  OrganizationAccess,
+  OrganizationFlag,
+  Principal,
+  TeamFlags,
+  WORKSPACE_ACCESS_LEVELS,
+  WorkspaceAccessLevel,
+} from './principal';
 
 const OWNER: OrganizationAccess = {
   owner: true,
-  flags: new Set(Object.keys(FLAG_COLUMNS) as OrganizationFlag[]),
+  flags: new Set(ORGANIZATION_FLAGS),
   teamIds: [],
 };
 
@@ -98,11 +96,11 @@ export class PermissionService {
     }
   }
 
-  private fromTeams(teams: TeamEntity[]): OrganizationAccess {
+  private fromTeams(teams: (TeamFlags & { id: string; isOwners: boolean })[]): OrganizationAccess {
     const owner = teams.some((t) => t.isOwners);
     const flags = new Set<OrganizationFlag>();
-    for (const [flag, column] of Object.entries(FLAG_COLUMNS) as [OrganizationFlag, keyof TeamEntity][]) {
-      if (owner || teams.some((t) => t[column] === true)) flags.add(flag);
+    for (const flag of ORGANIZATION_FLAGS) {
+      if (owner || teams.some((t) => t[FLAG_PROPERTY[flag]] === true)) flags.add(flag);
     }
     return { owner, flags, teamIds: teams.map((t) => t.id) };
   }

@@ -21,6 +21,22 @@ export const ORGANIZATION_FLAGS: readonly OrganizationFlag[] = [
   'read-projects',
 ];
 
+/** The team column holding each organization flag: the one mapping of flags to team rows. */
+export const FLAG_PROPERTY = {
+  'manage-policies': 'managePolicies',
+  'manage-workspaces': 'manageWorkspaces',
+  'manage-projects': 'manageProjects',
+  'manage-providers': 'manageProviders',
+  'read-workspaces': 'readWorkspaces',
+  'read-projects': 'readProjects',
+} as const satisfies Record<OrganizationFlag, string>;
+
+/** The flag columns of a team row (TeamEntity has each of them). */
+export type TeamFlags = { [K in (typeof FLAG_PROPERTY)[OrganizationFlag]]: boolean };
+
+export const WORKSPACE_ACCESS_LEVELS = ['read', 'plan', 'write', 'admin'] as const;
+export type WorkspaceAccessLevel = (typeof WORKSPACE_ACCESS_LEVELS)[number];
+
 /** What a principal may do in one organization. */
 export interface OrganizationAccess {
   owner: boolean;

@@ -12,7 +12,8 @@ const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
  */
 const NOTHING_TO_ANNOUNCE = new Set([401, 429, 503]);
 
-const LEAVES_ACCESS_ALONE = 'plinth:leaves-access-alone';
+/** True: the route's writes leave access alone; false: they may change it. Every write route says one. */
+export const LEAVES_ACCESS_ALONE = 'plinth:leaves-access-alone';
 
 /**
  * On a controller (or route) whose writes cannot change what a token stands for or what a
@@ -32,6 +33,14 @@ const UNCHANGED_WHEN = 'plinth:unchanged-when';
  */
 export const UnchangedWhen = (...statuses: number[]): MethodDecorator =>
   SetMetadata(UNCHANGED_WHEN, statuses);
+
+/**
+ * On a controller (or route) whose writes may change what a token stands for or what a principal
+ * may do (tokens, users, teams, memberships, organizations): they advance both epochs, so every
+ * process forgets its remembered tokens and rights. write-effects.spec.ts fails on a write route
+ * that declares neither this nor LeavesAccessAlone.
+ */
+export const ChangesAccess = (): MethodDecorator & ClassDecorator => SetMetadata(LEAVES_ACCESS_ALONE, false);
 
 /**
  * The first guard. A request that may change state advances the shared change epoch once its

@@ -1,11 +1,20 @@
 import { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
-import { offsetOf, PageParams } from '../jsonapi/pagination';
+import { DEFAULT_PAGE_SIZE, offsetOf, PageParams } from '../jsonapi/pagination';
 
 export interface Page<T> {
   items: T[];
   totalCount: number;
   number: number;
   size: number;
+}
+
+/**
+ * The one place a Page is made. Lists come in three kinds, each with its helper below: a query
+ * builder (`paginate`, `paginateCounted`), plain SQL carrying a window total (`windowTotal`), and
+ * a short list read whole (`pageOfAll`).
+ */
+export function pageOf<T>(items: T[], totalCount: number, page: PageParams): Page<T> {
+  return { items, totalCount, number: page.number, size: page.size };
 }
 
 /** One query for the page and one count; the query builder must already carry a stable order. */
@@ -17,11 +26,25 @@ export async function paginate<T extends ObjectLiteral>(
     qb.clone().offset(offsetOf(page)).limit(page.size).getMany(),
     qb.clone().orderBy().getCount(),
   ]);
-  return { items, totalCount, number: page.number, size: page.size };
+  return pageOf(items, totalCount, page);
 }
 
 export function pageResult(page: Page<unknown>): { number: number; size: number; totalCount: number } {
   return { number: page.number, size: page.size, totalCount: page.totalCount };
+}
+
+/** The SQL column that carries the total beside each row of a windowed page query. */
+export const WINDOW_TOTAL = 'COUNT(*) OVER () AS page_total_count';
+
+/**
+ * The total a windowed page query carried (see `paginateCounted`); a page past the end has no row
+ * to carry it, so only then is `count` asked.
+ */
+export async function windowTotal(
+  rows: Record<string, unknown>[],
+  count: () => Promise<number>,
+): Promise<number> {
+  return rows.length ? Number(rows[0].page_total_count) : count();
 }
 
 /**
@@ -40,7 +63,17 @@ export async function paginateCounted<T extends ObjectLiteral>(
     .addSelect('COUNT(*) OVER ()', 'page_total_count')
     .offset(offsetOf(page))
     .limit(page.size)
-    .getRawAndEntities<{ page_total_count: number | string }>();
-  const totalCount = raw.length ? Number(raw[0].page_total_count) : await qb.clone().orderBy().getCount();
-  return { items: entities, totalCount, number: page.number, size: page.size };
+    .getRawAndEntities<Record<string, unknown>>();
+  return pageOf(entities, await windowTotal(raw, () => qb.clone().orderBy().getCount()), page);
+}
+
+/** A page cut from a list read whole (a target's few tag bindings), already in its order. */
+export function pageOfAll<T>(all: T[], page: PageParams): Page<T> {
+  const start = offsetOf(page);
+  return pageOf(all.slice(start, start + page.size), all.length, page);
+}
+
+/** Everything a write answers with, as the first page of the default size (it fits there). */
+export function firstPageOf<T>(items: T[]): Page<T> {
+  return pageOf(items, items.length, { number: 1, size: DEFAULT_PAGE_SIZE });
 }

@@ -1,4 +1,4 @@
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource, EntityManager, ObjectType } from 'typeorm';
 import { isRetryableTransactionError } from '../errors/db-errors';
 import { holdsTransaction, SecondConnectionError, withinTransaction } from './transaction-scope';
 
@@ -54,9 +54,16 @@ export async function inTransaction<T>(
 
 /**
  * Takes a row lock that serialises writers of one parent (e.g. an organization) for the rest of
- * the transaction. On SQLite the transaction queue already serialises every writer.
+ * the transaction; false when the row does not exist. On SQLite the transaction queue already
+ * serialises every writer. Only the repository of the module that owns the table calls this:
+ * other modules ask that module's service for an intent-named lock.
  */
-export async function lockRow(manager: EntityManager, table: string, id: string): Promise<boolean> {
+export async function lockRow(
+  manager: EntityManager,
+  entity: ObjectType<{ id: string }>,
+  id: string,
+): Promise<boolean> {
+  const table = manager.connection.getMetadata(entity).tableName;
   if (manager.connection.options.type === 'better-sqlite3') {
     const rows: unknown[] = await manager.query(`SELECT id FROM ${table} WHERE id = ?`, [id]);
     return rows.length > 0;

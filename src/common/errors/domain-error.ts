@@ -72,7 +72,11 @@ export function invalid(detail: string, pointer?: string): DomainError {
   return new DomainError('invalid', [{ detail, pointer }]);
 }
 
-/** Collects every failed rule of one request so the client sees them all at once. */
+/**
+ * Collects every failed rule of one request so the client sees them all at once: services build
+ * every 422 with several items through it. (Body validation turns class-validator's tree into
+ * items in common/jsonapi/body.ts.)
+ */
 export class Violations {
   private readonly items: ErrorItem[] = [];
 
@@ -88,6 +92,11 @@ export class Violations {
 
   get empty(): boolean {
     return this.items.length === 0;
+  }
+
+  /** How many rules have failed so far. */
+  get size(): number {
+    return this.items.length;
   }
 
   throwIfAny(): void {

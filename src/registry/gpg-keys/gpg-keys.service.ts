@@ -10,7 +10,7 @@ import { badRequest, DomainError, invalid, notFound } from '../../common/errors/
 import { ParsedBody } from '../../common/jsonapi/body';
 import { PageParams } from '../../common/jsonapi/pagination';
 import { newId } from '../../common/ids';
-import { OrganizationEntity } from '../../organizations/entities/organization.entity';
+import type { OrganizationEntity } from '../../organizations/entities/organization.entity';
 import { OrganizationsService } from '../../organizations/organizations.service';
 import { RegistryGpgKeyEntity } from '../entities/registry-gpg-key.entity';
 import { RegistryReadinessService } from '../uploads/registry-readiness.service';

@@ -10,7 +10,7 @@ import { badRequest, forbidden, invalidAttribute, notFound } from '../../common/
 import { ParsedBody } from '../../common/jsonapi/body';
 import { PageParams } from '../../common/jsonapi/pagination';
 import { newId } from '../../common/ids';
-import { OrganizationEntity } from '../../organizations/entities/organization.entity';
+import type { OrganizationEntity } from '../../organizations/entities/organization.entity';
 import { OrganizationsService } from '../../organizations/organizations.service';
 import { BlobStore } from '../../storage/blob-store';
 import { REGISTRY_NAMES, RegistryName, RegistryProviderEntity } from '../entities/registry-provider.entity';

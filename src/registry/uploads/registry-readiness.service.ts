@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Readable } from 'node:stream';
 import { DataSource, EntityManager } from 'typeorm';
-import { inTransaction, lockRow } from '../../common/database/transaction';
+import { inTransaction } from '../../common/database/transaction';
+import { OrganizationsService } from '../../organizations/organizations.service';
 import { invalid, notFound } from '../../common/errors/domain-error';
 import { BlobStore } from '../../storage/blob-store';
 import { RegistryGpgKeyEntity } from '../entities/registry-gpg-key.entity';
@@ -31,6 +32,7 @@ export class RegistryReadinessService {
     private readonly platforms: ProviderPlatformsRepository,
     private readonly keys: GpgKeysRepository,
     private readonly blobs: BlobStore,
+    private readonly organizations: OrganizationsService,
     @InjectDataSource() private readonly ds: DataSource,
   ) {}
 
@@ -48,7 +50,7 @@ export class RegistryReadinessService {
    * being stored or is committed before that key's re-check looks for versions to check.
    */
   async lockNamespace(manager: EntityManager, organizationId: string): Promise<void> {
-    await lockRow(manager, 'organizations', organizationId);
+    await this.organizations.lockForChildWrites(manager, organizationId);
   }
 
   /** Recomputes platform readiness and version usability, then saves the version. */

@@ -58,7 +58,7 @@ export class ProviderVersionsRepository {
 
   /** Serialises every writer of one version (uploads, platform changes, signature checks). */
   async lock(manager: EntityManager, id: string): Promise<boolean> {
-    return lockRow(manager, 'registry_provider_versions', id);
+    return lockRow(manager, RegistryProviderVersionEntity, id);
   }
 
   async insert(manager: EntityManager, version: RegistryProviderVersionEntity): Promise<void> {

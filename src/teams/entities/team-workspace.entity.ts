@@ -3,8 +3,10 @@ import { TimestampColumn } from '../../common/database/columns';
 import { WorkspaceEntity } from '../../workspaces/entities/workspace.entity';
 import { TeamEntity } from './team.entity';
 
-export const WORKSPACE_ACCESS_LEVELS = ['read', 'plan', 'write', 'admin'] as const;
-export type WorkspaceAccessLevel = (typeof WORKSPACE_ACCESS_LEVELS)[number];
+import { WorkspaceAccessLevel } from '../../common/auth/principal';
+
+export { WORKSPACE_ACCESS_LEVELS } from '../../common/auth/principal';
+export type { WorkspaceAccessLevel } from '../../common/auth/principal';
 
 @Entity('team_workspaces')
 @Index('uq_team_workspaces_team_ws', ['teamId', 'workspaceId'], { unique: true })

@@ -13,17 +13,23 @@ import {
   CreateOrganizationAttributes,
   UpdateOrganizationAttributes,
 } from './dto/organization-attributes.dto';
-import { OrganizationsService } from './organizations.service';
-import { ORGANIZATION_DOC, serializeOrganization } from './organizations.serializer';
-import { OrganizationEntity } from './entities/organization.entity';
+import { OrganizationsService } from '../organizations/organizations.service';
+import { OrganizationLifecycleService } from './organization-lifecycle.service';
+import { ORGANIZATION_DOC, serializeOrganization } from '../organizations/organizations.serializer';
+import type { OrganizationEntity } from '../organizations/entities/organization.entity';
+import { ChangesAccess } from '../common/cache/change-epoch.guard';
 
 const TYPE = { types: ['organizations'] };
 
 @ApiTags('organizations')
 @ApiBearerAuth()
+@ChangesAccess()
 @Controller(`${API_V2}/organizations`)
 export class OrganizationsController {
-  constructor(private readonly organizations: OrganizationsService) {}
+  constructor(
+    private readonly organizations: OrganizationsService,
+    private readonly lifecycle: OrganizationLifecycleService,
+  ) {}
 
   private async one(p: Principal, org: OrganizationEntity): Promise<ResourceDocument> {
     return new ResourceDocument(serializeOrganization(org, await this.organizations.isOwner(p, org.id)));
@@ -32,7 +38,7 @@ export class OrganizationsController {
   @Get()
   @ApiList(ORGANIZATION_DOC)
   async list(@CurrentPrincipal() p: Principal, @Paging() paging: PageParams): Promise<CollectionDocument> {
-    const page = await this.organizations.list(p, paging);
+    const page = await this.lifecycle.list(p, paging);
     const owned = await this.organizations.ownedAmong(p, page.items);
     const data = page.items.map((o) => serializeOrganization(o, owned.has(o.id)));
     return new CollectionDocument(data, pageResult(page));
@@ -44,7 +50,7 @@ export class OrganizationsController {
     @CurrentPrincipal() p: Principal,
     @JsonApiBody(CreateOrganizationAttributes, TYPE) body: ParsedBody<CreateOrganizationAttributes>,
   ): Promise<ResourceDocument> {
-    return this.one(p, await this.organizations.create(p, body));
+    return this.one(p, await this.lifecycle.create(p, body));
   }
 
   @Get(':name')
@@ -60,12 +66,12 @@ export class OrganizationsController {
     @Param('name') name: string,
     @JsonApiBody(UpdateOrganizationAttributes, TYPE) body: ParsedBody<UpdateOrganizationAttributes>,
   ): Promise<ResourceDocument> {
-    return this.one(p, await this.organizations.update(p, name, body));
+    return this.one(p, await this.lifecycle.update(p, name, body));
   }
 
   @Delete(':name')
   @ApiDelete()
   async remove(@CurrentPrincipal() p: Principal, @Param('name') name: string): Promise<void> {
-    await this.organizations.delete(p, name);
+    await this.lifecycle.delete(p, name);
   }
 }

@@ -1,10 +1,11 @@
-import { forwardRef, Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { PermissionService } from '../common/auth/permission.service';
 import { Principal } from '../common/auth/principal';
-import { ProjectEntity } from '../projects/entities/project.entity';
+import type { ProjectEntity } from '../projects/entities/project.entity';
 import { ProjectsService } from '../projects/projects.service';
-import { WorkspaceEntity } from '../workspaces/entities/workspace.entity';
+import type { WorkspaceEntity } from '../workspaces/entities/workspace.entity';
 import { WorkspacesService } from '../workspaces/workspaces.service';
+import { TargetLock } from '../tag-bindings/tag-bindings.service';
 
 /**
  * Who may use the tag-binding routes: reading follows read access to the project or workspace;
@@ -13,8 +14,8 @@ import { WorkspacesService } from '../workspaces/workspaces.service';
 @Injectable()
 export class TagBindingAccessService {
   constructor(
-    @Inject(forwardRef(() => ProjectsService)) private readonly projects: ProjectsService,
-    @Inject(forwardRef(() => WorkspacesService)) private readonly workspaces: WorkspacesService,
+    private readonly projects: ProjectsService,
+    private readonly workspaces: WorkspacesService,
     private readonly permissions: PermissionService,
   ) {}
 
@@ -34,5 +35,14 @@ export class TagBindingAccessService {
 
   writableWorkspace(p: Principal, id: string): Promise<WorkspaceEntity> {
     return this.workspaces.requireAccess(p, id, 'admin');
+  }
+
+  /** The row locks a write of the project's bindings takes (see TagBindingsService). */
+  projectLock(projectId: string): TargetLock {
+    return (manager) => this.projects.lockForTagChange(manager, projectId);
+  }
+
+  workspaceLock(ws: { id: string; projectId: string }): TargetLock {
+    return (manager) => this.workspaces.lockForTagChange(manager, ws);
   }
 }

@@ -1,6 +1,6 @@
 import { Body, PipeTransform } from '@nestjs/common';
 import { DomainError } from '../common/errors/domain-error';
-import { readTagBindings, TagBindingInput } from './tag-binding-rules';
+import { readTagBindings, TagBindingInput } from '../tag-bindings/tag-binding-rules';
 
 /** The body of PATCH …/tag-bindings: `{data: [{type: 'tag-bindings', attributes: {key, value}}]}`. */
 class TagBindingListPipe implements PipeTransform<unknown, TagBindingInput[]> {

@@ -12,11 +12,12 @@ import {
   CreateOrganizationAttributes,
   UpdateOrganizationAttributes,
 } from './dto/organization-attributes.dto';
-import { OrganizationEntity } from './entities/organization.entity';
-import { OrganizationsRepository } from './organizations.repository';
+import { OrganizationLifecycleService } from './organization-lifecycle.service';
+import { OrganizationEntity } from '../organizations/entities/organization.entity';
+import { OrganizationsRepository } from '../organizations/organizations.repository';
 import { BlobStore } from '../storage/blob-store';
-import { OrganizationBlobsRegistry } from './organization-blobs.registry';
-import { OrganizationsService } from './organizations.service';
+import { OrganizationBlobsRegistry } from '../organizations/organization-blobs.registry';
+import { OrganizationsService } from '../organizations/organizations.service';
 
 type Mocked<T> = { [K in keyof T]: jest.Mock };
 
@@ -55,8 +56,9 @@ function acme(overrides: Partial<OrganizationEntity> = {}): OrganizationEntity {
 const duplicate = () =>
   new QueryFailedError('INSERT', [], Object.assign(new Error('dup'), { code: 'ER_DUP_ENTRY', errno: 1062 }));
 
-describe(OrganizationsService.name, () => {
-  let sut: OrganizationsService;
+describe(OrganizationLifecycleService.name, () => {
+  let sut: OrganizationLifecycleService;
+  let lookups: OrganizationsService;
   let repo: Mocked<OrganizationsRepository>;
   let permissions: Partial<Mocked<PermissionService>>;
   let teams: Partial<Mocked<TeamsService>>;
@@ -81,17 +83,19 @@ describe(OrganizationsService.name, () => {
       insert: jest.fn(async (_m, org: OrganizationEntity) => (steps.push(`insert ${org.name}`), org)),
       save: jest.fn(async (_m, org: OrganizationEntity) => (steps.push(`save ${org.name}`), org)),
       delete: jest.fn(async (_m, id: string) => void steps.push(`delete org ${id}`)),
+      lock: jest.fn(),
+    };
+    teams = {
+      createOwnersTeam: jest.fn(
+        async (_m, orgId: string, userId: string) => void steps.push(`owners ${orgId} ${userId}`),
+      ),
+      memberOrganizationIds: jest.fn((userId: string) => ({ sql: '(members)', parameters: { userId } })),
     };
     permissions = {
       isSiteAdmin: jest.fn((p: Principal) => p.kind === 'user' && p.isSiteAdmin),
       requireMember: jest.fn().mockResolvedValue({ owner: true, flags: new Set(), teamIds: [] }),
       requireOwner: jest.fn().mockResolvedValue(undefined),
       forgetCachedAccess: jest.fn(),
-    };
-    teams = {
-      createOwnersTeam: jest.fn(
-        async (_m, orgId: string, userId: string) => void steps.push(`owners ${orgId} ${userId}`),
-      ),
     };
     projects = {
       createDefaultProject: jest.fn(async (_m, orgId: string) => void steps.push(`default project ${orgId}`)),
@@ -109,8 +113,13 @@ describe(OrganizationsService.name, () => {
     blobPrefixes = new OrganizationBlobsRegistry();
     blobPrefixes.register(async (_m, orgId) => (steps.push(`collect files ${orgId}`), [`files/${orgId}`]));
     blobs = { deletePrefix: jest.fn(async (prefix: string) => void steps.push(`delete files ${prefix}`)) };
-    sut = new OrganizationsService(
+    lookups = new OrganizationsService(
       repo as unknown as OrganizationsRepository,
+      permissions as unknown as PermissionService,
+      new AuthCache(config, standingEpoch()),
+    );
+    sut = new OrganizationLifecycleService(
+      lookups,
       permissions as unknown as PermissionService,
       config,
       ds,
@@ -119,7 +128,6 @@ describe(OrganizationsService.name, () => {
       workspaces as unknown as WorkspacesService,
       blobPrefixes,
       blobs as unknown as BlobStore,
-      new AuthCache(config, standingEpoch()),
     );
   });
 
@@ -266,9 +274,9 @@ describe(OrganizationsService.name, () => {
 
   describe('lookups', () => {
     it('read an organization once and hand each caller its own copy', async () => {
-      const first = await sut.requireByName('acme');
+      const first = await lookups.requireByName('acme');
       first.name = 'changed by a caller';
-      expect((await sut.requireByName('acme')).name).toBe('acme');
+      expect((await lookups.requireByName('acme')).name).toBe('acme');
       expect(repo.findByName).toHaveBeenCalledTimes(1);
     });
 
@@ -277,15 +285,15 @@ describe(OrganizationsService.name, () => {
       await expect(
         sut.update(ann, 'acme', body<UpdateOrganizationAttributes>({ name: 'taken' })),
       ).rejects.toThrow();
-      expect((await sut.requireByName('acme')).name).toBe('acme');
+      expect((await lookups.requireByName('acme')).name).toBe('acme');
       await sut.update(ann, 'acme', body<UpdateOrganizationAttributes>({ name: 'renamed' }));
       expect(permissions.forgetCachedAccess).toHaveBeenCalledTimes(1);
     });
 
     it('do not remember a missing organization', async () => {
       repo.findByName.mockResolvedValueOnce(null);
-      await expect(sut.requireByName('acme')).rejects.toMatchObject({ kind: 'not-found' });
-      expect((await sut.requireByName('acme')).name).toBe('acme');
+      await expect(lookups.requireByName('acme')).rejects.toMatchObject({ kind: 'not-found' });
+      expect((await lookups.requireByName('acme')).name).toBe('acme');
     });
   });
 
@@ -299,7 +307,10 @@ describe(OrganizationsService.name, () => {
 
     it('shows users the organizations they belong to', async () => {
       await sut.list(ann, page);
-      expect(repo.listVisible).toHaveBeenCalledWith({ userId: 'user-ann' }, page);
+      expect(repo.listVisible).toHaveBeenCalledWith(
+        { idsIn: { sql: '(members)', parameters: { userId: 'user-ann' } } },
+        page,
+      );
     });
 
     it('shows a token its own organization', async () => {

@@ -3,26 +3,25 @@ import { ApiBearerAuth, ApiBody, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { API_V2 } from '../common/api-prefix';
 import { CurrentPrincipal } from '../common/auth/current-principal.decorator';
 import { Principal } from '../common/auth/principal';
-import { Page, pageResult } from '../common/database/paginate';
+import { firstPageOf, Page, pageResult } from '../common/database/paginate';
 import { CollectionDocument } from '../common/jsonapi/document';
 import { ApiErrors, ApiList, resourceSchema } from '../common/jsonapi/openapi';
-import { DEFAULT_PAGE_SIZE, PageParams } from '../common/jsonapi/pagination';
+import { PageParams } from '../common/jsonapi/pagination';
 import { Paging } from '../common/jsonapi/query';
 import { projectPath } from '../projects/projects.serializer';
 import { workspacePath } from '../workspaces/workspaces.serializer';
-import { TagBindingEntity } from './entities/tag-binding.entity';
+import type { TagBindingEntity } from '../tag-bindings/entities/tag-binding.entity';
 import { TagBindingAccessService } from './tag-binding-access.service';
 import { TagBindingList } from './tag-binding-list.body';
-import { TagBindingInput } from './tag-binding-rules';
-import { TAG_BINDING_LIST_SCHEMA } from './tag-bindings.relationships';
+import { TagBindingInput } from '../tag-bindings/tag-binding-rules';
+import { TAG_BINDING_LIST_SCHEMA } from '../tag-bindings/tag-bindings.relationships';
 import {
   EFFECTIVE_TAG_BINDING_DOC,
-  EffectiveTagBinding,
   serializeEffectiveTagBinding,
   serializeTagBinding,
   TAG_BINDING_DOC,
 } from './tag-bindings.serializer';
-import { TagBindingsService } from './tag-bindings.service';
+import { EffectiveTagBinding, TagBindingsService } from '../tag-bindings/tag-bindings.service';
 import { LeavesAccessAlone } from '../common/cache/change-epoch.guard';
 
 /** PATCH adding or updating bindings by key; answers with every binding of the target. */
@@ -50,14 +49,6 @@ const effective = (page: Page<EffectiveTagBinding>, target: string) =>
   new CollectionDocument(page.items.map(serializeEffectiveTagBinding), pageResult(page), undefined, {
     target,
   });
-
-/** Every binding of a target after a write fits on the first page of the default size. */
-const firstPage = (items: TagBindingEntity[]): Page<TagBindingEntity> => ({
-  items,
-  totalCount: items.length,
-  number: 1,
-  size: DEFAULT_PAGE_SIZE,
-});
 
 @ApiTags('tag-bindings')
 @ApiBearerAuth()
@@ -88,8 +79,12 @@ export class TagBindingsController {
     @TagBindingList() items: TagBindingInput[],
   ): Promise<CollectionDocument> {
     const project = await this.access.writableProject(p, id);
-    const all = await this.tagBindings.mergeIntoProject(project.id, items);
-    return bindings(firstPage(all), projectPath(project.id));
+    const all = await this.tagBindings.mergeIntoProject(
+      project.id,
+      items,
+      this.access.projectLock(project.id),
+    );
+    return bindings(firstPageOf(all), projectPath(project.id));
   }
 
   @Get('projects/:id/effective-tag-bindings')
@@ -122,7 +117,8 @@ export class TagBindingsController {
     @TagBindingList() items: TagBindingInput[],
   ): Promise<CollectionDocument> {
     const ws = await this.access.writableWorkspace(p, id);
-    return bindings(firstPage(await this.tagBindings.mergeIntoWorkspace(ws, items)), workspacePath(ws.id));
+    const all = await this.tagBindings.mergeIntoWorkspace(ws, items, this.access.workspaceLock(ws));
+    return bindings(firstPageOf(all), workspacePath(ws.id));
   }
 
   @Get('workspaces/:id/effective-tag-bindings')

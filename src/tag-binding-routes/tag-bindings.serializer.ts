@@ -2,7 +2,8 @@ import { ResourceObject } from '../common/jsonapi/document';
 import { ResourceDoc, str, timestamp } from '../common/jsonapi/openapi';
 import { isoMillis } from '../common/jsonapi/timestamps';
 import { projectPath } from '../projects/projects.serializer';
-import { TagBindingEntity } from './entities/tag-binding.entity';
+import type { TagBindingEntity } from '../tag-bindings/entities/tag-binding.entity';
+import { EffectiveTagBinding } from '../tag-bindings/tag-bindings.service';
 
 export const TAG_BINDING_DOC: ResourceDoc = {
   type: 'tag-bindings',
@@ -15,12 +16,6 @@ export const EFFECTIVE_TAG_BINDING_DOC: ResourceDoc = {
   attributes: { key: str(), value: str() },
   links: ['inherited-from'],
 };
-
-/** A binding as a workspace sees it: its own, or inherited from its project (`inheritedFrom`). */
-export interface EffectiveTagBinding {
-  binding: TagBindingEntity;
-  inheritedFrom: string | null;
-}
 
 export function serializeTagBinding(b: TagBindingEntity): ResourceObject {
   return {
