@@ -23,6 +23,7 @@ import { ProjectsModule } from './projects/projects.module';
 import { RegistryModule } from './registry/registry.module';
 import { ReservedTagKeysModule } from './reserved-tag-keys/reserved-tag-keys.module';
 import { RunTriggersModule } from './run-triggers/run-triggers.module';
+import { RunsModule } from './runs/runs.module';
 import { ServerModule } from './server/server.module';
 import { StorageModule } from './storage/storage.module';
 import { TagBindingRoutesModule } from './tag-binding-routes/tag-binding-routes.module';
@@ -59,6 +60,7 @@ import { WorkspacesModule } from './workspaces/workspaces.module';
     ProjectsModule,
     WorkspacesModule,
     RunTriggersModule,
+    RunsModule,
     AgentPoolsModule,
     AdminCatalogsModule,
     ReservedTagKeysModule,

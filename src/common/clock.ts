@@ -11,3 +11,11 @@ export class Clock {
 @Global()
 @Module({ providers: [Clock], exports: [Clock] })
 export class ClockModule {}
+
+/**
+ * `now`, or one millisecond after `latest` when the clock has not moved past it: creation times
+ * that must strictly increase within a parent (so "newest" and queue order never tie).
+ */
+export function strictlyAfter(latest: Date | null, now: Date): Date {
+  return latest && latest.getTime() >= now.getTime() ? new Date(latest.getTime() + 1) : now;
+}

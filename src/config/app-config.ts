@@ -117,6 +117,14 @@ export class AppConfig {
   readonly maxPolicyArchiveEntries: number;
   readonly policyArchiveInspectionTimeoutMs: number;
   readonly maxProviderBinaryBytes: number;
+  /** Largest configuration version archive accepted (MAX_CONFIGURATION_BYTES). */
+  readonly maxConfigurationBytes: number;
+  /** Bytes, tar headers and milliseconds the inspection of one configuration archive may take. */
+  readonly maxConfigurationExpandedBytes: number;
+  readonly maxConfigurationEntries: number;
+  readonly configurationInspectionTimeoutMs: number;
+  /** Seconds without a heartbeat after which a claimed job and its run are errored (EXECUTOR_TIMEOUT). */
+  readonly executorTimeoutSeconds: number;
   readonly maxShasumsBytes: number;
   readonly maxSignatureBytes: number;
   readonly maxPolicyBytes: number;
@@ -181,6 +189,17 @@ export class AppConfig {
       1,
       3_600_000,
     );
+    this.maxConfigurationBytes = int(env, 'MAX_CONFIGURATION_BYTES', 100 * 1024 * 1024, 1);
+    this.maxConfigurationExpandedBytes = int(env, 'MAX_CONFIGURATION_EXPANDED_BYTES', 1024 * 1024 * 1024, 1);
+    this.maxConfigurationEntries = int(env, 'MAX_CONFIGURATION_ENTRIES', 50_000, 1);
+    this.configurationInspectionTimeoutMs = int(
+      env,
+      'CONFIGURATION_INSPECTION_TIMEOUT_MS',
+      60_000,
+      1,
+      3_600_000,
+    );
+    this.executorTimeoutSeconds = int(env, 'EXECUTOR_TIMEOUT', 120, 5, 86400);
     this.maxProviderBinaryBytes = int(env, 'MAX_PROVIDER_BINARY_BYTES', 500 * 1024 * 1024, 1);
     this.maxShasumsBytes = int(env, 'MAX_SHASUMS_BYTES', 1024 * 1024, 1);
     this.maxSignatureBytes = int(env, 'MAX_SIGNATURE_BYTES', 64 * 1024, 1);

@@ -2,7 +2,7 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Readable } from 'node:stream';
 import { DataSource, EntityManager } from 'typeorm';
-import { Clock } from '../common/clock';
+import { Clock, strictlyAfter } from '../common/clock';
 import { Principal } from '../common/auth/principal';
 import { Page } from '../common/database/paginate';
 import { inTransaction } from '../common/database/transaction';
@@ -60,8 +60,7 @@ export class PolicySetVersionsService implements OnModuleInit {
       if (refusal) throw invalid(refusal);
       const now = this.clock.now();
       const latest = await this.repo.latestCreatedAt(manager, locked.id);
-      // Strictly increasing per set, so "newest" never ties.
-      const createdAt = latest && latest.getTime() >= now.getTime() ? new Date(latest.getTime() + 1) : now;
+      const createdAt = strictlyAfter(latest, now);
       const version = Object.assign(new PolicySetVersionEntity(), {
         id: newId('polsetver'),
         policySetId: locked.id,

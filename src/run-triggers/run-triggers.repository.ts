@@ -91,6 +91,13 @@ export class RunTriggersRepository {
     return rows.map((r) => ({ workspaceId: r.workspaceId, sourceableId: r.sourceableId }));
   }
 
+  /** The triggers whose source is this workspace, oldest first. */
+  outbound(manager: EntityManager, sourceableId: string): Promise<RunTriggerEntity[]> {
+    return manager
+      .getRepository(RunTriggerEntity)
+      .find({ where: { sourceableId }, order: { createdAt: 'ASC', id: 'ASC' } });
+  }
+
   async insert(manager: EntityManager, trigger: RunTriggerEntity): Promise<void> {
     await manager.getRepository(RunTriggerEntity).insert(trigger);
   }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { PermissionService } from '../common/auth/permission.service';
 import { Principal } from '../common/auth/principal';
 import { Page } from '../common/database/paginate';
@@ -85,6 +85,18 @@ export class RunTriggersService {
     if (!view) throw notFound();
     await this.permissions.requireWorkspaceLevel(p, view.workspace, 'admin');
     await inTransaction(this.ds, (manager) => this.repo.delete(manager, id));
+  }
+
+  /**
+   * Where a finished run of `sourceWorkspaceId` queues runs: one entry per outbound trigger, read
+   * in the caller's transaction (the runs module fires them when a run is applied).
+   */
+  async destinationsOf(
+    manager: EntityManager,
+    sourceWorkspaceId: string,
+  ): Promise<{ triggerId: string; workspaceId: string }[]> {
+    const triggers = await this.repo.outbound(manager, sourceWorkspaceId);
+    return triggers.map((t) => ({ triggerId: t.id, workspaceId: t.workspaceId }));
   }
 
   /** The requested workspaces of these triggers that the caller may read (read with the triggers). */

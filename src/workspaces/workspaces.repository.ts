@@ -5,8 +5,18 @@ import { workspacesGrantedTo } from '../common/auth/grant-subqueries';
 import { likeCondition, likePattern } from '../common/database/like';
 import { RowReader } from '../common/database/row-reader';
 import { lockRow } from '../common/database/transaction';
-import { WorkspaceEntity } from './entities/workspace.entity';
+import { WorkspaceEntity, WorkspaceLockHolder } from './entities/workspace.entity';
 import { PageAnchor } from './workspace-list.cache';
+
+/** What the runs module decides a workspace's queue on, read under the workspace's row lock. */
+export interface WorkspaceQueueState {
+  name: string;
+  organizationId: string;
+  locked: boolean;
+  agentPoolId: string | null;
+  autoApply: boolean;
+  autoApplyRunTrigger: boolean;
+}
 
 export interface WorkspaceListFilter {
   organizationId: string;
@@ -153,6 +163,49 @@ export class WorkspacesRepository {
 
   async delete(manager: EntityManager, id: string): Promise<void> {
     await manager.getRepository(WorkspaceEntity).delete({ id });
+  }
+
+  /**
+   * The workspace's lock state, read with a row lock held to the end of the transaction: the runs
+   * module serialises each workspace's queue on it (SQLite's single writer serialises anyway).
+   */
+  async lockForQueue(manager: EntityManager, id: string): Promise<WorkspaceQueueState | null> {
+    const mysql = manager.connection.options.type !== 'better-sqlite3';
+    const rows: Record<string, unknown>[] = await manager.query(
+      'SELECT name, organization_id, locked, agent_pool_id, auto_apply, auto_apply_run_trigger ' +
+        `FROM workspaces WHERE id = ?${mysql ? ' FOR UPDATE' : ''}`,
+      [id],
+    );
+    if (!rows.length) return null;
+    const [row] = rows;
+    const flag = (v: unknown) => v === true || Number(v) === 1;
+    return {
+      name: row.name as string,
+      organizationId: row.organization_id as string,
+      locked: flag(row.locked),
+      agentPoolId: typeof row.agent_pool_id === 'string' ? row.agent_pool_id : null,
+      autoApply: flag(row.auto_apply),
+      autoApplyRunTrigger: flag(row.auto_apply_run_trigger),
+    };
+  }
+
+  /** Sets or clears the lock only if it is in the other state: false when it already was. */
+  async setLock(
+    manager: EntityManager,
+    id: string,
+    holder: WorkspaceLockHolder | null,
+    at: Date,
+  ): Promise<boolean> {
+    const result = await manager.getRepository(WorkspaceEntity).update(
+      { id, locked: holder === null },
+      {
+        locked: holder !== null,
+        lockedByType: holder?.type ?? null,
+        lockedById: holder?.id ?? null,
+        updatedAt: at,
+      },
+    );
+    return (result.affected ?? 0) > 0;
   }
 
   async deleteAllInOrganization(manager: EntityManager, organizationId: string): Promise<void> {

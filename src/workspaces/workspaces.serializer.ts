@@ -15,6 +15,7 @@ export const WORKSPACE_DOC: ResourceDoc = {
     name: str('Unique in the organization: letters, numbers, - and _'),
     description: nullableStr(),
     'engine-version': str('`latest` or a version of the engine catalog'),
+    locked: bool('A locked workspace starts no queued run until it is unlocked'),
     'execution-mode': enumOf(
       EXECUTION_MODES,
       'agent: jobs go to the agent-pool; remote: to the default executors',
@@ -36,6 +37,7 @@ export const WORKSPACE_DOC: ResourceDoc = {
   relationships: {
     organization: { type: 'organizations' },
     project: { type: 'projects' },
+    'locked-by': { type: 'users | teams | organizations' },
     'agent-pool': { type: 'agent-pools' },
     ...TAG_BINDING_RELATIONSHIP_DOCS,
   },
@@ -59,6 +61,7 @@ export function serializeWorkspace(
       name: ws.name,
       description: ws.description,
       'engine-version': ws.engineVersion,
+      locked: ws.locked,
       'execution-mode': ws.executionMode,
       'auto-apply': ws.autoApply,
       'auto-apply-run-trigger': ws.autoApplyRunTrigger,
@@ -74,6 +77,7 @@ export function serializeWorkspace(
     relationships: {
       organization: organizationLinkage(organizationName),
       project: toOne('projects', ws.projectId),
+      'locked-by': ws.lockedByType ? toOne(ws.lockedByType, ws.lockedById) : { data: null },
       'agent-pool': toOne('agent-pools', ws.agentPoolId),
       ...tagBindingRelationships(workspacePath(ws.id)),
     },

@@ -23,10 +23,13 @@ import {
   ExecutionSettingsAttributes,
   UpdateWorkspaceAttributes,
 } from './dto/workspace-attributes.dto';
-import { ExecutionMode, WorkspaceEntity } from './entities/workspace.entity';
+import { ExecutionMode, WorkspaceEntity, WorkspaceLockHolder } from './entities/workspace.entity';
 import { ExecutionRequest, nextExecution } from './execution-settings.rules';
 import { PageAnchor, WorkspaceListCache } from './workspace-list.cache';
-import { WorkspaceListFilter, WorkspacesRepository } from './workspaces.repository';
+import { WorkspaceListFilter, WorkspaceQueueState, WorkspacesRepository } from './workspaces.repository';
+
+export type { WorkspaceQueueState } from './workspaces.repository';
+export type { WorkspaceLockHolder } from './entities/workspace.entity';
 import { serializeWorkspace } from './workspaces.serializer';
 
 export interface WorkspaceView {
@@ -222,6 +225,9 @@ export class WorkspacesService {
       name: body.attributes.name,
       description: body.attributes.description ?? null,
       engineVersion: body.attributes['engine-version'] ?? 'latest',
+      locked: false,
+      lockedByType: null,
+      lockedById: null,
       executionMode: 'remote',
       agentPoolId: null,
       autoApply: false,
@@ -261,6 +267,24 @@ export class WorkspacesService {
     await this.permissions.requireWorkspaceLevel(p, ws, 'admin');
     await inTransaction(this.ds, (manager) => this.repo.delete(manager, ws.id));
     this.afterWorkspaceChange();
+  }
+
+  /**
+   * Locks the workspace's row for the rest of `manager`'s transaction and reads, on that same
+   * connection, what the runs module decides the workspace's queue on. Null once deleted.
+   */
+  lockForQueue(manager: EntityManager, id: string): Promise<WorkspaceQueueState | null> {
+    return this.repo.lockForQueue(manager, id);
+  }
+
+  /** Locks an unlocked workspace for `holder`; false when it was locked already. */
+  lockFor(manager: EntityManager, id: string, holder: WorkspaceLockHolder): Promise<boolean> {
+    return this.repo.setLock(manager, id, holder, new Date());
+  }
+
+  /** Unlocks a locked workspace; false when it was not locked. */
+  unlock(manager: EntityManager, id: string): Promise<boolean> {
+    return this.repo.setLock(manager, id, null, new Date());
   }
 
   /** Locks the workspace's row, then its project's, for a write of the workspace's tag bindings. */

@@ -71,6 +71,7 @@ export function workspaceShape(
       name: options.name,
       description: options.description ?? null,
       'engine-version': options.engineVersion ?? 'latest',
+      locked: false,
       'execution-mode': 'remote',
       'auto-apply': false,
       'auto-apply-run-trigger': false,
@@ -85,6 +86,7 @@ export function workspaceShape(
     relationships: {
       organization: { data: { id: org, type: 'organizations' } },
       project: { data: { id: projectId, type: 'projects' } },
+      'locked-by': { data: null },
       'agent-pool': { data: null },
       ...tagBindingLinks(`/api/v2/workspaces/${id}`),
     },

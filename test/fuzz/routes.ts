@@ -90,6 +90,7 @@ const poolAttrs = {
   relationships: ['allowed-workspaces', 'allowed-projects', 'excluded-workspaces'],
 } as const;
 const pool = (f: FuzzFixtures) => ({ id: f.poolId });
+const ws = (f: FuzzFixtures) => ({ id: f.workspaceId });
 const teamAttrs = {
   kind: 'resource',
   type: 'teams',
@@ -234,6 +235,61 @@ export const FUZZ_ROUTES: readonly FuzzRoute[] = [
     path: '/api/v2/workspaces/:id',
     params: (f) => ({ id: f.workspaceId }),
     destructive: true,
+  },
+  // configuration versions, runs, plans and applies, workspace lock, executor jobs
+  {
+    method: 'POST',
+    path: '/api/v2/workspaces/:id/configuration-versions',
+    params: ws,
+    body: {
+      kind: 'resource',
+      type: 'configuration-versions',
+      attributes: ['auto-queue-runs', 'speculative'],
+    },
+  },
+  { method: 'GET', path: '/api/v2/workspaces/:id/configuration-versions', params: ws, query: PAGE },
+  { method: 'GET', path: '/api/v2/configuration-versions/:id' },
+  { method: 'GET', path: '/api/v2/configuration-versions/:id/download' },
+  {
+    method: 'POST',
+    path: '/api/v2/runs',
+    body: {
+      kind: 'resource',
+      type: 'runs',
+      attributes: ['message', 'is-destroy', 'plan-only', 'auto-apply'],
+      relationships: ['workspace', 'configuration-version'],
+    },
+  },
+  { method: 'GET', path: '/api/v2/runs/:id', query: ['include'] },
+  {
+    method: 'GET',
+    path: '/api/v2/workspaces/:id/runs',
+    params: ws,
+    query: [...PAGE, 'include', 'filter[status]'],
+  },
+  ...(['apply', 'discard', 'cancel', 'force-cancel'] as const).map((action): FuzzRoute => ({
+    method: 'POST',
+    path: `/api/v2/runs/:id/actions/${action}`,
+    body: { kind: 'object', fields: ['comment'] },
+  })),
+  { method: 'GET', path: '/api/v2/plans/:id' },
+  { method: 'GET', path: '/api/v2/plans/:id/json-output' },
+  { method: 'GET', path: '/api/v2/applies/:id' },
+  {
+    method: 'POST',
+    path: '/api/v2/workspaces/:id/actions/lock',
+    params: ws,
+    body: { kind: 'object', fields: ['reason'] },
+    destructive: true,
+  },
+  { method: 'POST', path: '/api/v2/workspaces/:id/actions/unlock', params: ws, destructive: true },
+  { method: 'POST', path: '/api/v2/agent/jobs/claim', auth: 'none' },
+  { method: 'POST', path: '/api/v2/agent/jobs/:id/heartbeat', auth: 'none' },
+  {
+    method: 'POST',
+    path: '/api/v2/agent/jobs/:id/finish',
+    auth: 'none',
+    body: { kind: 'object', fields: ['status', 'error-message', 'has-changes', 'resource-additions'] },
   },
   // agent pools, agent tokens, agents, executor registration
   {

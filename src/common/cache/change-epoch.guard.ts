@@ -24,6 +24,16 @@ export const LEAVES_ACCESS_ALONE = 'plinth:leaves-access-alone';
 export const LeavesAccessAlone = (): MethodDecorator & ClassDecorator =>
   SetMetadata(LEAVES_ACCESS_ALONE, true);
 
+const UNCHANGED_WHEN = 'plinth:unchanged-when';
+
+/**
+ * On a write route whose answers with these statuses changed nothing any reader can see (an
+ * executor's poll that found no work, a heartbeat): those answers do not advance the epoch, so
+ * frequent polling leaves every cache warm. Any other answer advances it as usual.
+ */
+export const UnchangedWhen = (...statuses: number[]): MethodDecorator =>
+  SetMetadata(UNCHANGED_WHEN, statuses);
+
 /**
  * On a controller (or route) whose writes may change what a token stands for or what a principal
  * may do (tokens, users, teams, memberships, organizations): they advance both epochs, so every
@@ -50,7 +60,13 @@ export class ChangeEpochGuard implements CanActivate {
     const targets = [context.getHandler(), context.getClass()];
     if (!READS.has(http.getRequest<{ method: string }>().method)) {
       const dataOnly = this.reflector.getAllAndOverride<boolean>(LEAVES_ACCESS_ALONE, targets);
-      advanceBeforeAnswer(http.getResponse<Response>(), this.epoch, dataOnly ? 'changes' : 'access');
+      const unchanged = this.reflector.get<number[] | undefined>(UNCHANGED_WHEN, context.getHandler()) ?? [];
+      advanceBeforeAnswer(
+        http.getResponse<Response>(),
+        this.epoch,
+        dataOnly ? 'changes' : 'access',
+        unchanged,
+      );
     }
     const isPublic = this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets);
     if (isPublic) return true;
@@ -64,11 +80,16 @@ export class ChangeEpochGuard implements CanActivate {
  * `res.end`. An advance that fails (the database went away) is logged and lets the answer go:
  * the caches' TTL bounds what other processes may still hold.
  */
-function advanceBeforeAnswer(res: Response, epoch: ChangeEpoch, scope: EpochScope): void {
+function advanceBeforeAnswer(
+  res: Response,
+  epoch: ChangeEpoch,
+  scope: EpochScope,
+  unchanged: readonly number[],
+): void {
   const end = res.end.bind(res) as (...args: unknown[]) => Response;
   res.end = ((...args: unknown[]) => {
     res.end = end as Response['end'];
-    if (NOTHING_TO_ANNOUNCE.has(res.statusCode)) return end(...args);
+    if (NOTHING_TO_ANNOUNCE.has(res.statusCode) || unchanged.includes(res.statusCode)) return end(...args);
     epoch.advance(scope).then(
       () => end(...args),
       (err: unknown) => {

@@ -40,6 +40,17 @@ export class WorkspaceEntity {
   @Column({ type: 'varchar', length: 64, default: 'latest' })
   engineVersion: string;
 
+  /** A locked workspace starts no queued run until it is unlocked (see the runs module). */
+  @BoolColumn()
+  locked: boolean;
+
+  /** Who holds the lock: `users`, `teams` or `organizations`, with that resource's id. */
+  @Column({ type: 'varchar', length: 16, nullable: true })
+  lockedByType: WorkspaceLockHolder['type'] | null;
+
+  @Column({ type: 'varchar', length: 90, nullable: true })
+  lockedById: string | null;
+
   /** `remote` (the organization's default executors), `local` (no runs here) or `agent` (one pool). */
   @Column({ type: 'varchar', length: 16, default: 'remote' })
   executionMode: ExecutionMode;
@@ -64,4 +75,9 @@ export class WorkspaceEntity {
 
   @TimestampColumn()
   updatedAt: Date;
+}
+
+export interface WorkspaceLockHolder {
+  type: 'users' | 'teams' | 'organizations';
+  id: string;
 }

@@ -1,0 +1,82 @@
+import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { BoolColumn, TimestampColumn } from '../../common/database/columns';
+import { WorkspaceEntity } from '../../workspaces/entities/workspace.entity';
+import type { RunStatus } from '../run-rules';
+
+@Entity('runs')
+@Index('ix_runs_workspace_created', ['workspaceId', 'createdAt'])
+@Index('ix_runs_workspace_status', ['workspaceId', 'status'])
+export class RunEntity {
+  @PrimaryColumn({ type: 'varchar', length: 32 })
+  id: string;
+
+  /** Deleting a workspace deletes its runs; the triggering-run links of other workspaces' runs stay. */
+  @Column({ type: 'varchar', length: 32 })
+  workspaceId: string;
+
+  @ManyToOne(() => WorkspaceEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'workspace_id', foreignKeyConstraintName: 'fk_runs_workspace' })
+  workspace?: WorkspaceEntity;
+
+  @Column({ type: 'varchar', length: 32 })
+  configurationVersionId: string;
+
+  @Column({ type: 'varchar', length: 32 })
+  status: RunStatus;
+
+  /** `{"plan-queueable-at": "…+00:00", "planned-at": …}`: one key per status passed through. */
+  @Column({ type: 'text' })
+  statusTimestamps: string;
+
+  @Column({ type: 'text' })
+  message: string;
+
+  @BoolColumn()
+  isDestroy: boolean;
+
+  @BoolColumn()
+  planOnly: boolean;
+
+  @BoolColumn()
+  autoApply: boolean;
+
+  /** `tfe-api`, `tfe-configuration-version` or `tfe-run-trigger`. */
+  @Column({ type: 'varchar', length: 32 })
+  source: string;
+
+  @Column({ type: 'varchar', length: 255 })
+  triggerReason: string;
+
+  @Column({ type: 'varchar', length: 32, nullable: true })
+  createdById: string | null;
+
+  /** The run in a source workspace that queued this one; no key: it may be deleted with its workspace. */
+  @Column({ type: 'varchar', length: 32, nullable: true })
+  triggeringRunId: string | null;
+
+  @Column({ type: 'varchar', length: 32 })
+  planId: string;
+
+  @Column({ type: 'varchar', length: 32 })
+  applyId: string;
+
+  @BoolColumn()
+  hasChanges: boolean;
+
+  /** Why the run errored (the executor's message, or that it stopped reporting). */
+  @Column({ type: 'text', nullable: true })
+  errorMessage: string | null;
+
+  /** When a cancel was asked for; the executor of a running phase stops and reports. */
+  @TimestampColumn({ nullable: true })
+  canceledAt: Date | null;
+
+  @TimestampColumn({ nullable: true })
+  forceCancelAvailableAt: Date | null;
+
+  @TimestampColumn()
+  createdAt: Date;
+
+  @TimestampColumn()
+  updatedAt: Date;
+}

@@ -1,0 +1,150 @@
+import { Body, Controller, HttpCode, Param, Post, Res, UseGuards } from '@nestjs/common';
+import type { Response } from 'express';
+import { ApiBearerAuth, ApiBody, ApiHeader, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { AgentContext } from '../agent-pools/agent-context';
+import { AgentTokenGuard } from '../agent-pools/agent-token.guard';
+import { CurrentAgent } from '../agent-pools/current-agent.decorator';
+import { API_V2 } from '../common/api-prefix';
+import { Public } from '../common/auth/public.decorator';
+import { LeavesAccessAlone, UnchangedWhen } from '../common/cache/change-epoch.guard';
+import { badRequest } from '../common/errors/domain-error';
+import { validateAttributes } from '../common/jsonapi/body';
+import { ApiErrors } from '../common/jsonapi/openapi';
+import { LinkOrigin } from '../storage/link-origin.decorator';
+import { FinishJobBody } from './dto/finish-job.dto';
+import { JobPayload, RunJobsService } from './run-jobs.service';
+import { JobReport } from './run-rules';
+
+const JOB_SCHEMA = {
+  type: 'object',
+  properties: {
+    job: {
+      type: 'object',
+      properties: {
+        id: { type: 'string', example: 'job-3yVQZvHzf5j3WRJ1' },
+        kind: { type: 'string', enum: ['plan', 'apply'] },
+        'run-id': { type: 'string' },
+        'workspace-id': { type: 'string' },
+        'workspace-name': { type: 'string' },
+        organization: { type: 'string' },
+        'is-destroy': { type: 'boolean' },
+        'plan-only': { type: 'boolean' },
+        'heartbeat-interval-seconds': { type: 'integer' },
+        links: {
+          type: 'object',
+          description:
+            'configuration: signed GET of the tar.gz; logs: signed PUT (each replaces the log so far); ' +
+            'plan-json: signed PUT (plan jobs); plan-file: signed PUT (plan jobs) or GET (apply jobs)',
+          properties: Object.fromEntries(
+            ['configuration', 'logs', 'plan-json', 'plan-file'].map((k) => [k, { type: 'string' }]),
+          ),
+        },
+      },
+    },
+  },
+};
+
+function asObject(body: unknown): Record<string, unknown> {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw badRequest('request body must be a JSON object');
+  }
+  return body as Record<string, unknown>;
+}
+
+/** The job routes of the executor protocol (docs/runs.md): plain JSON, agent tokens only. */
+@ApiTags('executor protocol')
+@ApiBearerAuth()
+@ApiHeader({ name: 'X-Plinth-Agent', description: 'The agent id from registration', required: true })
+@Public()
+@UseGuards(AgentTokenGuard)
+@LeavesAccessAlone()
+@Controller(`${API_V2}/agent/jobs`)
+export class RunJobsController {
+  constructor(private readonly jobs: RunJobsService) {}
+
+  @Post('claim')
+  @HttpCode(200)
+  @UnchangedWhen(204)
+  @ApiOperation({
+    summary: "Claim the next job of the agent's pool: 200 with the job, 204 when there is none",
+    description:
+      'A pool serves the jobs queued for it, and, when organization-scoped, the jobs of workspaces of ' +
+      'its organization that name no pool. Each job is handed out exactly once.',
+  })
+  @ApiResponse({ status: 200, schema: JOB_SCHEMA })
+  @ApiResponse({ status: 204, description: 'No work' })
+  @ApiErrors(401)
+  async claim(
+    @CurrentAgent() agent: AgentContext,
+    @LinkOrigin() origin: string,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<{ job: JobPayload } | undefined> {
+    const job = await this.jobs.claim(agent, origin);
+    // 200 with a job or 204 without: the one status a returned value cannot choose.
+    if (!job) res.status(204);
+    return job ? { job } : undefined;
+  }
+
+  @Post(':id/heartbeat')
+  @HttpCode(200)
+  @UnchangedWhen(200)
+  @ApiOperation({
+    summary: 'A running job is alive; the answer says whether to go on or stop (the run was canceled)',
+    description:
+      "404 when the job is not this agent's. Without a heartbeat for EXECUTOR_TIMEOUT seconds the job and its run are errored.",
+  })
+  @ApiResponse({
+    status: 200,
+    schema: { type: 'object', properties: { status: { type: 'string', enum: ['running', 'canceled'] } } },
+  })
+  @ApiErrors(401, 404)
+  async heartbeat(
+    @CurrentAgent() agent: AgentContext,
+    @Param('id') id: string,
+  ): Promise<{ status: 'running' | 'canceled' }> {
+    return { status: await this.jobs.heartbeat(agent, id) };
+  }
+
+  @Post(':id/finish')
+  @HttpCode(204)
+  @ApiOperation({
+    summary: 'Report how the job ended; the run moves on in the same transaction',
+    description:
+      'Idempotent: the same report again answers 204; a different one, or a report on a job that timed ' +
+      "out or was force-canceled, 409. 404 when the job is not this agent's.",
+  })
+  @ApiBody({
+    schema: {
+      type: 'object',
+      required: ['status'],
+      properties: {
+        status: { type: 'string', enum: ['finished', 'errored'] },
+        'error-message': { type: 'string' },
+        'has-changes': { type: 'boolean' },
+        'resource-additions': { type: 'integer' },
+        'resource-changes': { type: 'integer' },
+        'resource-destructions': { type: 'integer' },
+        'resource-imports': { type: 'integer' },
+      },
+    },
+  })
+  @ApiResponse({ status: 204, description: 'Recorded' })
+  @ApiErrors(400, 401, 404, 409, 422)
+  async finish(
+    @CurrentAgent() agent: AgentContext,
+    @Param('id') id: string,
+    @Body() body: unknown,
+  ): Promise<void> {
+    const parsed = validateAttributes(FinishJobBody, asObject(body));
+    const report: JobReport = {
+      status: parsed.status,
+      errorMessage: parsed['error-message'] ?? null,
+      hasChanges: parsed['has-changes'] ?? false,
+      resourceAdditions: parsed['resource-additions'] ?? 0,
+      resourceChanges: parsed['resource-changes'] ?? 0,
+      resourceDestructions: parsed['resource-destructions'] ?? 0,
+      resourceImports: parsed['resource-imports'] ?? 0,
+    };
+    await this.jobs.finish(agent, id, report);
+  }
+}

@@ -1,0 +1,96 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { EntityManager, In, Repository } from 'typeorm';
+import { RunJobEntity } from './entities/run-job.entity';
+import { JobStatus } from './run-rules';
+
+/** Which jobs an agent may take: its pool's, and unassigned ones when the pool serves the organization. */
+export interface ClaimScope {
+  poolId: string;
+  organizationId: string;
+  organizationScoped: boolean;
+}
+
+@Injectable()
+export class RunJobsRepository {
+  constructor(@InjectRepository(RunJobEntity) private readonly repo: Repository<RunJobEntity>) {}
+
+  findById(id: string, manager?: EntityManager): Promise<RunJobEntity | null> {
+    return (manager ?? this.repo.manager).getRepository(RunJobEntity).findOne({ where: { id } });
+  }
+
+  /**
+   * The oldest queued jobs the scope may take, ids only: the whole of an idle poll, one lookup on
+   * ix_run_jobs_claimable. A few candidates let concurrent claimers spread out instead of all
+   * racing for the first row.
+   */
+  async candidates(scope: ClaimScope, limit: number): Promise<string[]> {
+    const params: unknown[] = ['queued', scope.poolId];
+    let sql = 'SELECT id FROM run_jobs WHERE status = ? AND (agent_pool_id = ?';
+    if (scope.organizationScoped) {
+      sql += ' OR (agent_pool_id IS NULL AND organization_id = ?)';
+      params.push(scope.organizationId);
+    }
+    sql += `) ORDER BY created_at, id LIMIT ${Number(limit)}`;
+    const rows: { id: string }[] = await this.repo.query(sql, params);
+    return rows.map((r) => r.id);
+  }
+
+  /** The compare-and-set that makes a claim exactly-once: only one agent moves a job out of `queued`. */
+  async claim(manager: EntityManager, id: string, agentId: string, at: Date): Promise<boolean> {
+    const result = await manager
+      .getRepository(RunJobEntity)
+      .update({ id, status: 'queued' }, { status: 'claimed', agentId, claimedAt: at, heartbeatAt: at });
+    return (result.affected ?? 0) > 0;
+  }
+
+  async heartbeat(id: string, agentId: string, at: Date): Promise<void> {
+    await this.repo.update({ id, agentId, status: 'claimed' }, { heartbeatAt: at });
+  }
+
+  /** Records the report on a claimed job; false when it was finished, timed out or canceled first. */
+  async finish(
+    manager: EntityManager,
+    id: string,
+    status: JobStatus,
+    report: string | null,
+    at: Date,
+  ): Promise<boolean> {
+    const result = await manager
+      .getRepository(RunJobEntity)
+      .update({ id, status: 'claimed' }, { status, report, finishedAt: at });
+    return (result.affected ?? 0) > 0;
+  }
+
+  /** Ends every job of a run that is still waiting or running (the run ended without them). */
+  async cancelOpen(manager: EntityManager, runId: string, at: Date): Promise<void> {
+    await manager
+      .getRepository(RunJobEntity)
+      .update({ runId, status: In(['queued', 'claimed']) }, { status: 'canceled', finishedAt: at });
+  }
+
+  /** Claimed jobs whose agent went quiet before `cutoff`. */
+  async stale(cutoff: Date, limit: number): Promise<RunJobEntity[]> {
+    return this.repo
+      .createQueryBuilder('j')
+      .where('j.status = :status AND j.heartbeat_at < :cutoff', { status: 'claimed', cutoff })
+      .orderBy('j.heartbeat_at', 'ASC')
+      .limit(limit)
+      .getMany();
+  }
+
+  /** Errors a job only if it is still claimed and still quiet: one node wins when several sweep. */
+  async timeOut(manager: EntityManager, id: string, cutoff: Date, at: Date): Promise<boolean> {
+    const result = await manager
+      .createQueryBuilder()
+      .update(RunJobEntity)
+      .set({ status: 'errored', finishedAt: at })
+      .where('id = :id AND status = :status AND heartbeat_at < :cutoff', { id, status: 'claimed', cutoff })
+      .execute();
+    return (result.affected ?? 0) > 0;
+  }
+
+  insert(manager: EntityManager, job: RunJobEntity): Promise<unknown> {
+    return manager.getRepository(RunJobEntity).insert(job);
+  }
+}

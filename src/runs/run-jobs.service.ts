@@ -1,0 +1,209 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { AgentContext, HEARTBEAT_INTERVAL_SECONDS } from '../agent-pools/agent-context';
+import { AgentsService } from '../agent-pools/agents.service';
+import { Clock } from '../common/clock';
+import { inTransaction } from '../common/database/transaction';
+import { conflict, notFound } from '../common/errors/domain-error';
+import { OrganizationsService } from '../organizations/organizations.service';
+import { WorkspacesService } from '../workspaces/workspaces.service';
+import { RunJobEntity } from './entities/run-job.entity';
+import { RunEntity } from './entities/run.entity';
+import { RunJobsRepository } from './run-jobs.repository';
+import { RunLinks } from './run-links';
+import { RunQueueService, stamped } from './run-queue.service';
+import { afterReport, isFinal, JobReport, RunStatus } from './run-rules';
+import { RunTriggerFiring } from './run-trigger-firing';
+import { RunsRepository } from './runs.repository';
+
+/** A claimed job as the executor receives it (docs/runs.md). */
+export interface JobPayload {
+  id: string;
+  kind: 'plan' | 'apply';
+  'run-id': string;
+  'workspace-id': string;
+  'workspace-name': string;
+  organization: string;
+  'is-destroy': boolean;
+  'plan-only': boolean;
+  'heartbeat-interval-seconds': number;
+  links: Record<string, string>;
+}
+
+/** How many queued jobs one claim looks at, so concurrent claimers spread over them. */
+const CANDIDATES = 8;
+
+const RUNNING: Record<RunJobEntity['kind'], RunStatus> = { plan: 'planning', apply: 'applying' };
+const QUEUED: Record<RunJobEntity['kind'], RunStatus> = { plan: 'plan_queued', apply: 'apply_queued' };
+
+/** The finish body in one canonical form, so a repeat compares equal to the first. */
+export function canonicalReport(report: JobReport): string {
+  return JSON.stringify([
+    report.status,
+    report.errorMessage,
+    report.hasChanges,
+    report.resourceAdditions,
+    report.resourceChanges,
+    report.resourceDestructions,
+    report.resourceImports,
+  ]);
+}
+
+/**
+ * The server side of the executor protocol: claim (exactly once), heartbeat, finish (idempotent)
+ * and the timeout of jobs whose executor went quiet. Each write moves the job, its phase and its
+ * run in one transaction, every row by compare-and-set.
+ */
+@Injectable()
+export class RunJobsService {
+  constructor(
+    private readonly jobs: RunJobsRepository,
+    private readonly runs: RunsRepository,
+    private readonly queue: RunQueueService,
+    private readonly firing: RunTriggerFiring,
+    private readonly workspaces: WorkspacesService,
+    private readonly organizations: OrganizationsService,
+    private readonly agents: AgentsService,
+    private readonly links: RunLinks,
+    private readonly clock: Clock,
+    @InjectDataSource() private readonly ds: DataSource,
+  ) {}
+
+  /** The next job of the agent's pool, or null when there is none (one indexed read, no write). */
+  async claim(agent: AgentContext, origin: string): Promise<JobPayload | null> {
+    for (let round = 0; round < 3; round++) {
+      const candidates = await this.jobs.candidates(
+        {
+          poolId: agent.poolId,
+          organizationId: agent.organizationId,
+          organizationScoped: agent.organizationScoped,
+        },
+        CANDIDATES,
+      );
+      if (!candidates.length) return null;
+      // Start at a different candidate per claimer so that a burst of claims does not all collide.
+      const offset = Math.floor(Math.random() * candidates.length);
+      for (let i = 0; i < candidates.length; i++) {
+        const job = await this.tryClaim(candidates[(offset + i) % candidates.length], agent);
+        if (job) {
+          await this.agents.setStatus(agent.agentId, 'busy');
+          return this.payload(job.job, job.run, origin);
+        }
+      }
+    }
+    return null;
+  }
+
+  private tryClaim(id: string, agent: AgentContext): Promise<{ job: RunJobEntity; run: RunEntity } | null> {
+    return inTransaction(this.ds, async (manager) => {
+      const at = this.clock.now();
+      if (!(await this.jobs.claim(manager, id, agent.agentId, at))) return null;
+      const job = await this.jobs.findById(id, manager);
+      const run = job && (await this.runs.findById(job.runId, manager));
+      const phase = job && (await this.runs.findPhase(job.phaseId, manager));
+      if (!job || !run || !phase) throw notFound();
+      await this.runs.updatePhase(manager, phase.id, ['queued'], {
+        status: 'running',
+        statusTimestamps: stamped(phase.statusTimestamps, 'started-at', at),
+        agentId: agent.agentId,
+        agentPoolId: agent.poolId,
+        updatedAt: at,
+      });
+      await this.queue.move(manager, run, [QUEUED[job.kind]], RUNNING[job.kind]);
+      return { job, run };
+    });
+  }
+
+  private async payload(job: RunJobEntity, run: RunEntity, origin: string): Promise<JobPayload> {
+    const ws = await this.workspaces.requireById(run.workspaceId);
+    const org = await this.organizations.requireById(ws.organizationId);
+    const links: Record<string, string> = {
+      configuration: this.links.configurationDownload(origin, run.configurationVersionId, 24 * 3600),
+      logs: this.links.phaseUpload(origin, job.id, 'log'),
+    };
+    if (job.kind === 'plan') {
+      links['plan-json'] = this.links.phaseUpload(origin, job.id, 'plan-json');
+      links['plan-file'] = this.links.phaseUpload(origin, job.id, 'plan-file');
+    } else {
+      links['plan-file'] = this.links.phaseDownload(origin, run.planId, 'plan-file', 24 * 3600);
+    }
+    return {
+      id: job.id,
+      kind: job.kind,
+      'run-id': run.id,
+      'workspace-id': ws.id,
+      'workspace-name': ws.name,
+      organization: org.name,
+      'is-destroy': run.isDestroy,
+      'plan-only': run.planOnly,
+      'heartbeat-interval-seconds': HEARTBEAT_INTERVAL_SECONDS,
+      links,
+    };
+  }
+
+  /** `running`, or `canceled` once the run was canceled (or the job ended without the executor). */
+  async heartbeat(agent: AgentContext, id: string): Promise<'running' | 'canceled'> {
+    const job = await this.ownJob(agent, id);
+    if (job.status !== 'claimed') return 'canceled';
+    const run = await this.runs.findById(job.runId);
+    if (!run || run.canceledAt !== null || isFinal(run.status)) return 'canceled';
+    await this.jobs.heartbeat(job.id, agent.agentId, this.clock.now());
+    return 'running';
+  }
+
+  /**
+   * Records the outcome and moves the run on in one transaction. The same report again is
+   * accepted (the executor retried); a different one, or any report on a job that ended without
+   * it (timed out, canceled), is a 409.
+   */
+  async finish(agent: AgentContext, id: string, report: JobReport): Promise<void> {
+    const job = await this.ownJob(agent, id);
+    const canonical = canonicalReport(report);
+    const recorded = await inTransaction(this.ds, async (manager) => {
+      const at = this.clock.now();
+      const status = report.status === 'finished' ? 'finished' : 'errored';
+      if (!(await this.jobs.finish(manager, job.id, status, canonical, at))) return false;
+      const run = await this.runs.findById(job.runId, manager);
+      const phase = await this.runs.findPhase(job.phaseId, manager);
+      if (!run || !phase) throw notFound();
+      const to = afterReport(job.kind, report, { ...run, cancelRequested: run.canceledAt !== null });
+      const phaseStatus = to === 'canceled' ? 'canceled' : status;
+      await this.runs.updatePhase(manager, phase.id, ['running'], {
+        status: phaseStatus,
+        statusTimestamps: stamped(phase.statusTimestamps, `${phaseStatus}-at`, at),
+        hasChanges: job.kind === 'plan' ? report.hasChanges : phase.hasChanges,
+        resourceAdditions: report.resourceAdditions,
+        resourceChanges: report.resourceChanges,
+        resourceDestructions: report.resourceDestructions,
+        resourceImports: report.resourceImports,
+        errorMessage: report.errorMessage,
+        updatedAt: at,
+      });
+      const from = [RUNNING[job.kind]];
+      const extra: Partial<RunEntity> = job.kind === 'plan' ? { hasChanges: report.hasChanges } : {};
+      if (to === 'errored') extra.errorMessage = report.errorMessage ?? `The ${job.kind} errored`;
+      if (isFinal(to)) await this.queue.end(manager, run, from, to, extra);
+      else if (await this.queue.move(manager, run, from, to, extra)) {
+        if (to === 'apply_queued') await this.queue.queuePhase(manager, run, 'apply');
+      }
+      if (to === 'applied') await this.firing.fire(manager, run);
+      return true;
+    });
+    if (recorded) {
+      await this.agents.setStatus(agent.agentId, 'idle');
+      return;
+    }
+    const now = await this.jobs.findById(job.id);
+    if (now?.report === canonical) return;
+    if (now?.report) throw conflict('A different report was already recorded for this job');
+    throw conflict(`The job is ${now?.status ?? 'gone'}: it no longer takes a report`);
+  }
+
+  /** The job if this agent claimed it; 404 otherwise, whether it exists or not. */
+  private async ownJob(agent: AgentContext, id: string): Promise<RunJobEntity> {
+    const job = await this.jobs.findById(id);
+    if (!job || job.agentId !== agent.agentId) throw notFound();
+    return job;
+  }
+}

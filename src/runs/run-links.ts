@@ -1,0 +1,126 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Readable } from 'node:stream';
+import { Clock } from '../common/clock';
+import { conflict, notFound } from '../common/errors/domain-error';
+import { BlobStore } from '../storage/blob-store';
+import { SignedLinks } from '../storage/signed-links';
+import { UploadRegistry } from '../storage/upload-registry';
+import { RunJobsRepository } from './run-jobs.repository';
+import { RunsRepository } from './runs.repository';
+
+export const CONFIGURATION_UPLOAD = 'configuration-version-upload';
+export const CONFIGURATION_DOWNLOAD = 'configuration-version-download';
+
+/** The files an executor sends for a phase, each behind its own upload and download purpose. */
+export const PHASE_FILES = {
+  log: { suffix: 'log', contentType: 'text/plain; charset=utf-8', kinds: ['plan', 'apply'] },
+  'plan-json': { suffix: 'json', contentType: 'application/json', kinds: ['plan'] },
+  'plan-file': { suffix: 'plan', contentType: 'application/octet-stream', kinds: ['plan'] },
+} as const;
+export type PhaseFile = keyof typeof PHASE_FILES;
+
+const uploadPurpose = (file: PhaseFile) => `run-${file}-upload`;
+const downloadPurpose = (file: PhaseFile) => `run-${file}-download`;
+
+/** Where a phase's file lives in the blob store. */
+export const phaseFileKey = (runId: string, phaseId: string, file: PhaseFile) =>
+  `runs/${runId}/${phaseId}.${PHASE_FILES[file].suffix}`;
+
+/** An upload link of a configuration version is valid for one hour from its creation. */
+export const UPLOAD_LINK_SECONDS = 3600;
+/** Links handed to an executor outlive any sensible job; the job's state still decides what they accept. */
+export const JOB_LINK_SECONDS = 24 * 3600;
+/** Links a reader is redirected to are followed at once. */
+export const READ_LINK_SECONDS = 300;
+
+/** Caps per file: logs and plan JSON are text, the saved plan can hold provider schemas. */
+const MAX_PHASE_FILE_BYTES: Record<PhaseFile, number> = {
+  log: 50 * 1024 * 1024,
+  'plan-json': 100 * 1024 * 1024,
+  'plan-file': 200 * 1024 * 1024,
+};
+
+/**
+ * The signed links of configuration versions and of run phases, and what the /uploads routes do
+ * with the phase files: an executor PUTs them while its job is claimed (each PUT replaces the
+ * file), readers GET them through short-lived links.
+ */
+@Injectable()
+export class RunLinks implements OnModuleInit {
+  constructor(
+    private readonly links: SignedLinks,
+    private readonly registry: UploadRegistry,
+    private readonly runs: RunsRepository,
+    private readonly jobs: RunJobsRepository,
+    private readonly blobs: BlobStore,
+    private readonly clock: Clock,
+  ) {}
+
+  onModuleInit(): void {
+    for (const file of Object.keys(PHASE_FILES) as PhaseFile[]) {
+      this.registry.registerUpload(uploadPurpose(file), {
+        maxBytes: () => MAX_PHASE_FILE_BYTES[file],
+        receive: (jobId, body) => this.receive(jobId, file, body),
+      });
+      this.registry.registerDownload(downloadPurpose(file), {
+        locate: async (phaseId) => {
+          const phase = await this.runs.findPhase(phaseId);
+          if (!phase) throw notFound();
+          return {
+            key: phaseFileKey(phase.runId, phase.id, file),
+            filename: `${phase.id}.${PHASE_FILES[file].suffix}`,
+            contentType: PHASE_FILES[file].contentType,
+          };
+        },
+      });
+    }
+  }
+
+  configurationUpload(origin: string, cvId: string, createdAt: Date): string {
+    const expiresAt = Math.floor(createdAt.getTime() / 1000) + UPLOAD_LINK_SECONDS;
+    return this.links.url(origin, { purpose: CONFIGURATION_UPLOAD, resourceId: cvId, expiresAt });
+  }
+
+  configurationDownload(origin: string, cvId: string, seconds: number): string {
+    return this.links.url(origin, {
+      purpose: CONFIGURATION_DOWNLOAD,
+      resourceId: cvId,
+      expiresAt: this.expiry(seconds),
+    });
+  }
+
+  /** Upload links name the job, so they stop working once it is no longer claimed. */
+  phaseUpload(origin: string, jobId: string, file: PhaseFile): string {
+    return this.links.url(origin, {
+      purpose: uploadPurpose(file),
+      resourceId: jobId,
+      expiresAt: this.expiry(JOB_LINK_SECONDS),
+    });
+  }
+
+  phaseDownload(origin: string, phaseId: string, file: PhaseFile, seconds = READ_LINK_SECONDS): string {
+    return this.links.url(origin, {
+      purpose: downloadPurpose(file),
+      resourceId: phaseId,
+      expiresAt: this.expiry(seconds),
+    });
+  }
+
+  /** Whether the phase's file has arrived. */
+  async hasFile(runId: string, phaseId: string, file: PhaseFile): Promise<boolean> {
+    return (await this.blobs.stat(phaseFileKey(runId, phaseId, file))) !== null;
+  }
+
+  private expiry(seconds: number): number {
+    return Math.floor(this.clock.now().getTime() / 1000) + seconds;
+  }
+
+  private async receive(jobId: string, file: PhaseFile, body: Readable): Promise<void> {
+    const job = await this.jobs.findById(jobId);
+    if (!job || !(PHASE_FILES[file].kinds as readonly string[]).includes(job.kind)) throw notFound();
+    if (job.status !== 'claimed') throw conflict('The job is no longer running');
+    await this.blobs.put(phaseFileKey(job.runId, job.phaseId, file), body, {
+      maxBytes: MAX_PHASE_FILE_BYTES[file],
+    });
+  }
+}

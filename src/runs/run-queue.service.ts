@@ -1,0 +1,198 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { Clock, strictlyAfter } from '../common/clock';
+import { notFound } from '../common/errors/domain-error';
+import { newId } from '../common/ids';
+import { isoSecondsOffset } from '../common/jsonapi/timestamps';
+import { WorkspacesService } from '../workspaces/workspaces.service';
+import { RunJobEntity } from './entities/run-job.entity';
+import { RunPhaseEntity } from './entities/run-phase.entity';
+import { RunEntity } from './entities/run.entity';
+import { RunJobsRepository } from './run-jobs.repository';
+import { isFinal, nextToStart, PhaseKind, RunStatus, timestampKey } from './run-rules';
+import { RunsRepository } from './runs.repository';
+
+/** What a new run is made of; the queue decides its first status. */
+export interface NewRun {
+  workspaceId: string;
+  configurationVersionId: string;
+  message: string;
+  isDestroy: boolean;
+  planOnly: boolean;
+  autoApply: boolean;
+  source: string;
+  triggerReason: string;
+  createdById: string | null;
+  triggeringRunId: string | null;
+}
+
+/** Adds a key to a JSON `status-timestamps` column. */
+export function stamped(json: string, key: string, at: Date): string {
+  return JSON.stringify({ ...(JSON.parse(json) as Record<string, string>), [key]: isoSecondsOffset(at) });
+}
+
+/**
+ * The per-workspace queue and the state machine's writes. Every method runs inside the caller's
+ * transaction and moves rows with compare-and-set updates, so a transition that lost a race
+ * changes nothing; the workspace's row lock (WorkspacesService.lockForQueue) serialises the
+ * decisions about who goes next.
+ */
+@Injectable()
+export class RunQueueService {
+  constructor(
+    private readonly runs: RunsRepository,
+    private readonly jobs: RunJobsRepository,
+    private readonly workspaces: WorkspacesService,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Inserts a run with its plan and apply; plan-only runs start at once, others join the queue. */
+  async enqueue(manager: EntityManager, spec: NewRun): Promise<RunEntity> {
+    const ws = await this.workspaces.lockForQueue(manager, spec.workspaceId);
+    if (!ws) throw notFound();
+    const now = this.clock.now();
+    const latest = await this.runs.latestCreatedAt(manager, spec.workspaceId);
+    const createdAt = strictlyAfter(latest, now);
+    const phase = (kind: PhaseKind): RunPhaseEntity =>
+      Object.assign(new RunPhaseEntity(), {
+        id: newId(kind),
+        runId: '',
+        kind,
+        status: 'pending',
+        statusTimestamps: '{}',
+        hasChanges: null,
+        resourceAdditions: 0,
+        resourceChanges: 0,
+        resourceDestructions: 0,
+        resourceImports: 0,
+        agentId: null,
+        agentPoolId: null,
+        errorMessage: null,
+        createdAt,
+        updatedAt: createdAt,
+      });
+    const plan = phase('plan');
+    const apply = phase('apply');
+    const run = Object.assign(new RunEntity(), {
+      ...spec,
+      id: newId('run'),
+      status: 'pending',
+      statusTimestamps: stamped('{}', 'plan-queueable-at', createdAt),
+      planId: plan.id,
+      applyId: apply.id,
+      hasChanges: false,
+      errorMessage: null,
+      canceledAt: null,
+      forceCancelAvailableAt: null,
+      createdAt,
+      updatedAt: createdAt,
+    });
+    plan.runId = run.id;
+    apply.runId = run.id;
+    await this.runs.insert(manager, run, [plan, apply]);
+    if (run.planOnly) await this.start(manager, run);
+    else await this.advance(manager, run.workspaceId, ws.locked);
+    return (await this.runs.findById(run.id, manager)) ?? run;
+  }
+
+  /**
+   * Starts the workspace's next pending run if the queue is free. Called after anything that may
+   * free it: a run ending, a run created, the workspace unlocked.
+   */
+  async advance(manager: EntityManager, workspaceId: string, knownLocked?: boolean): Promise<void> {
+    const locked = knownLocked ?? (await this.workspaces.lockForQueue(manager, workspaceId))?.locked;
+    if (locked === undefined) return;
+    const queue = await this.runs.queue(manager, workspaceId);
+    const next = nextToStart(queue, locked);
+    const run = next ? queue.find((r) => r.id === next) : undefined;
+    if (run) await this.start(manager, run);
+  }
+
+  /** pending → plan_queued, with its plan job. */
+  private async start(manager: EntityManager, run: RunEntity): Promise<void> {
+    if (await this.move(manager, run, ['pending'], 'plan_queued'))
+      await this.queuePhase(manager, run, 'plan');
+  }
+
+  /** Moves a run from one of `from` to `to`, stamping `to`; false when it was elsewhere. */
+  async move(
+    manager: EntityManager,
+    run: RunEntity,
+    from: readonly RunStatus[],
+    to: RunStatus,
+    extra: Partial<RunEntity> = {},
+  ): Promise<boolean> {
+    const at = this.clock.now();
+    const statusTimestamps = stamped(run.statusTimestamps, timestampKey(to), at);
+    const moved = await this.runs.transition(manager, run.id, from, {
+      ...extra,
+      status: to,
+      statusTimestamps,
+      updatedAt: at,
+    });
+    if (moved) Object.assign(run, extra, { status: to, statusTimestamps, updatedAt: at });
+    return moved;
+  }
+
+  /**
+   * Ends a run (discard, cancel, error): its open jobs and phases end with it, and the next run of
+   * its workspace may start. False when the run was no longer in one of `from`.
+   */
+  async end(
+    manager: EntityManager,
+    run: RunEntity,
+    from: readonly RunStatus[],
+    to: RunStatus,
+    extra: Partial<RunEntity> = {},
+  ): Promise<boolean> {
+    if (!isFinal(to)) throw new Error(`${to} does not end a run`);
+    if (!(await this.move(manager, run, from, to, extra))) return false;
+    const at = this.clock.now();
+    await this.jobs.cancelOpen(manager, run.id, at);
+    const phaseStatus = to === 'errored' ? 'errored' : 'canceled';
+    for (const id of [run.planId, run.applyId]) {
+      const phase = await this.runs.findPhase(id, manager);
+      if (!phase) continue;
+      await this.runs.updatePhase(manager, id, ['queued', 'running'], {
+        status: phaseStatus,
+        statusTimestamps: stamped(phase.statusTimestamps, `${phaseStatus}-at`, at),
+        errorMessage: extra.errorMessage ?? null,
+        updatedAt: at,
+      });
+    }
+    if (!run.planOnly) await this.advance(manager, run.workspaceId);
+    return true;
+  }
+
+  /** Queues the plan or apply job of a run, for the workspace's agent pool as it is now. */
+  async queuePhase(manager: EntityManager, run: RunEntity, kind: PhaseKind): Promise<void> {
+    const at = this.clock.now();
+    const phaseId = kind === 'plan' ? run.planId : run.applyId;
+    const phase = await this.runs.findPhase(phaseId, manager);
+    if (!phase) throw notFound();
+    const ws = await this.workspaces.lockForQueue(manager, run.workspaceId);
+    if (!ws) throw notFound();
+    await this.runs.updatePhase(manager, phaseId, ['pending'], {
+      status: 'queued',
+      statusTimestamps: stamped(phase.statusTimestamps, 'queued-at', at),
+      agentPoolId: ws.agentPoolId,
+      updatedAt: at,
+    });
+    const job = Object.assign(new RunJobEntity(), {
+      id: newId('job'),
+      phaseId,
+      runId: run.id,
+      kind,
+      status: 'queued',
+      organizationId: ws.organizationId,
+      agentPoolId: ws.agentPoolId,
+      agentId: null,
+      claimedAt: null,
+      heartbeatAt: null,
+      report: null,
+      finishedAt: null,
+      createdAt: at,
+    });
+    await this.jobs.insert(manager, job);
+  }
+}

@@ -1,0 +1,140 @@
+import {
+  afterReport,
+  availableActions,
+  cancelEffect,
+  JobReport,
+  levelAllows,
+  nextToStart,
+  QueuedRun,
+  RunState,
+  timestampKey,
+} from './run-rules';
+
+const NOW = new Date('2026-01-01T00:00:00Z');
+const state = (status: RunState['status'], extra: Partial<RunState> = {}): RunState => ({
+  status,
+  planOnly: false,
+  cancelRequested: false,
+  forceCancelAvailableAt: null,
+  ...extra,
+});
+const report = (extra: Partial<JobReport> = {}): JobReport => ({
+  status: 'finished',
+  errorMessage: null,
+  hasChanges: true,
+  resourceAdditions: 1,
+  resourceChanges: 0,
+  resourceDestructions: 0,
+  resourceImports: 0,
+  ...extra,
+});
+const queued = (id: string, status: QueuedRun['status'], planOnly = false): QueuedRun => ({
+  id,
+  status,
+  planOnly,
+});
+
+describe('run rules', () => {
+  describe('the queue', () => {
+    it('starts the oldest pending run when nothing holds the workspace', () => {
+      expect(nextToStart([queued('a', 'pending'), queued('b', 'pending')], false)).toBe('a');
+    });
+
+    it.each(['plan_queued', 'planning', 'planned', 'apply_queued', 'applying'] as const)(
+      'starts nothing while a run that may apply is %s',
+      (status) => {
+        expect(nextToStart([queued('a', status), queued('b', 'pending')], false)).toBeNull();
+      },
+    );
+
+    it('lets plan-only runs in progress hold nothing', () => {
+      expect(nextToStart([queued('a', 'planning', true), queued('b', 'pending')], false)).toBe('b');
+    });
+
+    it('starts nothing in a locked workspace', () => {
+      expect(nextToStart([queued('a', 'pending')], true)).toBeNull();
+    });
+
+    it('starts nothing when nothing waits', () => {
+      expect(nextToStart([], false)).toBeNull();
+    });
+  });
+
+  describe('actions', () => {
+    it('offers confirm and discard only to a planned run that may apply', () => {
+      expect(availableActions(state('planned'), NOW)).toEqual({
+        apply: true,
+        discard: true,
+        cancel: false,
+        'force-cancel': false,
+      });
+      expect(availableActions(state('planned', { planOnly: true }), NOW).apply).toBe(false);
+      expect(availableActions(state('pending'), NOW)).toEqual({
+        apply: false,
+        discard: false,
+        cancel: true,
+        'force-cancel': false,
+      });
+    });
+
+    it('offers a running run one cancel, then force-cancel once the cool-off passed', () => {
+      expect(availableActions(state('planning'), NOW).cancel).toBe(true);
+      const asked = state('applying', {
+        cancelRequested: true,
+        forceCancelAvailableAt: new Date(NOW.getTime() + 1),
+      });
+      expect(availableActions(asked, NOW)).toMatchObject({ cancel: false, 'force-cancel': false });
+      expect(availableActions({ ...asked, forceCancelAvailableAt: NOW }, NOW)['force-cancel']).toBe(true);
+    });
+
+    it.each([
+      'applied',
+      'discarded',
+      'errored',
+      'canceled',
+      'force_canceled',
+      'planned_and_finished',
+    ] as const)('offers nothing on a %s run', (status) => {
+      expect(Object.values(availableActions(state(status), NOW))).toEqual([false, false, false, false]);
+    });
+
+    it('ends waiting runs at once and asks running ones to stop', () => {
+      expect(cancelEffect('pending')).toBe('end');
+      expect(cancelEffect('apply_queued')).toBe('end');
+      expect(cancelEffect('planning')).toBe('request');
+      expect(cancelEffect('applying')).toBe('request');
+    });
+
+    it('ranks access levels: read < plan < write < admin', () => {
+      expect(levelAllows('plan', 'read')).toBe(true);
+      expect(levelAllows('plan', 'write')).toBe(false);
+      expect(levelAllows('admin', 'write')).toBe(true);
+      expect(levelAllows(null, 'read')).toBe(false);
+    });
+  });
+
+  describe('after a report', () => {
+    const run = { planOnly: false, autoApply: false, cancelRequested: false };
+
+    it('pauses a plan with changes for confirmation, or queues the apply with auto-apply', () => {
+      expect(afterReport('plan', report(), run)).toBe('planned');
+      expect(afterReport('plan', report(), { ...run, autoApply: true })).toBe('apply_queued');
+    });
+
+    it('finishes a plan without changes and any plan-only plan', () => {
+      expect(afterReport('plan', report({ hasChanges: false }), run)).toBe('planned_and_finished');
+      expect(afterReport('plan', report(), { ...run, planOnly: true })).toBe('planned_and_finished');
+    });
+
+    it('applies, errors, or cancels when a cancel was asked for', () => {
+      expect(afterReport('apply', report(), run)).toBe('applied');
+      expect(afterReport('apply', report({ status: 'errored' }), run)).toBe('errored');
+      expect(afterReport('plan', report(), { ...run, cancelRequested: true })).toBe('canceled');
+    });
+  });
+
+  it('names status timestamps as the real service does', () => {
+    expect(timestampKey('planned_and_finished')).toBe('planned-and-finished-at');
+    expect(timestampKey('force_canceled')).toBe('force-canceled-at');
+  });
+});

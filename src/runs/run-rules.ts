@@ -1,0 +1,157 @@
+import { WORKSPACE_ACCESS_LEVELS, WorkspaceAccessLevel } from '../common/auth/principal';
+
+/** The real service's run statuses that Plinth's control plane uses (policy states come next). */
+export const RUN_STATUSES = [
+  'pending',
+  'plan_queued',
+  'planning',
+  'planned',
+  'planned_and_finished',
+  'apply_queued',
+  'applying',
+  'applied',
+  'discarded',
+  'errored',
+  'canceled',
+  'force_canceled',
+] as const;
+export type RunStatus = (typeof RUN_STATUSES)[number];
+
+export const FINAL_STATUSES: readonly RunStatus[] = [
+  'planned_and_finished',
+  'applied',
+  'discarded',
+  'errored',
+  'canceled',
+  'force_canceled',
+];
+
+/** Statuses in which a run that may apply holds its workspace's queue. */
+export const QUEUE_HOLDING_STATUSES: readonly RunStatus[] = [
+  'plan_queued',
+  'planning',
+  'planned',
+  'apply_queued',
+  'applying',
+];
+
+export const PHASE_KINDS = ['plan', 'apply'] as const;
+export type PhaseKind = (typeof PHASE_KINDS)[number];
+
+export const PHASE_STATUSES = ['pending', 'queued', 'running', 'finished', 'errored', 'canceled'] as const;
+export type PhaseStatus = (typeof PHASE_STATUSES)[number];
+
+export const JOB_STATUSES = ['queued', 'claimed', 'finished', 'errored', 'canceled'] as const;
+export type JobStatus = (typeof JOB_STATUSES)[number];
+
+export type RunAction = 'apply' | 'discard' | 'cancel' | 'force-cancel';
+
+/** How long after a cancel an operator may force-cancel a run whose executor did not stop. */
+export const FORCE_CANCEL_COOL_OFF_MS = 10_000;
+
+export interface RunState {
+  status: RunStatus;
+  planOnly: boolean;
+  /** A cancel was asked for while a phase ran; the run waits for its executor to stop. */
+  cancelRequested: boolean;
+  forceCancelAvailableAt: Date | null;
+}
+
+export function isFinal(status: RunStatus): boolean {
+  return FINAL_STATUSES.includes(status);
+}
+
+/** The key a status gets in `status-timestamps` (`planned_and_finished` → `planned-and-finished-at`). */
+export function timestampKey(status: RunStatus): string {
+  return `${status.replace(/_/g, '-')}-at`;
+}
+
+/** The `actions` block: what may be done to the run now, whoever asks. */
+export function availableActions(run: RunState, now: Date): Record<RunAction, boolean> {
+  const running = run.status === 'planning' || run.status === 'applying';
+  return {
+    apply: run.status === 'planned' && !run.planOnly,
+    discard: run.status === 'planned',
+    cancel:
+      ['pending', 'plan_queued', 'apply_queued'].includes(run.status) || (running && !run.cancelRequested),
+    'force-cancel':
+      running &&
+      run.cancelRequested &&
+      run.forceCancelAvailableAt !== null &&
+      run.forceCancelAvailableAt.getTime() <= now.getTime(),
+  };
+}
+
+/** The workspace access level each action needs (plans are queued with `plan`). */
+export const ACTION_LEVEL: Record<RunAction | 'queue' | 'read', WorkspaceAccessLevel> = {
+  read: 'read',
+  queue: 'plan',
+  apply: 'write',
+  discard: 'write',
+  cancel: 'write',
+  'force-cancel': 'admin',
+};
+
+export function levelAllows(level: WorkspaceAccessLevel | null, needed: WorkspaceAccessLevel): boolean {
+  return level !== null && WORKSPACE_ACCESS_LEVELS.indexOf(level) >= WORKSPACE_ACCESS_LEVELS.indexOf(needed);
+}
+
+/** Why an action is refused in the run's current state (the 409's detail). */
+export function refusal(action: RunAction, status: RunStatus): string {
+  switch (action) {
+    case 'apply':
+      return `The run cannot be applied: it is ${status}, not paused for confirmation`;
+    case 'discard':
+      return `The run cannot be discarded: it is ${status}, not paused for confirmation`;
+    case 'cancel':
+      return `The run cannot be canceled: it is ${status}`;
+    case 'force-cancel':
+      return `The run cannot be force-canceled: it is ${status}, or it was not canceled first, or the cool-off has not passed`;
+  }
+}
+
+/** What a cancel does: end the run now, or ask its executor to stop and wait for the report. */
+export function cancelEffect(status: RunStatus): 'end' | 'request' {
+  return status === 'planning' || status === 'applying' ? 'request' : 'end';
+}
+
+export interface QueuedRun {
+  id: string;
+  status: RunStatus;
+  planOnly: boolean;
+}
+
+/**
+ * The run to start next in a workspace's queue, if any: the oldest pending run, when the
+ * workspace is unlocked and no run that may apply is past `pending`. `runs` are the workspace's
+ * non-final runs in creation order. Plan-only runs never wait, so they are never pending.
+ */
+export function nextToStart(runs: readonly QueuedRun[], locked: boolean): string | null {
+  if (locked) return null;
+  if (runs.some((r) => !r.planOnly && QUEUE_HOLDING_STATUSES.includes(r.status))) return null;
+  return runs.find((r) => r.status === 'pending')?.id ?? null;
+}
+
+/** The executor's report on a finished job, as the protocol's finish body carries it. */
+export interface JobReport {
+  status: 'finished' | 'errored';
+  errorMessage: string | null;
+  hasChanges: boolean;
+  resourceAdditions: number;
+  resourceChanges: number;
+  resourceDestructions: number;
+  resourceImports: number;
+}
+
+/** Where a run goes when its plan or apply job reports. */
+export function afterReport(
+  kind: PhaseKind,
+  report: JobReport,
+  run: { planOnly: boolean; autoApply: boolean; cancelRequested: boolean },
+): RunStatus {
+  if (run.cancelRequested) return 'canceled';
+  if (report.status === 'errored') return 'errored';
+  if (kind === 'apply') return 'applied';
+  if (run.planOnly || !report.hasChanges) return 'planned_and_finished';
+  return run.autoApply ? 'apply_queued' : 'planned';
+}

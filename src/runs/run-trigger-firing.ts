@@ -1,0 +1,70 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { Clock } from '../common/clock';
+import { newId } from '../common/ids';
+import { RunTriggersService } from '../run-triggers/run-triggers.service';
+import { WorkspacesService } from '../workspaces/workspaces.service';
+import { ConfigurationVersionsRepository } from './configuration-versions.repository';
+import { RunTriggerOutcomeEntity } from './entities/run-trigger-outcome.entity';
+import { RunEntity } from './entities/run.entity';
+import { RunQueueService } from './run-queue.service';
+import { RunsRepository } from './runs.repository';
+
+export const RUN_TRIGGER_SOURCE = 'tfe-run-trigger';
+export const RUN_TRIGGER_REASON = 'run-trigger';
+
+/**
+ * What an applied run sets off: one run in each destination of its workspace's outbound run
+ * triggers, in the transaction that records the apply. Each (trigger, source run) gets one
+ * outcome row under a unique key, so however the report is repeated, a destination gets one run.
+ */
+@Injectable()
+export class RunTriggerFiring {
+  constructor(
+    private readonly triggers: RunTriggersService,
+    private readonly workspaces: WorkspacesService,
+    private readonly cvs: ConfigurationVersionsRepository,
+    private readonly runs: RunsRepository,
+    private readonly queue: RunQueueService,
+    private readonly clock: Clock,
+  ) {}
+
+  async fire(manager: EntityManager, source: RunEntity): Promise<void> {
+    const destinations = await this.triggers.destinationsOf(manager, source.workspaceId);
+    if (!destinations.length) return;
+    const sourceWs = await this.workspaces.lockForQueue(manager, source.workspaceId);
+    if (!sourceWs) return;
+    for (const { triggerId, workspaceId } of destinations) {
+      const outcome: RunTriggerOutcomeEntity = Object.assign(new RunTriggerOutcomeEntity(), {
+        id: newId('rtout'),
+        runTriggerId: triggerId,
+        sourceRunId: source.id,
+        workspaceId,
+        runId: null as string | null,
+        reason: null as string | null,
+        createdAt: this.clock.now(),
+      });
+      const cv = await this.cvs.newestUploaded(manager, workspaceId);
+      if (!cv) {
+        outcome.reason = 'The workspace has no uploaded configuration version: no run was queued';
+      } else {
+        const destination = await this.workspaces.lockForQueue(manager, workspaceId);
+        if (!destination) continue;
+        const run = await this.queue.enqueue(manager, {
+          workspaceId,
+          configurationVersionId: cv.id,
+          message: `Queued by a run trigger: run ${source.id} applied in workspace ${sourceWs.name}`,
+          isDestroy: false,
+          planOnly: cv.speculative,
+          autoApply: destination.autoApplyRunTrigger,
+          source: RUN_TRIGGER_SOURCE,
+          triggerReason: RUN_TRIGGER_REASON,
+          createdById: source.createdById,
+          triggeringRunId: source.id,
+        });
+        outcome.runId = run.id;
+      }
+      await this.runs.insertOutcome(manager, outcome);
+    }
+  }
+}

@@ -1,0 +1,205 @@
+import { Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { ApiBearerAuth, ApiBody, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { API_V2 } from '../common/api-prefix';
+import { CurrentPrincipal } from '../common/auth/current-principal.decorator';
+import { Principal } from '../common/auth/principal';
+import { LeavesAccessAlone } from '../common/cache/change-epoch.guard';
+import { pageResult } from '../common/database/paginate';
+import { badRequest } from '../common/errors/domain-error';
+import { JsonApiBody, ParsedBody } from '../common/jsonapi/body';
+import { CollectionDocument, ResourceDocument } from '../common/jsonapi/document';
+import { ApiCreate, ApiErrors, ApiList, ApiShow, resourceSchema } from '../common/jsonapi/openapi';
+import { PageParams } from '../common/jsonapi/pagination';
+import { Includes, Paging, QueryValue } from '../common/jsonapi/query';
+import { LinkOrigin } from '../storage/link-origin.decorator';
+import { WORKSPACE_DOC } from '../workspaces/workspaces.serializer';
+import { WorkspacesService } from '../workspaces/workspaces.service';
+import { serializeWorkspace } from '../workspaces/workspaces.serializer';
+import { CONFIGURATION_VERSION_DOC } from './configuration-versions.serializer';
+import { CreateRunAttributes } from './dto/run-attributes.dto';
+import { RunAction, RUN_STATUSES, RunStatus } from './run-rules';
+import { RUN_INCLUDES, RunsPresenter } from './runs.presenter';
+import { APPLY_DOC, PLAN_DOC, RUN_DOC } from './runs.serializer';
+import { RunsService } from './runs.service';
+import { USER_DOC } from '../users/users.serializer';
+
+const INCLUDED_DOCS = [WORKSPACE_DOC, CONFIGURATION_VERSION_DOC, USER_DOC, PLAN_DOC, APPLY_DOC];
+const COMMENT_BODY = {
+  required: false,
+  schema: { type: 'object', properties: { comment: { type: 'string' } } },
+};
+
+function statusFilter(raw: string | undefined): RunStatus[] | undefined {
+  if (raw === undefined || raw.trim() === '') return undefined;
+  const values = raw.split(',').map((v) => v.trim());
+  const unknown = values.filter((v) => !(RUN_STATUSES as readonly string[]).includes(v));
+  if (unknown.length) {
+    throw badRequest(
+      `filter[status] contains unknown status ${unknown.slice(0, 3).join(', ')}`,
+      'filter[status]',
+    );
+  }
+  return values as RunStatus[];
+}
+
+@ApiTags('runs')
+@ApiBearerAuth()
+@LeavesAccessAlone()
+@Controller(API_V2)
+export class RunsController {
+  constructor(
+    private readonly runs: RunsService,
+    private readonly presenter: RunsPresenter,
+    private readonly workspaces: WorkspacesService,
+  ) {}
+
+  @Post('runs')
+  @ApiOperation({
+    summary: 'Queue a run',
+    description:
+      "Needs plan access to the workspace. `configuration-version` defaults to the workspace's newest " +
+      'uploaded one; `auto-apply` to the workspace setting. Plan-only runs (or runs of a speculative ' +
+      'version) start at once; others wait in `pending` while another run of the workspace is in progress ' +
+      'or the workspace is locked.',
+  })
+  @ApiCreate(RUN_DOC, {
+    writable: ['message', 'is-destroy', 'plan-only', 'auto-apply'],
+    relationships: ['workspace', 'configuration-version'],
+  })
+  async create(
+    @CurrentPrincipal() p: Principal,
+    @JsonApiBody(CreateRunAttributes, { types: ['runs'], typeRequired: false })
+    body: ParsedBody<CreateRunAttributes>,
+  ): Promise<ResourceDocument> {
+    return new ResourceDocument(await this.presenter.resource(p, await this.runs.create(p, body)));
+  }
+
+  @Get('runs/:id')
+  @ApiShow(RUN_DOC, RUN_INCLUDES, INCLUDED_DOCS)
+  async show(
+    @CurrentPrincipal() p: Principal,
+    @Param('id') id: string,
+    @Includes(RUN_INCLUDES) includes: string[],
+    @LinkOrigin() origin: string,
+  ): Promise<ResourceDocument> {
+    const run = await this.runs.requireReadable(p, id);
+    return new ResourceDocument(
+      await this.presenter.resource(p, run),
+      await this.presenter.included(p, [run], includes, origin),
+    );
+  }
+
+  @Get('workspaces/:id/runs')
+  @ApiOperation({ summary: 'Runs of a workspace, newest first' })
+  @ApiList(RUN_DOC, {
+    includes: RUN_INCLUDES,
+    includedDocs: INCLUDED_DOCS,
+    query: { 'filter[status]': 'comma list of run statuses' },
+  })
+  async list(
+    @CurrentPrincipal() p: Principal,
+    @Param('id') id: string,
+    @Paging() paging: PageParams,
+    @Includes(RUN_INCLUDES) includes: string[],
+    @LinkOrigin() origin: string,
+    @QueryValue('filter[status]') status?: string,
+  ): Promise<CollectionDocument> {
+    const page = await this.runs.list(p, id, statusFilter(status), paging);
+    return new CollectionDocument(
+      await this.presenter.resources(p, page.items),
+      pageResult(page),
+      await this.presenter.included(p, page.items, includes, origin),
+    );
+  }
+
+  @Post('runs/:id/actions/apply')
+  @HttpCode(202)
+  @ApiOperation({ summary: 'Confirm a planned run (needs write); 409 unless it is paused for confirmation' })
+  @ApiBody(COMMENT_BODY)
+  @ApiResponse({ status: 202, description: 'Accepted; no body' })
+  @ApiErrors(401, 404, 409)
+  apply(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<void> {
+    return this.act(p, id, 'apply');
+  }
+
+  @Post('runs/:id/actions/discard')
+  @HttpCode(202)
+  @ApiOperation({ summary: 'Discard a planned run (needs write); 409 unless it is paused for confirmation' })
+  @ApiBody(COMMENT_BODY)
+  @ApiResponse({ status: 202, description: 'Accepted; no body' })
+  @ApiErrors(401, 404, 409)
+  discard(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<void> {
+    return this.act(p, id, 'discard');
+  }
+
+  @Post('runs/:id/actions/cancel')
+  @HttpCode(202)
+  @ApiOperation({
+    summary: 'Cancel a run (needs write)',
+    description:
+      'A run that waits (pending, plan_queued, apply_queued) ends `canceled` at once. A planning or ' +
+      'applying run is asked to stop: its executor learns it from its next heartbeat and reports, and ' +
+      'the run ends `canceled`; after a cool-off of ten seconds it may be force-canceled. 409 otherwise.',
+  })
+  @ApiBody(COMMENT_BODY)
+  @ApiResponse({ status: 202, description: 'Accepted; no body' })
+  @ApiErrors(401, 404, 409)
+  cancel(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<void> {
+    return this.act(p, id, 'cancel');
+  }
+
+  @Post('runs/:id/actions/force-cancel')
+  @HttpCode(202)
+  @ApiOperation({
+    summary: 'End a canceled run whose executor did not stop (needs admin)',
+    description: '409 unless the run is planning or applying, was canceled first, and the cool-off passed.',
+  })
+  @ApiBody(COMMENT_BODY)
+  @ApiResponse({ status: 202, description: 'Accepted; no body' })
+  @ApiErrors(401, 404, 409)
+  forceCancel(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<void> {
+    return this.act(p, id, 'force-cancel');
+  }
+
+  @Post('workspaces/:id/actions/lock')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Lock a workspace (needs write): no queued run starts until it is unlocked; 409 if locked',
+  })
+  @ApiBody({ required: false, schema: { type: 'object', properties: { reason: { type: 'string' } } } })
+  @ApiResponse({
+    status: 200,
+    schema: { type: 'object', properties: { data: resourceSchema(WORKSPACE_DOC) } },
+  })
+  @ApiErrors(401, 404, 409)
+  async lock(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<ResourceDocument> {
+    await this.runs.lock(p, id);
+    return this.workspace(p, id);
+  }
+
+  @Post('workspaces/:id/actions/unlock')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Unlock a workspace (needs write); the next pending run starts',
+    description:
+      '409 if it is not locked, or is locked by someone else ("locked by User|Team|Organization").',
+  })
+  @ApiResponse({
+    status: 200,
+    schema: { type: 'object', properties: { data: resourceSchema(WORKSPACE_DOC) } },
+  })
+  @ApiErrors(401, 404, 409)
+  async unlock(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<ResourceDocument> {
+    await this.runs.unlock(p, id);
+    return this.workspace(p, id);
+  }
+
+  private async act(p: Principal, id: string, action: RunAction): Promise<void> {
+    await this.runs.act(p, id, action);
+  }
+
+  private async workspace(p: Principal, id: string): Promise<ResourceDocument> {
+    const view = await this.workspaces.view(p, await this.workspaces.requireAccess(p, id));
+    return new ResourceDocument(serializeWorkspace(view.workspace, view.organization.name, view.level));
+  }
+}

@@ -1,0 +1,115 @@
+import { Injectable } from '@nestjs/common';
+import { PermissionService } from '../common/auth/permission.service';
+import { Principal } from '../common/auth/principal';
+import { Clock } from '../common/clock';
+import { Included, ResourceObject } from '../common/jsonapi/document';
+import { UsersService } from '../users/users.service';
+import { serializeUser } from '../users/users.serializer';
+import { WorkspacesService } from '../workspaces/workspaces.service';
+import { ConfigurationVersionsService } from './configuration-versions.service';
+import { serializeConfigurationVersion } from './configuration-versions.serializer';
+import { RunPhaseEntity } from './entities/run-phase.entity';
+import { RunEntity } from './entities/run.entity';
+import { RunLinks } from './run-links';
+import { RunsRepository } from './runs.repository';
+import { serializePhase, serializeRun } from './runs.serializer';
+
+/** `include` values of run routes; both spellings the real service's clients use. */
+export const RUN_INCLUDES = [
+  'workspace',
+  'configuration-version',
+  'configuration_version',
+  'created-by',
+  'created_by',
+  'plan',
+  'apply',
+] as const;
+
+/** Loads what the run, plan and apply wire shapes need, a whole page at a time. */
+@Injectable()
+export class RunsPresenter {
+  constructor(
+    private readonly repo: RunsRepository,
+    private readonly cvs: ConfigurationVersionsService,
+    private readonly workspaces: WorkspacesService,
+    private readonly users: UsersService,
+    private readonly permissions: PermissionService,
+    private readonly links: RunLinks,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Run resources with the caller's permissions and, for applied runs, what their triggers did. */
+  async resources(p: Principal, runs: RunEntity[]): Promise<ResourceObject[]> {
+    const workspaces = await this.workspaces.findByIds(runs.map((r) => r.workspaceId));
+    const [levels, outcomes] = await Promise.all([
+      this.permissions.workspaceLevels(p, workspaces),
+      this.repo.outcomesOf(runs.filter((r) => r.status === 'applied').map((r) => r.id)),
+    ]);
+    const now = this.clock.now();
+    return runs.map((run) =>
+      serializeRun(
+        run,
+        levels.get(run.workspaceId) ?? null,
+        now,
+        outcomes.filter((o) => o.sourceRunId === run.id),
+      ),
+    );
+  }
+
+  async resource(p: Principal, run: RunEntity): Promise<ResourceObject> {
+    const [resource] = await this.resources(p, [run]);
+    return resource;
+  }
+
+  async phaseResources(phases: RunPhaseEntity[], origin: string): Promise<ResourceObject[]> {
+    return Promise.all(
+      phases.map(async (phase) =>
+        serializePhase(
+          phase,
+          (await this.links.hasFile(phase.runId, phase.id, 'log'))
+            ? this.links.phaseDownload(origin, phase.id, 'log')
+            : null,
+        ),
+      ),
+    );
+  }
+
+  /** The `included` array of run reads, each type read once for the whole page. */
+  async included(
+    p: Principal,
+    runs: RunEntity[],
+    includes: readonly string[],
+    origin: string,
+  ): Promise<ResourceObject[] | undefined> {
+    if (!includes.length) return undefined;
+    const wants = (...names: string[]) => names.some((n) => includes.includes(n));
+    const pick = (f: (r: RunEntity) => string | null) =>
+      runs.map(f).filter((id): id is string => id !== null);
+    const phaseIds = [
+      ...(wants('plan') ? pick((r) => r.planId) : []),
+      ...(wants('apply') ? pick((r) => r.applyId) : []),
+    ];
+    const [workspaces, cvs, users, phases] = await Promise.all([
+      wants('workspace')
+        ? this.workspaces.readableResources(
+            p,
+            pick((r) => r.workspaceId),
+          )
+        : [],
+      wants('configuration-version', 'configuration_version')
+        ? this.cvs.readable(
+            p,
+            pick((r) => r.configurationVersionId),
+          )
+        : [],
+      wants('created-by', 'created_by') ? this.users.findByIds(pick((r) => r.createdById)) : [],
+      this.repo.findPhases(phaseIds),
+    ]);
+    return new Included()
+      .add(...workspaces)
+      .add(...cvs.map((cv) => serializeConfigurationVersion(cv)))
+      .add(...users.map((u) => serializeUser(u, false)))
+      .add(...(await this.phaseResources(phases, origin)))
+      .toArray();
+  }
+}

@@ -1,0 +1,190 @@
+import { ResourceObject, toOne } from '../common/jsonapi/document';
+import { bool, enumOf, int, nullableStr, ResourceDoc, str, timestamp } from '../common/jsonapi/openapi';
+import { isoMillis } from '../common/jsonapi/timestamps';
+import { WorkspaceAccessLevel } from '../common/auth/principal';
+import { RunPhaseEntity } from './entities/run-phase.entity';
+import { RunTriggerOutcomeEntity } from './entities/run-trigger-outcome.entity';
+import { RunEntity } from './entities/run.entity';
+import { ACTION_LEVEL, availableActions, levelAllows, PHASE_STATUSES, RUN_STATUSES } from './run-rules';
+
+const OFFSET_TIMESTAMP = { type: 'string', example: '2019-06-21T21:29:48+00:00' } as const;
+const timestampMap = (description: string) => ({
+  type: 'object' as const,
+  description,
+  additionalProperties: OFFSET_TIMESTAMP,
+});
+const flags = (names: string[]) => ({
+  type: 'object' as const,
+  properties: Object.fromEntries(names.map((n) => [n, bool()])),
+});
+
+export const RUN_DOC: ResourceDoc = {
+  type: 'runs',
+  attributes: {
+    status: enumOf(RUN_STATUSES),
+    'status-timestamps': timestampMap(
+      '`plan-queueable-at`, then one `<status>-at` per status passed through',
+    ),
+    message: str(),
+    source: str('`tfe-api`, `tfe-configuration-version` or `tfe-run-trigger`'),
+    'trigger-reason': str('`manual`, or `run-trigger` for runs queued by a run trigger'),
+    'is-destroy': bool(),
+    'plan-only': bool(),
+    'auto-apply': bool(),
+    'has-changes': bool(),
+    'error-message': nullableStr('Why the run errored'),
+    'canceled-at': { ...timestamp(), nullable: true },
+    'force-cancel-available-at': { ...timestamp('Only after a cancel of a running phase'), nullable: true },
+    'created-at': timestamp(),
+    actions: flags(['is-cancelable', 'is-confirmable', 'is-discardable', 'is-force-cancelable']),
+    permissions: flags([
+      'can-apply',
+      'can-cancel',
+      'can-comment',
+      'can-discard',
+      'can-force-cancel',
+      'can-force-execute',
+      'can-override-policy-check',
+    ]),
+    'run-trigger-outcomes': {
+      type: 'array',
+      description: 'Once applied: per outbound run trigger, the run it queued or why none',
+      items: {
+        type: 'object',
+        properties: {
+          'run-trigger-id': str(),
+          'workspace-id': str(),
+          'run-id': nullableStr(),
+          reason: nullableStr(),
+        },
+      },
+    },
+  },
+  relationships: {
+    workspace: { type: 'workspaces' },
+    'configuration-version': { type: 'configuration-versions' },
+    'created-by': { type: 'users' },
+    plan: { type: 'plans' },
+    apply: { type: 'applies' },
+    'triggering-run': { type: 'runs' },
+  },
+  links: ['self'],
+};
+
+const PHASE_ATTRIBUTES = {
+  status: enumOf(PHASE_STATUSES),
+  'status-timestamps': timestampMap('`queued-at`, `started-at`, `finished-at`, `errored-at`, `canceled-at`'),
+  'resource-additions': int(),
+  'resource-changes': int(),
+  'resource-destructions': int(),
+  'resource-imports': int(),
+  'log-read-url': nullableStr('Signed link to the log, valid for five minutes; null until a log arrived'),
+  'error-message': nullableStr(),
+  'execution-details': {
+    type: 'object',
+    properties: { mode: str('`agent`'), 'agent-id': nullableStr(), 'agent-pool-id': nullableStr() },
+  },
+};
+
+export const PLAN_DOC: ResourceDoc = {
+  type: 'plans',
+  attributes: { ...PHASE_ATTRIBUTES, 'has-changes': { ...bool(), nullable: true } },
+  relationships: { run: { type: 'runs' } },
+  links: ['self', 'json-output'],
+};
+
+export const APPLY_DOC: ResourceDoc = {
+  type: 'applies',
+  attributes: PHASE_ATTRIBUTES,
+  relationships: { run: { type: 'runs' } },
+  links: ['self'],
+};
+
+export const runPath = (id: string) => `/api/v2/runs/${id}`;
+export const planPath = (id: string) => `/api/v2/plans/${id}`;
+export const applyPath = (id: string) => `/api/v2/applies/${id}`;
+
+export function serializeRun(
+  run: RunEntity,
+  level: WorkspaceAccessLevel | null,
+  now: Date,
+  outcomes: RunTriggerOutcomeEntity[],
+): ResourceObject {
+  const actions = availableActions({ ...run, cancelRequested: run.canceledAt !== null }, now);
+  const can = (action: keyof typeof ACTION_LEVEL) => levelAllows(level, ACTION_LEVEL[action]);
+  return {
+    id: run.id,
+    type: 'runs',
+    attributes: {
+      status: run.status,
+      'status-timestamps': JSON.parse(run.statusTimestamps),
+      message: run.message,
+      source: run.source,
+      'trigger-reason': run.triggerReason,
+      'is-destroy': run.isDestroy,
+      'plan-only': run.planOnly,
+      'auto-apply': run.autoApply,
+      'has-changes': run.hasChanges,
+      'error-message': run.errorMessage,
+      'canceled-at': isoMillis(run.canceledAt),
+      ...(run.forceCancelAvailableAt
+        ? { 'force-cancel-available-at': isoMillis(run.forceCancelAvailableAt) }
+        : {}),
+      'created-at': isoMillis(run.createdAt),
+      actions: {
+        'is-cancelable': actions.cancel,
+        'is-confirmable': actions.apply,
+        'is-discardable': actions.discard,
+        'is-force-cancelable': actions['force-cancel'],
+      },
+      permissions: {
+        'can-apply': can('apply'),
+        'can-cancel': can('cancel'),
+        'can-comment': can('read'),
+        'can-discard': can('discard'),
+        'can-force-cancel': can('force-cancel'),
+        'can-force-execute': false,
+        'can-override-policy-check': false,
+      },
+      'run-trigger-outcomes': outcomes.map((o) => ({
+        'run-trigger-id': o.runTriggerId,
+        'workspace-id': o.workspaceId,
+        'run-id': o.runId,
+        reason: o.reason,
+      })),
+    },
+    relationships: {
+      workspace: toOne('workspaces', run.workspaceId),
+      'configuration-version': toOne('configuration-versions', run.configurationVersionId),
+      'created-by': toOne('users', run.createdById),
+      plan: toOne('plans', run.planId),
+      apply: toOne('applies', run.applyId),
+      'triggering-run': toOne('runs', run.triggeringRunId),
+    },
+    links: { self: runPath(run.id) },
+  };
+}
+
+/** `logUrl`: the signed log link, when a log has arrived. */
+export function serializePhase(phase: RunPhaseEntity, logUrl: string | null): ResourceObject {
+  const plan = phase.kind === 'plan';
+  const self = plan ? planPath(phase.id) : applyPath(phase.id);
+  return {
+    id: phase.id,
+    type: plan ? 'plans' : 'applies',
+    attributes: {
+      status: phase.status,
+      'status-timestamps': JSON.parse(phase.statusTimestamps),
+      ...(plan ? { 'has-changes': phase.hasChanges } : {}),
+      'resource-additions': phase.resourceAdditions,
+      'resource-changes': phase.resourceChanges,
+      'resource-destructions': phase.resourceDestructions,
+      'resource-imports': phase.resourceImports,
+      'log-read-url': logUrl,
+      'error-message': phase.errorMessage,
+      'execution-details': { mode: 'agent', 'agent-id': phase.agentId, 'agent-pool-id': phase.agentPoolId },
+    },
+    relationships: { run: toOne('runs', phase.runId) },
+    links: plan ? { self, 'json-output': `${self}/json-output` } : { self },
+  };
+}

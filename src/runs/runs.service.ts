@@ -1,0 +1,212 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { PermissionService } from '../common/auth/permission.service';
+import { Principal } from '../common/auth/principal';
+import { Clock } from '../common/clock';
+import { Page } from '../common/database/paginate';
+import { inTransaction } from '../common/database/transaction';
+import { conflict, invalid, notFound } from '../common/errors/domain-error';
+import { ParsedBody } from '../common/jsonapi/body';
+import { PageParams } from '../common/jsonapi/pagination';
+import { WorkspaceLockHolder, WorkspacesService } from '../workspaces/workspaces.service';
+import { ConfigurationVersionsRepository } from './configuration-versions.repository';
+import { CreateRunAttributes } from './dto/run-attributes.dto';
+import { RunPhaseEntity } from './entities/run-phase.entity';
+import { RunEntity } from './entities/run.entity';
+import { RunQueueService } from './run-queue.service';
+import {
+  ACTION_LEVEL,
+  availableActions,
+  cancelEffect,
+  FORCE_CANCEL_COOL_OFF_MS,
+  RunAction,
+  refusal,
+  RunStatus,
+} from './run-rules';
+import { RunsRepository } from './runs.repository';
+
+/** The default message of runs queued through `POST /runs`, as the real service words it. */
+export const MANUAL_MESSAGE = 'Queued manually via the Terraform Enterprise API';
+
+const CV_POINTER = '/data/relationships/configuration-version';
+
+@Injectable()
+export class RunsService {
+  constructor(
+    private readonly repo: RunsRepository,
+    private readonly cvs: ConfigurationVersionsRepository,
+    private readonly queue: RunQueueService,
+    private readonly workspaces: WorkspacesService,
+    private readonly permissions: PermissionService,
+    private readonly clock: Clock,
+    @InjectDataSource() private readonly ds: DataSource,
+  ) {}
+
+  /** Needs `plan` on the workspace; 404 for a workspace the caller cannot see or queue in. */
+  async create(p: Principal, body: ParsedBody<CreateRunAttributes>): Promise<RunEntity> {
+    const wsRef = body.toOne('workspace', 'workspaces');
+    if (!wsRef) throw invalid('Workspace relationship is required', '/data/relationships/workspace');
+    const ws = await this.workspaces.requireAccess(p, wsRef.id, ACTION_LEVEL.queue);
+    const cvRef = body.toOne('configuration-version', 'configuration-versions');
+    const attrs = body.attributes;
+    const settings = await this.workspaces.executionSettings(ws.id);
+    return inTransaction(this.ds, async (manager) => {
+      const cv = cvRef
+        ? await this.cvs.findById(cvRef.id, manager)
+        : await this.cvs.newestUploaded(manager, ws.id);
+      if (cvRef && (!cv || cv.workspaceId !== ws.id)) {
+        throw invalid('Configuration version not found in this workspace', `${CV_POINTER}/data/id`);
+      }
+      if (!cv) throw invalid('The workspace has no uploaded configuration version', CV_POINTER);
+      if (cv.status !== 'uploaded') {
+        throw invalid(`Configuration version is ${cv.status}, not uploaded`, `${CV_POINTER}/data/id`);
+      }
+      return this.queue.enqueue(manager, {
+        workspaceId: ws.id,
+        configurationVersionId: cv.id,
+        message: attrs.message ?? MANUAL_MESSAGE,
+        isDestroy: attrs['is-destroy'] ?? false,
+        planOnly: (attrs['plan-only'] ?? false) || cv.speculative,
+        autoApply: attrs['auto-apply'] ?? settings.autoApply,
+        source: 'tfe-api',
+        triggerReason: 'manual',
+        createdById: p.kind === 'user' ? p.userId : null,
+        triggeringRunId: null,
+      });
+    });
+  }
+
+  /** The run, if the principal may read runs of its workspace. */
+  async requireReadable(p: Principal, id: string): Promise<RunEntity> {
+    const run = await this.repo.findById(id);
+    if (!run) throw notFound();
+    await this.workspaces.requireAccess(p, run.workspaceId, ACTION_LEVEL.read);
+    return run;
+  }
+
+  async list(
+    p: Principal,
+    workspaceId: string,
+    statuses: RunStatus[] | undefined,
+    page: PageParams,
+  ): Promise<Page<RunEntity>> {
+    const ws = await this.workspaces.requireAccess(p, workspaceId, ACTION_LEVEL.read);
+    return this.repo.list(ws.id, statuses, page);
+  }
+
+  /** Runs among `ids` the principal may read, for `included` arrays and triggering-run links. */
+  async readable(p: Principal, ids: string[]): Promise<RunEntity[]> {
+    const runs = await this.repo.findByIds(ids);
+    const levels = await this.permissions.workspaceLevels(
+      p,
+      await this.workspaces.findByIds(runs.map((r) => r.workspaceId)),
+    );
+    return runs.filter((r) => levels.get(r.workspaceId));
+  }
+
+  /** A plan or apply, if the principal may read runs of its workspace. */
+  async requirePhase(p: Principal, id: string, kind: RunPhaseEntity['kind']): Promise<RunPhaseEntity> {
+    const phase = await this.repo.findPhase(id);
+    if (!phase || phase.kind !== kind) throw notFound();
+    await this.requireReadable(p, phase.runId);
+    return phase;
+  }
+
+  /** A plan whose JSON output the principal may read: admin on the workspace, as the real service asks. */
+  async requirePlanOutput(p: Principal, id: string): Promise<RunPhaseEntity> {
+    const phase = await this.repo.findPhase(id);
+    if (!phase || phase.kind !== 'plan') throw notFound();
+    const run = await this.repo.findById(phase.runId);
+    if (!run) throw notFound();
+    await this.workspaces.requireAccess(p, run.workspaceId, 'admin');
+    return phase;
+  }
+
+  /**
+   * A run action. The caller needs the action's access level (404 otherwise); the action must be
+   * available in the run's current state, checked again by the compare-and-set (409 otherwise).
+   */
+  async act(p: Principal, id: string, action: RunAction): Promise<void> {
+    const found = await this.repo.findById(id);
+    if (!found) throw notFound();
+    await this.workspaces.requireAccess(p, found.workspaceId, ACTION_LEVEL[action]);
+    const done = await inTransaction(this.ds, async (manager) => {
+      const run = await this.repo.findById(id, manager);
+      if (!run) throw notFound();
+      const now = this.clock.now();
+      const state = { ...run, cancelRequested: run.canceledAt !== null };
+      if (!availableActions(state, now)[action]) return false;
+      switch (action) {
+        case 'apply':
+          if (!(await this.queue.move(manager, run, ['planned'], 'apply_queued'))) return false;
+          await this.queue.queuePhase(manager, run, 'apply');
+          return true;
+        case 'discard':
+          return this.queue.end(manager, run, ['planned'], 'discarded');
+        case 'cancel':
+          if (cancelEffect(run.status) === 'end') {
+            return this.queue.end(manager, run, [run.status], 'canceled', {
+              canceledAt: now,
+              forceCancelAvailableAt: null,
+            });
+          }
+          return this.repo.requestCancel(
+            manager,
+            run.id,
+            run.status,
+            now,
+            new Date(now.getTime() + FORCE_CANCEL_COOL_OFF_MS),
+          );
+        case 'force-cancel':
+          return this.queue.end(manager, run, [run.status], 'force_canceled');
+      }
+    });
+    if (!done) throw conflict(refusal(action, found.status));
+  }
+
+  /** Needs `write`; 409 when the workspace is locked already. */
+  async lock(p: Principal, workspaceId: string): Promise<void> {
+    const ws = await this.workspaces.requireAccess(p, workspaceId, 'write');
+    const locked = await inTransaction(this.ds, (manager) =>
+      this.workspaces.lockFor(manager, ws.id, holderOf(p)),
+    );
+    if (!locked) throw conflict('The workspace is already locked');
+  }
+
+  /**
+   * Needs `write`, and only the holder may unlock (409 naming who holds it otherwise); the next
+   * pending run starts in the same transaction.
+   */
+  async unlock(p: Principal, workspaceId: string): Promise<void> {
+    const ws = await this.workspaces.requireAccess(p, workspaceId, 'write');
+    if (!ws.locked) throw conflict('The workspace is already unlocked');
+    const holder = holderOf(p);
+    if (ws.lockedByType !== holder.type || ws.lockedById !== holder.id) {
+      throw conflict(`The workspace is locked by ${LOCK_HOLDER_NAMES[ws.lockedByType ?? 'users']}`);
+    }
+    const unlocked = await inTransaction(this.ds, async (manager) => {
+      if (!(await this.workspaces.unlock(manager, ws.id))) return false;
+      await this.queue.advance(manager, ws.id);
+      return true;
+    });
+    if (!unlocked) throw conflict('The workspace is already unlocked');
+  }
+}
+
+const LOCK_HOLDER_NAMES: Record<WorkspaceLockHolder['type'], string> = {
+  users: 'User',
+  teams: 'Team',
+  organizations: 'Organization',
+};
+
+function holderOf(p: Principal): WorkspaceLockHolder {
+  switch (p.kind) {
+    case 'user':
+      return { type: 'users', id: p.userId };
+    case 'team':
+      return { type: 'teams', id: p.teamId };
+    case 'organization':
+      return { type: 'organizations', id: p.organizationId };
+  }
+}
