@@ -208,6 +208,7 @@ describe('tag bindings of projects and workspaces', () => {
         organization: { data: { id: org, type: 'organizations' } },
         project: { data: { id: projectId, type: 'projects' } },
         'agent-pool': { data: null },
+        'locked-by': { data: null },
         'tag-bindings': { links: { related: `/api/v2/workspaces/${ws}/tag-bindings` } },
         'effective-tag-bindings': { links: { related: `/api/v2/workspaces/${ws}/effective-tag-bindings` } },
       });
