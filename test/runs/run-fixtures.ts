@@ -116,6 +116,17 @@ export async function claimJob(
   return { id: job.id, kind: job.kind, runId: job['run-id'], links: job.links };
 }
 
+/** A run's `permissions` as an organization owner reads them. */
+export const OWNER_RUN_PERMISSIONS = {
+  'can-apply': true,
+  'can-cancel': true,
+  'can-comment': true,
+  'can-discard': true,
+  'can-force-cancel': true,
+  'can-force-execute': false,
+  'can-override-policy-check': false,
+};
+
 export const PLANNED_WITH_CHANGES = {
   status: 'finished',
   'has-changes': true,

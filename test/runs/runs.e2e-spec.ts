@@ -11,7 +11,14 @@ import {
   memberWith,
 } from '../helpers/fixtures';
 import { startApp, TestApp } from '../helpers/test-app';
-import { createRun, createVersion, runBody, runStatus, uploadedVersion } from './run-fixtures';
+import {
+  createRun,
+  createVersion,
+  OWNER_RUN_PERMISSIONS,
+  runBody,
+  runStatus,
+  uploadedVersion,
+} from './run-fixtures';
 
 jest.setTimeout(60_000);
 
@@ -59,15 +66,7 @@ describe('runs: create, read, queue, lock', () => {
           'is-discardable': false,
           'is-force-cancelable': false,
         },
-        permissions: {
-          'can-apply': true,
-          'can-cancel': true,
-          'can-comment': true,
-          'can-discard': true,
-          'can-force-cancel': true,
-          'can-force-execute': false,
-          'can-override-policy-check': false,
-        },
+        permissions: OWNER_RUN_PERMISSIONS,
         'run-trigger-outcomes': [],
       },
       relationships: {
