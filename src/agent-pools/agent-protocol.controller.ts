@@ -8,7 +8,8 @@ import { validateAttributes } from '../common/jsonapi/body';
 import { ApiErrors } from '../common/jsonapi/openapi';
 import { AgentTokenContext } from './agent-context';
 import { AgentRoutes, RegistersAgent } from './agent-token.guard';
-import { AgentsService, Registration } from './agents.service';
+import { Registration } from './agent-protocol.types';
+import { AgentsService } from './agents.service';
 import { CurrentAgentToken } from './current-agent.decorator';
 import { RegisterAgentBody } from './dto/register-agent.dto';
 

@@ -13,18 +13,10 @@ import { OrganizationsService } from '../organizations/organizations.service';
 import { AgentTokenContext, HEARTBEAT_INTERVAL_SECONDS, POLL_INTERVAL_SECONDS } from './agent-context';
 import { AgentAuthService } from './agent-auth.service';
 import { AgentPoolsService } from './agent-pools.service';
+import { Registration } from './agent-protocol.types';
 import { agentStatus, isRemovable } from './agent-status';
 import { AgentsRepository } from './agents.repository';
 import { AgentEntity } from './entities/agent.entity';
-
-/** What `POST /api/v2/agent/register` answers (plain JSON). */
-export interface Registration {
-  'agent-id': string;
-  'pool-id': string;
-  organization: string;
-  'poll-interval-seconds': number;
-  'heartbeat-interval-seconds': number;
-}
 
 @Injectable()
 export class AgentsService {

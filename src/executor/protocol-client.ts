@@ -1,29 +1,11 @@
 import { createWriteStream } from 'node:fs';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import type { JobPayload, Registration } from '../agent-pools/agent-protocol.types';
 import { ChangeCounts } from './plan-summary';
 
-/** What registration answers (docs/runs.md, "Executor protocol"). */
-export interface Registration {
-  'agent-id': string;
-  'pool-id': string;
-  organization: string;
-  'poll-interval-seconds': number;
-  'heartbeat-interval-seconds': number;
-}
-
-export interface Job {
-  id: string;
-  kind: 'plan' | 'apply';
-  'run-id': string;
-  'workspace-id': string;
-  'workspace-name': string;
-  organization: string;
-  'is-destroy': boolean;
-  'plan-only': boolean;
-  'heartbeat-interval-seconds': number;
-  links: { configuration: string; logs: string; 'plan-json'?: string; 'plan-file'?: string };
-}
+export type { Registration };
+export type Job = JobPayload;
 
 export type JobReport =
   ({ status: 'finished' } & Partial<ChangeCounts>) | { status: 'errored'; 'error-message': string };

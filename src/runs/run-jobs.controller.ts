@@ -12,7 +12,8 @@ import { validateAttributes } from '../common/jsonapi/body';
 import { ApiErrors } from '../common/jsonapi/openapi';
 import { LinkOrigin } from '../storage/link-origin.decorator';
 import { FinishJobBody } from './dto/finish-job.dto';
-import { JobPayload, RunJobsService } from './run-jobs.service';
+import { JobPayload } from '../agent-pools/agent-protocol.types';
+import { RunJobsService } from './run-jobs.service';
 import { JobReport } from './run-rules';
 
 const JOB_SCHEMA = {

@@ -11,25 +11,12 @@ import { WorkspacesService } from '../workspaces/workspaces.service';
 import { RunJobEntity } from './entities/run-job.entity';
 import { RunEntity } from './entities/run.entity';
 import { RunJobsRepository } from './run-jobs.repository';
+import { JobLinks, JobPayload } from '../agent-pools/agent-protocol.types';
 import { RunLinks } from './run-links';
 import { RunQueueService, stamped } from './run-queue.service';
 import { afterReport, isFinal, JobReport, RunStatus } from './run-rules';
 import { RunTriggerFiring } from './run-trigger-firing';
 import { RunsRepository } from './runs.repository';
-
-/** A claimed job as the executor receives it (docs/runs.md). */
-export interface JobPayload {
-  id: string;
-  kind: 'plan' | 'apply';
-  'run-id': string;
-  'workspace-id': string;
-  'workspace-name': string;
-  organization: string;
-  'is-destroy': boolean;
-  'plan-only': boolean;
-  'heartbeat-interval-seconds': number;
-  links: Record<string, string>;
-}
 
 /** How many queued jobs one claim looks at, so concurrent claimers spread over them. */
 const CANDIDATES = 8;
@@ -118,7 +105,7 @@ export class RunJobsService {
   private async payload(job: RunJobEntity, run: RunEntity, origin: string): Promise<JobPayload> {
     const ws = await this.workspaces.requireById(run.workspaceId);
     const org = await this.organizations.requireById(ws.organizationId);
-    const links: Record<string, string> = {
+    const links: JobLinks = {
       configuration: this.links.configurationDownload(origin, run.configurationVersionId, 24 * 3600),
       logs: this.links.phaseUpload(origin, job.id, 'log'),
     };
