@@ -1,13 +1,9 @@
-import { IsBoolean, IsNotEmpty, IsString, Matches, MaxLength } from 'class-validator';
+import { IsSlugName } from '../../common/jsonapi/name-rule';
+import { IsBoolean } from 'class-validator';
 import { Omittable } from '../../common/jsonapi/presence';
 
-const NAME = /^[A-Za-z0-9_-]+$/;
-
 export class CreateAgentPoolAttributes {
-  @IsString()
-  @IsNotEmpty({ message: "can't be blank" })
-  @MaxLength(90, { message: 'is too long (maximum is 90 characters)' })
-  @Matches(NAME, { message: 'is invalid: use letters, numbers, - and _' })
+  @IsSlugName(90)
   name: string;
 
   @Omittable()
@@ -17,10 +13,7 @@ export class CreateAgentPoolAttributes {
 
 export class UpdateAgentPoolAttributes {
   @Omittable()
-  @IsString()
-  @IsNotEmpty({ message: "can't be blank" })
-  @MaxLength(90, { message: 'is too long (maximum is 90 characters)' })
-  @Matches(NAME, { message: 'is invalid: use letters, numbers, - and _' })
+  @IsSlugName(90)
   name?: string;
 
   @Omittable()

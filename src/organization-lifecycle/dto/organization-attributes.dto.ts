@@ -1,13 +1,9 @@
-import { IsEmail, IsIn, IsNotEmpty, IsString, Matches, MaxLength } from 'class-validator';
+import { IsSlugName } from '../../common/jsonapi/name-rule';
+import { IsEmail, IsIn, IsNotEmpty, IsString, MaxLength } from 'class-validator';
 import { Omittable } from '../../common/jsonapi/presence';
 
-const NAME = /^[A-Za-z0-9_-]+$/;
-
 export class CreateOrganizationAttributes {
-  @IsString()
-  @IsNotEmpty({ message: "can't be blank" })
-  @MaxLength(64, { message: 'is too long (maximum is 64 characters)' })
-  @Matches(NAME, { message: 'is invalid: use letters, numbers, - and _' })
+  @IsSlugName(64)
   name: string;
 
   @IsString()
@@ -23,10 +19,7 @@ export class CreateOrganizationAttributes {
 
 export class UpdateOrganizationAttributes {
   @Omittable()
-  @IsString()
-  @IsNotEmpty({ message: "can't be blank" })
-  @MaxLength(64, { message: 'is too long (maximum is 64 characters)' })
-  @Matches(NAME, { message: 'is invalid: use letters, numbers, - and _' })
+  @IsSlugName(64)
   name?: string;
 
   @Omittable()

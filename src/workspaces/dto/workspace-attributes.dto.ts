@@ -1,8 +1,8 @@
-import { IsBoolean, IsIn, IsNotEmpty, IsString, Matches, MaxLength } from 'class-validator';
+import { IsSlugName } from '../../common/jsonapi/name-rule';
+import { IsBoolean, IsIn, IsString, Matches, MaxLength } from 'class-validator';
 import { Omittable, Nullable } from '../../common/jsonapi/presence';
 import { EXECUTION_MODES, ExecutionMode } from '../entities/workspace.entity';
 
-const NAME = /^[A-Za-z0-9_-]+$/;
 const ENGINE_VERSION = /^(latest|\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?)$/;
 
 /** Where runs of the workspace execute, and whether they apply on their own. */
@@ -26,10 +26,7 @@ export class ExecutionSettingsAttributes {
 }
 
 export class CreateWorkspaceAttributes extends ExecutionSettingsAttributes {
-  @IsString()
-  @IsNotEmpty({ message: "can't be blank" })
-  @MaxLength(90, { message: 'is too long (maximum is 90 characters)' })
-  @Matches(NAME, { message: 'is invalid: use letters, numbers, - and _' })
+  @IsSlugName(90)
   name: string;
 
   @Nullable()
@@ -45,10 +42,7 @@ export class CreateWorkspaceAttributes extends ExecutionSettingsAttributes {
 
 export class UpdateWorkspaceAttributes extends ExecutionSettingsAttributes {
   @Omittable()
-  @IsString()
-  @IsNotEmpty({ message: "can't be blank" })
-  @MaxLength(90, { message: 'is too long (maximum is 90 characters)' })
-  @Matches(NAME, { message: 'is invalid: use letters, numbers, - and _' })
+  @IsSlugName(90)
   name?: string;
 
   @Nullable()
