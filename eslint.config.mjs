@@ -66,7 +66,7 @@ export default tseslint.config(
   },
   {
     files: ['src/**/*.ts'],
-    ignores: ['src/**/*.spec.ts', 'src/*/entities/**', 'src/database/**'],
+    ignores: ['src/**/*.spec.ts', 'src/*/entities/**', 'src/persistence/**'],
     rules: { '@typescript-eslint/no-restricted-imports': ['error', ownTables('../', '../../')] },
   },
   {

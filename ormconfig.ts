@@ -5,7 +5,7 @@
 import 'reflect-metadata';
 import { DataSource } from 'typeorm';
 import { AppConfig } from './src/config/app-config';
-import { openDataSourceOptions } from './src/database/data-source-options';
+import { openDataSourceOptions } from './src/persistence/data-source-options';
 
 // A promise of the data source (the CLI awaits it): the server is asked which dialect it speaks.
 export default openDataSourceOptions(new AppConfig()).then(

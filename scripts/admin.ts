@@ -12,7 +12,7 @@ import { CatalogImportError, CatalogImportService } from '../src/admin-catalogs/
 import { CATALOGS, isCatalog } from '../src/admin-catalogs/catalogs';
 import { AppModule } from '../src/app.module';
 import { AppConfig } from '../src/config/app-config';
-import { openDataSourceOptions } from '../src/database/data-source-options';
+import { openDataSourceOptions } from '../src/persistence/data-source-options';
 
 const USAGE = [
   'usage: npm run admin -- <command> [arguments]',

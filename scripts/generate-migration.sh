@@ -18,9 +18,9 @@ cli() { npx typeorm-ts-node-commonjs "$@" -d ormconfig.ts; }
 
 export SIGNING_SECRET=generate-migration-signing-secret-32b DATA_DIR="$scratch"
 DATABASE_URL="sqlite:$scratch/gen.sqlite" cli migration:run >/dev/null
-DATABASE_URL="sqlite:$scratch/gen.sqlite" npx typeorm-ts-node-commonjs migration:generate -p -d ormconfig.ts "src/database/migrations/sqlite/$name" || true
+DATABASE_URL="sqlite:$scratch/gen.sqlite" npx typeorm-ts-node-commonjs migration:generate -p -d ormconfig.ts "src/persistence/migrations/sqlite/$name" || true
 
 mariadb -h127.0.0.1 -uroot -e "CREATE DATABASE \`$db\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci"
 DATABASE_URL="$mysql_base/$db" cli migration:run >/dev/null
-DATABASE_URL="$mysql_base/$db" npx typeorm-ts-node-commonjs migration:generate -p -d ormconfig.ts "src/database/migrations/mysql/$name" || true
-npx prettier --write "src/database/migrations/**/*.ts" >/dev/null
+DATABASE_URL="$mysql_base/$db" npx typeorm-ts-node-commonjs migration:generate -p -d ormconfig.ts "src/persistence/migrations/mysql/$name" || true
+npx prettier --write "src/persistence/migrations/**/*.ts" >/dev/null

@@ -1,5 +1,4 @@
 import { Module } from '@nestjs/common';
-import { APP_FILTER } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AgentPoolsModule } from './agent-pools/agent-pools.module';
@@ -8,12 +7,11 @@ import { BootstrapModule } from './bootstrap/bootstrap.module';
 import { ClockModule } from './common/clock';
 import { AuthModule } from './common/auth/auth.module';
 import { CacheModule } from './common/cache/cache.module';
-import { JsonApiExceptionFilter } from './common/errors/jsonapi-exception.filter';
 import { RateLimitModule } from './common/rate-limit/rate-limit.module';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
-import { dataSourceOptions } from './database/data-source-options';
-import { withServerFlavour } from './database/server-flavour';
+import { dataSourceOptions } from './persistence/data-source-options';
+import { withServerFlavour } from './persistence/server-flavour';
 import { HealthModule } from './health/health.module';
 import { ObservabilityModule } from './observability/observability.module';
 import { OrganizationLifecycleModule } from './organization-lifecycle/organization-lifecycle.module';
@@ -24,7 +22,7 @@ import { RegistryModule } from './registry/registry.module';
 import { ReservedTagKeysModule } from './reserved-tag-keys/reserved-tag-keys.module';
 import { RunTriggersModule } from './run-triggers/run-triggers.module';
 import { RunsModule } from './runs/runs.module';
-import { ServerModule } from './server/server.module';
+import { HttpPipelineModule } from './http/http-pipeline.module';
 import { StorageModule } from './storage/storage.module';
 import { TagBindingRoutesModule } from './tag-binding-routes/tag-binding-routes.module';
 import { TeamsModule } from './teams/teams.module';
@@ -48,7 +46,7 @@ import { WorkspacesModule } from './workspaces/workspaces.module';
     }),
     ClockModule,
     CacheModule,
-    ServerModule,
+    HttpPipelineModule,
     RateLimitModule,
     AuthModule,
     StorageModule,
@@ -70,6 +68,5 @@ import { WorkspacesModule } from './workspaces/workspaces.module';
     BootstrapModule,
     RegistryModule,
   ],
-  providers: [{ provide: APP_FILTER, useValue: new JsonApiExceptionFilter() }],
 })
 export class AppModule {}

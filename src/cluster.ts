@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import { RateLimiterClusterMaster } from 'rate-limiter-flexible';
 import { DataSource } from 'typeorm';
 import { AppConfig } from './config/app-config';
-import { openDataSourceOptions } from './database/data-source-options';
+import { openDataSourceOptions } from './persistence/data-source-options';
 import { aggregateWorkerMetrics } from './observability/cluster-metrics';
 import { createLogger } from './observability/logger';
 

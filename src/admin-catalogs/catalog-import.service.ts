@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { ChangeEpoch } from '../common/cache/change-epoch';
-import { inTransaction } from '../common/database/transaction';
+import { inTransaction } from '../common/sql/transaction';
 import { DomainError, Violations } from '../common/errors/domain-error';
 import { validateAttributes } from '../common/jsonapi/body';
 import { Catalog } from './catalogs';

@@ -1,7 +1,7 @@
 import { Controller, Delete, Get, Param, Patch, Post, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { API_V2 } from '../common/api-prefix';
-import { pageResult } from '../common/database/paginate';
+import { pageResult } from '../common/sql/paginate';
 import { JsonApiBody, ParsedBody } from '../common/jsonapi/body';
 import { CollectionDocument, ResourceDocument } from '../common/jsonapi/document';
 import { ApiCreate, ApiDelete, ApiList, ApiShow, ApiUpdate } from '../common/jsonapi/openapi';
@@ -16,7 +16,8 @@ import {
 import { SiteAdminGuard } from './site-admin.guard';
 import { serializeToolVersion, toolVersionDoc } from './tool-versions.serializer';
 import { ToolVersionsService } from './tool-versions.service';
-import { LeavesAccessAlone } from '../common/cache/change-epoch.guard';
+import { SelfHostedOnlyDocs } from '../http/self-hosted-only';
+import { LeavesAccessAlone } from '../http/write-effects';
 
 /** The routes of one catalog; both catalogs are served by this one implementation. */
 function catalogController(catalog: Catalog) {
@@ -28,6 +29,7 @@ function catalogController(catalog: Catalog) {
   @ApiBearerAuth()
   @UseGuards(SiteAdminGuard)
   @LeavesAccessAlone()
+  @SelfHostedOnlyDocs()
   @Controller(`${API_V2}/admin/${catalog}`)
   class CatalogController {
     constructor(readonly versions: ToolVersionsService) {}

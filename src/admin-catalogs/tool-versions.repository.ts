@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository, SelectQueryBuilder } from 'typeorm';
-import { likeCondition, likePattern } from '../common/database/like';
-import { paginate, Page } from '../common/database/paginate';
+import { likeCondition, likePattern } from '../common/sql/like';
+import { paginate, Page } from '../common/sql/paginate';
 import { PageParams } from '../common/jsonapi/pagination';
 import { Catalog } from './catalogs';
 import { ToolVersionEntity } from './entities/tool-version.entity';

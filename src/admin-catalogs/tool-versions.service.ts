@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { Page } from '../common/database/paginate';
-import { inTransaction } from '../common/database/transaction';
+import { Page } from '../common/sql/paginate';
+import { inTransaction } from '../common/sql/transaction';
 import { isUniqueViolation } from '../common/errors/db-errors';
 import { humanize, invalidAttribute, notFound, Violations } from '../common/errors/domain-error';
 import { newId } from '../common/ids';

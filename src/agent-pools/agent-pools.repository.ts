@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Brackets, EntityManager, In, Repository } from 'typeorm';
-import { paginate, Page } from '../common/database/paginate';
-import { likeCondition, likePattern } from '../common/database/like';
+import { paginate, Page } from '../common/sql/paginate';
+import { likeCondition, likePattern } from '../common/sql/like';
 import { PageParams } from '../common/jsonapi/pagination';
 import { AgentPoolEntity } from './entities/agent-pool.entity';
 import { AgentPoolWorkspaceEntity } from './entities/agent-pool-workspace.entity';

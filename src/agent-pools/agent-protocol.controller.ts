@@ -2,7 +2,7 @@ import { Body, Controller, Post, Req } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { API_V2 } from '../common/api-prefix';
-import { LeavesAccessAlone } from '../common/cache/change-epoch.guard';
+import { LeavesAccessAlone } from '../http/write-effects';
 import { badRequest } from '../common/errors/domain-error';
 import { validateAttributes } from '../common/jsonapi/body';
 import { ApiErrors } from '../common/jsonapi/openapi';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, EntityManager, Repository } from 'typeorm';
-import { paginate, Page } from '../common/database/paginate';
+import { paginate, Page } from '../common/sql/paginate';
 import { PageParams } from '../common/jsonapi/pagination';
 import { AgentTokenContext } from './agent-context';
 import { AgentTokenEntity } from './entities/agent-token.entity';

@@ -4,7 +4,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { timingSafeEqual } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { randomBase62 } from '../common/ids';
-import { inTransaction } from '../common/database/transaction';
+import { inTransaction } from '../common/sql/transaction';
 import { DomainError, notFound } from '../common/errors/domain-error';
 import { AppConfig } from '../config/app-config';
 import { TokensService } from '../tokens/tokens.service';

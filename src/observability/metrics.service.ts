@@ -4,8 +4,8 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import cluster from 'node:cluster';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { DataSource } from 'typeorm';
-import { cachedRouteOf } from '../common/cache/response-cache.middleware';
-import { poolStats } from '../database/mysql-pool';
+import { cachedRouteOf } from '../http/response-cache.middleware';
+import { poolStats } from '../persistence/mysql-pool';
 import { askPrimaryForMetrics, shareWorkerRegistry } from './cluster-metrics';
 
 export const METRICS_PATH = '/metrics';

@@ -3,7 +3,7 @@ import { API_V2 } from '../common/api-prefix';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal } from '../common/auth/current-principal.decorator';
 import { Principal } from '../common/auth/principal';
-import { pageResult } from '../common/database/paginate';
+import { pageResult } from '../common/sql/paginate';
 import { JsonApiBody, ParsedBody } from '../common/jsonapi/body';
 import { CollectionDocument, ResourceDocument } from '../common/jsonapi/document';
 import { ApiCreate, ApiDelete, ApiList, ApiShow, ApiUpdate } from '../common/jsonapi/openapi';
@@ -17,7 +17,7 @@ import { OrganizationsService } from '../organizations/organizations.service';
 import { OrganizationLifecycleService } from './organization-lifecycle.service';
 import { ORGANIZATION_DOC, serializeOrganization } from '../organizations/organizations.serializer';
 import type { OrganizationEntity } from '../organizations/entities/organization.entity';
-import { ChangesAccess } from '../common/cache/change-epoch.guard';
+import { ChangesAccess } from '../http/write-effects';
 
 const TYPE = { types: ['organizations'] };
 

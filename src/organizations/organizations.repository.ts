@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository } from 'typeorm';
-import { IdSubquery } from '../common/database/id-subquery';
-import { paginate, Page } from '../common/database/paginate';
-import { lockRow } from '../common/database/transaction';
+import { IdSubquery } from '../common/sql/id-subquery';
+import { paginate, Page } from '../common/sql/paginate';
+import { lockRow } from '../common/sql/transaction';
 import { PageParams } from '../common/jsonapi/pagination';
 import { OrganizationEntity } from './entities/organization.entity';
 

@@ -3,7 +3,7 @@ import { EntityManager } from 'typeorm';
 import { AuthCache } from '../common/auth/auth-cache';
 import { PermissionService } from '../common/auth/permission.service';
 import { Principal } from '../common/auth/principal';
-import { Page } from '../common/database/paginate';
+import { Page } from '../common/sql/paginate';
 import { notFound } from '../common/errors/domain-error';
 import { ResourceObject } from '../common/jsonapi/document';
 import { PageParams } from '../common/jsonapi/pagination';

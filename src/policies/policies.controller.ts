@@ -23,7 +23,7 @@ import type { Request } from 'express';
 import { API_V2 } from '../common/api-prefix';
 import { CurrentPrincipal } from '../common/auth/current-principal.decorator';
 import { Principal } from '../common/auth/principal';
-import { pageResult } from '../common/database/paginate';
+import { pageResult } from '../common/sql/paginate';
 import { DomainError } from '../common/errors/domain-error';
 import { JsonApiBody, ParsedBody } from '../common/jsonapi/body';
 import { CollectionDocument, ResourceDocument } from '../common/jsonapi/document';
@@ -35,7 +35,7 @@ import { CreatePolicyAttributes, UpdatePolicyAttributes } from './dto/policy-att
 import { PoliciesService } from './policies.service';
 import { POLICY_DOC, serializePolicy } from './policies.serializer';
 import { parseKindFilter } from './policy-kinds';
-import { LeavesAccessAlone } from '../common/cache/change-epoch.guard';
+import { LeavesAccessAlone } from '../http/write-effects';
 
 const TYPE = { types: ['policies'] };
 const WRITABLE = { writable: ['name', 'description', 'kind', 'enforcement-level', 'query'] };
@@ -111,7 +111,7 @@ export class PoliciesController {
     @Param('id') id: string,
     @Req() req: Request,
   ): Promise<void> {
-    // JSON types are not read as JSON on this route (app.setup): they are refused here.
+    // JSON types are not read as JSON on this route (http/pipeline.ts): they are refused here.
     if (req.is(JSON_BODY_TYPES)) {
       throw new DomainError('unsupported-media-type', [
         {

@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository } from 'typeorm';
-import { likeCondition, likePattern } from '../common/database/like';
-import { paginate, Page } from '../common/database/paginate';
+import { likeCondition, likePattern } from '../common/sql/like';
+import { paginate, Page } from '../common/sql/paginate';
 import { PageParams } from '../common/jsonapi/pagination';
 import { PolicyEntity } from './entities/policy.entity';
 import { PolicyKind } from './policy-kinds';
-import { RowReader } from '../common/database/row-reader';
+import { RowReader } from '../common/sql/row-reader';
 
 export interface PolicyListFilter {
   organizationId: string;

@@ -7,7 +7,7 @@ import { IdentifierArray } from '../common/jsonapi/body';
 import { ResourceIdentifier } from '../common/jsonapi/document';
 import { ApiRelationship } from '../common/jsonapi/openapi';
 import { PolicySetRelationshipsService } from './policy-set-relationships.service';
-import { LeavesAccessAlone } from '../common/cache/change-epoch.guard';
+import { LeavesAccessAlone } from '../http/write-effects';
 
 /** POST adds members (present ones stay), DELETE removes them (absent ones are ignored); both 204. */
 @ApiTags('policy-sets')

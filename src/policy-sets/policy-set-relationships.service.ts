@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { Principal } from '../common/auth/principal';
-import { inTransaction } from '../common/database/transaction';
+import { inTransaction } from '../common/sql/transaction';
 import { invalid, Violations } from '../common/errors/domain-error';
 import { ResourceIdentifier } from '../common/jsonapi/document';
 import { OrganizationsService } from '../organizations/organizations.service';

@@ -3,7 +3,7 @@ import { ApiBearerAuth, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagg
 import { API_V2 } from '../common/api-prefix';
 import { CurrentPrincipal } from '../common/auth/current-principal.decorator';
 import { Principal } from '../common/auth/principal';
-import { pageResult } from '../common/database/paginate';
+import { pageResult } from '../common/sql/paginate';
 import { CollectionDocument, ResourceDocument } from '../common/jsonapi/document';
 import { ApiErrors, ApiList, ApiShow, resourceSchema } from '../common/jsonapi/openapi';
 import { PageParams } from '../common/jsonapi/pagination';
@@ -13,7 +13,7 @@ import { PolicySetVersionsService } from './policy-set-versions.service';
 import { POLICY_SET_VERSION_DOC } from './policy-set-versions.serializer';
 import { PolicySetPresenter } from './policy-set.presenter';
 import { serializePolicySet } from './policy-sets.serializer';
-import { LeavesAccessAlone } from '../common/cache/change-epoch.guard';
+import { LeavesAccessAlone } from '../http/write-effects';
 
 const VERSION_INCLUDES = ['policy_set'];
 

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository } from 'typeorm';
-import { paginate, Page } from '../common/database/paginate';
-import { RowReader } from '../common/database/row-reader';
+import { paginate, Page } from '../common/sql/paginate';
+import { RowReader } from '../common/sql/row-reader';
 import { PageParams } from '../common/jsonapi/pagination';
 import { PolicySetVersionEntity, PolicySetVersionStatus } from './entities/policy-set-version.entity';
 

@@ -3,7 +3,7 @@ import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { API_V2 } from '../common/api-prefix';
 import { CurrentPrincipal } from '../common/auth/current-principal.decorator';
 import { Principal } from '../common/auth/principal';
-import { pageResult } from '../common/database/paginate';
+import { pageResult } from '../common/sql/paginate';
 import { JsonApiBody, ParsedBody } from '../common/jsonapi/body';
 import { CollectionDocument, ResourceDocument } from '../common/jsonapi/document';
 import { ApiCreate, ApiDelete, ApiList, ApiShow, ApiUpdate } from '../common/jsonapi/openapi';
@@ -15,7 +15,7 @@ import { CreatePolicySetAttributes, UpdatePolicySetAttributes } from './dto/poli
 import { POLICY_SET_INCLUDES, PolicySetPresenter } from './policy-set.presenter';
 import { PolicySetsService } from './policy-sets.service';
 import { POLICY_SET_DOC, serializePolicySet } from './policy-sets.serializer';
-import { LeavesAccessAlone } from '../common/cache/change-epoch.guard';
+import { LeavesAccessAlone } from '../http/write-effects';
 
 const TYPE = { types: ['policy-sets'] };
 const CREATE_BODY = {

@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, In, Repository } from 'typeorm';
-import { likeCondition, likePattern } from '../common/database/like';
-import { RowReader } from '../common/database/row-reader';
-import { lockRow } from '../common/database/transaction';
-import { Page, paginate, paginateCounted } from '../common/database/paginate';
+import { likeCondition, likePattern } from '../common/sql/like';
+import { RowReader } from '../common/sql/row-reader';
+import { lockRow } from '../common/sql/transaction';
+import { Page, paginate, paginateCounted } from '../common/sql/paginate';
 import { PageParams } from '../common/jsonapi/pagination';
 import { PolicyKind } from '../policies/policy-kinds';
 import { PolicySetPolicyEntity } from './entities/policy-set-policy.entity';

@@ -3,7 +3,7 @@ import { API_V2 } from '../common/api-prefix';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal } from '../common/auth/current-principal.decorator';
 import { Principal } from '../common/auth/principal';
-import { pageResult } from '../common/database/paginate';
+import { pageResult } from '../common/sql/paginate';
 import { JsonApiBody, ParsedBody } from '../common/jsonapi/body';
 import { CollectionDocument, ResourceDocument } from '../common/jsonapi/document';
 import { ApiCreate, ApiDelete, ApiList, ApiShow, ApiUpdate } from '../common/jsonapi/openapi';
@@ -13,7 +13,7 @@ import { TAG_BINDINGS_RELATIONSHIP_BODY } from '../tag-bindings/tag-bindings.rel
 import { CreateProjectAttributes, UpdateProjectAttributes } from './dto/project-attributes.dto';
 import { ProjectsService, ProjectView } from './projects.service';
 import { PROJECT_DOC, serializeProject } from './projects.serializer';
-import { LeavesAccessAlone } from '../common/cache/change-epoch.guard';
+import { LeavesAccessAlone } from '../http/write-effects';
 
 const TYPE = { types: ['projects'] };
 const WRITABLE = {

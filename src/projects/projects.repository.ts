@@ -2,12 +2,12 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository } from 'typeorm';
 import { projectsGrantedTo } from '../common/auth/grant-subqueries';
-import { likeCondition, likePattern } from '../common/database/like';
-import { paginate, Page } from '../common/database/paginate';
+import { likeCondition, likePattern } from '../common/sql/like';
+import { paginate, Page } from '../common/sql/paginate';
 import { PageParams } from '../common/jsonapi/pagination';
 import { ProjectEntity } from './entities/project.entity';
-import { RowReader } from '../common/database/row-reader';
-import { lockRow } from '../common/database/transaction';
+import { RowReader } from '../common/sql/row-reader';
+import { lockRow } from '../common/sql/transaction';
 
 export interface ProjectListFilter {
   organizationId: string;

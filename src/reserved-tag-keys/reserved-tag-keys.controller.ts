@@ -3,7 +3,7 @@ import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { API_V2 } from '../common/api-prefix';
 import { CurrentPrincipal } from '../common/auth/current-principal.decorator';
 import { Principal } from '../common/auth/principal';
-import { pageResult } from '../common/database/paginate';
+import { pageResult } from '../common/sql/paginate';
 import { JsonApiBody, ParsedBody } from '../common/jsonapi/body';
 import { CollectionDocument, ResourceDocument } from '../common/jsonapi/document';
 import { ApiCreate, ApiDelete, ApiList, ApiShow, ApiUpdate } from '../common/jsonapi/openapi';
@@ -12,7 +12,7 @@ import { Paging } from '../common/jsonapi/query';
 import { ReservedTagKeyAttributes } from './dto/reserved-tag-key-attributes.dto';
 import { ReservedTagKeysService } from './reserved-tag-keys.service';
 import { RESERVED_TAG_KEY_DOC, serializeReservedTagKey } from './reserved-tag-keys.serializer';
-import { LeavesAccessAlone } from '../common/cache/change-epoch.guard';
+import { LeavesAccessAlone } from '../http/write-effects';
 
 const TYPE = { types: ['reserved-tag-keys'] };
 const WRITABLE = { writable: ['key', 'disable-overrides'] };

@@ -2,7 +2,7 @@ import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
 import { PermissionService } from '../common/auth/permission.service';
 import { Principal } from '../common/auth/principal';
 import { DomainError, notFound } from '../common/errors/domain-error';
-import { lockRow } from '../common/database/transaction';
+import { lockRow } from '../common/sql/transaction';
 import { OrganizationEntity } from '../organizations/entities/organization.entity';
 import { OrganizationsService } from '../organizations/organizations.service';
 import { ReservedTagKeyEntity } from './entities/reserved-tag-key.entity';

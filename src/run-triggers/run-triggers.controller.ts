@@ -3,7 +3,7 @@ import { ApiBearerAuth, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { API_V2 } from '../common/api-prefix';
 import { CurrentPrincipal } from '../common/auth/current-principal.decorator';
 import { Principal } from '../common/auth/principal';
-import { pageResult } from '../common/database/paginate';
+import { pageResult } from '../common/sql/paginate';
 import { badRequest } from '../common/errors/domain-error';
 import { JsonApiBody, ParsedBody } from '../common/jsonapi/body';
 import { CollectionDocument, ResourceDocument } from '../common/jsonapi/document';
@@ -14,7 +14,7 @@ import { RunTriggerAttributes } from './dto/run-trigger-attributes.dto';
 import { TriggerDirection } from './run-triggers.repository';
 import { RUN_TRIGGER_DOC, serializeRunTrigger } from './run-triggers.serializer';
 import { RUN_TRIGGER_INCLUDES, RunTriggerInclude, RunTriggersService } from './run-triggers.service';
-import { LeavesAccessAlone } from '../common/cache/change-epoch.guard';
+import { LeavesAccessAlone } from '../http/write-effects';
 
 /** Official clients send `run-triggers`; the documented sample sends no type at all. */
 const TYPE = { types: ['run-triggers'], typeRequired: false };

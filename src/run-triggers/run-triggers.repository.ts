@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository, SelectQueryBuilder } from 'typeorm';
-import { Page, pageOf, WINDOW_TOTAL, windowTotal } from '../common/database/paginate';
-import { RowReader } from '../common/database/row-reader';
+import { Page, pageOf, WINDOW_TOTAL, windowTotal } from '../common/sql/paginate';
+import { RowReader } from '../common/sql/row-reader';
 import { offsetOf, PageParams } from '../common/jsonapi/pagination';
 import { WorkspaceEntity } from '../workspaces/entities/workspace.entity';
 import { RunTriggerEntity } from './entities/run-trigger.entity';

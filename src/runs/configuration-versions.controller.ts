@@ -3,8 +3,8 @@ import { ApiBearerAuth, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagg
 import { API_V2 } from '../common/api-prefix';
 import { CurrentPrincipal } from '../common/auth/current-principal.decorator';
 import { Principal } from '../common/auth/principal';
-import { LeavesAccessAlone } from '../common/cache/change-epoch.guard';
-import { pageResult } from '../common/database/paginate';
+import { LeavesAccessAlone } from '../http/write-effects';
+import { pageResult } from '../common/sql/paginate';
 import { JsonApiBody, ParsedBody } from '../common/jsonapi/body';
 import { CollectionDocument, ResourceDocument } from '../common/jsonapi/document';
 import { ApiCreate, ApiErrors, ApiList, ApiShow } from '../common/jsonapi/openapi';

@@ -6,7 +6,7 @@ import { AgentTokenGuard } from '../agent-pools/agent-token.guard';
 import { CurrentAgent } from '../agent-pools/current-agent.decorator';
 import { API_V2 } from '../common/api-prefix';
 import { Public } from '../common/auth/public.decorator';
-import { LeavesAccessAlone, UnchangedWhen } from '../common/cache/change-epoch.guard';
+import { LeavesAccessAlone, UnchangedWhen } from '../http/write-effects';
 import { badRequest } from '../common/errors/domain-error';
 import { validateAttributes } from '../common/jsonapi/body';
 import { ApiErrors } from '../common/jsonapi/openapi';

@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { AgentContext, HEARTBEAT_INTERVAL_SECONDS } from '../agent-pools/agent-context';
 import { AgentsService } from '../agent-pools/agents.service';
 import { Clock } from '../common/clock';
-import { inTransaction } from '../common/database/transaction';
+import { inTransaction } from '../common/sql/transaction';
 import { conflict, notFound } from '../common/errors/domain-error';
 import { OrganizationsService } from '../organizations/organizations.service';
 import { WorkspacesService } from '../workspaces/workspaces.service';

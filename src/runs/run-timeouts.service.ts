@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { ChangeEpoch } from '../common/cache/change-epoch';
 import { Clock } from '../common/clock';
-import { inTransaction } from '../common/database/transaction';
+import { inTransaction } from '../common/sql/transaction';
 import { AppConfig } from '../config/app-config';
 import { RunJobsRepository } from './run-jobs.repository';
 import { RunQueueService, stamped } from './run-queue.service';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, In, Not, Repository } from 'typeorm';
-import { paginate, Page } from '../common/database/paginate';
+import { paginate, Page } from '../common/sql/paginate';
 import { PageParams } from '../common/jsonapi/pagination';
 import { RunPhaseEntity } from './entities/run-phase.entity';
 import { RunTriggerOutcomeEntity } from './entities/run-trigger-outcome.entity';

@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { Clock } from '../common/clock';
-import { inTransaction } from '../common/database/transaction';
+import { inTransaction } from '../common/sql/transaction';
 import { conflict, DomainError } from '../common/errors/domain-error';
 import { randomBase62 } from '../common/ids';
 import { AppConfig } from '../config/app-config';

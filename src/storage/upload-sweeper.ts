@@ -2,7 +2,7 @@ import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } fro
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Clock } from '../common/clock';
-import { inTransaction } from '../common/database/transaction';
+import { inTransaction } from '../common/sql/transaction';
 import { randomBase62 } from '../common/ids';
 import { AppConfig } from '../config/app-config';
 import { BlobStore } from './blob-store';

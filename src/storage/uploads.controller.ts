@@ -8,7 +8,7 @@ import { ApiErrors } from '../common/jsonapi/openapi';
 import { BlobStore, tooLarge } from './blob-store';
 import { SignedLinks } from './signed-links';
 import { UploadRegistry } from './upload-registry';
-import { LeavesAccessAlone } from '../common/cache/change-epoch.guard';
+import { LeavesAccessAlone } from '../http/write-effects';
 
 /**
  * Signed capability links. The token in the path is the credential: no Authorization header is

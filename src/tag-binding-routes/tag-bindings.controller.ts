@@ -3,7 +3,7 @@ import { ApiBearerAuth, ApiBody, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { API_V2 } from '../common/api-prefix';
 import { CurrentPrincipal } from '../common/auth/current-principal.decorator';
 import { Principal } from '../common/auth/principal';
-import { firstPageOf, Page, pageResult } from '../common/database/paginate';
+import { firstPageOf, Page, pageResult } from '../common/sql/paginate';
 import { CollectionDocument } from '../common/jsonapi/document';
 import { ApiErrors, ApiList, resourceSchema } from '../common/jsonapi/openapi';
 import { PageParams } from '../common/jsonapi/pagination';
@@ -22,7 +22,7 @@ import {
   TAG_BINDING_DOC,
 } from './tag-bindings.serializer';
 import { EffectiveTagBinding, TagBindingsService } from '../tag-bindings/tag-bindings.service';
-import { LeavesAccessAlone } from '../common/cache/change-epoch.guard';
+import { LeavesAccessAlone } from '../http/write-effects';
 
 /** PATCH adding or updating bindings by key; answers with every binding of the target. */
 function ApiMergeTagBindings(): MethodDecorator {

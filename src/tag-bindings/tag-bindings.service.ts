@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { Page, pageOfAll } from '../common/database/paginate';
-import { inTransaction } from '../common/database/transaction';
+import { Page, pageOfAll } from '../common/sql/paginate';
+import { inTransaction } from '../common/sql/transaction';
 import { invalid, Violations } from '../common/errors/domain-error';
 import { ParsedBody } from '../common/jsonapi/body';
 import { PageParams } from '../common/jsonapi/pagination';

@@ -3,7 +3,7 @@ import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { API_V2 } from '../common/api-prefix';
 import { CurrentPrincipal } from '../common/auth/current-principal.decorator';
 import { Principal } from '../common/auth/principal';
-import { pageResult } from '../common/database/paginate';
+import { pageResult } from '../common/sql/paginate';
 import { badRequest } from '../common/errors/domain-error';
 import { JsonApiBody, ParsedBody } from '../common/jsonapi/body';
 import { CollectionDocument, ResourceDocument } from '../common/jsonapi/document';
@@ -13,7 +13,7 @@ import { Paging, QueryValue } from '../common/jsonapi/query';
 import { TeamWorkspaceAttributes } from './dto/team-workspace-attributes.dto';
 import { TeamWorkspacesService } from './team-workspaces.service';
 import { serializeTeamWorkspace, TEAM_WORKSPACE_DOC } from './teams.serializer';
-import { ChangesAccess } from '../common/cache/change-epoch.guard';
+import { ChangesAccess } from '../http/write-effects';
 
 const TYPE = { types: ['team-workspaces'] };
 

@@ -3,7 +3,7 @@ import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { API_V2 } from '../common/api-prefix';
 import { CurrentPrincipal } from '../common/auth/current-principal.decorator';
 import { Principal } from '../common/auth/principal';
-import { pageResult } from '../common/database/paginate';
+import { pageResult } from '../common/sql/paginate';
 import { IdentifierArray, JsonApiBody, ParsedBody } from '../common/jsonapi/body';
 import { CollectionDocument, ResourceDocument, ResourceIdentifier } from '../common/jsonapi/document';
 import {
@@ -19,7 +19,7 @@ import { Paging } from '../common/jsonapi/query';
 import { CreateTeamAttributes, UpdateTeamAttributes } from './dto/team-attributes.dto';
 import { TeamsService, TeamView } from './teams.service';
 import { serializeTeam, TEAM_DOC } from './teams.serializer';
-import { ChangesAccess } from '../common/cache/change-epoch.guard';
+import { ChangesAccess } from '../http/write-effects';
 
 const TYPE = { types: ['teams'] };
 const WRITABLE = { writable: ['name', 'visibility', 'organization-access'] };

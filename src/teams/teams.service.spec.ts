@@ -1,7 +1,7 @@
 import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
 import { PermissionService } from '../common/auth/permission.service';
 import { Principal } from '../common/auth/principal';
-import { lockRow } from '../common/database/transaction';
+import { lockRow } from '../common/sql/transaction';
 import { ParsedBody } from '../common/jsonapi/body';
 import { OrganizationEntity } from '../organizations/entities/organization.entity';
 import { OrganizationsService } from '../organizations/organizations.service';

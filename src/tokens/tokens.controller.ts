@@ -4,7 +4,7 @@ import { AgentTokensService } from '../agent-pools/agent-tokens.service';
 import { API_V2 } from '../common/api-prefix';
 import { CurrentPrincipal } from '../common/auth/current-principal.decorator';
 import { Principal } from '../common/auth/principal';
-import { pageResult } from '../common/database/paginate';
+import { pageResult } from '../common/sql/paginate';
 import { notFound } from '../common/errors/domain-error';
 import { JsonApiBody, ParsedBody } from '../common/jsonapi/body';
 import { CollectionDocument, ResourceDocument } from '../common/jsonapi/document';
@@ -14,7 +14,7 @@ import { Paging } from '../common/jsonapi/query';
 import { CreateTokenAttributes } from './dto/token-attributes.dto';
 import { IssuedToken, TokensService } from './tokens.service';
 import { serializeToken, TOKEN_DOC } from './tokens.serializer';
-import { ChangesAccess } from '../common/cache/change-epoch.guard';
+import { ChangesAccess } from '../http/write-effects';
 
 /** Token bodies are optional: an empty POST issues a token with no description. */
 const TYPE = { types: ['authentication-tokens'], optional: true };

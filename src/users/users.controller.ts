@@ -9,7 +9,7 @@ import { ApiCreate, ApiShow } from '../common/jsonapi/openapi';
 import { CreateUserAttributes } from './dto/user-attributes.dto';
 import { serializeUser, USER_DOC } from './users.serializer';
 import { UsersService } from './users.service';
-import { ChangesAccess } from '../common/cache/change-epoch.guard';
+import { ChangesAccess } from '../http/write-effects';
 
 @ApiTags('users')
 @ApiBearerAuth()

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { PermissionService } from '../common/auth/permission.service';
 import { Principal } from '../common/auth/principal';
-import { inTransaction } from '../common/database/transaction';
+import { inTransaction } from '../common/sql/transaction';
 import { isUniqueViolation } from '../common/errors/db-errors';
 import { invalid, notFound } from '../common/errors/domain-error';
 import { newId } from '../common/ids';

@@ -2,9 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, In, ObjectLiteral, Repository, SelectQueryBuilder } from 'typeorm';
 import { workspacesGrantedTo } from '../common/auth/grant-subqueries';
-import { likeCondition, likePattern } from '../common/database/like';
-import { RowReader } from '../common/database/row-reader';
-import { lockRow } from '../common/database/transaction';
+import { likeCondition, likePattern } from '../common/sql/like';
+import { RowReader } from '../common/sql/row-reader';
+import { lockRow } from '../common/sql/transaction';
 import { WorkspaceEntity, WorkspaceLockHolder } from './entities/workspace.entity';
 import { PageAnchor } from './workspace-list.cache';
 

@@ -4,7 +4,7 @@
  * it listens.
  */
 import 'reflect-metadata';
-import { startServer } from '../../src/server';
+import { startServer } from '../../src/start-server';
 import { registerTestUploads, TestUploads } from './test-uploads';
 
 void startServer({ prepare: (app) => void registerTestUploads(app) }).then((app) => {

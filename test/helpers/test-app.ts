@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { createConnection } from 'mysql2/promise';
 import request from 'supertest';
 import { AppModule } from '../../src/app.module';
-import { configureApp } from '../../src/app.setup';
-import { JsonApiExpressAdapter } from '../../src/common/jsonapi/jsonapi.adapter';
+import { configureApp } from '../../src/http/pipeline';
+import { JsonApiExpressAdapter } from '../../src/http/jsonapi.adapter';
 import { AppConfig } from '../../src/config/app-config';
 
 export const JSONAPI = 'application/vnd.api+json';

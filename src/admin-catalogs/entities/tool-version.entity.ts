@@ -1,5 +1,5 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
-import { BoolColumn, TimestampColumn } from '../../common/database/columns';
+import { BoolColumn, TimestampColumn } from '../../common/sql/columns';
 import type { Catalog } from '../catalogs';
 
 /** One entry of an administrator catalog; both catalogs share the table, told apart by `catalog`. */

@@ -1,5 +1,5 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
-import { TimestampColumn } from '../../common/database/columns';
+import { TimestampColumn } from '../../common/sql/columns';
 
 /** Installation-wide key/value settings (e.g. the initial admin creation token). */
 @Entity('system_settings')

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, In } from 'typeorm';
-import { RowReader } from '../database/row-reader';
+import { RowReader } from '../sql/row-reader';
 import { TeamEntity } from '../../teams/entities/team.entity';
 import { TeamMembershipEntity } from '../../teams/entities/team-membership.entity';
 import { TeamWorkspaceEntity, WorkspaceAccessLevel } from '../../teams/entities/team-workspace.entity';

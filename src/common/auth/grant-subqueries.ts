@@ -1,4 +1,4 @@
-import { IdSubquery } from '../database/id-subquery';
+import { IdSubquery } from '../sql/id-subquery';
 
 /*
  * Read scopes as SQL, for list queries that must stay one query: the access layer owns the

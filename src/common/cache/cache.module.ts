@@ -4,12 +4,10 @@ import { DataSource } from 'typeorm';
 import { AppConfig } from '../../config/app-config';
 import { ChangeEpoch, SqlEpochStore } from './change-epoch';
 import { ChangeEpochEntity } from './entities/change-epoch.entity';
-import { ResponseCache } from './response-cache';
 
 /**
- * The shared change epoch that every module's caches build on, and the response cache. The epoch's
- * guard is registered with the other global guards (AuthModule), which fixes their order; the
- * response cache answers before routing (responseCacheMiddleware, mounted by configureApp).
+ * The shared change epoch that every module's caches build on. Its guard and the response cache
+ * belong to the request pipeline (src/http/).
  */
 @Global()
 @Module({
@@ -21,8 +19,7 @@ import { ResponseCache } from './response-cache';
       useFactory: (config: AppConfig, ds: DataSource) =>
         new ChangeEpoch(new SqlEpochStore(ds), config.cacheTtlMs > 0),
     },
-    ResponseCache,
   ],
-  exports: [ChangeEpoch, ResponseCache],
+  exports: [ChangeEpoch],
 })
 export class CacheModule {}

@@ -1,5 +1,5 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
-import { TimestampColumn } from '../../common/database/columns';
+import { TimestampColumn } from '../../common/sql/columns';
 
 /** The wire id of an organization is its name; `id` is an internal key so a rename touches one row. */
 @Entity('organizations')

@@ -1,5 +1,5 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
-import { TimestampColumn } from '../../common/database/columns';
+import { TimestampColumn } from '../../common/sql/columns';
 import { OrganizationEntity } from '../../organizations/entities/organization.entity';
 import { EnforcementLevel, PolicyKind } from '../policy-kinds';
 

@@ -1,5 +1,5 @@
 import { Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
-import { TimestampColumn } from '../../common/database/columns';
+import { TimestampColumn } from '../../common/sql/columns';
 import { PolicyEntity } from '../../policies/entities/policy.entity';
 import { PolicySetEntity } from './policy-set.entity';
 

@@ -1,5 +1,5 @@
 import { Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
-import { TimestampColumn } from '../../common/database/columns';
+import { TimestampColumn } from '../../common/sql/columns';
 import { ProjectEntity } from '../../projects/entities/project.entity';
 import { PolicySetEntity } from './policy-set.entity';
 

@@ -1,5 +1,5 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
-import { TimestampColumn } from '../../common/database/columns';
+import { TimestampColumn } from '../../common/sql/columns';
 import { PolicySetEntity } from './policy-set.entity';
 
 export const VERSION_STATUSES = ['pending', 'ingressing', 'ready', 'errored'] as const;

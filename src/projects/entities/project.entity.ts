@@ -1,5 +1,5 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
-import { BoolColumn, TimestampColumn } from '../../common/database/columns';
+import { BoolColumn, TimestampColumn } from '../../common/sql/columns';
 import { OrganizationEntity } from '../../organizations/entities/organization.entity';
 
 @Entity('projects')

@@ -1,5 +1,5 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
-import { BoolColumn, TimestampColumn } from '../../common/database/columns';
+import { BoolColumn, TimestampColumn } from '../../common/sql/columns';
 import { RegistryProviderVersionEntity } from './registry-provider-version.entity';
 
 @Entity('registry_provider_platforms')

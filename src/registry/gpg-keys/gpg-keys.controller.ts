@@ -2,7 +2,7 @@ import { Controller, Delete, Get, Param, Patch, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiParam, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal } from '../../common/auth/current-principal.decorator';
 import { Principal } from '../../common/auth/principal';
-import { pageResult } from '../../common/database/paginate';
+import { pageResult } from '../../common/sql/paginate';
 import { JsonApiBody, ParsedBody } from '../../common/jsonapi/body';
 import { CollectionDocument, ResourceDocument } from '../../common/jsonapi/document';
 import { ApiCreate, ApiDelete, ApiList, ApiShow, ApiUpdate } from '../../common/jsonapi/openapi';
@@ -11,7 +11,7 @@ import { Paging, QueryValue } from '../../common/jsonapi/query';
 import { CreateGpgKeyAttributes, UpdateGpgKeyAttributes } from './gpg-key-attributes.dto';
 import { GPG_KEY_DOC, GPG_KEYS_BASE, serializeGpgKey } from './gpg-keys.serializer';
 import { GpgKeysService, GpgKeyView } from './gpg-keys.service';
-import { LeavesAccessAlone } from '../../common/cache/change-epoch.guard';
+import { LeavesAccessAlone } from '../../http/write-effects';
 
 const BODY = { types: ['gpg-keys'] };
 const toResource = (v: GpgKeyView) => serializeGpgKey(v.key, v.namespace);

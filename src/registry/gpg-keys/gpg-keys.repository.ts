@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, In, Repository } from 'typeorm';
-import { paginate, Page } from '../../common/database/paginate';
+import { paginate, Page } from '../../common/sql/paginate';
 import { PageParams } from '../../common/jsonapi/pagination';
 import { RegistryGpgKeyEntity } from '../entities/registry-gpg-key.entity';
 

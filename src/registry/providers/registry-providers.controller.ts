@@ -3,7 +3,7 @@ import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { API_V2 } from '../../common/api-prefix';
 import { CurrentPrincipal } from '../../common/auth/current-principal.decorator';
 import { Principal } from '../../common/auth/principal';
-import { pageResult } from '../../common/database/paginate';
+import { pageResult } from '../../common/sql/paginate';
 import { JsonApiBody, ParsedBody } from '../../common/jsonapi/body';
 import { CollectionDocument, Included, ResourceDocument } from '../../common/jsonapi/document';
 import { ApiCreate, ApiDelete, ApiList, ApiShow } from '../../common/jsonapi/openapi';
@@ -15,7 +15,7 @@ import { ProviderVersionsService } from '../versions/provider-versions.service';
 import { CreateRegistryProviderAttributes } from './registry-provider-attributes.dto';
 import { REGISTRY_PROVIDER_DOC, serializeProvider } from './registry-providers.serializer';
 import { ProviderPath, ProviderView, RegistryProvidersService } from './registry-providers.service';
-import { LeavesAccessAlone } from '../../common/cache/change-epoch.guard';
+import { LeavesAccessAlone } from '../../http/write-effects';
 
 const INCLUDES = ['registry-provider-versions'];
 

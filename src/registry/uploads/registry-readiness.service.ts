@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Readable } from 'node:stream';
 import { DataSource, EntityManager } from 'typeorm';
-import { inTransaction } from '../../common/database/transaction';
+import { inTransaction } from '../../common/sql/transaction';
 import { OrganizationsService } from '../../organizations/organizations.service';
 import { invalid, notFound } from '../../common/errors/domain-error';
 import { BlobStore } from '../../storage/blob-store';

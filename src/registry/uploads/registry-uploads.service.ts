@@ -2,7 +2,7 @@ import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Readable } from 'node:stream';
 import { DataSource, EntityManager } from 'typeorm';
-import { inTransaction } from '../../common/database/transaction';
+import { inTransaction } from '../../common/sql/transaction';
 import { conflict, invalid, notFound } from '../../common/errors/domain-error';
 import { AppConfig } from '../../config/app-config';
 import { BlobStore, PutOptions, StoredBlob } from '../../storage/blob-store';

@@ -3,7 +3,7 @@ import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { API_V2 } from '../../common/api-prefix';
 import { CurrentPrincipal } from '../../common/auth/current-principal.decorator';
 import { Principal } from '../../common/auth/principal';
-import { pageResult } from '../../common/database/paginate';
+import { pageResult } from '../../common/sql/paginate';
 import { JsonApiBody, ParsedBody } from '../../common/jsonapi/body';
 import { CollectionDocument, ResourceDocument } from '../../common/jsonapi/document';
 import { ApiCreate, ApiDelete, ApiErrors, ApiList, ApiShow } from '../../common/jsonapi/openapi';
@@ -15,7 +15,7 @@ import { ApiRegistryParams, PROVIDER_ROUTE, RegistryPath } from '../route-params
 import { CreateProviderVersionAttributes } from './provider-version-attributes.dto';
 import { PROVIDER_VERSION_DOC } from './provider-versions.serializer';
 import { ProviderVersionsService, VersionContext, VersionPath } from './provider-versions.service';
-import { LeavesAccessAlone } from '../../common/cache/change-epoch.guard';
+import { LeavesAccessAlone } from '../../http/write-effects';
 
 /** Official clients send no `type` here; an empty or missing one is accepted. */
 const BODY = { types: ['registry-provider-versions'], typeRequired: false };

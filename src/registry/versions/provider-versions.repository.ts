@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, In, Repository } from 'typeorm';
-import { paginate, Page } from '../../common/database/paginate';
-import { lockRow } from '../../common/database/transaction';
+import { paginate, Page } from '../../common/sql/paginate';
+import { lockRow } from '../../common/sql/transaction';
 import { PageParams } from '../../common/jsonapi/pagination';
 import { RegistryProviderChecksumEntity } from '../entities/registry-provider-checksum.entity';
 import { RegistryProviderEntity } from '../entities/registry-provider.entity';

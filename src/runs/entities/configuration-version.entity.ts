@@ -1,5 +1,5 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
-import { BoolColumn, TimestampColumn } from '../../common/database/columns';
+import { BoolColumn, TimestampColumn } from '../../common/sql/columns';
 import { WorkspaceEntity } from '../../workspaces/entities/workspace.entity';
 
 export const CONFIGURATION_VERSION_STATUSES = ['pending', 'uploaded', 'errored'] as const;

@@ -1,5 +1,5 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
-import { TimestampColumn } from '../../common/database/columns';
+import { TimestampColumn } from '../../common/sql/columns';
 
 /**
  * An upload in progress somewhere in the installation. The process streaming it renews

@@ -1,5 +1,5 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
-import { TimestampColumn } from '../../common/database/columns';
+import { TimestampColumn } from '../../common/sql/columns';
 import { WorkspaceEntity } from '../../workspaces/entities/workspace.entity';
 import { TeamEntity } from './team.entity';
 

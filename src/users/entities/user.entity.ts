@@ -1,5 +1,5 @@
 import { Entity, Index, PrimaryColumn, Column } from 'typeorm';
-import { BoolColumn, TimestampColumn } from '../../common/database/columns';
+import { BoolColumn, TimestampColumn } from '../../common/sql/columns';
 
 @Entity('users')
 export class UserEntity {

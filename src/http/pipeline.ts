@@ -4,25 +4,25 @@ import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import express, { NextFunction, Request, Response } from 'express';
 import helmet from 'helmet';
 import { DataSource } from 'typeorm';
-import { CATALOGS } from './admin-catalogs/catalogs';
-import { API_V2 } from './common/api-prefix';
-import { ChangeEpoch } from './common/cache/change-epoch';
-import { ResponseCache } from './common/cache/response-cache';
-import { responseCacheMiddleware } from './common/cache/response-cache.middleware';
-import { bodyParserError } from './common/errors/body-errors';
-import { DomainError } from './common/errors/domain-error';
-import { bodyShapeProblem } from './common/jsonapi/body-shape';
-import { JsonApiExpressAdapter } from './common/jsonapi/jsonapi.adapter';
-import { JSON_BODY_TYPES } from './common/jsonapi/media-type';
-import { rateLimitMiddleware } from './common/rate-limit/rate-limit.http';
-import { RateLimitService } from './common/rate-limit/rate-limit.service';
-import { AppConfig } from './config/app-config';
-import { guardTransactions } from './common/database/transaction-scope';
-import { enforceAcquireDeadline } from './database/mysql-pool';
-import { HttpLogging, PinoNestLogger } from './observability/http-logging';
-import { MetricsService, routeLabel } from './observability/metrics.service';
-import { answerClientErrors } from './server/client-errors';
-import { HttpDrain } from './server/http-drain';
+import { API_V2 } from '../common/api-prefix';
+import { ChangeEpoch } from '../common/cache/change-epoch';
+import { ResponseCache } from './response-cache';
+import { responseCacheMiddleware } from './response-cache.middleware';
+import { bodyParserError } from '../common/errors/body-errors';
+import { DomainError } from '../common/errors/domain-error';
+import { bodyShapeProblem } from '../common/jsonapi/body-shape';
+import { JsonApiExpressAdapter } from './jsonapi.adapter';
+import { JSON_BODY_TYPES } from '../common/jsonapi/media-type';
+import { rateLimitMiddleware } from '../common/rate-limit/rate-limit.http';
+import { RateLimitService } from '../common/rate-limit/rate-limit.service';
+import { AppConfig } from '../config/app-config';
+import { guardTransactions } from '../common/sql/transaction-scope';
+import { enforceAcquireDeadline } from '../persistence/mysql-pool';
+import { HttpLogging, PinoNestLogger } from '../observability/http-logging';
+import { MetricsService, routeLabel } from '../observability/metrics.service';
+import { answerClientErrors } from './client-errors';
+import { HttpDrain } from './http-drain';
+import { dropSelfHostedOnly } from './self-hosted-only';
 
 export const MAX_JSON_BODY = '1mb';
 
@@ -62,13 +62,8 @@ export function buildOpenApiDocument(app: INestApplication) {
     .addBearerAuth()
     .build();
   const doc = SwaggerModule.createDocument(app, config);
-  if (app.get(AppConfig).deployment === 'cloud') {
-    // A cloud installation has no administrator catalogs (every such route answers 404): not listed.
-    const hidden = CATALOGS.map((catalog) => `/${API_V2}/admin/${catalog}`);
-    for (const path of Object.keys(doc.paths)) {
-      if (hidden.some((prefix) => path === prefix || path.startsWith(`${prefix}/`))) delete doc.paths[path];
-    }
-  }
+  // A cloud installation answers 404 on every self-hosted-only route: they are not listed there.
+  if (app.get(AppConfig).deployment === 'cloud') dropSelfHostedOnly(doc);
   return doc;
 }
 

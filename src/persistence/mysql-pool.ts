@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { holdsTransaction, SecondConnectionError } from '../common/database/transaction-scope';
+import { holdsTransaction, SecondConnectionError } from '../common/sql/transaction-scope';
 
 type Callback = (err: Error | null, connection?: { release(): void }) => void;
 

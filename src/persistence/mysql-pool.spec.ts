@@ -3,7 +3,7 @@ import {
   guardTransactions,
   SecondConnectionError,
   withinTransaction,
-} from '../common/database/transaction-scope';
+} from '../common/sql/transaction-scope';
 import { enforceAcquireDeadline, poolStats } from './mysql-pool';
 
 type Cb = (err: Error | null, connection?: { release(): void }) => void;

@@ -1,8 +1,9 @@
-import { CanActivate, ExecutionContext, Injectable, Logger, SetMetadata } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Injectable, Logger } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Request, Response } from 'express';
-import { IS_PUBLIC } from '../auth/public.decorator';
-import { ChangeEpoch, EpochScope } from './change-epoch';
+import { IS_PUBLIC } from '../common/auth/public.decorator';
+import { ChangeEpoch, EpochScope } from '../common/cache/change-epoch';
+import { LEAVES_ACCESS_ALONE, UNCHANGED_WHEN } from './write-effects';
 
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -11,36 +12,6 @@ const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
  * the advance would fail as well.
  */
 const NOTHING_TO_ANNOUNCE = new Set([401, 429, 503]);
-
-/** True: the route's writes leave access alone; false: they may change it. Every write route says one. */
-export const LEAVES_ACCESS_ALONE = 'plinth:leaves-access-alone';
-
-/**
- * On a controller (or route) whose writes cannot change what a token stands for or what a
- * principal may do: its writes advance only the `changes` epoch, so every process keeps its
- * remembered tokens and rights (AuthCache) across them. Without it a write advances both: the
- * safe default for anything that touches tokens, users, teams, memberships or organizations.
- */
-export const LeavesAccessAlone = (): MethodDecorator & ClassDecorator =>
-  SetMetadata(LEAVES_ACCESS_ALONE, true);
-
-const UNCHANGED_WHEN = 'plinth:unchanged-when';
-
-/**
- * On a write route whose answers with these statuses changed nothing any reader can see (an
- * executor's poll that found no work, a heartbeat): those answers do not advance the epoch, so
- * frequent polling leaves every cache warm. Any other answer advances it as usual.
- */
-export const UnchangedWhen = (...statuses: number[]): MethodDecorator =>
-  SetMetadata(UNCHANGED_WHEN, statuses);
-
-/**
- * On a controller (or route) whose writes may change what a token stands for or what a principal
- * may do (tokens, users, teams, memberships, organizations): they advance both epochs, so every
- * process forgets its remembered tokens and rights. write-effects.spec.ts fails on a write route
- * that declares neither this nor LeavesAccessAlone.
- */
-export const ChangesAccess = (): MethodDecorator & ClassDecorator => SetMetadata(LEAVES_ACCESS_ALONE, false);
 
 /**
  * The first guard. A request that may change state advances the shared change epoch once its

@@ -1,11 +1,11 @@
 import { ExpressAdapter } from '@nestjs/platform-express';
-import { responseSlotOf } from '../cache/response-cache.middleware';
+import { responseSlotOf } from './response-cache.middleware';
 import type { Request, Response } from 'express';
-import { requestOrigin } from './base-url';
-import { CollectionDocument, ResourceDocument } from './document';
-import { JSONAPI_MEDIA_TYPE } from './media-type';
-import { paginationLinks, paginationMeta } from './pagination';
-import { PreparedBody } from './prepared-body';
+import { requestOrigin } from '../common/jsonapi/base-url';
+import { CollectionDocument, ResourceDocument } from '../common/jsonapi/document';
+import { JSONAPI_MEDIA_TYPE } from '../common/jsonapi/media-type';
+import { paginationLinks, paginationMeta } from '../common/jsonapi/pagination';
+import { PreparedBody } from '../common/jsonapi/prepared-body';
 
 const JSON_MEDIA_TYPE = 'application/json';
 

@@ -1,6 +1,6 @@
-import { AppConfig } from '../../config/app-config';
-import { PreparedBody } from '../jsonapi/prepared-body';
-import { ChangeEpoch, Epochs, EpochStore } from './change-epoch';
+import { AppConfig } from '../config/app-config';
+import { PreparedBody } from '../common/jsonapi/prepared-body';
+import { ChangeEpoch, Epochs, EpochStore } from '../common/cache/change-epoch';
 import { ResponseCache } from './response-cache';
 
 class CountingStore implements EpochStore {

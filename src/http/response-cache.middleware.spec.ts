@@ -1,11 +1,11 @@
 import express, { Request, Response } from 'express';
 import { Server } from 'node:http';
 import request from 'supertest';
-import { AppConfig } from '../../config/app-config';
-import { Principal } from '../auth/principal';
-import { PreparedBody } from '../jsonapi/prepared-body';
-import { RateLimitService } from '../rate-limit/rate-limit.service';
-import { ChangeEpoch } from './change-epoch';
+import { AppConfig } from '../config/app-config';
+import { Principal } from '../common/auth/principal';
+import { PreparedBody } from '../common/jsonapi/prepared-body';
+import { RateLimitService } from '../common/rate-limit/rate-limit.service';
+import { ChangeEpoch } from '../common/cache/change-epoch';
 import { ResponseCache } from './response-cache';
 import { responseCacheMiddleware, responseSlotOf } from './response-cache.middleware';
 

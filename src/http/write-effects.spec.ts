@@ -1,7 +1,7 @@
 import { RequestMethod, Type } from '@nestjs/common';
 import { METHOD_METADATA, MODULE_METADATA } from '@nestjs/common/constants';
-import { AppModule } from '../../app.module';
-import { LEAVES_ACCESS_ALONE } from './change-epoch.guard';
+import { AppModule } from '../app.module';
+import { LEAVES_ACCESS_ALONE } from './write-effects';
 
 const WRITES = new Set([RequestMethod.POST, RequestMethod.PUT, RequestMethod.PATCH, RequestMethod.DELETE]);
 

@@ -1,12 +1,12 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { createHash } from 'node:crypto';
-import { credentialExpiry } from '../auth/credential-expiry';
-import { Principal } from '../auth/principal';
-import { requestOrigin } from '../jsonapi/base-url';
-import { PreparedBody } from '../jsonapi/prepared-body';
-import { enforceRateLimit, isLimited, principalKey } from '../rate-limit/rate-limit.http';
-import { RateLimitService } from '../rate-limit/rate-limit.service';
-import { ChangeEpoch } from './change-epoch';
+import { credentialExpiry } from '../common/auth/credential-expiry';
+import { Principal } from '../common/auth/principal';
+import { requestOrigin } from '../common/jsonapi/base-url';
+import { PreparedBody } from '../common/jsonapi/prepared-body';
+import { enforceRateLimit, isLimited, principalKey } from '../common/rate-limit/rate-limit.http';
+import { RateLimitService } from '../common/rate-limit/rate-limit.service';
+import { ChangeEpoch } from '../common/cache/change-epoch';
 import { ResponseCache } from './response-cache';
 
 /** Where a request that missed the cache keeps its answer (set on the request, used by the adapter). */

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { AppConfig } from '../../config/app-config';
-import { PreparedBody } from '../jsonapi/prepared-body';
-import { ChangeEpoch } from './change-epoch';
+import { AppConfig } from '../config/app-config';
+import { PreparedBody } from '../common/jsonapi/prepared-body';
+import { ChangeEpoch } from '../common/cache/change-epoch';
 
 /** A remembered answer, and what giving it again needs besides the bytes. */
 export interface CachedResponse {

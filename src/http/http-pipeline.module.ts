@@ -1,0 +1,31 @@
+import { Global, Module } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD } from '@nestjs/core';
+import { BearerAuthGuard } from '../common/auth/bearer-auth.guard';
+import { JsonApiExceptionFilter } from '../common/errors/jsonapi-exception.filter';
+import { IncludeGuard } from '../common/jsonapi/include.guard';
+import { ChangeEpochGuard } from './change-epoch.guard';
+import { HttpDrain } from './http-drain';
+import { ResponseCache } from './response-cache';
+
+/**
+ * The request pipeline's Nest half, in the order it runs (docs/architecture.md). The express half,
+ * from the socket to routing (logging, drain, metrics, rate limit, headers, the response cache,
+ * body parsing), is mounted in that order by configureApp (pipeline.ts).
+ *
+ * Global guards run in the order they are provided: the change epoch is learnt before the token is
+ * looked up through the caches, `include` is checked after authentication. One catch-all filter
+ * writes every error as a JSON:API document.
+ */
+@Global()
+@Module({
+  providers: [
+    HttpDrain,
+    ResponseCache,
+    { provide: APP_GUARD, useClass: ChangeEpochGuard },
+    { provide: APP_GUARD, useClass: BearerAuthGuard },
+    { provide: APP_GUARD, useClass: IncludeGuard },
+    { provide: APP_FILTER, useValue: new JsonApiExceptionFilter() },
+  ],
+  exports: [HttpDrain, ResponseCache],
+})
+export class HttpPipelineModule {}
