@@ -29,6 +29,9 @@ export function organizationShape(
       permissions: { 'can-update': owner, 'can-destroy': owner },
       ...timestamps(),
     },
+    relationships: {
+      'default-project': { data: { id: expect.stringMatching(idOf('prj')), type: 'projects' } },
+    },
     links: { self: `/api/v2/organizations/${name}` },
   };
 }
@@ -71,6 +74,7 @@ export function workspaceShape(
       name: options.name,
       description: options.description ?? null,
       'engine-version': options.engineVersion ?? 'latest',
+      'terraform-version': options.engineVersion ?? 'latest',
       locked: false,
       'execution-mode': 'remote',
       'auto-apply': false,
