@@ -20,7 +20,7 @@ import { WorkspaceAccessLevel } from '../common/auth/principal';
 import { AgentPoolCheckRegistry } from './agent-pool-check.registry';
 import {
   CreateWorkspaceAttributes,
-  EngineVersionAttribute,
+  VersionAttribute,
   ExecutionSettingsAttributes,
   requestedEngineVersion,
   UpdateWorkspaceAttributes,
@@ -369,13 +369,12 @@ export class WorkspacesService {
 
   /**
    * Saves the workspace with its tag-binding change (see TagBindingsService.saveWorkspace) in one
-   * transaction; with `pin` (the attribute that asked for it), its engine version must be
-   * pinnable from the engine catalog.
+   * transaction; with `pin` (the attribute asking), its engine version must be in the catalog.
    */
   private async saveUnique(
     ws: WorkspaceEntity,
     tags: WorkspaceTagChange,
-    pin: EngineVersionAttribute | undefined,
+    pin?: VersionAttribute,
   ): Promise<void> {
     try {
       await inTransaction(this.ds, async (manager) => {

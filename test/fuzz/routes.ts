@@ -76,6 +76,7 @@ const workspaceAttrs = {
     'name',
     'description',
     'engine-version',
+    'terraform-version',
     'execution-mode',
     'agent-pool-id',
     'auto-apply',
@@ -126,7 +127,7 @@ const userAttrs = {
 const policyAttrs = {
   kind: 'resource',
   type: 'policies',
-  attributes: ['name', 'description', 'kind', 'enforcement-level', 'query'],
+  attributes: ['name', 'description', 'kind', 'enforcement-level', 'enforce', 'query'],
 } as const;
 const policySetAttrs = {
   kind: 'resource',
@@ -541,22 +542,29 @@ export const FUZZ_ROUTES: readonly FuzzRoute[] = [
       },
     ];
   }),
-  // administrator catalogs
-  ...(['engine-versions', 'policy-engine-versions'] as const).flatMap((catalog): FuzzRoute[] => {
+  // administrator catalogs, under the contract's names and the real service's
+  ...(
+    [
+      ['engine-versions', 'engine-versions'],
+      ['policy-engine-versions', 'policy-engine-versions'],
+      ['terraform-versions', 'engine-versions'],
+      ['opa-versions', 'policy-engine-versions'],
+    ] as const
+  ).flatMap(([route, catalog]): FuzzRoute[] => {
     const body = {
       kind: 'resource',
-      type: catalog,
+      type: route,
       attributes: ['version', 'url', 'sha', 'deprecated', 'deprecated-reason', 'official', 'enabled', 'beta'],
     } as const;
     return [
       {
         method: 'GET',
-        path: `/api/v2/admin/${catalog}`,
+        path: `/api/v2/admin/${route}`,
         query: [...PAGE, 'filter[version]', 'search[version]'],
       },
       {
         method: 'POST',
-        path: `/api/v2/admin/${catalog}`,
+        path: `/api/v2/admin/${route}`,
         body,
         sample: (f) => ({
           version: `9.${f.unique('v').replace(/\D/g, '').slice(0, 6)}.0`,
@@ -564,14 +572,14 @@ export const FUZZ_ROUTES: readonly FuzzRoute[] = [
           sha: 'ab'.repeat(32),
         }),
       },
-      { method: 'GET', path: `/api/v2/admin/${catalog}/:id` },
+      { method: 'GET', path: `/api/v2/admin/${route}/:id` },
       {
         method: 'PATCH',
-        path: `/api/v2/admin/${catalog}/:id`,
+        path: `/api/v2/admin/${route}/:id`,
         params: (f) => ({ id: f.catalogIds[catalog] }),
         body,
       },
-      { method: 'DELETE', path: `/api/v2/admin/${catalog}/:id`, destructive: true },
+      { method: 'DELETE', path: `/api/v2/admin/${route}/:id`, destructive: true },
     ];
   }),
   // private registry

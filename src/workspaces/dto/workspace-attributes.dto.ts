@@ -69,7 +69,7 @@ export class UpdateWorkspaceAttributes extends ExecutionSettingsAttributes {
   'terraform-version'?: string;
 }
 
-export type EngineVersionAttribute = 'engine-version' | 'terraform-version';
+export type VersionAttribute = 'engine-version' | 'terraform-version';
 
 /**
  * The engine version a body pins and the attribute it came in: `engine-version`, or the real
@@ -78,7 +78,7 @@ export type EngineVersionAttribute = 'engine-version' | 'terraform-version';
 export function requestedEngineVersion(attrs: {
   'engine-version'?: string;
   'terraform-version'?: string;
-}): { version: string; attribute: EngineVersionAttribute } | undefined {
+}): { version: string; attribute: VersionAttribute } | undefined {
   const contract = attrs['engine-version'];
   const alias = attrs['terraform-version'];
   if (contract !== undefined && alias !== undefined && contract.toLowerCase() !== alias.toLowerCase()) {
