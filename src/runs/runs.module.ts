@@ -4,10 +4,11 @@ import { AgentPoolsModule } from '../agent-pools/agent-pools.module';
 import { OrganizationsModule } from '../organizations/organizations.module';
 import { RunTriggersModule } from '../run-triggers/run-triggers.module';
 import { UsersModule } from '../users/users.module';
+import { WorkspaceBlobsRegistry } from '../workspaces/workspace-blobs.registry';
 import { WorkspacesModule } from '../workspaces/workspaces.module';
 import { ConfigurationVersionsController } from './configuration-versions.controller';
 import { ConfigurationVersionsRepository } from './configuration-versions.repository';
-import { ConfigurationVersionsService } from './configuration-versions.service';
+import { configurationBlobPrefix, ConfigurationVersionsService } from './configuration-versions.service';
 import { ConfigurationVersionEntity } from './entities/configuration-version.entity';
 import { RunJobEntity } from './entities/run-job.entity';
 import { RunPhaseEntity } from './entities/run-phase.entity';
@@ -18,7 +19,7 @@ import { RunJobsRepository } from './run-jobs.repository';
 import { RunJobsService } from './run-jobs.service';
 import { RunTimeoutsService } from './run-timeouts.service';
 import { RunTriggerFiring } from './run-trigger-firing';
-import { RunLinks } from './run-links';
+import { RunLinks, runBlobPrefix } from './run-links';
 import { RunPhasesController } from './run-phases.controller';
 import { RunQueueService } from './run-queue.service';
 import { RunsController } from './runs.controller';
@@ -56,4 +57,12 @@ import { RunsService } from './runs.service';
     RunTimeoutsService,
   ],
 })
-export class RunsModule {}
+export class RunsModule {
+  constructor(workspaceBlobs: WorkspaceBlobsRegistry, runs: RunsRepository) {
+    // A deleted workspace's (or organization's) configuration archives, logs and plans go with it.
+    workspaceBlobs.register(async (manager, workspaceIds) => [
+      ...workspaceIds.map(configurationBlobPrefix),
+      ...(await runs.idsInWorkspaces(manager, workspaceIds)).map(runBlobPrefix),
+    ]);
+  }
+}
