@@ -10,10 +10,14 @@ import { ConfigurationVersionsController } from './configuration-versions.contro
 import { ConfigurationVersionsRepository } from './configuration-versions.repository';
 import { configurationBlobPrefix, ConfigurationVersionsService } from './configuration-versions.service';
 import { ConfigurationVersionEntity } from './entities/configuration-version.entity';
+import { RunCommentEntity } from './entities/run-comment.entity';
 import { RunJobEntity } from './entities/run-job.entity';
 import { RunPhaseEntity } from './entities/run-phase.entity';
 import { RunTriggerOutcomeEntity } from './entities/run-trigger-outcome.entity';
 import { RunEntity } from './entities/run.entity';
+import { RunCommentsController } from './run-comments.controller';
+import { RunCommentsRepository } from './run-comments.repository';
+import { RunCommentsService } from './run-comments.service';
 import { RunJobsController } from './run-jobs.controller';
 import { RunJobsRepository } from './run-jobs.repository';
 import { RunJobsService } from './run-jobs.service';
@@ -35,6 +39,7 @@ import { RunsService } from './runs.service';
       RunPhaseEntity,
       RunJobEntity,
       RunTriggerOutcomeEntity,
+      RunCommentEntity,
     ]),
     WorkspacesModule,
     UsersModule,
@@ -42,15 +47,23 @@ import { RunsService } from './runs.service';
     RunTriggersModule,
     AgentPoolsModule,
   ],
-  controllers: [ConfigurationVersionsController, RunsController, RunPhasesController, RunJobsController],
+  controllers: [
+    ConfigurationVersionsController,
+    RunsController,
+    RunCommentsController,
+    RunPhasesController,
+    RunJobsController,
+  ],
   providers: [
     ConfigurationVersionsRepository,
     RunsRepository,
+    RunCommentsRepository,
     RunJobsRepository,
     RunLinks,
     RunQueueService,
     ConfigurationVersionsService,
     RunsService,
+    RunCommentsService,
     RunsPresenter,
     RunTriggerFiring,
     RunJobsService,
