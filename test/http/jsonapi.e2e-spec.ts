@@ -8,7 +8,7 @@ import {
   startWithOwnedOrganization,
 } from '../helpers/fixtures';
 import { JSONAPI, TestApp } from '../helpers/test-app';
-import { errorsOf } from './shapes';
+import { errorsOf } from '../helpers/shapes';
 
 describe('JSON:API conventions shared by every route', () => {
   let t: TestApp;

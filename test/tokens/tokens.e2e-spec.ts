@@ -12,7 +12,7 @@ import {
   startWithOwnedOrganization,
 } from '../helpers/fixtures';
 import { client, TestApp } from '../helpers/test-app';
-import { errorsOf, organizationShape, tokenShape } from './shapes';
+import { errorsOf, organizationShape, tokenShape } from '../helpers/shapes';
 
 describe('authentication tokens', () => {
   let t: TestApp;

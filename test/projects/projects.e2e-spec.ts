@@ -12,7 +12,7 @@ import {
   startWithOwnedOrganization,
 } from '../helpers/fixtures';
 import { TestApp } from '../helpers/test-app';
-import { errorsOf, projectShape } from './shapes';
+import { errorsOf, projectShape } from '../helpers/shapes';
 
 describe('projects', () => {
   let t: TestApp;

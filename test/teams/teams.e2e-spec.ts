@@ -15,7 +15,7 @@ import {
   startWithOwnedOrganization,
 } from '../helpers/fixtures';
 import { TestApp } from '../helpers/test-app';
-import { ALL_FLAGS, errorsOf, teamShape, teamWorkspaceShape } from './shapes';
+import { ALL_FLAGS, errorsOf, teamShape, teamWorkspaceShape } from '../helpers/shapes';
 
 describe('teams', () => {
   let t: TestApp;
