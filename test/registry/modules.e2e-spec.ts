@@ -326,6 +326,32 @@ describe('registry modules (management API)', () => {
     });
   });
 
+  it('documents every module route in /docs-json with its success answer', async () => {
+    const doc = (await owner.api.get('/docs-json').expect(200)).body as {
+      paths: Record<string, Record<string, { responses: Record<string, unknown> }>>;
+    };
+    const mod = '/api/v2/organizations/{org}/registry-modules/{registry_name}/{namespace}/{name}';
+    for (const [method, path, status] of [
+      ['get', '/api/v2/organizations/{org}/registry-modules', 200],
+      ['post', '/api/v2/organizations/{org}/registry-modules', 201],
+      ['get', `${mod}/{provider}`, 200],
+      ['delete', `${mod}/{provider}`, 204],
+      ['delete', mod, 204],
+      ['post', `${mod}/{provider}/versions`, 201],
+      ['post', '/api/v2/registry-modules/{org}/{name}/{provider}/versions', 201],
+      ['get', `${mod}/{provider}/version`, 200],
+      ['delete', `${mod}/{provider}/{version}`, 204],
+      ['get', '/api/registry/v1/modules/{namespace}/{name}/{provider}/versions', 200],
+      ['get', '/api/registry/v1/modules/{namespace}/{name}/{provider}/{version}/download', 204],
+    ] as const) {
+      expect([method, path, Object.keys(doc.paths[path]?.[method]?.responses ?? {})]).toEqual([
+        method,
+        path,
+        expect.arrayContaining([String(status), '404']),
+      ]);
+    }
+  });
+
   describe('permissions', () => {
     it('lets members read (can-delete false, no upload link) but not write; a manage-providers team writes', async () => {
       const name = unique('perm');
