@@ -1,12 +1,12 @@
 import {
   Actor,
-  bootstrapAdmin,
   createOrganization,
   createUser,
   memberWith,
   unique,
+  startWithOwnedOrganization,
 } from '../helpers/fixtures';
-import { startApp, TestApp } from '../helpers/test-app';
+import { TestApp } from '../helpers/test-app';
 import { createModule, createModuleVersion, moduleBase, moduleProvider, modulesPath } from './module-helpers';
 
 const UPLOAD_LINK = /^http:\/\/127\.0\.0\.1:\d+\/uploads\/[\w-]+\.[\w-]+$/;
@@ -18,10 +18,7 @@ describe('registry modules: who may do what, and /docs', () => {
   let org: string;
 
   beforeAll(async () => {
-    t = await startApp();
-    admin = await bootstrapAdmin(t);
-    owner = await createUser(t, admin);
-    org = await createOrganization(owner);
+    ({ t, admin, owner, org } = await startWithOwnedOrganization());
   });
   afterAll(() => t.close());
 

@@ -6,6 +6,7 @@ import {
   createUser,
   memberWith,
   unique,
+  startWithOwnedOrganization,
 } from '../helpers/fixtures';
 import { tarGz } from '../helpers/tarball';
 import { startApp, TestApp } from '../helpers/test-app';
@@ -29,10 +30,7 @@ describe('module registry protocol (consumer side)', () => {
   let org: string;
 
   beforeAll(async () => {
-    t = await startApp();
-    admin = await bootstrapAdmin(t);
-    owner = await createUser(t, admin);
-    org = await createOrganization(owner);
+    ({ t, admin, owner, org } = await startWithOwnedOrganization());
   });
   afterAll(() => t.close());
 

@@ -1,14 +1,13 @@
 import {
   Actor,
-  bootstrapAdmin,
   createOrganization,
-  createUser,
   expectPagination,
   idOf,
   ISO_MILLIS,
   unique,
+  startWithOwnedOrganization,
 } from '../helpers/fixtures';
-import { startApp, TestApp } from '../helpers/test-app';
+import { TestApp } from '../helpers/test-app';
 import {
   createModule,
   createModuleVersion,
@@ -23,15 +22,11 @@ const UPLOAD_LINK = /^http:\/\/127\.0\.0\.1:\d+\/uploads\/[\w-]+\.[\w-]+$/;
 
 describe('registry modules (management API)', () => {
   let t: TestApp;
-  let admin: Actor;
   let owner: Actor;
   let org: string;
 
   beforeAll(async () => {
-    t = await startApp();
-    admin = await bootstrapAdmin(t);
-    owner = await createUser(t, admin);
-    org = await createOrganization(owner);
+    ({ t, owner, org } = await startWithOwnedOrganization());
   });
   afterAll(() => t.close());
 
