@@ -5,7 +5,7 @@ import { isProviderVersion } from '../versions/provider-version-attributes.dto';
 import { REGISTRY_NAME_MESSAGE, REGISTRY_NAME_PATTERN, requiredString, Rule } from '../validation';
 
 /** Module names: letters, numbers, `-` and `_`, at most 64 characters (the reference's rule). */
-export const MODULE_NAME_RULE = {
+const MODULE_NAME_RULE = {
   max: 64,
   pattern: REGISTRY_NAME_PATTERN,
   patternMessage: REGISTRY_NAME_MESSAGE,
@@ -15,17 +15,14 @@ export const MODULE_NAME_RULE = {
  * A module's provider is the system it targets (`aws`, `azurerm`): lower-case letters and numbers,
  * at most 64, as the module registry protocol's addresses (`namespace/name/provider`) allow.
  */
-export const MODULE_PROVIDER_PATTERN = /^[a-z0-9]+$/;
-export const MODULE_PROVIDER_MESSAGE = 'is invalid: use lower-case letters and numbers';
+const MODULE_PROVIDER_PATTERN = /^[a-z0-9]+$/;
+const MODULE_PROVIDER_MESSAGE = 'is invalid: use lower-case letters and numbers';
 
-const optionalString = (max: number) => {
-  const check = requiredString({
-    max,
-    pattern: REGISTRY_NAME_PATTERN,
-    patternMessage: REGISTRY_NAME_MESSAGE,
-  });
+/** A namespace when sent: the name rule; left out, nothing to check. */
+const namespaceCheck = (() => {
+  const check = requiredString(MODULE_NAME_RULE);
   return (value: unknown) => (value === undefined ? null : check(value));
-};
+})();
 
 export class CreateRegistryModuleAttributes {
   @Rule(requiredString(MODULE_NAME_RULE))
@@ -37,7 +34,7 @@ export class CreateRegistryModuleAttributes {
   provider: string;
 
   /** Optional for private modules (the official client sends none): it is the organization's name. */
-  @Rule(optionalString(64))
+  @Rule(namespaceCheck)
   namespace?: string;
 
   /** `private` when left out, as the reference and its official client have it. */
