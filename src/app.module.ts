@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AgentPoolsModule } from './agent-pools/agent-pools.module';
 import { AdminUsersModule } from './admin-users/admin-users.module';
+import { AuditModule } from './audit/audit.module';
 import { AdminCatalogsModule } from './admin-catalogs/admin-catalogs.module';
 import { BootstrapModule } from './bootstrap/bootstrap.module';
 import { ClockModule } from './common/clock';
@@ -57,6 +58,7 @@ import { WorkspacesModule } from './workspaces/workspaces.module';
     TeamsModule,
     TokensModule,
     AdminUsersModule,
+    AuditModule,
     ProjectsModule,
     WorkspacesModule,
     RunTriggersModule,

@@ -1,7 +1,7 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 import { TimestampColumn } from '../../common/sql/columns';
 
-export type AuditActorType = 'user' | 'team' | 'organization' | 'anonymous';
+export type AuditActorType = 'user' | 'team' | 'organization' | 'agent' | 'anonymous';
 export type AuditOutcome = 'success' | 'failure';
 
 /**
@@ -26,7 +26,7 @@ export class AuditEventEntity {
   @Column({ type: 'varchar', length: 16 })
   actorType: AuditActorType;
 
-  /** The user, team or organization behind the token; null for unauthenticated requests. */
+  /** The user, team, organization or agent behind the token; null for unauthenticated requests. */
   @Column({ type: 'varchar', length: 32, nullable: true })
   actorId: string | null;
 

@@ -1,4 +1,4 @@
-import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
+import { Injectable, Logger, BeforeApplicationShutdown } from '@nestjs/common';
 
 /** Writes `last-used-at` = `at` for these tokens where it is unset or not after `notAfter`. */
 export type TokenUsageWriter = (ids: string[], at: Date, notAfter: Date) => Promise<void>;
@@ -21,7 +21,7 @@ const MAX_REMEMBERED = 50_000;
  * registers the writer at start-up (common/ cannot import it).
  */
 @Injectable()
-export class TokenUsage implements OnApplicationShutdown {
+export class TokenUsage implements BeforeApplicationShutdown {
   private readonly logger = new Logger('TokenUsage');
   /** Token id → when this process last decided to write it. */
   private readonly noted = new Map<string, number>();
@@ -59,7 +59,7 @@ export class TokenUsage implements OnApplicationShutdown {
     }
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  async beforeApplicationShutdown(): Promise<void> {
     await this.flush();
   }
 
