@@ -14,7 +14,7 @@ import { serializeUser, USER_DOC } from '../users/users.serializer';
 import { UsersService } from '../users/users.service';
 import { AdminUsersService } from './admin-users.service';
 
-/** The real service's admin users API (site administrators only; 404 to anyone else). */
+/** The real service's admin users API (site administrators only; 404 to anyone else). Two-factor is not offered, so there is no `disable_two_factor`. */
 @ApiTags('admin users')
 @ApiBearerAuth()
 @ChangesAccess()
@@ -83,6 +83,24 @@ export class AdminUsersController {
   @ApiOperation({ summary: 'Unsuspend a user (400 if not suspended)' })
   async unsuspend(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<ResourceDocument> {
     return new ResourceDocument(serializeUser(await this.users.setSuspended(p, id, false), true));
+  }
+
+  @Post(':id/actions/grant_admin')
+  @HttpCode(200)
+  @ApiShow(USER_DOC)
+  @ApiErrors(400)
+  @ApiOperation({ summary: 'Make a user a site administrator (400 if already one)' })
+  async grantAdmin(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<ResourceDocument> {
+    return new ResourceDocument(serializeUser(await this.users.setSiteAdmin(p, id, true), true));
+  }
+
+  @Post(':id/actions/revoke_admin')
+  @HttpCode(200)
+  @ApiShow(USER_DOC)
+  @ApiErrors(400, 422)
+  @ApiOperation({ summary: "Revoke a user's site administration (400 if not one; 422 for your own)" })
+  async revokeAdmin(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<ResourceDocument> {
+    return new ResourceDocument(serializeUser(await this.users.setSiteAdmin(p, id, false), true));
   }
 
   @Delete(':id')

@@ -6,7 +6,7 @@ import { UsersModule } from '../users/users.module';
 import { AdminUsersController } from './admin-users.controller';
 import { AdminUsersService } from './admin-users.service';
 
-/** /admin/users: list, show, suspend, unsuspend, delete. Nothing imports this module. */
+/** /admin/users: list, show, suspend, unsuspend, grant and revoke admin, delete. Nothing imports this module. */
 @Module({
   imports: [OrganizationsModule, UsersModule, TeamsModule, TokensModule],
   controllers: [AdminUsersController],

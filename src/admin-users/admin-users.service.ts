@@ -34,18 +34,21 @@ export class AdminUsersService {
   async delete(p: Principal, id: string): Promise<void> {
     this.users.requireSiteAdmin(p);
     if (p.kind === 'user' && p.userId === id) throw invalid('You cannot delete your own account');
-    await inTransaction(this.ds, async (m) => {
+    const soleOwnerOf = await inTransaction(this.ds, async (m) => {
       if (!(await this.users.lockForDelete(m, id))) throw notFound();
       const owned = await this.teams.solelyOwnedOrganizationIds(m, id);
-      if (owned.length) {
-        const names = (await this.organizations.findByIds(owned)).map((o) => o.name).sort();
-        throw invalid(
-          `The user is the only owner of ${names.join(', ')}; add another owner or delete the organization first`,
-        );
-      }
+      if (owned.length) return owned;
       await this.tokens.forgetCreator(m, id);
       await this.users.deleteRow(m, id);
+      return [];
     });
+    if (soleOwnerOf.length) {
+      // Named after the transaction: it may not ask for a second connection.
+      const names = (await this.organizations.findByIds(soleOwnerOf)).map((o) => o.name).sort();
+      throw invalid(
+        `The user is the only owner of ${names.join(', ')}; add another owner or delete the organization first`,
+      );
+    }
     this.permissions.forgetCachedAccess();
   }
 }

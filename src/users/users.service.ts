@@ -131,6 +131,29 @@ export class UsersService {
     return user;
   }
 
+  /**
+   * Grants or revokes site administration; 400 when already so (as the real service). Administrators
+   * cannot revoke their own, so the installation keeps at least the one who asks.
+   */
+  async setSiteAdmin(p: Principal, id: string, admin: boolean): Promise<UserEntity> {
+    this.requireSiteAdmin(p);
+    if (!admin && p.kind === 'user' && p.userId === id)
+      throw invalid('You cannot revoke your own site administration');
+    const user = await inTransaction(this.ds, async (m) => {
+      const row = await this.repo.lock(m, id);
+      if (!row) throw notFound();
+      if (row.isSiteAdmin === admin)
+        throw badRequest(
+          admin ? 'The user is already a site administrator' : 'The user is not a site administrator',
+        );
+      const changes = { isSiteAdmin: admin, updatedAt: new Date() };
+      await this.repo.update(m, id, changes);
+      return Object.assign(row, changes);
+    });
+    this.permissions.forgetCachedAccess();
+    return user;
+  }
+
   /** Locks the user row for a delete that other modules' cleanup shares; null when there is none. */
   lockForDelete(manager: EntityManager, id: string): Promise<UserEntity | null> {
     return this.repo.lock(manager, id);

@@ -157,6 +157,37 @@ describe('site administrators manage users (/api/v2/admin/users)', () => {
     });
   });
 
+  describe('grant and revoke site administration', () => {
+    it('makes a user a site administrator and back, taking effect on their tokens at once', async () => {
+      const user = await createUser(t, admin);
+      const name = await usernameOf(user);
+      await user.api.get('/api/v2/admin/users').expect(404);
+      const granted = await admin.api
+        .post(`/api/v2/admin/users/${user.userId}/actions/grant_admin`)
+        .expect(200);
+      expect(granted.body).toEqual({ data: userShape(user.userId!, name, { admin: true }) });
+      await user.api.get('/api/v2/admin/users').expect(200);
+      const again = await admin.api
+        .post(`/api/v2/admin/users/${user.userId}/actions/grant_admin`)
+        .expect(400);
+      expect(again.body).toEqual(errorsOf(400, { detail: 'The user is already a site administrator' }));
+
+      const revoked = await admin.api
+        .post(`/api/v2/admin/users/${user.userId}/actions/revoke_admin`)
+        .expect(200);
+      expect(revoked.body).toEqual({ data: userShape(user.userId!, name) });
+      await user.api.get('/api/v2/admin/users').expect(404);
+      await admin.api.post(`/api/v2/admin/users/${user.userId}/actions/revoke_admin`).expect(400);
+    });
+
+    it('refuses to revoke the caller’s own administration', async () => {
+      const res = await admin.api
+        .post(`/api/v2/admin/users/${admin.userId}/actions/revoke_admin`)
+        .expect(422);
+      expect(res.body).toEqual(errorsOf(422, { detail: 'You cannot revoke your own site administration' }));
+    });
+  });
+
   describe('delete', () => {
     it('removes the user, their tokens and memberships; tokens they issued for a team stay', async () => {
       const owner = await createUser(t, admin);
