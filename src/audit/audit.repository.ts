@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
+import { EntityManager, Repository } from 'typeorm';
+import { inTransaction } from '../common/sql/transaction';
 import { PageParams } from '../common/jsonapi/pagination';
 import { Page, paginate } from '../common/sql/paginate';
 import { AuditEventEntity } from './entities/audit-event.entity';
@@ -21,10 +22,17 @@ export interface AuditFilter {
 export class AuditRepository {
   constructor(@InjectRepository(AuditEventEntity) private readonly repo: Repository<AuditEventEntity>) {}
 
-  /** One multi-row INSERT per chunk. */
-  async insertMany(events: AuditEventEntity[]): Promise<void> {
+  /**
+   * One multi-row INSERT per chunk, in a transaction of its own: on SQLite a bare statement would
+   * join whichever transaction another request has open on the one connection.
+   */
+  insertMany(events: AuditEventEntity[]): Promise<void> {
+    return inTransaction(this.repo.manager.connection, (m) => this.insertChunks(m, events));
+  }
+
+  private async insertChunks(manager: EntityManager, events: AuditEventEntity[]): Promise<void> {
     for (let i = 0; i < events.length; i += INSERT_CHUNK) {
-      await this.repo
+      await manager
         .createQueryBuilder()
         .insert()
         .into(AuditEventEntity)
@@ -55,7 +63,9 @@ export class AuditRepository {
         .limit(PRUNE_CHUNK)
         .getRawMany<{ id: string }>();
       if (!old.length) return removed;
-      await this.repo.delete(old.map((r) => r.id));
+      await inTransaction(this.repo.manager.connection, (m) =>
+        m.getRepository(AuditEventEntity).delete(old.map((r) => r.id)),
+      );
       removed += old.length;
       if (old.length < PRUNE_CHUNK) return removed;
     }

@@ -44,9 +44,10 @@ export class TokensRepository {
   }
 
   /** Stamps `last_used_at`, skipping rows another process stamped after `notAfter`; chunked for long lists. */
-  async markUsed(ids: string[], at: Date, notAfter: Date): Promise<void> {
+  async markUsed(manager: EntityManager, ids: string[], at: Date, notAfter: Date): Promise<void> {
     for (let i = 0; i < ids.length; i += 500) {
-      await this.repo
+      await manager
+        .getRepository(TokenEntity)
         .createQueryBuilder()
         .update(TokenEntity)
         .set({ lastUsedAt: at })

@@ -41,7 +41,10 @@ export class TokensService implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.usage.register((ids, at, notAfter) => this.repo.markUsed(ids, at, notAfter));
+    // In a transaction of its own: on SQLite a bare statement would join whichever one is open.
+    this.usage.register((ids, at, notAfter) =>
+      inTransaction(this.ds, (m) => this.repo.markUsed(m, ids, at, notAfter)),
+    );
   }
 
   /** Issues a token inside the caller's transaction; the secret is returned once and only its digest kept. */

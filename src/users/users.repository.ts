@@ -82,9 +82,10 @@ export class UsersRepository {
   }
 
   /** Adds one failure and returns the new count: one statement, so concurrent failures all count. */
-  async countLoginFailure(id: string): Promise<number> {
-    await this.repo.increment({ id }, 'failedLoginCount', 1);
-    const row = await this.repo.findOne({ select: { id: true, failedLoginCount: true }, where: { id } });
+  async countLoginFailure(manager: EntityManager, id: string): Promise<number> {
+    const repo = manager.getRepository(UserEntity);
+    await repo.increment({ id }, 'failedLoginCount', 1);
+    const row = await repo.findOne({ select: { id: true, failedLoginCount: true }, where: { id } });
     return row?.failedLoginCount ?? 0;
   }
 

@@ -184,15 +184,13 @@ export class UsersService {
     }
     const matches = await verifyPassword(password, user.passwordHash);
     if (!matches) {
-      const failures = await this.repo.countLoginFailure(user.id);
-      if (failures >= policy.maxFailures) {
-        await inTransaction(this.ds, (m) =>
-          this.repo.update(m, user.id, {
-            failedLoginCount: 0,
-            lockedUntil: new Date(now + policy.lockoutMs),
-          }),
-        );
-      }
+      await inTransaction(this.ds, async (m) => {
+        const failures = await this.repo.countLoginFailure(m, user.id);
+        if (failures >= policy.maxFailures) {
+          const lockedUntil = new Date(now + policy.lockoutMs);
+          await this.repo.update(m, user.id, { failedLoginCount: 0, lockedUntil });
+        }
+      });
       throw loginFailed();
     }
     if (user.isSuspended) throw loginFailed();
