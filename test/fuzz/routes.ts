@@ -277,6 +277,13 @@ export const FUZZ_ROUTES: readonly FuzzRoute[] = [
     path: `/api/v2/runs/:id/actions/${action}`,
     body: { kind: 'object', fields: ['comment'] },
   })),
+  { method: 'GET', path: '/api/v2/runs/:id/comments', query: PAGE },
+  {
+    method: 'POST',
+    path: '/api/v2/runs/:id/comments',
+    body: { kind: 'resource', type: 'comments', attributes: ['body'] },
+  },
+  { method: 'GET', path: '/api/v2/comments/:id' },
   { method: 'GET', path: '/api/v2/plans/:id' },
   { method: 'GET', path: '/api/v2/plans/:id/json-output' },
   { method: 'GET', path: '/api/v2/applies/:id' },

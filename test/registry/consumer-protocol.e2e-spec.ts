@@ -1,13 +1,13 @@
 import request from 'supertest';
 import {
   Actor,
-  bootstrapAdmin,
   createOrganization,
   createUser,
   memberWith,
   unique,
+  startWithOwnedOrganization,
 } from '../helpers/fixtures';
-import { startApp, TestApp } from '../helpers/test-app';
+import { TestApp } from '../helpers/test-app';
 import {
   createKey,
   createProvider,
@@ -29,10 +29,7 @@ describe('provider registry protocol (consumer side)', () => {
   let key: SigningKey;
 
   beforeAll(async () => {
-    t = await startApp();
-    admin = await bootstrapAdmin(t);
-    owner = await createUser(t, admin);
-    org = await createOrganization(owner);
+    ({ t, admin, owner, org } = await startWithOwnedOrganization());
     key = await generateSigningKey();
     await createKey(owner, org, key);
   });

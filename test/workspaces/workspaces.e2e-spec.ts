@@ -13,7 +13,7 @@ import {
 } from '../helpers/fixtures';
 import { createCatalogVersion } from '../admin-catalogs/catalog-helpers';
 import { startApp, TestApp } from '../helpers/test-app';
-import { errorsOf, Level, organizationShape, projectShape, workspaceShape } from './shapes';
+import { errorsOf, Level, organizationShape, projectShape, workspaceShape } from '../helpers/shapes';
 
 describe('workspaces', () => {
   let t: TestApp;

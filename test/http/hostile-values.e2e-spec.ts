@@ -2,7 +2,7 @@ import request from 'supertest';
 import { Actor, bootstrapAdmin, createOrganization, createTeam, unique } from '../helpers/fixtures';
 import { send } from '../helpers/raw-http';
 import { JSONAPI, startApp, TestApp } from '../helpers/test-app';
-import { errorsOf } from './shapes';
+import { errorsOf } from '../helpers/shapes';
 
 const LONE = '\ud800';
 

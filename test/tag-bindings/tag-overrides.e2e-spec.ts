@@ -1,13 +1,11 @@
 import {
   Actor,
-  bootstrapAdmin,
-  createOrganization,
-  createUser,
   reserveTagKey,
   tagBindingList,
   unique,
+  startWithOwnedOrganization,
 } from '../helpers/fixtures';
-import { startApp, TestApp } from '../helpers/test-app';
+import { TestApp } from '../helpers/test-app';
 
 interface Item {
   attributes: { key: string; value: string };
@@ -23,10 +21,7 @@ describe('overriding inherited tag bindings', () => {
   let org: string;
 
   beforeAll(async () => {
-    t = await startApp();
-    const admin = await bootstrapAdmin(t);
-    owner = await createUser(t, admin);
-    org = await createOrganization(owner);
+    ({ t, owner, org } = await startWithOwnedOrganization());
     await reserveTagKey(owner, org, 'env', true);
     await reserveTagKey(owner, org, 'team', false);
   });

@@ -1,4 +1,4 @@
-import { ISO_MILLIS, idOf } from '../helpers/fixtures';
+import { ISO_MILLIS, idOf } from './fixtures';
 
 /** The wire shapes of the foundation resources, as a strict client decodes them. */
 

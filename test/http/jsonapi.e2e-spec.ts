@@ -1,28 +1,23 @@
 import request from 'supertest';
 import {
   Actor,
-  bootstrapAdmin,
   createOrganization,
-  createUser,
   createWorkspace,
   expectPagination,
   unique,
+  startWithOwnedOrganization,
 } from '../helpers/fixtures';
-import { JSONAPI, startApp, TestApp } from '../helpers/test-app';
-import { errorsOf } from './shapes';
+import { JSONAPI, TestApp } from '../helpers/test-app';
+import { errorsOf } from '../helpers/shapes';
 
 describe('JSON:API conventions shared by every route', () => {
   let t: TestApp;
-  let admin: Actor;
   let owner: Actor;
   let org: string;
   let empty: string;
 
   beforeAll(async () => {
-    t = await startApp();
-    admin = await bootstrapAdmin(t);
-    owner = await createUser(t, admin);
-    org = await createOrganization(owner);
+    ({ t, owner, org } = await startWithOwnedOrganization());
     empty = await createOrganization(owner);
     for (const name of ['ws-a', 'ws-b', 'ws-c', 'ws-d', 'ws-e']) await createWorkspace(owner, org, name);
   });

@@ -10,7 +10,7 @@ import {
   unique,
 } from '../helpers/fixtures';
 import { startApp, TestApp } from '../helpers/test-app';
-import { createPolicy } from './policy-fixtures';
+import { createPolicy } from '../policy-sets/policy-fixtures';
 
 // The e2e project's testTimeout does not reach hooks; booting on MySQL can take longer than 5 s.
 jest.setTimeout(60_000);

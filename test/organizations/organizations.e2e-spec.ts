@@ -10,7 +10,7 @@ import {
   unique,
 } from '../helpers/fixtures';
 import { client, JSONAPI, startApp, TestApp } from '../helpers/test-app';
-import { ALL_FLAGS, errorsOf, organizationShape, projectShape, teamShape } from './shapes';
+import { ALL_FLAGS, errorsOf, organizationShape, projectShape, teamShape } from '../helpers/shapes';
 
 describe('organizations', () => {
   let t: TestApp;

@@ -1,6 +1,5 @@
 import {
   Actor,
-  bootstrapAdmin,
   createOrganization,
   createProject,
   createUser,
@@ -10,9 +9,10 @@ import {
   idOf,
   memberWith,
   unique,
+  startWithOwnedOrganization,
 } from '../helpers/fixtures';
-import { startApp, TestApp } from '../helpers/test-app';
-import { errorsOf, projectShape } from './shapes';
+import { TestApp } from '../helpers/test-app';
+import { errorsOf, projectShape } from '../helpers/shapes';
 
 describe('projects', () => {
   let t: TestApp;
@@ -21,10 +21,7 @@ describe('projects', () => {
   let org: string;
 
   beforeAll(async () => {
-    t = await startApp();
-    admin = await bootstrapAdmin(t);
-    owner = await createUser(t, admin);
-    org = await createOrganization(owner);
+    ({ t, admin, owner, org } = await startWithOwnedOrganization());
   });
   afterAll(() => t.close());
 

@@ -1,15 +1,15 @@
 import { DataSource } from 'typeorm';
 import {
   Actor,
-  bootstrapAdmin,
   createOrganization,
   createUser,
   expectPagination,
   idOf,
   ISO_MILLIS,
   reserveTagKey,
+  startWithOwnedOrganization,
 } from '../helpers/fixtures';
-import { JSONAPI, startApp, TestApp } from '../helpers/test-app';
+import { JSONAPI, TestApp } from '../helpers/test-app';
 
 const body = (key: unknown, disableOverrides: unknown) => ({
   data: { type: 'reserved-tag-keys', attributes: { key, 'disable-overrides': disableOverrides } },
@@ -22,10 +22,7 @@ describe('reserved tag keys', () => {
   let org: string;
 
   beforeAll(async () => {
-    t = await startApp();
-    admin = await bootstrapAdmin(t);
-    owner = await createUser(t, admin);
-    org = await createOrganization(owner);
+    ({ t, admin, owner, org } = await startWithOwnedOrganization());
   });
   afterAll(() => t.close());
 
@@ -295,10 +292,7 @@ describe('reserved tag keys pagination', () => {
   let org: string;
 
   beforeAll(async () => {
-    t = await startApp();
-    const admin = await bootstrapAdmin(t);
-    owner = await createUser(t, admin);
-    org = await createOrganization(owner);
+    ({ t, owner, org } = await startWithOwnedOrganization());
     for (let batch = 0; batch < 10; batch++) {
       await Promise.all(
         Array.from({ length: 10 }, (_, j) => batch * 10 + j).map((i) =>

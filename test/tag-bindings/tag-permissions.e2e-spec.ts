@@ -1,7 +1,5 @@
 import {
   Actor,
-  bootstrapAdmin,
-  createOrganization,
   createProject,
   createTeam,
   createUser,
@@ -12,8 +10,9 @@ import {
   createOrganizationToken,
   tagBindingList,
   unique,
+  startWithOwnedOrganization,
 } from '../helpers/fixtures';
-import { client, startApp, TestApp } from '../helpers/test-app';
+import { client, TestApp } from '../helpers/test-app';
 
 type Status = 200 | 404;
 
@@ -34,10 +33,7 @@ describe('who may read and write tag bindings', () => {
   const actors: Record<string, Actor> = {};
 
   beforeAll(async () => {
-    t = await startApp();
-    admin = await bootstrapAdmin(t);
-    owner = await createUser(t, admin);
-    org = await createOrganization(owner);
+    ({ t, admin, owner, org } = await startWithOwnedOrganization());
     projectId = await createProject(owner, org);
     ws = await createWorkspace(owner, org, unique('ws'), projectId);
     await owner.api

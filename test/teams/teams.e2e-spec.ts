@@ -1,7 +1,6 @@
 import {
   Actor,
   addToTeam,
-  bootstrapAdmin,
   createOrganization,
   createOrganizationToken,
   createTeam,
@@ -13,9 +12,10 @@ import {
   idOf,
   memberWith,
   unique,
+  startWithOwnedOrganization,
 } from '../helpers/fixtures';
-import { startApp, TestApp } from '../helpers/test-app';
-import { ALL_FLAGS, errorsOf, teamShape, teamWorkspaceShape } from './shapes';
+import { TestApp } from '../helpers/test-app';
+import { ALL_FLAGS, errorsOf, teamShape, teamWorkspaceShape } from '../helpers/shapes';
 
 describe('teams', () => {
   let t: TestApp;
@@ -25,10 +25,7 @@ describe('teams', () => {
   let ownersTeam: string;
 
   beforeAll(async () => {
-    t = await startApp();
-    admin = await bootstrapAdmin(t);
-    owner = await createUser(t, admin);
-    org = await createOrganization(owner);
+    ({ t, admin, owner, org } = await startWithOwnedOrganization());
     ownersTeam = (await owner.api.get(`/api/v2/organizations/${org}/teams`).expect(200)).body.data[0].id;
   });
   afterAll(() => t.close());

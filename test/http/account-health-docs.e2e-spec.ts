@@ -2,7 +2,7 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { Actor, bootstrapAdmin, createOrganization, createUser, unique } from '../helpers/fixtures';
 import { client, startApp, TestApp } from '../helpers/test-app';
-import { errorsOf, userShape } from './shapes';
+import { errorsOf, userShape } from '../helpers/shapes';
 
 describe('account, users, health and API documentation', () => {
   let t: TestApp;

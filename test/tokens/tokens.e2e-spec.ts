@@ -1,6 +1,5 @@
 import {
   Actor,
-  bootstrapAdmin,
   createOrganization,
   createTeam,
   createUser,
@@ -10,9 +9,10 @@ import {
   idOf,
   memberWith,
   unique,
+  startWithOwnedOrganization,
 } from '../helpers/fixtures';
-import { client, startApp, TestApp } from '../helpers/test-app';
-import { errorsOf, organizationShape, tokenShape } from './shapes';
+import { client, TestApp } from '../helpers/test-app';
+import { errorsOf, organizationShape, tokenShape } from '../helpers/shapes';
 
 describe('authentication tokens', () => {
   let t: TestApp;
@@ -21,10 +21,7 @@ describe('authentication tokens', () => {
   let org: string;
 
   beforeAll(async () => {
-    t = await startApp();
-    admin = await bootstrapAdmin(t);
-    owner = await createUser(t, admin);
-    org = await createOrganization(owner);
+    ({ t, admin, owner, org } = await startWithOwnedOrganization());
   });
   afterAll(() => t.close());
 

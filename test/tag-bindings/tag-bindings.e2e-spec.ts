@@ -1,17 +1,16 @@
 import { DataSource } from 'typeorm';
 import {
   Actor,
-  bootstrapAdmin,
   createOrganization,
-  createUser,
   createWorkspace,
   expectPagination,
   idOf,
   ISO_MILLIS,
   tagBindingList,
   unique,
+  startWithOwnedOrganization,
 } from '../helpers/fixtures';
-import { startApp, TestApp } from '../helpers/test-app';
+import { TestApp } from '../helpers/test-app';
 
 interface Item {
   id: string;
@@ -29,10 +28,7 @@ describe('tag bindings of projects and workspaces', () => {
   let org: string;
 
   beforeAll(async () => {
-    t = await startApp();
-    const admin = await bootstrapAdmin(t);
-    owner = await createUser(t, admin);
-    org = await createOrganization(owner);
+    ({ t, owner, org } = await startWithOwnedOrganization());
   });
   afterAll(() => t.close());
 

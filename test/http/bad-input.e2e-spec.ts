@@ -9,7 +9,7 @@ import {
   grantWorkspace,
 } from '../helpers/fixtures';
 import { JSONAPI, startApp, TestApp } from '../helpers/test-app';
-import { errorsOf } from './shapes';
+import { errorsOf } from '../helpers/shapes';
 
 /** Whatever a client sends, the answer is a JSON:API error document that is not a 5xx. */
 describe('bad input on every foundation route', () => {

@@ -1,13 +1,12 @@
 import {
   Actor,
-  bootstrapAdmin,
-  createOrganization,
   createUser,
   memberWith,
   createOrganizationToken,
   reserveTagKey,
+  startWithOwnedOrganization,
 } from '../helpers/fixtures';
-import { client, startApp, TestApp } from '../helpers/test-app';
+import { client, TestApp } from '../helpers/test-app';
 
 const body = (key: string, disableOverrides: boolean) => ({
   data: { type: 'reserved-tag-keys', attributes: { key, 'disable-overrides': disableOverrides } },
@@ -21,10 +20,7 @@ describe('reserved tag key permissions', () => {
   let existing: string;
 
   beforeAll(async () => {
-    t = await startApp();
-    admin = await bootstrapAdmin(t);
-    owner = await createUser(t, admin);
-    org = await createOrganization(owner);
+    ({ t, admin, owner, org } = await startWithOwnedOrganization());
     existing = await reserveTagKey(owner, org, 'existing', true);
   });
   afterAll(() => t.close());
