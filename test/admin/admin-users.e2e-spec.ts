@@ -10,7 +10,7 @@ import {
   expectPagination,
 } from '../helpers/fixtures';
 import { client, startApp, TestApp } from '../helpers/test-app';
-import { errorsOf, userShape } from '../foundation/shapes';
+import { errorsOf, userShape } from '../helpers/shapes';
 
 describe('site administrators manage users (/api/v2/admin/users)', () => {
   let t: TestApp;

@@ -11,7 +11,7 @@ import {
   memberWith,
 } from '../helpers/fixtures';
 import { client, startApp, TestApp } from '../helpers/test-app';
-import { errorsOf } from '../foundation/shapes';
+import { errorsOf } from '../helpers/shapes';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;

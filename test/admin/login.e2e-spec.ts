@@ -1,7 +1,7 @@
 import { Actor, bootstrapAdmin, createUser, ISO_MILLIS, unique } from '../helpers/fixtures';
 import { send } from '../helpers/raw-http';
 import { client, JSONAPI, startApp, TestApp } from '../helpers/test-app';
-import { errorsOf, tokenShape } from '../foundation/shapes';
+import { errorsOf, tokenShape } from '../helpers/shapes';
 
 const PASSWORD = 'a-long-password';
 

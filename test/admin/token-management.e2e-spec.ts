@@ -9,7 +9,7 @@ import {
   memberWith,
 } from '../helpers/fixtures';
 import { client, startApp, TestApp } from '../helpers/test-app';
-import { errorsOf, tokenShape } from '../foundation/shapes';
+import { errorsOf, tokenShape } from '../helpers/shapes';
 
 describe('tokens listed and revoked without their secrets', () => {
   let t: TestApp;
