@@ -11,6 +11,7 @@ import {
   memberWith,
 } from '../helpers/fixtures';
 import { client, startApp, TestApp } from '../helpers/test-app';
+import { agentCall, createAgentToken, createPool, registerAgent } from '../agent-pools/helpers';
 import { errorsOf } from '../helpers/shapes';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -129,6 +130,28 @@ describe('the audit trail', () => {
     const byTeam = events.find((e) => e.auth.accessor_type === 'team')!;
     expect(byTeam.auth).toMatchObject({ organization_id: org, description: null });
     expect(byTeam.resource).toMatchObject({ type: 'workspaces', action: 'create' });
+  });
+
+  it('records executors’ writes as the agent’s, and leaves out polls that found no work', async () => {
+    const before = new Date(Date.now() - 1).toISOString();
+    const pool = await createPool(owner, org, 'audited-pool');
+    const agentToken = await createAgentToken(owner, pool);
+    const agentId = await registerAgent(t, agentToken.secret);
+    for (let i = 0; i < 3; i++)
+      await agentCall(t, '/jobs/claim', agentToken.secret, agentId).send({}).expect(204);
+    const events = (await trail(owner, `&since=${before}`)).data;
+    expect(events.map((e) => [e.auth.accessor_type, e.resource.type, e.resource.action])).toEqual([
+      ['user', 'agent-pools', 'create'],
+      ['user', 'authentication-tokens', 'create'],
+      ['agent', 'register', 'create'],
+    ]);
+    // The agent does not exist until its registration is answered: the token says who it was.
+    expect(events[2].auth).toMatchObject({
+      accessor_id: null,
+      token_id: agentToken.id,
+      organization_id: org,
+    });
+    expect(agentId).toMatch(/^agent-/);
   });
 
   it('lets organization tokens read their own trail without naming the organization', async () => {
