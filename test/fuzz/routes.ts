@@ -118,6 +118,11 @@ const tokenAttrs = {
   type: 'authentication-tokens',
   attributes: ['description', 'expired-at'],
 } as const;
+const loginAttrs = {
+  kind: 'resource',
+  type: 'authentication-tokens',
+  attributes: ['username', 'password', 'description', 'expired-at'],
+} as const;
 const userAttrs = {
   kind: 'resource',
   type: 'users',
@@ -435,6 +440,32 @@ export const FUZZ_ROUTES: readonly FuzzRoute[] = [
       return { username, email: `${username}@example.com`, password: 'a-long-password' };
     },
   },
+  // administration: users, token metadata, login, audit trail
+  {
+    method: 'GET',
+    path: '/api/v2/admin/users',
+    query: [...PAGE, 'q', 'search', 'filter[username]', 'filter[admin]', 'filter[suspended]'],
+  },
+  { method: 'GET', path: '/api/v2/admin/users/:id', params: (f) => ({ id: f.userId }) },
+  // Suspending or deleting the fixture user would take its token away from later cases.
+  { method: 'POST', path: '/api/v2/admin/users/:id/actions/suspend', destructive: true },
+  { method: 'POST', path: '/api/v2/admin/users/:id/actions/unsuspend', params: (f) => ({ id: f.userId }) },
+  { method: 'POST', path: '/api/v2/admin/users/:id/actions/grant_admin', destructive: true },
+  { method: 'POST', path: '/api/v2/admin/users/:id/actions/revoke_admin', destructive: true },
+  { method: 'DELETE', path: '/api/v2/admin/users/:id', destructive: true },
+  {
+    method: 'GET',
+    path: '/api/v2/organizations/:org/authentication-tokens',
+    params: org,
+    query: [...PAGE, 'filter[kind]'],
+  },
+  { method: 'POST', path: '/api/v2/login', auth: 'none', body: loginAttrs },
+  {
+    method: 'GET',
+    path: '/api/v2/organization/audit-trail',
+    query: [...PAGE, 'since', 'filter[organization]'],
+  },
+  { method: 'GET', path: '/api/v2/admin/audit-trail', query: [...PAGE, 'since', 'filter[organization]'] },
   // bootstrap
   { method: 'GET', path: '/admin/retrieve-iact', auth: 'none' },
   {

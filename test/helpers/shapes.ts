@@ -159,6 +159,8 @@ export function tokenShape(
     secret?: boolean;
     createdBy?: string;
     expiredAt?: string | null;
+    /** true: the token has authenticated a request since it was issued. */
+    lastUsed?: boolean;
   },
 ) {
   return {
@@ -170,6 +172,7 @@ export function tokenShape(
       token: options.secret ? expect.stringMatching(/^[0-9A-Za-z]{14}\.plinthv1\.[0-9A-Za-z]{48}$/) : null,
       'expired-at': options.expiredAt ?? null,
       'created-at': expect.stringMatching(ISO_MILLIS),
+      'last-used-at': options.lastUsed ? expect.stringMatching(ISO_MILLIS) : null,
     },
     relationships: options.createdBy
       ? { 'created-by': { data: { id: options.createdBy, type: 'users' } } }
@@ -178,7 +181,11 @@ export function tokenShape(
   };
 }
 
-export function userShape(id: string, username: string, options: { email?: string; admin?: boolean } = {}) {
+export function userShape(
+  id: string,
+  username: string,
+  options: { email?: string; admin?: boolean; suspended?: boolean } = {},
+) {
   return {
     id,
     type: 'users',
@@ -186,6 +193,8 @@ export function userShape(id: string, username: string, options: { email?: strin
       username,
       email: options.email ?? `${username}@example.com`,
       'is-site-admin': options.admin ?? false,
+      'is-admin': options.admin ?? false,
+      'is-suspended': options.suspended ?? false,
       'created-at': expect.stringMatching(ISO_MILLIS),
     },
     links: { self: `/api/v2/users/${id}` },
@@ -215,5 +224,6 @@ const TITLES: Record<number, string> = {
   413: 'payload too large',
   415: 'unsupported media type',
   422: 'invalid attribute',
+  429: 'too many requests',
   503: 'service unavailable',
 };
