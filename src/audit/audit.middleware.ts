@@ -1,4 +1,4 @@
-import { Injectable, NestMiddleware } from '@nestjs/common';
+import { Injectable, Logger, NestMiddleware } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import { randomUUID } from 'node:crypto';
 import type { AgentTokenContext } from '../agent-pools/agent-context';
@@ -28,19 +28,38 @@ type AuditedRequest = Request & {
  */
 @Injectable()
 export class AuditMiddleware implements NestMiddleware {
+  private readonly logger = new Logger(AuditMiddleware.name);
+
   constructor(private readonly recorder: AuditRecorder) {}
 
   use(req: AuditedRequest, res: Response, next: NextFunction): void {
     if (READS.has(req.method) || !this.recorder.enabled) return next();
+    // Read now: once the connection has closed, the request may have no socket left to ask.
+    const clientAddress = clientAddressOf(req);
     res.once('close', () => {
-      if (answeredUnchanged(req, res.statusCode)) return;
-      this.recorder.record(captureWrite(req, res));
+      try {
+        if (answeredUnchanged(req, res.statusCode)) return;
+        this.recorder.record(captureWrite(req, res, clientAddress));
+      } catch (err) {
+        // A listener that throws would take the process down: an unrecorded event is the lesser harm.
+        this.logger.error({ err }, 'could not record an audit event');
+      }
     });
     next();
   }
 }
 
-export function captureWrite(req: AuditedRequest, res: Response): AuditEventEntity {
+/** The client address as trusted (`TRUST_PROXY`), while the request still has its socket. */
+export function clientAddressOf(req: AuditedRequest): string | null {
+  const address = req.socket ? (req.ip ?? req.socket.remoteAddress) : undefined;
+  return address ? address.slice(0, 64) : null;
+}
+
+export function captureWrite(
+  req: AuditedRequest,
+  res: Response,
+  clientAddress: string | null = clientAddressOf(req),
+): AuditEventEntity {
   const route = routeLabel(req);
   const params = (req.params ?? {}) as Record<string, string | undefined>;
   const what = describeWrite(req.method, route, params, writtenResourceOf(req));
@@ -51,7 +70,7 @@ export function captureWrite(req: AuditedRequest, res: Response): AuditEventEnti
     id: randomUUID(),
     occurredAt: new Date(),
     ...actor(req),
-    clientAddress: (req.ip ?? req.socket.remoteAddress ?? null)?.slice(0, 64) ?? null,
+    clientAddress,
     requestId: typeof requestId === 'string' ? requestId.slice(0, 64) : null,
     method: req.method.slice(0, 8),
     route: route.slice(0, 255),
