@@ -52,7 +52,9 @@ describe('docker/Dockerfile', () => {
   const runtime = all.slice(all.findIndex((i) => i.keyword === 'FROM' && /AS runtime$/i.test(i.args)));
 
   it('passes the Dockerfile validator', () => {
-    const problems = validate(DOCKERFILE).map((d) => `line ${d.range.start.line + 1}: ${d.message}`);
+    const problems = validate(DOCKERFILE).map(
+      (d) => `line ${d.range.start.line + 1}: ${typeof d.message === 'string' ? d.message : d.message.value}`,
+    );
     expect(problems).toEqual([]);
   });
 
