@@ -1,5 +1,5 @@
 import { AppConfig, ConfigError } from './app-config';
-import { databaseSettings, DatabaseSettingError } from './database-settings';
+import { databaseSettings, DatabaseSettingError, sqliteRuntimeProblem } from './database-settings';
 
 const settings = (env: Record<string, string>) => databaseSettings(env, '/srv/plinth');
 
@@ -90,5 +90,35 @@ describe('databaseSettings', () => {
     expect(config.dialect).toBe('mysql');
     expect(config.mysql).toEqual(expect.objectContaining({ scheme: 'mariadb', password: 's3cret' }));
     expect(config.sqlitePath).toBe('');
+  });
+});
+
+describe('sqliteRuntimeProblem', () => {
+  it.each([
+    ['20.20.2', '12.11.1'],
+    ['22.23.3', '12.11.1'],
+    ['24.18.1', '12.11.1'],
+    ['24.21.0', '13.2.0'],
+    ['26.10.0', '13.0.3'],
+  ])('lets SQLite run on Node %s with better-sqlite3 %s', (node, sqliteDriver) => {
+    expect(sqliteRuntimeProblem({ node, sqliteDriver })).toBeUndefined();
+  });
+
+  it.each([
+    ['24.19.0', '12.11.1'],
+    ['24.21.0', '12.11.1'],
+    ['26.10.0', '11.10.0'],
+  ])('refuses SQLite on Node %s with better-sqlite3 %s, saying what works', (node, sqliteDriver) => {
+    expect(sqliteRuntimeProblem({ node, sqliteDriver })).toBe(
+      `the embedded SQLite database cannot run on Node.js ${node} with better-sqlite3 ${sqliteDriver} ` +
+        '(the process would abort at its first idle garbage collection): use Node.js 22 (or 20.19+), ' +
+        'or a mysql:// or mariadb:// DATABASE_URL',
+    );
+  });
+
+  it('is checked for SQLite only: MySQL and MariaDB never load the driver', () => {
+    const runtime = () => ({ node: '24.21.0', sqliteDriver: '12.11.1' });
+    expect(() => databaseSettings({}, '/srv', runtime)).toThrow(DatabaseSettingError);
+    expect(databaseSettings({ DATABASE_URL: 'mysql://u@db/p' }, '/srv', runtime).dialect).toBe('mysql');
   });
 });

@@ -81,8 +81,45 @@ function mysqlConnection(url: string, env: Env): MysqlConnection {
   };
 }
 
+/** The versions that decide whether the embedded SQLite driver can run. */
+export interface Runtime {
+  node: string;
+  /** better-sqlite3's version. */
+  sqliteDriver: string;
+}
+
+function currentRuntime(): Runtime {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the installed driver's own version
+  const driver = require('better-sqlite3/package.json') as { version: string };
+  return { node: process.versions.node, sqliteDriver: driver.version };
+}
+
+/**
+ * Why SQLite cannot be used on this runtime, if it cannot. From Node 24.19 on, `node::ObjectWrap`
+ * removes an environment cleanup hook in its destructor and aborts the process (SIGABRT,
+ * `Assertion failed: (env) != nullptr`) when the garbage collector finalizes a wrapped object
+ * outside a JavaScript context. better-sqlite3 before 13 wraps every prepared statement that way,
+ * so a server on SQLite dies at its first idle garbage collection (reproduced on Node 24.21 with
+ * better-sqlite3 12). better-sqlite3 13 uses Node-API and is not affected, but needs Node 22.
+ */
+export function sqliteRuntimeProblem(runtime: Runtime): string | undefined {
+  const [major, minor] = runtime.node.split('.').map(Number);
+  const driverMajor = Number(runtime.sqliteDriver.split('.')[0]);
+  const affected = major > 24 || (major === 24 && minor >= 19);
+  if (!affected || driverMajor >= 13) return undefined;
+  return (
+    `the embedded SQLite database cannot run on Node.js ${runtime.node} with better-sqlite3 ` +
+    `${runtime.sqliteDriver} (the process would abort at its first idle garbage collection): ` +
+    'use Node.js 22 (or 20.19+), or a mysql:// or mariadb:// DATABASE_URL'
+  );
+}
+
 /** DATABASE_URL (default: SQLite under DATA_DIR) and DATABASE_PASSWORD, checked. */
-export function databaseSettings(env: Env, dataDir: string): DatabaseSettings {
+export function databaseSettings(
+  env: Env,
+  dataDir: string,
+  runtime: () => Runtime = currentRuntime,
+): DatabaseSettings {
   const given = env.DATABASE_URL;
   const url = given === undefined || given === '' ? `sqlite:${join(dataDir, 'plinth.sqlite')}` : given;
   if (/^(mysql|mariadb):\/\//.test(url)) {
@@ -94,5 +131,7 @@ export function databaseSettings(env: Env, dataDir: string): DatabaseSettings {
   if (env.DATABASE_PASSWORD) {
     throw new DatabaseSettingError('DATABASE_PASSWORD is only for a mysql:// or mariadb:// DATABASE_URL');
   }
+  const problem = sqliteRuntimeProblem(runtime());
+  if (problem) throw new DatabaseSettingError(problem);
   return { url, dialect: 'sqlite', sqlitePath: url.replace(/^sqlite:(\/\/)?/, '') };
 }
