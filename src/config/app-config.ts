@@ -2,8 +2,15 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { ensurePrivateDir, PRIVATE_FILE_MODE } from '../common/private-files';
+import {
+  DatabaseDialect,
+  DatabaseSettingError,
+  databaseSettings,
+  DatabaseSettings,
+  MysqlConnection,
+} from './database-settings';
 
-export type DatabaseDialect = 'sqlite' | 'mysql';
+export type { DatabaseDialect, MysqlConnection } from './database-settings';
 export type Deployment = 'self-hosted' | 'cloud';
 export type StorageDriver = 'fs' | 's3';
 export type Edition = 'free' | 'enterprise';
@@ -67,6 +74,16 @@ function url(env: Env, name: string): string | undefined {
   return raw.replace(/\/+$/, '');
 }
 
+/** The database settings, their problems as ConfigErrors. */
+function databaseFrom(env: Env, dataDir: string): DatabaseSettings {
+  try {
+    return databaseSettings(env, dataDir);
+  } catch (err) {
+    if (err instanceof DatabaseSettingError) throw new ConfigError(err.message);
+    throw err;
+  }
+}
+
 /** Below the 32 bytes of an HMAC-SHA256 output, guessing the key is easier than forging a link. */
 const MIN_SIGNING_SECRET_BYTES = 32;
 
@@ -92,6 +109,10 @@ export class AppConfig {
   readonly dataDir: string;
   readonly databaseUrl: string;
   readonly dialect: DatabaseDialect;
+  /** Host, port, user, password and database of a MySQL or MariaDB DATABASE_URL (with DATABASE_PASSWORD). */
+  readonly mysql?: MysqlConnection;
+  /** The SQLite file (or `:memory:`) of a `sqlite:` DATABASE_URL; empty for MySQL. */
+  readonly sqlitePath: string;
   readonly migrationsRun: boolean;
   readonly baseUrl?: string;
   readonly uploadUrl?: string;
@@ -164,11 +185,11 @@ export class AppConfig {
     this.host = str(env, 'HOST', '0.0.0.0');
     const dataDir = str(env, 'DATA_DIR', './data');
     this.dataDir = isAbsolute(dataDir) ? dataDir : resolve(process.cwd(), dataDir);
-    this.databaseUrl = str(env, 'DATABASE_URL', `sqlite:${join(this.dataDir, 'plinth.sqlite')}`);
-    if (/^mysql:\/\//.test(this.databaseUrl) || /^mariadb:\/\//.test(this.databaseUrl))
-      this.dialect = 'mysql';
-    else if (/^sqlite:/.test(this.databaseUrl)) this.dialect = 'sqlite';
-    else throw new ConfigError('DATABASE_URL must start with mysql://, mariadb:// or sqlite:');
+    const database = databaseFrom(env, this.dataDir);
+    this.databaseUrl = database.url;
+    this.dialect = database.dialect;
+    this.mysql = database.mysql;
+    this.sqlitePath = database.sqlitePath ?? '';
     this.migrationsRun = bool(env, 'MIGRATIONS_RUN', true);
     this.baseUrl = url(env, 'BASE_URL');
     this.uploadUrl = url(env, 'UPLOAD_URL');
@@ -254,10 +275,6 @@ export class AppConfig {
   workerCount(cores: number): number {
     if (this.webConcurrency > 0) return this.webConcurrency;
     return this.isProduction ? Math.max(1, cores) : 1;
-  }
-
-  get sqlitePath(): string {
-    return this.databaseUrl.replace(/^sqlite:(\/\/)?/, '');
   }
 
   /** A secret generated on first start and kept under DATA_DIR, so signed links survive restarts. */

@@ -5,9 +5,14 @@ import { ProtocolClient } from './protocol-client';
 
 /** `npm run agent -- --url … --token …`, or `node dist/executor/main.js …` in the image. */
 async function main(): Promise<void> {
+  const argv = process.argv.slice(2);
+  if (argv.includes('--help') || argv.includes('-h')) {
+    console.log(USAGE);
+    return;
+  }
   let options;
   try {
-    options = parseOptions(process.argv.slice(2), process.env, { hostname: hostname(), tmpdir: tmpdir() });
+    options = parseOptions(argv, process.env, { hostname: hostname(), tmpdir: tmpdir() });
   } catch (err) {
     if (!(err instanceof OptionsError)) throw err;
     console.error(`${err.message}\n${USAGE}`);

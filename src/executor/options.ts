@@ -31,10 +31,11 @@ export const DEFAULT_COMMANDS: JobCommands = {
   apply: 'terraform init -input=false && terraform apply -input=false "$PLINTH_PLAN_FILE"',
 };
 
-export const USAGE = `usage: npm run agent -- --url URL --token TOKEN [--name NAME]
+export const USAGE = `usage: node dist/executor/main.js --url URL --token TOKEN [--name NAME]
        [--plan-command CMD] [--show-command CMD] [--apply-command CMD] [--work-dir DIR] [--max-jobs N]
 Environment: PLINTH_URL, PLINTH_AGENT_TOKEN, PLINTH_AGENT_NAME, PLINTH_PLAN_COMMAND,
-PLINTH_SHOW_COMMAND, PLINTH_APPLY_COMMAND, PLINTH_WORK_DIR, PLINTH_MAX_JOBS.`;
+PLINTH_SHOW_COMMAND, PLINTH_APPLY_COMMAND, PLINTH_WORK_DIR, PLINTH_MAX_JOBS.
+From a source checkout: npm run agent -- --url URL --token TOKEN ….`;
 
 export class OptionsError extends Error {}
 

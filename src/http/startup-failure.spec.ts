@@ -11,7 +11,10 @@ describe('startupFailureMessage', () => {
   it.each([
     [{ code: 'ECONNREFUSED' }, 'the database could not be reached (ECONNREFUSED); check DATABASE_URL'],
     [{ code: 'ENOTFOUND' }, 'the database could not be reached (ENOTFOUND); check DATABASE_URL'],
-    [{ code: 'ER_ACCESS_DENIED_ERROR' }, 'the database refused the user or password in DATABASE_URL.'],
+    [
+      { code: 'ER_ACCESS_DENIED_ERROR' },
+      'the database refused the user or password in DATABASE_URL (or DATABASE_PASSWORD).',
+    ],
     [{ code: 'ER_BAD_DB_ERROR' }, 'the database named in DATABASE_URL does not exist; create it first.'],
   ])('names the database problem %o', (props, text) => {
     const message = startupFailureMessage(Object.assign(new Error('driver text'), props));

@@ -25,7 +25,7 @@ export function startupFailureMessage(err: unknown): string {
   }
   const code = codeOf(err);
   if (code === 'ER_ACCESS_DENIED_ERROR') {
-    return 'Plinth did not start because the database refused the user or password in DATABASE_URL.';
+    return 'Plinth did not start because the database refused the user or password in DATABASE_URL (or DATABASE_PASSWORD).';
   }
   if (code === 'ER_BAD_DB_ERROR') {
     return 'Plinth did not start because the database named in DATABASE_URL does not exist; create it first.';

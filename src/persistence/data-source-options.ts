@@ -48,11 +48,18 @@ export function dataSourceOptions(config: AppConfig): DataSourceOptions {
       timeout: 10000,
     };
   }
+  const mysql = config.mysql!;
   return {
     ...common,
     // What the scheme says; withServerFlavour replaces it with what the server is.
-    type: config.databaseUrl.startsWith('mariadb:') ? 'mariadb' : 'mysql',
-    url: config.databaseUrl.replace(/^mariadb:/, 'mysql:'),
+    type: mysql.scheme,
+    // The parts, decoded by the configuration, rather than a URL: a password is used as given,
+    // whatever characters it holds, and it may come from DATABASE_PASSWORD.
+    host: mysql.host,
+    port: mysql.port,
+    username: mysql.user,
+    password: mysql.password,
+    database: mysql.database,
     charset: 'utf8mb4_unicode_ci',
     timezone: 'Z',
     connectTimeout: config.dbConnectTimeoutMs,

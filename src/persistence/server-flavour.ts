@@ -8,9 +8,28 @@ export function flavourOfVersion(version: string): MysqlFlavour {
   return /mariadb/i.test(version) ? 'mariadb' : 'mysql';
 }
 
-/** What the server behind `url` (a `mysql://` URL) is, asked over one short-lived connection. */
-export async function detectServerFlavour(url: string, connectTimeoutMs: number): Promise<MysqlFlavour> {
-  const connection = await createConnection({ uri: url, connectTimeout: connectTimeoutMs });
+/** Where to connect: the connection options of a MySQL-family data source. */
+export interface ServerAddress {
+  host: string;
+  port?: number;
+  username?: string;
+  password?: string;
+  database?: string;
+}
+
+/** What the server at `address` is, asked over one short-lived connection. */
+export async function detectServerFlavour(
+  address: ServerAddress,
+  connectTimeoutMs: number,
+): Promise<MysqlFlavour> {
+  const connection = await createConnection({
+    host: address.host,
+    port: address.port,
+    user: address.username,
+    password: address.password,
+    database: address.database,
+    connectTimeout: connectTimeoutMs,
+  });
   try {
     const [rows] = await connection.query<(RowDataPacket & { version: string })[]>(
       'SELECT VERSION() AS version',
@@ -27,7 +46,12 @@ export async function detectServerFlavour(url: string, connectTimeoutMs: number)
  * syntax error on MariaDB) and in how they report column defaults.
  */
 export async function withServerFlavour<T extends DataSourceOptions>(options: T): Promise<T> {
-  if ((options.type !== 'mysql' && options.type !== 'mariadb') || !options.url) return options;
-  const flavour = await detectServerFlavour(options.url, options.connectTimeout ?? 10000);
+  if (options.type !== 'mysql' && options.type !== 'mariadb') return options;
+  const { host, port, username, password, database, connectTimeout } = options;
+  if (!host) return options;
+  const flavour = await detectServerFlavour(
+    { host, port, username, password: typeof password === 'string' ? password : undefined, database },
+    connectTimeout ?? 10000,
+  );
   return { ...options, type: flavour };
 }

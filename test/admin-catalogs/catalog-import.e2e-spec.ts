@@ -94,6 +94,54 @@ describe('importing a catalog from a file', () => {
     expect(catalog['0.41.0']).toMatchObject({ deprecated: true, 'deprecated-reason': 'old' });
   });
 
+  it('changes the flags of an existing version from an entry without url and sha', async () => {
+    await createCatalogVersion(admin, 'engine-versions', '3.0.0', { official: true });
+    await createCatalogVersion(admin, 'engine-versions', '3.1.0-BETA1', { beta: true });
+    const before = await catalogOf('engine-versions');
+    const result = await importer.import('engine-versions', [
+      { version: '3.0.0', enabled: false, deprecated: true, 'deprecated-reason': 'security fix in 3.0.1' },
+      { version: '3.1.0-beta1', beta: false },
+    ]);
+    expect(result).toEqual({ created: 0, updated: 2, unchanged: 0 });
+    const after = await catalogOf('engine-versions');
+    expect(after['3.0.0']).toEqual({
+      ...before['3.0.0'],
+      enabled: false,
+      deprecated: true,
+      'deprecated-reason': 'security fix in 3.0.1',
+    });
+    expect(after['3.1.0-BETA1']).toEqual({ ...before['3.1.0-BETA1'], beta: false });
+    // The same flags again: nothing to write.
+    expect(await importer.import('engine-versions', [{ version: '3.1.0-BETA1', beta: false }])).toEqual({
+      created: 0,
+      updated: 0,
+      unchanged: 1,
+    });
+  });
+
+  it('still needs url and sha for a version the catalog does not hold, and checks what is sent', async () => {
+    await createCatalogVersion(admin, 'engine-versions', '4.0.0');
+    const problems = await problemsOf(
+      importer.import('engine-versions', [
+        { version: '4.0.0', url: 'ftp://x', sha: null, enabled: 'no' },
+        { version: '4.0.0', beta: true },
+        { version: '4.1.0', official: true },
+        { version: '4.2.0', sha: sha() },
+      ]),
+    );
+    expect(problems).toEqual([
+      'entry 1 (4.0.0): Url is invalid: use an http or https URL',
+      "entry 1 (4.0.0): Sha can't be blank",
+      'entry 1 (4.0.0): Enabled must be a boolean',
+      "entry 3 (4.1.0): Url can't be blank",
+      "entry 3 (4.1.0): Sha can't be blank",
+      "entry 4 (4.2.0): Url can't be blank",
+    ]);
+    const catalog = await catalogOf('engine-versions');
+    expect(catalog['4.0.0']).toMatchObject({ beta: false, enabled: true, url: downloadUrl('4.0.0') });
+    expect(Object.keys(catalog)).not.toContain('4.1.0');
+  });
+
   it('checks every entry with the API rules and imports nothing from a file with a bad entry', async () => {
     const problems = await problemsOf(
       importer.import('engine-versions', [
@@ -113,6 +161,7 @@ describe('importing a catalog from a file', () => {
       'entry 3: must be an object',
       "entry 4: Version can't be blank",
       "entry 4: Sha can't be blank",
+      'entry 5 (5.3.0): Deprecated reason can only be set on a deprecated version',
       'entry 6 (5.0.0): Version 5.0.0 is also given by entry 1 (5.0.0)',
     ]);
     const rules = await problemsOf(

@@ -97,6 +97,37 @@ export class CreateToolVersionAttributes {
   beta?: boolean;
 }
 
+/**
+ * One entry of a catalog file: the version names the entry, everything else is optional. A version
+ * the catalog does not hold yet is then checked as a create (url and sha required); an existing
+ * one takes only what the entry gives, so a file may change flags without repeating url and sha.
+ */
+export class ImportToolVersionAttributes {
+  @Satisfies(required(versionRule))
+  version: string;
+
+  @Satisfies(optional(required(urlRule)))
+  url?: string;
+
+  @Satisfies(optional(required(shaRule)))
+  sha?: string;
+
+  @Satisfies(optional(booleanRule))
+  deprecated?: boolean;
+
+  @Satisfies(optional(reasonRule))
+  'deprecated-reason'?: string | null;
+
+  @Satisfies(optional(booleanRule))
+  official?: boolean;
+
+  @Satisfies(optional(booleanRule))
+  enabled?: boolean;
+
+  @Satisfies(optional(booleanRule))
+  beta?: boolean;
+}
+
 /** Changes to an entry: every attribute is optional; an omitted one keeps its value. */
 export class UpdateToolVersionAttributes {
   @Satisfies(optional(required(versionRule)))

@@ -1,0 +1,62 @@
+import { INestApplicationContext } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { readFile } from 'node:fs/promises';
+import { DataSource } from 'typeorm';
+import { CatalogImportService } from '../admin-catalogs/catalog-import.service';
+import { CATALOGS, isCatalog } from '../admin-catalogs/catalogs';
+import { AppConfig } from '../config/app-config';
+import { openDataSourceOptions } from '../persistence/data-source-options';
+import { CliContext, Output, UsageError } from './io';
+
+/** Brings the schema up to date as the server does at start, before any module touches it. */
+async function migrate(config: AppConfig): Promise<void> {
+  if (!config.migrationsRun) return;
+  const ds = await new DataSource(await openDataSourceOptions(config)).initialize();
+  try {
+    await ds.runMigrations({ transaction: 'each' });
+  } finally {
+    await ds.destroy();
+  }
+}
+
+/** Boots the application without HTTP, runs `work`, shuts down. */
+async function withApp<T>(
+  context: CliContext,
+  work: (app: INestApplicationContext) => Promise<T>,
+): Promise<T> {
+  await migrate(new AppConfig());
+  const app = await NestFactory.createApplicationContext(await context.appModule(), {
+    logger: ['error', 'warn'],
+  });
+  try {
+    return await work(app);
+  } finally {
+    await app.close();
+  }
+}
+
+async function readJson(file: string): Promise<unknown> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (err) {
+    throw new Error(`cannot read ${file}: ${(err as Error).message}`);
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (err) {
+    throw new Error(`${file} is not valid JSON: ${(err as Error).message}`);
+  }
+}
+
+/** `catalog:import <catalog> <file.json>`: see docs/admin-catalogs.md. */
+export async function catalogImport(args: string[], io: Output, context: CliContext): Promise<void> {
+  const [catalog, file, ...extra] = args;
+  if (!catalog || !file || extra.length) throw new UsageError('catalog:import takes a catalog and a file');
+  if (!isCatalog(catalog)) {
+    throw new UsageError(`unknown catalog "${catalog}"; use ${CATALOGS.join(' or ')}`);
+  }
+  const document = await readJson(file);
+  const result = await withApp(context, (app) => app.get(CatalogImportService).import(catalog, document));
+  io.out(`${catalog}: ${result.created} created, ${result.updated} updated, ${result.unchanged} unchanged`);
+}
