@@ -52,7 +52,9 @@ export function policyViolations(
 
 /** Every file of a policy lives under this prefix. */
 export const policyBlobPrefix = (policyId: string) => `policies/${policyId}`;
-const codeKey = (policyId: string) => `${policyBlobPrefix(policyId)}/code`;
+/** Where a policy's current code lives (each upload replaces it). */
+export const policyCodeKey = (policyId: string) => `${policyBlobPrefix(policyId)}/code`;
+const codeKey = policyCodeKey;
 
 @Injectable()
 export class PoliciesService {

@@ -101,6 +101,7 @@ const teamAttrs = {
       'manage-workspaces',
       'manage-projects',
       'manage-providers',
+      'manage-policy-overrides',
       'read-workspaces',
       'read-projects',
     ],
