@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Readable } from 'node:stream';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { PermissionService } from '../common/auth/permission.service';
 import { Principal } from '../common/auth/principal';
 import { Page } from '../common/sql/paginate';
@@ -77,8 +77,8 @@ export class PoliciesService {
   }
 
   /** Policies by id, no permission check: for the policy-sets module, which checks rights itself. */
-  findByIds(ids: string[]): Promise<PolicyEntity[]> {
-    return this.repo.findByIds([...new Set(ids)]);
+  findByIds(ids: string[], manager?: EntityManager): Promise<PolicyEntity[]> {
+    return this.repo.findByIds([...new Set(ids)], manager);
   }
 
   /** Serialized policies for `included` arrays; callers have already checked manage-policies. */

@@ -65,8 +65,10 @@ export class PolicyCheckGate implements PolicyGate, OnModuleInit {
   }
 
   async start(manager: EntityManager, run: RunEntity): Promise<CheckStart | null> {
-    const ws = await this.workspaces.requireById(run.workspaceId);
-    const sets = await this.snapshots.effectiveNow(manager, ws);
+    // Through the transaction's connection: a MySQL transaction may not wait for a second one.
+    const ws = await this.workspaces.lockForQueue(manager, run.workspaceId);
+    if (!ws) throw notFound();
+    const sets = await this.snapshots.effectiveNow(manager, ws, run.workspaceId);
     if (!sets.length) return null;
     const at = this.clock.now();
     const checkId = newId('polchk');
@@ -100,7 +102,7 @@ export class PolicyCheckGate implements PolicyGate, OnModuleInit {
       id: checkId,
       runId: run.id,
       organizationId: ws.organizationId,
-      workspaceId: ws.id,
+      workspaceId: run.workspaceId,
       status: verdict ? checkStatusOf(verdict.verdict) : 'queued',
       statusTimestamps: verdict
         ? stamped(stamp('queued-at', at), `${checkStatusOf(verdict.verdict).replace('_', '-')}-at`, at)

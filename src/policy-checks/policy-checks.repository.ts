@@ -76,9 +76,14 @@ export class PolicyChecksRepository {
     evaluations: PolicyEvaluationEntity[],
     outcomes: PolicyOutcomeEntity[],
   ): Promise<void> {
-    await manager.getRepository(PolicyCheckEntity).insert(check);
-    if (evaluations.length) await manager.getRepository(PolicyEvaluationEntity).insert(evaluations);
-    if (outcomes.length) await manager.getRepository(PolicyOutcomeEntity).insert(outcomes);
+    // Copies: after a multi-row insert TypeORM writes what it reads back (defaults, keys) into the
+    // objects it was given, and on SQLite it can pair them with the wrong rows.
+    await manager.getRepository(PolicyCheckEntity).insert({ ...check });
+    if (evaluations.length) {
+      await manager.getRepository(PolicyEvaluationEntity).insert(evaluations.map((e) => ({ ...e })));
+    }
+    if (outcomes.length)
+      await manager.getRepository(PolicyOutcomeEntity).insert(outcomes.map((o) => ({ ...o })));
   }
 
   /** Compare-and-set on the check's status. */
@@ -114,6 +119,7 @@ export class PolicyChecksRepository {
     outcomes: PolicyOutcomeEntity[],
   ): Promise<void> {
     await manager.getRepository(PolicyOutcomeEntity).delete({ evaluationId });
-    if (outcomes.length) await manager.getRepository(PolicyOutcomeEntity).insert(outcomes);
+    if (outcomes.length)
+      await manager.getRepository(PolicyOutcomeEntity).insert(outcomes.map((o) => ({ ...o })));
   }
 }

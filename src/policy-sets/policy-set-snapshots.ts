@@ -35,18 +35,19 @@ export class PolicySetSnapshots {
   /** Read in the caller's transaction, so the check records what applied when the plan finished. */
   async effectiveNow(
     manager: EntityManager,
-    workspace: { id: string; organizationId: string; projectId: string },
+    workspace: { organizationId: string; projectId: string },
+    workspaceId: string,
   ): Promise<EffectiveSetNow[]> {
     const sets = await this.repo.allEffective(
       manager,
       workspace.organizationId,
-      workspace.id,
+      workspaceId,
       workspace.projectId,
     );
     if (!sets.length) return [];
-    const relations = await this.repo.relations(sets);
+    const relations = await this.repo.relations(sets, manager);
     const policyIds = sets.flatMap((s) => relations.members.policies.get(s.id) ?? []);
-    const policies = new Map((await this.policies.findByIds(policyIds)).map((p) => [p.id, p]));
+    const policies = new Map((await this.policies.findByIds(policyIds, manager)).map((p) => [p.id, p]));
     return sets.map((set) => {
       const current = relations.current.get(set.id);
       return {

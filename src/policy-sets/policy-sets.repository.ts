@@ -212,7 +212,10 @@ export class PolicySetsRepository {
    * version and newest ready version, whole (the `include`s of those two need nothing more, so a
    * shown set costs two queries, not three).
    */
-  async relations(sets: Pick<PolicySetEntity, 'id' | 'uploadVersioned'>[]): Promise<SetRelations> {
+  async relations(
+    sets: Pick<PolicySetEntity, 'id' | 'uploadVersioned'>[],
+    manager: EntityManager = this.repo.manager,
+  ): Promise<SetRelations> {
     const setIds = sets.map((s) => s.id);
     // Only upload-versioned sets have versions (the first version turns the flag on for good).
     const versioned = sets.filter((s) => s.uploadVersioned).map((s) => s.id);
@@ -248,7 +251,7 @@ export class PolicySetsRepository {
       ...MEMBER_RELATIONS.flatMap(() => setIds),
       ...(versioned.length ? [...versioned, ...versioned] : []),
     ];
-    const rows: (MemberRow & Record<string, unknown>)[] = await this.repo.manager.query(
+    const rows: (MemberRow & Record<string, unknown>)[] = await manager.query(
       parts.join(' UNION ALL '),
       params,
     );
