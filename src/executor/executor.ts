@@ -12,13 +12,16 @@ export type Logger = (message: string) => void;
 /** A failure the job report names as it is (the operator's command failed, the run was canceled). */
 class JobFailure extends Error {}
 
+/** Waits `ms`, or until `signal` aborts; the abort listener goes with the wait (polls are many). */
 const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => {
+    const done = () => {
       clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
       resolve();
-    });
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
   });
 
 /** Slows down after failed polls (Plinth restarting, network down), up to a minute between tries. */
