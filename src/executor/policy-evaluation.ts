@@ -90,7 +90,11 @@ async function evaluateOne(
   if (!policy.code) {
     return { policy: policy.name, status: 'failed', output: 'no code was uploaded for this policy\n' };
   }
-  const file = join(policyDir, `${policy.name}.${EXTENSIONS[spec['policy-kind']]}`);
+  // Policy names are letters, digits, - and _ on the server; the file name does not rely on it.
+  const file = join(
+    policyDir,
+    `${policy.name.replace(/[^A-Za-z0-9_-]/g, '_')}.${EXTENSIONS[spec['policy-kind']]}`,
+  );
   await ctx.download(policy.code, file);
   const { code, output } = await ctx.run(command, {
     cwd: policyDir,
