@@ -6,7 +6,9 @@ import { Principal } from '../common/auth/principal';
 import { CollectionDocument, ResourceDocument } from '../common/jsonapi/document';
 import { ApiErrors, ApiList, ApiShow, resourceSchema } from '../common/jsonapi/openapi';
 import { PageParams } from '../common/jsonapi/pagination';
-import { Paging } from '../common/jsonapi/query';
+import { Includes, Paging } from '../common/jsonapi/query';
+import { RUN_DOC } from '../runs/runs.serializer';
+import { WORKSPACE_DOC } from '../workspaces/workspaces.serializer';
 import { pageOfAll, pageResult } from '../common/sql/paginate';
 import { LeavesAccessAlone } from '../http/write-effects';
 import {
@@ -18,6 +20,10 @@ import {
   serializePolicySetOutcome,
 } from './policy-checks.serializer';
 import { PolicyChecksService } from './policy-checks.service';
+
+/** go-tfe's PolicyCheckIncludeOpt values. */
+const CHECK_INCLUDES = ['run', 'run.workspace'] as const;
+const CHECK_INCLUDED = [RUN_DOC, WORKSPACE_DOC];
 
 /**
  * The real service's Policy Checks, Policy Evaluations and policy set outcomes (go-tfe's
@@ -33,21 +39,31 @@ export class PolicyChecksController {
 
   @Get('runs/:id/policy-checks')
   @ApiOperation({ summary: "A run's policy checks (at most one: the check after its plan)" })
-  @ApiList(POLICY_CHECK_DOC)
+  @ApiList(POLICY_CHECK_DOC, { includes: CHECK_INCLUDES, includedDocs: CHECK_INCLUDED })
   async list(
     @CurrentPrincipal() p: Principal,
     @Param('id') id: string,
     @Paging() paging: PageParams,
+    @Includes(CHECK_INCLUDES) includes: string[],
   ): Promise<CollectionDocument> {
     const page = await this.checks.list(p, id, paging);
-    return new CollectionDocument(page.items.map(serializePolicyCheck), pageResult(page));
+    return new CollectionDocument(
+      page.items.map(serializePolicyCheck),
+      pageResult(page),
+      await this.checks.included(p, page.items, includes),
+    );
   }
 
   @Get('policy-checks/:id')
   @ApiOperation({ summary: 'A policy check: status, result counts, per-set and per-policy outcomes' })
-  @ApiShow(POLICY_CHECK_DOC)
-  async show(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<ResourceDocument> {
-    return new ResourceDocument(serializePolicyCheck(await this.checks.show(p, id)));
+  @ApiShow(POLICY_CHECK_DOC, CHECK_INCLUDES, CHECK_INCLUDED)
+  async show(
+    @CurrentPrincipal() p: Principal,
+    @Param('id') id: string,
+    @Includes(CHECK_INCLUDES) includes: string[],
+  ): Promise<ResourceDocument> {
+    const view = await this.checks.show(p, id);
+    return new ResourceDocument(serializePolicyCheck(view), await this.checks.included(p, [view], includes));
   }
 
   @Post('policy-checks/:id/actions/override')

@@ -5,13 +5,16 @@ import { PermissionService } from '../common/auth/permission.service';
 import { Principal } from '../common/auth/principal';
 import { Clock } from '../common/clock';
 import { conflict, notFound } from '../common/errors/domain-error';
+import { Included, ResourceObject } from '../common/jsonapi/document';
 import { PageParams } from '../common/jsonapi/pagination';
 import { Page } from '../common/sql/paginate';
 import { inTransaction } from '../common/sql/transaction';
 import type { RunEntity } from '../runs/entities/run.entity';
 import { stamped } from '../runs/run-queue.service';
 import { RunPolicyTransitions } from '../runs/run-policy-transitions';
+import { RunsPresenter } from '../runs/runs.presenter';
 import { RunsService } from '../runs/runs.service';
+import { WorkspacesService } from '../workspaces/workspaces.service';
 import { PolicyCheckEntity } from './entities/policy-check.entity';
 import { PolicyEvaluationEntity } from './entities/policy-evaluation.entity';
 import { PolicyOutcomeEntity } from './entities/policy-outcome.entity';
@@ -52,6 +55,8 @@ export class PolicyChecksService {
   constructor(
     private readonly repo: PolicyChecksRepository,
     private readonly runs: RunsService,
+    private readonly presenter: RunsPresenter,
+    private readonly workspaces: WorkspacesService,
     private readonly transitions: RunPolicyTransitions,
     private readonly permissions: PermissionService,
     private readonly clock: Clock,
@@ -140,6 +145,29 @@ export class PolicyChecksService {
     const evaluation = await this.repo.findEvaluationByOutcome(outcomeId);
     if (!evaluation) throw notFound();
     return this.evaluation(p, evaluation.id);
+  }
+
+  /** `include=run,run.workspace`: the runs of these checks (the caller reads them already). */
+  async included(
+    p: Principal,
+    views: CheckView[],
+    includes: readonly string[],
+  ): Promise<ResourceObject[] | undefined> {
+    if (!includes.length) return undefined;
+    const runs = await this.runs.readable(
+      p,
+      views.map((v) => v.check.runId),
+    );
+    const out = new Included().add(...(await this.presenter.resources(p, runs)));
+    if (includes.includes('run.workspace')) {
+      out.add(
+        ...(await this.workspaces.readableResources(
+          p,
+          runs.map((r) => r.workspaceId),
+        )),
+      );
+    }
+    return out.toArray();
   }
 
   private async requireReadable(

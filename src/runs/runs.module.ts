@@ -59,6 +59,6 @@ import { RunsService } from './runs.service';
     PolicyGateRegistry,
     RunPolicyTransitions,
   ],
-  exports: [RunsService, RunPolicyTransitions, PolicyGateRegistry, RunLinks],
+  exports: [RunsService, RunsPresenter, RunPolicyTransitions, PolicyGateRegistry, RunLinks],
 })
 export class RunsModule {}

@@ -296,8 +296,8 @@ export const FUZZ_ROUTES: readonly FuzzRoute[] = [
     },
   },
   // policy checks of runs
-  { method: 'GET', path: '/api/v2/runs/:id/policy-checks', query: PAGE },
-  { method: 'GET', path: '/api/v2/policy-checks/:id' },
+  { method: 'GET', path: '/api/v2/runs/:id/policy-checks', query: [...PAGE, 'include'] },
+  { method: 'GET', path: '/api/v2/policy-checks/:id', query: ['include'] },
   { method: 'POST', path: '/api/v2/policy-checks/:id/actions/override' },
   { method: 'GET', path: '/api/v2/policy-checks/:id/output' },
   { method: 'GET', path: '/api/v2/policy-checks/:id/policy-evaluations', query: PAGE },

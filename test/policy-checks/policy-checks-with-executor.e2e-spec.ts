@@ -224,6 +224,19 @@ describe('policy checks driven by the reference executor', () => {
       },
     });
 
+    // go-tfe's include options: the run, and the run's workspace.
+    const withRun = await admin.api
+      .get(`/api/v2/policy-checks/${listed.id}?include=run.workspace`)
+      .expect(200);
+    expect(withRun.body.included.map((r: { type: string; id: string }) => [r.type, r.id])).toEqual([
+      ['runs', run.id],
+      ['workspaces', ws],
+    ]);
+    const listedWithRun = await admin.api.get(`/api/v2/runs/${run.id}/policy-checks?include=run`).expect(200);
+    expect(listedWithRun.body.included).toEqual([withRun.body.included[0]]);
+    const unknown = await admin.api.get(`/api/v2/policy-checks/${listed.id}?include=plan`).expect(400);
+    expect(unknown.body.errors[0].source).toEqual({ parameter: 'include' });
+
     const output = await admin.api.get(`/api/v2/policy-checks/${listed.id}/output`).expect(200);
     expect(output.headers['content-type']).toBe('text/plain; charset=utf-8');
     expect(output.text).toContain('-- cost (advisory): failed\nA cost (advisory) on');
