@@ -256,7 +256,7 @@ describe('policy checks over the executor protocol', () => {
     expect(await runStatus(admin, next.id)).toBe('plan_queued');
   });
 
-  it('cancels a run in its check and discards one waiting for an override', async () => {
+  it('cancels or discards a run in its check, and discards one waiting for an override', async () => {
     const { org, ws, ex } = await setting();
     const soft = await policyWithCode(admin, org, { name: 'soft', level: 'soft-mandatory', code: 'x' });
     await setOf(admin, org, 'gate', [soft], { global: true });
@@ -267,6 +267,12 @@ describe('policy checks over the executor protocol', () => {
     expect(await runStatus(admin, canceled.id)).toBe('canceled');
     expect((await checkOf(admin, canceled.id)).attributes.status).toBe('canceled');
     expect((await ex.heartbeat(job.id).expect(200)).body).toEqual({ status: 'canceled' });
+
+    const discarded = await planned(ex, ws);
+    await admin.api.post(`/api/v2/runs/${discarded.id}/actions/discard`).expect(202);
+    expect(await runStatus(admin, discarded.id)).toBe('discarded');
+    expect((await checkOf(admin, discarded.id)).attributes.status).toBe('canceled');
+    await ex.claim().expect(204);
 
     const waiting = await planned(ex, ws);
     const second = await claimEvaluation(ex);
