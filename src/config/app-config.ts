@@ -117,6 +117,11 @@ export class AppConfig {
   readonly maxPolicyArchiveEntries: number;
   readonly policyArchiveInspectionTimeoutMs: number;
   readonly maxProviderBinaryBytes: number;
+  /** Largest registry module archive accepted, and what its inspection may expand to, hold and take. */
+  readonly maxModuleArchiveBytes: number;
+  readonly maxModuleArchiveExpandedBytes: number;
+  readonly maxModuleArchiveEntries: number;
+  readonly moduleArchiveInspectionTimeoutMs: number;
   /** Largest configuration version archive accepted (MAX_CONFIGURATION_BYTES). */
   readonly maxConfigurationBytes: number;
   /** Bytes, tar headers and milliseconds the inspection of one configuration archive may take. */
@@ -201,6 +206,16 @@ export class AppConfig {
     );
     this.executorTimeoutSeconds = int(env, 'EXECUTOR_TIMEOUT', 120, 5, 86400);
     this.maxProviderBinaryBytes = int(env, 'MAX_PROVIDER_BINARY_BYTES', 500 * 1024 * 1024, 1);
+    this.maxModuleArchiveBytes = int(env, 'MAX_MODULE_ARCHIVE_BYTES', 100 * 1024 * 1024, 1);
+    this.maxModuleArchiveExpandedBytes = int(env, 'MAX_MODULE_ARCHIVE_EXPANDED_BYTES', 512 * 1024 * 1024, 1);
+    this.maxModuleArchiveEntries = int(env, 'MAX_MODULE_ARCHIVE_ENTRIES', 20_000, 1);
+    this.moduleArchiveInspectionTimeoutMs = int(
+      env,
+      'MODULE_ARCHIVE_INSPECTION_TIMEOUT_MS',
+      30_000,
+      1,
+      3_600_000,
+    );
     this.maxShasumsBytes = int(env, 'MAX_SHASUMS_BYTES', 1024 * 1024, 1);
     this.maxSignatureBytes = int(env, 'MAX_SIGNATURE_BYTES', 64 * 1024, 1);
     this.maxPolicyBytes = int(env, 'MAX_POLICY_BYTES', 1024 * 1024, 1);

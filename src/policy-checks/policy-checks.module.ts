@@ -1,9 +1,9 @@
 import { Module, OnModuleInit } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { idPrefixCollector, OrganizationBlobsRegistry } from '../organizations/organization-blobs.registry';
 import { OrganizationsModule } from '../organizations/organizations.module';
 import { PolicySetsModule } from '../policy-sets/policy-sets.module';
 import { RunsModule } from '../runs/runs.module';
+import { WorkspaceBlobsRegistry } from '../workspaces/workspace-blobs.registry';
 import { WorkspacesModule } from '../workspaces/workspaces.module';
 import { PolicyCheckEntity } from './entities/policy-check.entity';
 import { PolicyEvaluationEntity } from './entities/policy-evaluation.entity';
@@ -30,10 +30,15 @@ import { PolicyEvaluationLinks } from './policy-evaluation-links';
   providers: [PolicyChecksRepository, PolicyEvaluationLinks, PolicyCheckGate, PolicyChecksService],
 })
 export class PolicyChecksModule implements OnModuleInit {
-  constructor(private readonly organizationBlobs: OrganizationBlobsRegistry) {}
+  constructor(
+    private readonly workspaceBlobs: WorkspaceBlobsRegistry,
+    private readonly repo: PolicyChecksRepository,
+  ) {}
 
-  /** Deleting an organization removes the code copies of its checks too. */
+  /** Deleting a workspace (or its organization) removes the code copies of its checks too. */
   onModuleInit(): void {
-    this.organizationBlobs.register(idPrefixCollector(PolicyCheckEntity, policyCheckBlobPrefix));
+    this.workspaceBlobs.register(async (manager, workspaceIds) =>
+      (await this.repo.idsInWorkspaces(manager, workspaceIds)).map(policyCheckBlobPrefix),
+    );
   }
 }

@@ -16,6 +16,18 @@ export class PolicyChecksRepository {
     return manager ?? this.repo.manager;
   }
 
+  /** The checks of these workspaces' runs (for the files to delete with them), 500 workspaces a query. */
+  async idsInWorkspaces(manager: EntityManager, workspaceIds: string[]): Promise<string[]> {
+    const ids: string[] = [];
+    for (let i = 0; i < workspaceIds.length; i += 500) {
+      const rows = await manager
+        .getRepository(PolicyCheckEntity)
+        .find({ select: { id: true }, where: { workspaceId: In(workspaceIds.slice(i, i + 500)) } });
+      ids.push(...rows.map((r) => r.id));
+    }
+    return ids;
+  }
+
   findCheck(id: string, manager?: EntityManager): Promise<PolicyCheckEntity | null> {
     return this.m(manager).getRepository(PolicyCheckEntity).findOne({ where: { id } });
   }

@@ -4,21 +4,26 @@ import { AgentPoolsModule } from '../agent-pools/agent-pools.module';
 import { OrganizationsModule } from '../organizations/organizations.module';
 import { RunTriggersModule } from '../run-triggers/run-triggers.module';
 import { UsersModule } from '../users/users.module';
+import { WorkspaceBlobsRegistry } from '../workspaces/workspace-blobs.registry';
 import { WorkspacesModule } from '../workspaces/workspaces.module';
 import { ConfigurationVersionsController } from './configuration-versions.controller';
 import { ConfigurationVersionsRepository } from './configuration-versions.repository';
-import { ConfigurationVersionsService } from './configuration-versions.service';
+import { configurationBlobPrefix, ConfigurationVersionsService } from './configuration-versions.service';
 import { ConfigurationVersionEntity } from './entities/configuration-version.entity';
+import { RunCommentEntity } from './entities/run-comment.entity';
 import { RunJobEntity } from './entities/run-job.entity';
 import { RunPhaseEntity } from './entities/run-phase.entity';
 import { RunTriggerOutcomeEntity } from './entities/run-trigger-outcome.entity';
 import { RunEntity } from './entities/run.entity';
+import { RunCommentsController } from './run-comments.controller';
+import { RunCommentsRepository } from './run-comments.repository';
+import { RunCommentsService } from './run-comments.service';
 import { RunJobsController } from './run-jobs.controller';
 import { RunJobsRepository } from './run-jobs.repository';
 import { RunJobsService } from './run-jobs.service';
 import { RunTimeoutsService } from './run-timeouts.service';
 import { RunTriggerFiring } from './run-trigger-firing';
-import { RunLinks } from './run-links';
+import { RunLinks, runBlobPrefix } from './run-links';
 import { PolicyGateRegistry } from './policy-gate.registry';
 import { RunPolicyTransitions } from './run-policy-transitions';
 import { RunPhasesController } from './run-phases.controller';
@@ -36,6 +41,7 @@ import { RunsService } from './runs.service';
       RunPhaseEntity,
       RunJobEntity,
       RunTriggerOutcomeEntity,
+      RunCommentEntity,
     ]),
     WorkspacesModule,
     UsersModule,
@@ -43,15 +49,23 @@ import { RunsService } from './runs.service';
     RunTriggersModule,
     AgentPoolsModule,
   ],
-  controllers: [ConfigurationVersionsController, RunsController, RunPhasesController, RunJobsController],
+  controllers: [
+    ConfigurationVersionsController,
+    RunsController,
+    RunCommentsController,
+    RunPhasesController,
+    RunJobsController,
+  ],
   providers: [
     ConfigurationVersionsRepository,
     RunsRepository,
+    RunCommentsRepository,
     RunJobsRepository,
     RunLinks,
     RunQueueService,
     ConfigurationVersionsService,
     RunsService,
+    RunCommentsService,
     RunsPresenter,
     RunTriggerFiring,
     RunJobsService,
@@ -61,4 +75,12 @@ import { RunsService } from './runs.service';
   ],
   exports: [RunsService, RunsPresenter, RunPolicyTransitions, PolicyGateRegistry, RunLinks],
 })
-export class RunsModule {}
+export class RunsModule {
+  constructor(workspaceBlobs: WorkspaceBlobsRegistry, runs: RunsRepository) {
+    // A deleted workspace's (or organization's) configuration archives, logs and plans go with it.
+    workspaceBlobs.register(async (manager, workspaceIds) => [
+      ...workspaceIds.map(configurationBlobPrefix),
+      ...(await runs.idsInWorkspaces(manager, workspaceIds)).map(runBlobPrefix),
+    ]);
+  }
+}

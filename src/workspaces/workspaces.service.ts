@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { ToolVersionsService } from '../admin-catalogs/tool-versions.service';
@@ -18,6 +18,8 @@ import { ProjectsService } from '../projects/projects.service';
 import { TagBindingsService, WorkspaceTagChange } from '../tag-bindings/tag-bindings.service';
 import { WorkspaceAccessLevel } from '../common/auth/principal';
 import { AgentPoolCheckRegistry } from './agent-pool-check.registry';
+import { BlobStore } from '../storage/blob-store';
+import { WorkspaceBlobsRegistry } from './workspace-blobs.registry';
 import {
   CreateWorkspaceAttributes,
   ExecutionSettingsAttributes,
@@ -70,7 +72,11 @@ export class WorkspacesService {
     private readonly tagBindings: TagBindingsService,
     private readonly lists: WorkspaceListCache,
     private readonly agentPools: AgentPoolCheckRegistry,
+    private readonly workspaceBlobs: WorkspaceBlobsRegistry,
+    private readonly blobs: BlobStore,
   ) {}
+
+  private readonly logger = new Logger(WorkspacesService.name);
 
   /** The run control plane's read of a workspace's execution settings; 404 if it is gone. */
   async executionSettings(workspaceId: string): Promise<WorkspaceExecutionSettings> {
@@ -265,8 +271,29 @@ export class WorkspacesService {
 
   async delete(p: Principal, ws: WorkspaceEntity): Promise<void> {
     await this.permissions.requireWorkspaceLevel(p, ws, 'admin');
-    await inTransaction(this.ds, (manager) => this.repo.delete(manager, ws.id));
+    const prefixes = await inTransaction(this.ds, async (manager) => {
+      const owned = await this.workspaceBlobs.collect(manager, [ws.id]);
+      await this.repo.delete(manager, ws.id);
+      return owned;
+    });
     this.afterWorkspaceChange();
+    await this.removeFiles(prefixes);
+  }
+
+  /** The files of deleted workspaces, removed after their rows (see WorkspaceBlobsRegistry). */
+  async removeFiles(prefixes: string[]): Promise<void> {
+    for (const prefix of prefixes) {
+      try {
+        await this.blobs.deletePrefix(prefix);
+      } catch (err) {
+        this.logger.warn({ err, prefix }, 'could not remove files of a deleted workspace');
+      }
+    }
+  }
+
+  /** The blob prefixes of every workspace of an organization, for the organization's deletion. */
+  async blobPrefixesInOrganization(manager: EntityManager, organizationId: string): Promise<string[]> {
+    return this.workspaceBlobs.collect(manager, await this.repo.idsInOrganization(manager, organizationId));
   }
 
   /**

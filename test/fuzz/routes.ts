@@ -161,6 +161,12 @@ const reservedTagKeyAttrs = {
   attributes: ['key', 'disable-overrides'],
 } as const;
 const PROVIDER = 'organizations/:org/registry-providers/:registry_name/:namespace/:name';
+const MODULE = 'organizations/:org/registry-modules/:registry_name/:namespace/:name/:provider';
+const moduleVersionBody = {
+  kind: 'resource',
+  type: 'registry-module-versions',
+  attributes: ['version', 'commit-sha'],
+} as const;
 
 export const FUZZ_ROUTES: readonly FuzzRoute[] = [
   // organizations
@@ -273,6 +279,13 @@ export const FUZZ_ROUTES: readonly FuzzRoute[] = [
     path: `/api/v2/runs/:id/actions/${action}`,
     body: { kind: 'object', fields: ['comment'] },
   })),
+  { method: 'GET', path: '/api/v2/runs/:id/comments', query: PAGE },
+  {
+    method: 'POST',
+    path: '/api/v2/runs/:id/comments',
+    body: { kind: 'resource', type: 'comments', attributes: ['body'] },
+  },
+  { method: 'GET', path: '/api/v2/comments/:id' },
   { method: 'GET', path: '/api/v2/plans/:id' },
   { method: 'GET', path: '/api/v2/plans/:id/json-output' },
   { method: 'GET', path: '/api/v2/applies/:id' },
@@ -648,6 +661,42 @@ export const FUZZ_ROUTES: readonly FuzzRoute[] = [
     body: { kind: 'resource', type: 'gpg-keys', attributes: ['namespace'] },
   },
   { method: 'DELETE', path: '/api/registry/private/v2/gpg-keys/:namespace/:key_id', destructive: true },
+  {
+    method: 'GET',
+    path: '/api/v2/organizations/:org/registry-modules',
+    params: org,
+    query: [...PAGE, 'q', 'search[name]', 'filter[registry_name]', 'filter[provider]'],
+  },
+  {
+    method: 'POST',
+    path: '/api/v2/organizations/:org/registry-modules',
+    params: org,
+    body: {
+      kind: 'resource',
+      type: 'registry-modules',
+      attributes: ['name', 'provider', 'namespace', 'registry-name', 'no-code'],
+    },
+    sample: (f) => ({ name: f.unique('mod'), provider: 'aws', 'registry-name': 'private' }),
+  },
+  { method: 'GET', path: `/api/v2/${MODULE}`, params: org },
+  { method: 'DELETE', path: `/api/v2/${MODULE}`, params: org, destructive: true },
+  {
+    method: 'DELETE',
+    path: '/api/v2/organizations/:org/registry-modules/:registry_name/:namespace/:name',
+    params: org,
+    destructive: true,
+  },
+  { method: 'POST', path: `/api/v2/${MODULE}/versions`, params: org, body: moduleVersionBody },
+  {
+    method: 'POST',
+    path: '/api/v2/registry-modules/:org/:name/:provider/versions',
+    params: org,
+    body: moduleVersionBody,
+  },
+  { method: 'GET', path: `/api/v2/${MODULE}/version`, params: org, query: ['module_version'] },
+  { method: 'DELETE', path: `/api/v2/${MODULE}/:version`, params: org, destructive: true },
+  { method: 'GET', path: '/api/registry/v1/modules/:namespace/:name/:provider/versions' },
+  { method: 'GET', path: '/api/registry/v1/modules/:namespace/:name/:provider/:version/download' },
   // health and probes
   { method: 'GET', path: '/api/v2/ping', auth: 'none' },
   { method: 'GET', path: '/healthz', auth: 'none' },

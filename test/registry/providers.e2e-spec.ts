@@ -2,7 +2,6 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   Actor,
-  bootstrapAdmin,
   createOrganization,
   createUser,
   expectPagination,
@@ -10,8 +9,9 @@ import {
   ISO_MILLIS,
   memberWith,
   unique,
+  startWithOwnedOrganization,
 } from '../helpers/fixtures';
-import { startApp, TestApp } from '../helpers/test-app';
+import { TestApp } from '../helpers/test-app';
 import {
   createKey,
   createProvider,
@@ -30,10 +30,7 @@ describe('registry providers', () => {
   let key: SigningKey;
 
   beforeAll(async () => {
-    t = await startApp();
-    admin = await bootstrapAdmin(t);
-    owner = await createUser(t, admin);
-    org = await createOrganization(owner);
+    ({ t, admin, owner, org } = await startWithOwnedOrganization());
     key = await generateSigningKey();
     await createKey(owner, org, key);
   });
