@@ -1,40 +1,21 @@
-import request from 'supertest';
 import { Clock } from '../../src/common/clock';
 import { RunTimeoutsService } from '../../src/runs/run-timeouts.service';
-import {
-  Actor,
-  bootstrapAdmin,
-  createOrganization,
-  createProject,
-  createWorkspace,
-  idOf,
-  ISO_OFFSET,
-} from '../helpers/fixtures';
-import { tarGz } from '../helpers/tarball';
+import { Actor, bootstrapAdmin, idOf, ISO_OFFSET } from '../helpers/fixtures';
 import { startApp, TestApp } from '../helpers/test-app';
-import { createPolicySet, makeFree } from '../policy-sets/policy-fixtures';
-import {
-  claimJob,
-  createRun,
-  executor,
-  Executor,
-  MovableClock,
-  PLANNED_WITH_CHANGES,
-  putLink,
-  runStatus,
-  uploadedVersion,
-} from '../runs/run-fixtures';
+import { createPolicySet } from '../policy-sets/policy-fixtures';
+import { createRun, MovableClock, runStatus } from '../runs/run-fixtures';
 import { checkOf, policyOutcome, policyWithCode, setOf } from './check-fixtures';
+import { PLAN_JSON, protocolHelpers } from './protocol-helpers';
 
 jest.setTimeout(120_000);
 
 const TIMEOUT_SECONDS = 60;
-const PLAN_JSON = '{"format_version":"1.2","resource_changes":[]}';
 
 /**
  * The policy-check path driven over the executor protocol by hand: the snapshot, the jobs and
  * their reports, edits during a check, timeouts, cancel and discard. The reference executor
- * drives the same path in policy-checks-with-executor.e2e-spec.ts.
+ * drives the same path in policy-checks-with-executor.e2e-spec.ts; versioned sets, editions and
+ * deletion are in policy-check-sets.e2e-spec.ts.
  */
 describe('policy checks over the executor protocol', () => {
   let t: TestApp;
@@ -47,59 +28,7 @@ describe('policy checks over the executor protocol', () => {
   });
   afterAll(() => t.close());
 
-  /** An organization, a workspace in a project, and an executor of an organization-scoped pool. */
-  async function setting(): Promise<{ org: string; ws: string; project: string; ex: Executor }> {
-    const org = await createOrganization(admin);
-    const project = await createProject(admin, org);
-    const ws = await createWorkspace(admin, org, undefined, project);
-    await uploadedVersion(t, admin, ws);
-    return { org, ws, project, ex: await executor(t, admin, org) };
-  }
-
-  /** Plans the run through the protocol (uploading the plan JSON) and answers the plan job. */
-  async function planned(ex: Executor, ws: string, attributes: Record<string, unknown> = {}) {
-    const run = await createRun(admin, ws, attributes);
-    const job = await claimJob(ex);
-    expect(job).toMatchObject({ kind: 'plan', runId: run.id });
-    await putLink(t, job.links['plan-json'], PLAN_JSON).expect(200);
-    await ex.finish(job.id, PLANNED_WITH_CHANGES).expect(204);
-    return run;
-  }
-
-  interface ClaimedEvaluation {
-    id: string;
-    kind: string;
-    'run-id': string;
-    links: Record<string, string>;
-    'policy-evaluation': {
-      id: string;
-      'policy-set-name': string;
-      'policy-kind': string;
-      bundle: string | null;
-      policies: { name: string; 'enforcement-level': string; query: string | null; code: string | null }[];
-    };
-  }
-
-  /** Claims the next job, which must be a policy evaluation, with its whole payload. */
-  async function claimEvaluation(ex: Executor): Promise<ClaimedEvaluation> {
-    const res = await ex.claim().expect(200);
-    expect(res.body.job.kind).toBe('policy-evaluation');
-    return res.body.job as ClaimedEvaluation;
-  }
-
-  const fetchLink = (link: string) => {
-    const url = new URL(link);
-    return request(t.origin).get(url.pathname + url.search);
-  };
-
-  const passedAll = (job: ClaimedEvaluation) => ({
-    status: 'finished',
-    results: job['policy-evaluation'].policies.map((p) => ({
-      policy: p.name,
-      status: 'passed',
-      output: 'ok',
-    })),
-  });
+  const { setting, planned, claimEvaluation, fetchLink, passedAll } = protocolHelpers(() => ({ t, admin }));
 
   it('snapshots the global and project sets, not the one excluding the workspace, one job per set', async () => {
     const { org, ws, project, ex } = await setting();
@@ -345,76 +274,5 @@ describe('policy checks over the executor protocol', () => {
       'error-message': 'The policy check errored: policy set broken: engine not installed',
     });
     expect((await checkOf(admin, run.id)).attributes.status).toBe('errored');
-  });
-
-  it("evaluates a versioned set's ready version as a bundle, and skips a set whose version is not ready", async () => {
-    const { org, ws, ex } = await setting();
-    const bundle = tarGz([{ path: 'policies.hcl', body: 'policy "size" {}\n' }]);
-    const versioned = await createPolicySet(admin, org, {
-      name: 'v-ready',
-      kind: 'framework_b',
-      global: true,
-    });
-    const version = await admin.api.post(`/api/v2/policy-sets/${versioned.id}/versions`).expect(201);
-    await putLink(t, version.body.data.links.upload, bundle).expect(200);
-    const waiting = await createPolicySet(admin, org, {
-      name: 'w-waiting',
-      kind: 'framework_b',
-      global: true,
-    });
-    await admin.api.post(`/api/v2/policy-sets/${waiting.id}/versions`).expect(201);
-
-    const run = await planned(ex, ws);
-    const sets = (await checkOf(admin, run.id)).attributes.result['policy-sets'];
-    expect(sets.map((s) => [s['policy-set-name'], s['policy-set-version-id'], s.status, s.error])).toEqual([
-      ['v-ready', version.body.data.id, 'queued', null],
-      ['w-waiting', null, 'unreachable', 'the policy set has no ready version yet'],
-    ]);
-    const job = await claimEvaluation(ex);
-    expect(job['policy-evaluation']).toMatchObject({ 'policy-set-name': 'v-ready', policies: [] });
-    const fetched = await fetchLink(job['policy-evaluation'].bundle!)
-      .buffer(true)
-      .parse((res, done) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => done(null, Buffer.concat(chunks)));
-      })
-      .expect(200);
-    expect(Buffer.compare(fetched.body as Buffer, bundle)).toBe(0);
-
-    const levelless = await ex
-      .finish(job.id, { status: 'finished', results: [{ policy: 'size', status: 'failed' }] })
-      .expect(422);
-    expect(levelless.body.errors[0]).toMatchObject({
-      detail: 'enforcement-level must be one of advisory, mandatory for framework_b',
-      source: { pointer: '/results/0/enforcement-level' },
-    });
-    await ex
-      .finish(job.id, {
-        status: 'finished',
-        results: [
-          { policy: 'size', status: 'failed', 'enforcement-level': 'advisory', output: 'big' },
-          { policy: 'cost', status: 'passed', 'enforcement-level': 'mandatory' },
-        ],
-      })
-      .expect(204);
-    expect(await runStatus(admin, run.id)).toBe('policy_checked');
-    const check = await checkOf(admin, run.id);
-    expect(check.attributes.result['policy-sets'][0].policies).toEqual([
-      policyOutcome('size', 'advisory', 'failed', 'big'),
-      policyOutcome('cost', 'mandatory', 'passed', null),
-    ]);
-  });
-
-  it("checks runs against the free edition's one policy set", async () => {
-    const { org, ws, ex } = await setting();
-    await makeFree(admin, org);
-    const p = await policyWithCode(admin, org, { name: 'p', level: 'hard-mandatory', code: 'x' });
-    await setOf(admin, org, 'the-one', [p], { global: true });
-    const run = await planned(ex, ws);
-    const job = await claimEvaluation(ex);
-    await ex.finish(job.id, { status: 'finished', results: [{ policy: 'p', status: 'failed' }] }).expect(204);
-    expect(await runStatus(admin, run.id)).toBe('errored');
-    expect((await checkOf(admin, run.id)).attributes.status).toBe('hard_failed');
   });
 });
