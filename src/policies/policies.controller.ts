@@ -38,7 +38,7 @@ import { parseKindFilter } from './policy-kinds';
 import { LeavesAccessAlone } from '../http/write-effects';
 
 const TYPE = { types: ['policies'] };
-const WRITABLE = { writable: ['name', 'description', 'kind', 'enforcement-level', 'query'] };
+const WRITABLE = { writable: ['name', 'description', 'kind', 'enforcement-level', 'enforce', 'query'] };
 
 function declaredLength(req: Request): number | undefined {
   const raw = req.headers['content-length'];
@@ -54,7 +54,10 @@ export class PoliciesController {
 
   @Get('organizations/:org/policies')
   @ApiList(POLICY_DOC, {
-    query: { 'search[name]': 'substring of the policy name', 'filter[kind]': 'framework_a or framework_b' },
+    query: {
+      'search[name]': 'substring of the policy name',
+      'filter[kind]': "framework_a or framework_b (or the real service's sentinel, opa)",
+    },
   })
   async list(
     @CurrentPrincipal() p: Principal,

@@ -15,7 +15,8 @@ import { PolicySetPresenter } from './policy-set.presenter';
 import { serializePolicySet } from './policy-sets.serializer';
 import { LeavesAccessAlone } from '../http/write-effects';
 
-const VERSION_INCLUDES = ['policy_set'];
+/** The relationship's name; `policy_set` is accepted as well (parseInclude). */
+const VERSION_INCLUDES = ['policy-set'];
 
 @ApiTags('policy-set-versions')
 @ApiBearerAuth()

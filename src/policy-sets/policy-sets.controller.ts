@@ -52,7 +52,7 @@ export class PolicySetsController {
     includes: POLICY_SET_INCLUDES,
     query: {
       'filter[versioned]': 'true: VCS or upload-versioned sets; false: sets using the policies relationship',
-      'filter[kind]': 'framework_a or framework_b',
+      'filter[kind]': "framework_a or framework_b (or the real service's sentinel, opa)",
       'search[name]': 'substring of the set name',
     },
   })

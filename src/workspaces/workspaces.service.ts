@@ -22,7 +22,9 @@ import { BlobStore } from '../storage/blob-store';
 import { WorkspaceBlobsRegistry } from './workspace-blobs.registry';
 import {
   CreateWorkspaceAttributes,
+  VersionAttribute,
   ExecutionSettingsAttributes,
+  requestedEngineVersion,
   UpdateWorkspaceAttributes,
 } from './dto/workspace-attributes.dto';
 import { ExecutionMode, WorkspaceEntity, WorkspaceLockHolder } from './entities/workspace.entity';
@@ -223,6 +225,7 @@ export class WorkspacesService {
     await this.permissions.requireFlag(p, org.id, 'manage-workspaces');
     const tags = { items: this.tagBindings.fromRelationship(body, 'workspace'), previousProjectId: null };
     const projectId = await this.resolveProject(p, org.id, body);
+    const pinned = requestedEngineVersion(body.attributes);
     const now = new Date();
     const ws = Object.assign(new WorkspaceEntity(), {
       id: newId('ws'),
@@ -230,7 +233,7 @@ export class WorkspacesService {
       projectId,
       name: body.attributes.name,
       description: body.attributes.description ?? null,
-      engineVersion: body.attributes['engine-version'] ?? 'latest',
+      engineVersion: pinned?.version ?? 'latest',
       locked: false,
       lockedByType: null,
       lockedById: null,
@@ -242,7 +245,7 @@ export class WorkspacesService {
       updatedAt: now,
     });
     this.applyExecution(ws, body);
-    await this.saveUnique(ws, tags, body.has('engine-version'));
+    await this.saveUnique(ws, tags, pinned?.attribute);
     return this.view(p, ws, org);
   }
 
@@ -258,14 +261,15 @@ export class WorkspacesService {
     };
     const attrs = body.attributes;
     // Keeping the pinned version is fine even if it was disabled since; a new pin is checked.
-    const repinned = attrs['engine-version'] !== undefined && attrs['engine-version'] !== ws.engineVersion;
+    const pinned = requestedEngineVersion(attrs);
+    const repinned = pinned !== undefined && pinned.version !== ws.engineVersion;
     if (attrs.name !== undefined) ws.name = attrs.name;
     if (body.has('description')) ws.description = attrs.description ?? null;
-    if (attrs['engine-version'] !== undefined) ws.engineVersion = attrs['engine-version'];
+    if (pinned) ws.engineVersion = pinned.version;
     if (body.hasRelationship('project')) ws.projectId = await this.resolveProject(p, ws.organizationId, body);
     this.applyExecution(ws, body);
     ws.updatedAt = new Date();
-    await this.saveUnique(ws, tags, repinned);
+    await this.saveUnique(ws, tags, repinned ? pinned.attribute : undefined);
     return this.view(p, ws);
   }
 
@@ -392,9 +396,13 @@ export class WorkspacesService {
 
   /**
    * Saves the workspace with its tag-binding change (see TagBindingsService.saveWorkspace) in one
-   * transaction; with `pin`, its engine version must be pinnable from the engine catalog.
+   * transaction; with `pin` (the attribute asking), its engine version must be in the catalog.
    */
-  private async saveUnique(ws: WorkspaceEntity, tags: WorkspaceTagChange, pin: boolean): Promise<void> {
+  private async saveUnique(
+    ws: WorkspaceEntity,
+    tags: WorkspaceTagChange,
+    pin?: VersionAttribute,
+  ): Promise<void> {
     try {
       await inTransaction(this.ds, async (manager) => {
         await this.checkPool(manager, ws);
@@ -402,7 +410,7 @@ export class WorkspacesService {
           ws.engineVersion = await this.catalogs.assertPinnable(
             'engine-versions',
             ws.engineVersion,
-            'engine-version',
+            pin,
             manager,
           );
         }

@@ -70,6 +70,8 @@ describe('first administrator bootstrap', () => {
         username: 'admin',
         email: 'admin@example.com',
         'is-site-admin': true,
+        'is-admin': true,
+        'is-suspended': false,
         'created-at': expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
       },
       links: { self: `/api/v2/users/${me.body.data.id}` },

@@ -29,6 +29,9 @@ export function organizationShape(
       permissions: { 'can-update': owner, 'can-destroy': owner },
       ...timestamps(),
     },
+    relationships: {
+      'default-project': { data: { id: expect.stringMatching(idOf('prj')), type: 'projects' } },
+    },
     links: { self: `/api/v2/organizations/${name}` },
   };
 }
@@ -71,6 +74,7 @@ export function workspaceShape(
       name: options.name,
       description: options.description ?? null,
       'engine-version': options.engineVersion ?? 'latest',
+      'terraform-version': options.engineVersion ?? 'latest',
       locked: false,
       'execution-mode': 'remote',
       'auto-apply': false,
@@ -156,6 +160,8 @@ export function tokenShape(
     secret?: boolean;
     createdBy?: string;
     expiredAt?: string | null;
+    /** true: the token has authenticated a request since it was issued. */
+    lastUsed?: boolean;
   },
 ) {
   return {
@@ -167,6 +173,7 @@ export function tokenShape(
       token: options.secret ? expect.stringMatching(/^[0-9A-Za-z]{14}\.plinthv1\.[0-9A-Za-z]{48}$/) : null,
       'expired-at': options.expiredAt ?? null,
       'created-at': expect.stringMatching(ISO_MILLIS),
+      'last-used-at': options.lastUsed ? expect.stringMatching(ISO_MILLIS) : null,
     },
     relationships: options.createdBy
       ? { 'created-by': { data: { id: options.createdBy, type: 'users' } } }
@@ -175,7 +182,11 @@ export function tokenShape(
   };
 }
 
-export function userShape(id: string, username: string, options: { email?: string; admin?: boolean } = {}) {
+export function userShape(
+  id: string,
+  username: string,
+  options: { email?: string; admin?: boolean; suspended?: boolean } = {},
+) {
   return {
     id,
     type: 'users',
@@ -183,6 +194,8 @@ export function userShape(id: string, username: string, options: { email?: strin
       username,
       email: options.email ?? `${username}@example.com`,
       'is-site-admin': options.admin ?? false,
+      'is-admin': options.admin ?? false,
+      'is-suspended': options.suspended ?? false,
       'created-at': expect.stringMatching(ISO_MILLIS),
     },
     links: { self: `/api/v2/users/${id}` },
@@ -212,5 +225,6 @@ const TITLES: Record<number, string> = {
   413: 'payload too large',
   415: 'unsupported media type',
   422: 'invalid attribute',
+  429: 'too many requests',
   503: 'service unavailable',
 };

@@ -117,14 +117,14 @@ describe('JSON:API conventions shared by every route', () => {
     });
 
     it('refuses include on routes that include nothing', async () => {
-      const res = await owner.api.get(`/api/v2/organizations/${org}?include=teams`).expect(400);
+      const res = await owner.api.get(`/api/v2/organizations/${org}/projects?include=teams`).expect(400);
       expect(res.body).toEqual(
         errorsOf(400, {
           detail: 'include parameter contains unknown value teams; this endpoint includes nothing',
           parameter: 'include',
         }),
       );
-      await owner.api.get(`/api/v2/organizations?include=`).expect(200);
+      await owner.api.get(`/api/v2/organizations/${org}/projects?include=`).expect(200);
     });
   });
 

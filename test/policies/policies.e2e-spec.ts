@@ -50,6 +50,7 @@ describe('policies', () => {
             kind: 'framework_a',
             'enforcement-level': 'hard-mandatory',
             query: null,
+            enforce: [{ path: `${name}.sentinel`, mode: 'hard-mandatory' }],
             'policy-set-count': 0,
             'created-at': expect.stringMatching(ISO_MILLIS),
             'updated-at': expect.stringMatching(ISO_MILLIS),
@@ -130,7 +131,7 @@ describe('policies', () => {
       expect(bad.body.errors[0].detail).toBe('Name is invalid: use letters, numbers, - and _');
       const kind = await create({
         name: unique('k'),
-        kind: 'sentinel',
+        kind: 'rego',
         'enforcement-level': 'advisory',
       }).expect(422);
       expect(kind.body.errors[0]).toMatchObject({
@@ -244,6 +245,7 @@ describe('policies', () => {
         ...before.body.data.attributes,
         description: 'now described',
         'enforcement-level': 'soft-mandatory',
+        enforce: [{ path: `${before.body.data.attributes.name}.sentinel`, mode: 'soft-mandatory' }],
         'updated-at': expect.stringMatching(ISO_MILLIS),
       });
     });
