@@ -24,6 +24,7 @@ import { RegistryModule } from './registry/registry.module';
 import { ReservedTagKeysModule } from './reserved-tag-keys/reserved-tag-keys.module';
 import { RunTriggersModule } from './run-triggers/run-triggers.module';
 import { RunsModule } from './runs/runs.module';
+import { PolicyChecksModule } from './policy-checks/policy-checks.module';
 import { HttpPipelineModule } from './http/http-pipeline.module';
 import { StorageModule } from './storage/storage.module';
 import { TagBindingRoutesModule } from './tag-binding-routes/tag-binding-routes.module';
@@ -63,6 +64,7 @@ import { WorkspacesModule } from './workspaces/workspaces.module';
     WorkspacesModule,
     RunTriggersModule,
     RunsModule,
+    PolicyChecksModule,
     AgentPoolsModule,
     AdminCatalogsModule,
     ReservedTagKeysModule,

@@ -12,18 +12,47 @@ export interface Registration {
   'heartbeat-interval-seconds': number;
 }
 
-/** Signed links of a claimed job: plan jobs upload the plan JSON and file, apply jobs download the file. */
+/**
+ * Signed links of a claimed job: plan jobs upload the plan JSON and file, apply jobs download the
+ * file, policy evaluations download the plan JSON (and report their output with the results).
+ */
 export interface JobLinks {
   configuration: string;
-  logs: string;
+  /** Plan and apply jobs only. */
+  logs?: string;
   'plan-json'?: string;
   'plan-file'?: string;
+}
+
+/** One policy of an evaluation, with a signed GET of its code (null when none was uploaded). */
+export interface EvaluationPolicy {
+  name: string;
+  'enforcement-level': string;
+  /** The framework_b query; null for framework_a. */
+  query: string | null;
+  code: string | null;
+}
+
+/**
+ * What a policy-evaluation job evaluates: the snapshot of one policy set taken when the check
+ * started. A versioned set comes as its version's archive (`bundle`) and its own configuration
+ * names the policies; otherwise as its policies, one code file each.
+ */
+export interface EvaluationSpec {
+  id: string;
+  'policy-set-id': string;
+  'policy-set-name': string;
+  'policy-kind': 'framework_a' | 'framework_b';
+  'policy-tool-version': string;
+  /** Signed GET of the version's tar.gz; null for sets of individual policies. */
+  bundle: string | null;
+  policies: EvaluationPolicy[];
 }
 
 /** A claimed job as `POST /api/v2/agent/jobs/claim` hands it out. */
 export interface JobPayload {
   id: string;
-  kind: 'plan' | 'apply';
+  kind: 'plan' | 'apply' | 'policy-evaluation';
   'run-id': string;
   'workspace-id': string;
   'workspace-name': string;
@@ -32,4 +61,18 @@ export interface JobPayload {
   'plan-only': boolean;
   'heartbeat-interval-seconds': number;
   links: JobLinks;
+  /** Policy-evaluation jobs only. */
+  'policy-evaluation'?: EvaluationSpec;
+}
+
+/** How much of an engine's output a policy result carries (characters). */
+export const MAX_POLICY_OUTPUT_CHARS = 16 * 1024;
+
+/** One policy's result in a policy-evaluation job's finish body. */
+export interface PolicyResult {
+  policy: string;
+  status: 'passed' | 'failed';
+  /** Versioned sets only: their own configuration sets the levels. */
+  'enforcement-level'?: string;
+  output?: string;
 }

@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { tarGz } from '../../test/helpers/tarball';
 import { Executor } from './executor';
-import { ExecutorOptions } from './options';
+import { DEFAULT_POLICY_COMMANDS, ExecutorOptions } from './options';
+import type { EvaluationSpec } from '../agent-pools/agent-protocol.types';
 import { Job, JobReport, ProtocolClient } from './protocol-client';
 
 /** A small in-process stand-in for Plinth's side of the job protocol and its signed links. */
@@ -61,6 +62,31 @@ class FakePlinth {
       },
     });
     return id;
+  }
+
+  /** Queues a policy-evaluation job; its code and bundle links point at this server's files. */
+  queuePolicy(evaluation: Omit<EvaluationSpec, 'id'>, id = `job-${++this.queued}`): string {
+    this.jobs.push({
+      id,
+      kind: 'policy-evaluation',
+      'run-id': `run-${id}`,
+      'workspace-id': 'ws-1',
+      'workspace-name': 'networking',
+      organization: 'acme',
+      'is-destroy': false,
+      'plan-only': false,
+      'heartbeat-interval-seconds': this.heartbeatSeconds,
+      links: {
+        configuration: `${this.origin}/files/configuration`,
+        'plan-json': `${this.origin}/files/plan.json`,
+      },
+      'policy-evaluation': { id: `poleval-${id}`, ...evaluation },
+    });
+    return id;
+  }
+
+  file(name: string): string {
+    return `${this.origin}/files/${name}`;
   }
 
   text(path: string): string | undefined {
@@ -123,7 +149,11 @@ describe('Executor', () => {
   let workDir: string;
   const logLines: string[] = [];
 
-  const executor = (commands: Partial<ExecutorOptions['commands']> = {}, maxJobs = 1) => {
+  const executor = (
+    commands: Partial<ExecutorOptions['commands']> = {},
+    maxJobs = 1,
+    policyCommands: Partial<ExecutorOptions['policyCommands']> = {},
+  ) => {
     const options: ExecutorOptions = {
       url: fake.origin,
       token: 'agent-secret',
@@ -137,6 +167,7 @@ describe('Executor', () => {
           'test "$(cat "$PLINTH_PLAN_FILE")" = plan-bytes && echo "Apply complete! Resources: 2 added, 0 changed, 1 destroyed."',
         ...commands,
       },
+      policyCommands: { ...DEFAULT_POLICY_COMMANDS, ...policyCommands },
     };
     return new Executor(options, new ProtocolClient(fake.origin, 'agent-secret'), (m) => logLines.push(m));
   };
@@ -208,5 +239,81 @@ describe('Executor', () => {
     expect(fake.reports.get(first)?.status).toBe('finished');
     expect(fake.reports.get(second)?.status).toBe('finished');
     expect(logLines).toContain('registered as agent-1 in pool apool-1');
+  });
+
+  describe('policy evaluations', () => {
+    /**
+     * A stand-in engine: fails a policy whose code says `deny` (exit 1), errors on `crash`
+     * (exit 2), passes the rest; it prints what it read so the test sees the right files.
+     */
+    const ENGINE =
+      'echo "$PLINTH_POLICY_NAME ($PLINTH_ENFORCEMENT_LEVEL) on $(cat "$PLINTH_PLAN_JSON")"; ' +
+      'if grep -q crash "$PLINTH_POLICY_FILE"; then exit 2; fi; ' +
+      '! grep -q deny "$PLINTH_POLICY_FILE"';
+    const policy = (name: string, code: string | null, level = 'mandatory') => {
+      if (code !== null) fake.files.set(`code/${name}`, Buffer.from(code));
+      return {
+        name,
+        'enforcement-level': level,
+        query: 'data.x.deny',
+        code: code === null ? null : fake.file(`code/${name}`),
+      };
+    };
+    const set = (policies: EvaluationSpec['policies'], bundle: string | null = null) => ({
+      'policy-set-id': 'polset-1',
+      'policy-set-name': 'guardrails',
+      'policy-kind': 'framework_b' as const,
+      'policy-tool-version': 'latest',
+      bundle,
+      policies,
+    });
+
+    beforeAll(() => fake.files.set('plan.json', Buffer.from('{"resource_changes":[]}')));
+
+    it('runs the engine once per policy and reports passed, failed and a policy without code', async () => {
+      const id = fake.queuePolicy(
+        set([policy('tags', 'allow'), policy('regions', 'deny', 'advisory'), policy('empty', null)]),
+      );
+      await executor({}, 1, { framework_b: ENGINE }).run();
+      expect(fake.reports.get(id)).toEqual({
+        status: 'finished',
+        results: [
+          { policy: 'tags', status: 'passed', output: 'tags (mandatory) on {"resource_changes":[]}\n' },
+          { policy: 'regions', status: 'failed', output: 'regions (advisory) on {"resource_changes":[]}\n' },
+          { policy: 'empty', status: 'failed', output: 'no code was uploaded for this policy\n' },
+        ],
+      });
+    });
+
+    it('reports an engine that neither passes nor fails as an errored evaluation', async () => {
+      const id = fake.queuePolicy(set([policy('broken', 'crash')]));
+      await executor({}, 1, { framework_b: ENGINE }).run();
+      expect(fake.reports.get(id)).toEqual({
+        status: 'errored',
+        'error-message':
+          'the framework_b engine exited with 2 on policy broken: broken (mandatory) on {"resource_changes":[]}',
+      });
+    });
+
+    it('runs a versioned set once on its unpacked bundle and reports the results file', async () => {
+      fake.files.set('bundle.tar.gz', tarGz([{ path: 'policies.hcl', body: 'policy "size" {}\n' }]));
+      const id = fake.queuePolicy(set([], fake.file('bundle.tar.gz')));
+      const engine =
+        'grep -q size policies.hcl && printf \'[{"policy":"size","status":"failed","enforcement-level":"mandatory","output":"too big"}]\' > "$PLINTH_POLICY_RESULTS"';
+      await executor({}, 1, { framework_b: engine }).run();
+      expect(fake.reports.get(id)).toEqual({
+        status: 'finished',
+        results: [{ policy: 'size', status: 'failed', 'enforcement-level': 'mandatory', output: 'too big' }],
+      });
+    });
+
+    it('reports a versioned set whose command wrote no results as errored', async () => {
+      const id = fake.queuePolicy(set([], fake.file('bundle.tar.gz')));
+      await executor({}, 1, { framework_b: 'true' }).run();
+      expect(fake.reports.get(id)).toEqual({
+        status: 'errored',
+        'error-message': 'the engine command wrote no JSON results at $PLINTH_POLICY_RESULTS',
+      });
+    });
   });
 });

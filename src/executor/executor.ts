@@ -4,6 +4,7 @@ import { extract } from 'tar';
 import { runCommand } from './command-runner';
 import { ExecutorOptions } from './options';
 import { ChangeCounts, countApplyChanges, countPlanChanges } from './plan-summary';
+import { EvaluationContext, EvaluationError, evaluatePolicies, fetchPlanJson } from './policy-evaluation';
 import { Job, JobReport, ProtocolClient, Registration } from './protocol-client';
 
 export type Logger = (message: string) => void;
@@ -11,13 +12,16 @@ export type Logger = (message: string) => void;
 /** A failure the job report names as it is (the operator's command failed, the run was canceled). */
 class JobFailure extends Error {}
 
+/** Waits `ms`, or until `signal` aborts; the abort listener goes with the wait (polls are many). */
 const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => {
+    const done = () => {
       clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
       resolve();
-    });
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
   });
 
 /** Slows down after failed polls (Plinth restarting, network down), up to a minute between tries. */
@@ -71,10 +75,14 @@ export class Executor {
     const output = new JobOutput(this.client, job.links.logs);
     let report: JobReport;
     try {
-      const counts = await this.execute(job, dir, output, registration);
-      report = { status: 'finished', ...counts };
+      if (job.kind === 'policy-evaluation') {
+        report = { status: 'finished', results: await this.evaluate(job, dir, registration) };
+      } else {
+        report = { status: 'finished', ...(await this.execute(job, dir, output, registration)) };
+      }
     } catch (err) {
-      const message = err instanceof JobFailure ? err.message : `executor error: ${(err as Error).message}`;
+      const known = err instanceof JobFailure || err instanceof EvaluationError;
+      const message = known ? err.message : `executor error: ${(err as Error).message}`;
       output.append(`\n${message}\n`);
       report = { status: 'errored', 'error-message': message };
     }
@@ -143,6 +151,36 @@ export class Executor {
     return counts;
   }
 
+  /** A policy-evaluation job: the engine on the set's snapshot, one result per policy. */
+  private async evaluate(
+    job: Job,
+    dir: string,
+    registration: Registration,
+  ): Promise<Extract<JobReport, { results: unknown }>['results']> {
+    const spec = job['policy-evaluation'];
+    if (!spec) throw new JobFailure('the policy evaluation job carries no policy-evaluation');
+    const heartbeatMs =
+      (job['heartbeat-interval-seconds'] || registration['heartbeat-interval-seconds']) * 1000;
+    const ctx: EvaluationContext = {
+      download: (url, file) => this.client.download(url, file),
+      run: async (command, where) => {
+        const output = new JobOutput(this.client, undefined);
+        const result = await this.running(job, command, where, output, heartbeatMs);
+        if (result.canceled) throw new JobFailure('the run was canceled; the policy engine was stopped');
+        return { code: result.code, output: output.text };
+      },
+    };
+    const planJson = join(dir, 'plan.json');
+    await fetchPlanJson(ctx, job.links['plan-json'], planJson);
+    const env = {
+      ...process.env,
+      PLINTH_RUN_ID: job['run-id'],
+      PLINTH_WORKSPACE_NAME: job['workspace-name'],
+      PLINTH_ORGANIZATION: job.organization,
+    };
+    return evaluatePolicies(spec, planJson, dir, this.options.policyCommands, env, ctx);
+  }
+
   /**
    * Runs one command, heartbeating (and uploading the log so far) while it runs. A heartbeat that
    * says the run was canceled stops the command.
@@ -156,6 +194,22 @@ export class Executor {
     heartbeatMs: number,
   ): Promise<void> {
     output.append(`$ ${name}: ${command}\n`);
+    const result = await this.running(job, command, where, output, heartbeatMs);
+    if (result.canceled) throw new JobFailure(`the run was canceled; ${name} was stopped`);
+    if (result.code !== 0) {
+      const how = result.code === null ? `signal ${result.signal}` : `exit code ${result.code}`;
+      throw new JobFailure(`${name} failed (${how})`);
+    }
+  }
+
+  /** One command with heartbeats; a heartbeat answering `canceled` stops it. */
+  private async running(
+    job: Job,
+    command: string,
+    where: { cwd: string; env: NodeJS.ProcessEnv },
+    output: JobOutput,
+    heartbeatMs: number,
+  ): Promise<{ code: number | null; signal: NodeJS.Signals | null; canceled: boolean }> {
     const running = runCommand(command, {
       ...where,
       onOutput: (chunk) => output.append(chunk.toString('utf8')),
@@ -176,11 +230,7 @@ export class Executor {
     }, heartbeatMs);
     try {
       const result = await running.done;
-      if (canceled) throw new JobFailure(`the run was canceled; ${name} was stopped`);
-      if (result.code !== 0) {
-        const how = result.code === null ? `signal ${result.signal}` : `exit code ${result.code}`;
-        throw new JobFailure(`${name} failed (${how})`);
-      }
+      return { ...result, canceled };
     } finally {
       clearInterval(timer);
     }
@@ -199,14 +249,17 @@ export class Executor {
   }
 }
 
-/** The job's log: everything its commands printed. Each upload replaces the whole log so far. */
+/**
+ * The job's log: everything its commands printed. Each upload replaces the whole log so far.
+ * Policy evaluations have no log link: their output goes with each policy's result.
+ */
 class JobOutput {
   private chunks: string[] = [];
   private uploaded = 0;
 
   constructor(
     private readonly client: ProtocolClient,
-    private readonly url: string,
+    private readonly url: string | undefined,
   ) {}
 
   append(text: string): void {
@@ -220,7 +273,7 @@ class JobOutput {
 
   async flush(): Promise<void> {
     const text = this.text;
-    if (text.length === this.uploaded) return;
+    if (!this.url || text.length === this.uploaded) return;
     await this.client.upload(this.url, text);
     this.uploaded = text.length;
   }

@@ -1,4 +1,4 @@
-import { DEFAULT_COMMANDS, OptionsError, parseOptions } from './options';
+import { DEFAULT_COMMANDS, DEFAULT_POLICY_COMMANDS, OptionsError, parseOptions } from './options';
 
 const defaults = { hostname: 'box-1', tmpdir: '/tmp' };
 
@@ -10,6 +10,7 @@ describe('parseOptions', () => {
       token: 'secret',
       name: 'box-1',
       commands: DEFAULT_COMMANDS,
+      policyCommands: DEFAULT_POLICY_COMMANDS,
       workDir: '/tmp',
       maxJobs: 0,
     });
@@ -22,6 +23,12 @@ describe('parseOptions', () => {
     expect(o.commands.plan).toBe('flag-plan');
     expect(o.maxJobs).toBe(2);
     expect(parseOptions([], env, defaults).commands.plan).toBe('env-plan');
+  });
+
+  it('takes an engine command per policy kind from flags or the environment', () => {
+    const env = { PLINTH_URL: 'http://a.test', PLINTH_AGENT_TOKEN: 't', PLINTH_FRAMEWORK_B_COMMAND: 'env-b' };
+    const o = parseOptions(['--framework-a-command', 'flag-a'], env, defaults);
+    expect(o.policyCommands).toEqual({ framework_a: 'flag-a', framework_b: 'env-b' });
   });
 
   it('keeps an = inside a command given inline', () => {

@@ -1,3 +1,5 @@
+import type { PolicyCommands } from './policy-evaluation';
+
 /** How the reference executor is told what to run: flags first, then environment variables. */
 export interface ExecutorOptions {
   /** Plinth's base URL, e.g. `https://plinth.example.com`. */
@@ -5,6 +7,8 @@ export interface ExecutorOptions {
   token: string;
   name: string;
   commands: JobCommands;
+  /** The policy engine per kind, run for policy-evaluation jobs. */
+  policyCommands: PolicyCommands;
   /** Where each job's scratch directory is made. */
   workDir: string;
   /** Stop after this many jobs (0: run until stopped); for tests and one-shot CI runners. */
@@ -23,6 +27,16 @@ export interface JobCommands {
   apply: string;
 }
 
+/**
+ * The engines' own CLIs, one command per policy (see policy-evaluation.ts): exit 0 passes, 1
+ * fails. framework_b: the query's rule set must be empty (`--fail-defined` on each element).
+ */
+export const DEFAULT_POLICY_COMMANDS: PolicyCommands = {
+  framework_a: 'sentinel apply "$PLINTH_POLICY_FILE"',
+  framework_b:
+    'opa eval --fail-defined --format pretty --data "$PLINTH_POLICY_FILE" --input "$PLINTH_PLAN_JSON" "$PLINTH_POLICY_QUERY[_]"',
+};
+
 export const DEFAULT_COMMANDS: JobCommands = {
   plan:
     'terraform init -input=false && terraform plan -input=false -out="$PLINTH_PLAN_FILE"' +
@@ -33,8 +47,10 @@ export const DEFAULT_COMMANDS: JobCommands = {
 
 export const USAGE = `usage: node dist/executor/main.js --url URL --token TOKEN [--name NAME]
        [--plan-command CMD] [--show-command CMD] [--apply-command CMD] [--work-dir DIR] [--max-jobs N]
+       [--framework-a-command CMD] [--framework-b-command CMD]
 Environment: PLINTH_URL, PLINTH_AGENT_TOKEN, PLINTH_AGENT_NAME, PLINTH_PLAN_COMMAND,
-PLINTH_SHOW_COMMAND, PLINTH_APPLY_COMMAND, PLINTH_WORK_DIR, PLINTH_MAX_JOBS.
+PLINTH_SHOW_COMMAND, PLINTH_APPLY_COMMAND, PLINTH_WORK_DIR, PLINTH_MAX_JOBS,
+PLINTH_FRAMEWORK_A_COMMAND, PLINTH_FRAMEWORK_B_COMMAND.
 From a source checkout: npm run agent -- --url URL --token TOKEN ….`;
 
 export class OptionsError extends Error {}
@@ -48,6 +64,8 @@ const FLAGS: Record<string, string> = {
   '--apply-command': 'PLINTH_APPLY_COMMAND',
   '--work-dir': 'PLINTH_WORK_DIR',
   '--max-jobs': 'PLINTH_MAX_JOBS',
+  '--framework-a-command': 'PLINTH_FRAMEWORK_A_COMMAND',
+  '--framework-b-command': 'PLINTH_FRAMEWORK_B_COMMAND',
 };
 
 /** Reads `--flag value` and `--flag=value`; a flag wins over its environment variable. */
@@ -85,6 +103,10 @@ export function parseOptions(
       plan: values.PLINTH_PLAN_COMMAND ?? DEFAULT_COMMANDS.plan,
       show: values.PLINTH_SHOW_COMMAND ?? DEFAULT_COMMANDS.show,
       apply: values.PLINTH_APPLY_COMMAND ?? DEFAULT_COMMANDS.apply,
+    },
+    policyCommands: {
+      framework_a: values.PLINTH_FRAMEWORK_A_COMMAND ?? DEFAULT_POLICY_COMMANDS.framework_a,
+      framework_b: values.PLINTH_FRAMEWORK_B_COMMAND ?? DEFAULT_POLICY_COMMANDS.framework_b,
     },
     workDir: values.PLINTH_WORK_DIR ?? defaults.tmpdir,
     maxJobs: Number(maxJobs),

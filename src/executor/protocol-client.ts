@@ -1,14 +1,16 @@
 import { createWriteStream } from 'node:fs';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { JobPayload, Registration } from '../agent-pools/agent-protocol.types';
+import type { JobPayload, PolicyResult, Registration } from '../agent-pools/agent-protocol.types';
 import { ChangeCounts } from './plan-summary';
 
 export type { Registration };
 export type Job = JobPayload;
 
 export type JobReport =
-  ({ status: 'finished' } & Partial<ChangeCounts>) | { status: 'errored'; 'error-message': string };
+  | ({ status: 'finished' } & Partial<ChangeCounts>)
+  | { status: 'finished'; results: PolicyResult[] }
+  | { status: 'errored'; 'error-message': string };
 
 export class ProtocolError extends Error {
   constructor(

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, Repository } from 'typeorm';
+import { EntityManager, In, Repository } from 'typeorm';
 import { likeCondition, likePattern } from '../common/sql/like';
 import { paginate, Page } from '../common/sql/paginate';
 import { PageParams } from '../common/jsonapi/pagination';
@@ -26,8 +26,13 @@ export class PoliciesRepository {
     return this.repo.findOne({ where: { id } });
   }
 
-  /** Plain SQL (see RowReader): includes of whole pages read these. */
-  findByIds(ids: string[]): Promise<PolicyEntity[]> {
+  /** Plain SQL (see RowReader): includes of whole pages read these; in a transaction, through its manager. */
+  findByIds(ids: string[], manager?: EntityManager): Promise<PolicyEntity[]> {
+    if (manager) {
+      return ids.length
+        ? manager.getRepository(PolicyEntity).find({ where: { id: In(ids) } })
+        : Promise.resolve([]);
+    }
     return this.rows.byIds(ids);
   }
 

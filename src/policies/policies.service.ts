@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Readable } from 'node:stream';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { PermissionService } from '../common/auth/permission.service';
 import { Principal } from '../common/auth/principal';
 import { Page } from '../common/sql/paginate';
@@ -53,7 +53,9 @@ export function policyViolations(
 
 /** Every file of a policy lives under this prefix. */
 export const policyBlobPrefix = (policyId: string) => `policies/${policyId}`;
-const codeKey = (policyId: string) => `${policyBlobPrefix(policyId)}/code`;
+/** Where a policy's current code lives (each upload replaces it). */
+export const policyCodeKey = (policyId: string) => `${policyBlobPrefix(policyId)}/code`;
+const codeKey = policyCodeKey;
 
 @Injectable()
 export class PoliciesService {
@@ -76,8 +78,8 @@ export class PoliciesService {
   }
 
   /** Policies by id, no permission check: for the policy-sets module, which checks rights itself. */
-  findByIds(ids: string[]): Promise<PolicyEntity[]> {
-    return this.repo.findByIds([...new Set(ids)]);
+  findByIds(ids: string[], manager?: EntityManager): Promise<PolicyEntity[]> {
+    return this.repo.findByIds([...new Set(ids)], manager);
   }
 
   /** Serialized policies for `included` arrays; callers have already checked manage-policies. */

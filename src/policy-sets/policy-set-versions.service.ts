@@ -23,7 +23,8 @@ import { VERSION_UPLOAD_PURPOSE } from './policy-set.presenter';
 import { PolicySetsRepository } from './policy-sets.repository';
 import { policySetBlobPrefix, PolicySetsService } from './policy-sets.service';
 
-const archiveKey = (v: PolicySetVersionEntity) =>
+/** Where a version's archive lives; a ready version's archive never changes. */
+export const archiveKey = (v: Pick<PolicySetVersionEntity, 'id' | 'policySetId'>) =>
   `${policySetBlobPrefix(v.policySetId)}/versions/${v.id}.tar.gz`;
 
 @Injectable()

@@ -25,6 +25,7 @@ import { PolicySetsController } from './policy-sets.controller';
 import { PolicySetsRepository } from './policy-sets.repository';
 import { PolicySetsService } from './policy-sets.service';
 import { PolicyEngineUsage } from './policy-engine-usage';
+import { PolicySetSnapshots } from './policy-set-snapshots';
 import { PolicyToolVersionValidator } from './policy-tool-version.validator';
 
 @Module({
@@ -54,8 +55,9 @@ import { PolicyToolVersionValidator } from './policy-tool-version.validator';
     PolicySetVersionsService,
     PolicyToolVersionValidator,
     PolicyEngineUsage,
+    PolicySetSnapshots,
   ],
-  exports: [PolicySetsService],
+  exports: [PolicySetsService, PolicySetSnapshots],
 })
 export class PolicySetsModule implements OnModuleInit {
   constructor(

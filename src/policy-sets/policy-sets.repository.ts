@@ -169,6 +169,31 @@ export class PolicySetsRepository {
     return paginateCounted(qb, page);
   }
 
+  /** Every set enforced on a workspace, as `listEffective` decides, read whole in the caller's transaction. */
+  allEffective(
+    manager: EntityManager,
+    organizationId: string,
+    workspaceId: string,
+    projectId: string,
+  ): Promise<PolicySetEntity[]> {
+    return manager
+      .getRepository(PolicySetEntity)
+      .createQueryBuilder('s')
+      .where('s.organization_id = :organizationId', { organizationId })
+      .andWhere(
+        `(s.global = 1
+          OR s.id IN (SELECT w.policy_set_id FROM policy_set_workspaces w WHERE w.workspace_id = :workspaceId)
+          OR s.id IN (SELECT p.policy_set_id FROM policy_set_projects p WHERE p.project_id = :projectId))`,
+        { workspaceId, projectId },
+      )
+      .andWhere(
+        's.id NOT IN (SELECT x.policy_set_id FROM policy_set_workspace_exclusions x WHERE x.workspace_id = :workspaceId)',
+      )
+      .orderBy('s.name', 'ASC')
+      .addOrderBy('s.id', 'ASC')
+      .getMany();
+  }
+
   countInOrganization(manager: EntityManager, organizationId: string): Promise<number> {
     return manager.getRepository(PolicySetEntity).count({ where: { organizationId } });
   }
@@ -187,7 +212,10 @@ export class PolicySetsRepository {
    * version and newest ready version, whole (the `include`s of those two need nothing more, so a
    * shown set costs two queries, not three).
    */
-  async relations(sets: Pick<PolicySetEntity, 'id' | 'uploadVersioned'>[]): Promise<SetRelations> {
+  async relations(
+    sets: Pick<PolicySetEntity, 'id' | 'uploadVersioned'>[],
+    manager: EntityManager = this.repo.manager,
+  ): Promise<SetRelations> {
     const setIds = sets.map((s) => s.id);
     // Only upload-versioned sets have versions (the first version turns the flag on for good).
     const versioned = sets.filter((s) => s.uploadVersioned).map((s) => s.id);
@@ -223,7 +251,7 @@ export class PolicySetsRepository {
       ...MEMBER_RELATIONS.flatMap(() => setIds),
       ...(versioned.length ? [...versioned, ...versioned] : []),
     ];
-    const rows: (MemberRow & Record<string, unknown>)[] = await this.repo.manager.query(
+    const rows: (MemberRow & Record<string, unknown>)[] = await manager.query(
       parts.join(' UNION ALL '),
       params,
     );

@@ -11,7 +11,7 @@ import { badRequest } from '../common/errors/domain-error';
 import { validateAttributes } from '../common/jsonapi/body';
 import { ApiErrors } from '../common/jsonapi/openapi';
 import { LinkOrigin } from '../storage/link-origin.decorator';
-import { FinishJobBody } from './dto/finish-job.dto';
+import { FinishJobBody, FinishPolicyEvaluationBody } from './dto/finish-job.dto';
 import { JobPayload } from '../agent-pools/agent-protocol.types';
 import { RunJobsService } from './run-jobs.service';
 import { JobReport } from './run-rules';
@@ -23,7 +23,7 @@ const JOB_SCHEMA = {
       type: 'object',
       properties: {
         id: { type: 'string', example: 'job-3yVQZvHzf5j3WRJ1' },
-        kind: { type: 'string', enum: ['plan', 'apply'] },
+        kind: { type: 'string', enum: ['plan', 'apply', 'policy-evaluation'] },
         'run-id': { type: 'string' },
         'workspace-id': { type: 'string' },
         'workspace-name': { type: 'string' },
@@ -34,11 +34,37 @@ const JOB_SCHEMA = {
         links: {
           type: 'object',
           description:
-            'configuration: signed GET of the tar.gz; logs: signed PUT (each replaces the log so far); ' +
-            'plan-json: signed PUT (plan jobs); plan-file: signed PUT (plan jobs) or GET (apply jobs)',
+            'configuration: signed GET of the tar.gz; logs: signed PUT (plan and apply jobs; each replaces the ' +
+            'log so far); plan-json: signed PUT (plan jobs) or GET (policy evaluations); plan-file: signed PUT ' +
+            '(plan jobs) or GET (apply jobs)',
           properties: Object.fromEntries(
             ['configuration', 'logs', 'plan-json', 'plan-file'].map((k) => [k, { type: 'string' }]),
           ),
+        },
+        'policy-evaluation': {
+          type: 'object',
+          description:
+            'Policy-evaluation jobs only: the snapshot of one policy set taken when the check started',
+          properties: {
+            id: { type: 'string', example: 'poleval-3yVQZvHzf5j3WRJ1' },
+            'policy-set-id': { type: 'string' },
+            'policy-set-name': { type: 'string' },
+            'policy-kind': { type: 'string', enum: ['framework_a', 'framework_b'] },
+            'policy-tool-version': { type: 'string' },
+            bundle: { type: 'string', nullable: true, description: "Signed GET of a versioned set's tar.gz" },
+            policies: {
+              type: 'array',
+              items: {
+                type: 'object',
+                properties: {
+                  name: { type: 'string' },
+                  'enforcement-level': { type: 'string' },
+                  query: { type: 'string', nullable: true },
+                  code: { type: 'string', nullable: true, description: 'Signed GET of the code' },
+                },
+              },
+            },
+          },
         },
       },
     },
@@ -112,7 +138,9 @@ export class RunJobsController {
     summary: 'Report how the job ended; the run moves on in the same transaction',
     description:
       'Idempotent: the same report again answers 204; a different one, or a report on a job that timed ' +
-      "out or was force-canceled, 409. 404 when the job is not this agent's.",
+      "out or was force-canceled, 409. 404 when the job is not this agent's. Policy-evaluation jobs report " +
+      '`results`, one per policy (`policy`, `status` passed|failed, `output`, and `enforcement-level` for ' +
+      'versioned sets); a report that does not name exactly the evaluated policies is a 422.',
   })
   @ApiBody({
     schema: {
@@ -126,6 +154,20 @@ export class RunJobsController {
         'resource-changes': { type: 'integer' },
         'resource-destructions': { type: 'integer' },
         'resource-imports': { type: 'integer' },
+        results: {
+          type: 'array',
+          description: 'Policy-evaluation jobs only',
+          items: {
+            type: 'object',
+            required: ['policy', 'status'],
+            properties: {
+              policy: { type: 'string' },
+              status: { type: 'string', enum: ['passed', 'failed'] },
+              'enforcement-level': { type: 'string' },
+              output: { type: 'string' },
+            },
+          },
+        },
       },
     },
   })
@@ -136,7 +178,17 @@ export class RunJobsController {
     @Param('id') id: string,
     @Body() body: unknown,
   ): Promise<void> {
-    const parsed = validateAttributes(FinishJobBody, asObject(body));
+    const plain = asObject(body);
+    if ((await this.jobs.kindOf(agent, id)) === 'policy-evaluation') {
+      const parsed = validateAttributes(FinishPolicyEvaluationBody, plain);
+      await this.jobs.finishEvaluation(agent, id, {
+        status: parsed.status,
+        errorMessage: parsed['error-message'] ?? null,
+        results: parsed.results ?? [],
+      });
+      return;
+    }
+    const parsed = validateAttributes(FinishJobBody, plain);
     const report: JobReport = {
       status: parsed.status,
       errorMessage: parsed['error-message'] ?? null,

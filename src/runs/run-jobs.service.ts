@@ -12,17 +12,19 @@ import { RunJobEntity } from './entities/run-job.entity';
 import { RunEntity } from './entities/run.entity';
 import { RunJobsRepository } from './run-jobs.repository';
 import { JobLinks, JobPayload } from '../agent-pools/agent-protocol.types';
-import { RunLinks } from './run-links';
+import { JOB_LINK_SECONDS, RunLinks } from './run-links';
 import { RunQueueService, stamped } from './run-queue.service';
-import { afterReport, isFinal, JobReport, RunStatus } from './run-rules';
+import { EvaluationReport, PolicyGateRegistry } from './policy-gate.registry';
+import { RunPolicyTransitions } from './run-policy-transitions';
+import { afterReport, isFinal, JobReport, PhaseKind, RunStatus } from './run-rules';
 import { RunTriggerFiring } from './run-trigger-firing';
 import { RunsRepository } from './runs.repository';
 
 /** How many queued jobs one claim looks at, so concurrent claimers spread over them. */
 const CANDIDATES = 8;
 
-const RUNNING: Record<RunJobEntity['kind'], RunStatus> = { plan: 'planning', apply: 'applying' };
-const QUEUED: Record<RunJobEntity['kind'], RunStatus> = { plan: 'plan_queued', apply: 'apply_queued' };
+const RUNNING: Record<PhaseKind, RunStatus> = { plan: 'planning', apply: 'applying' };
+const QUEUED: Record<PhaseKind, RunStatus> = { plan: 'plan_queued', apply: 'apply_queued' };
 
 /** The finish body in one canonical form, so a repeat compares equal to the first. */
 export function canonicalReport(report: JobReport): string {
@@ -53,6 +55,8 @@ export class RunJobsService {
     private readonly organizations: OrganizationsService,
     private readonly agents: AgentsService,
     private readonly links: RunLinks,
+    private readonly policy: RunPolicyTransitions,
+    private readonly gates: PolicyGateRegistry,
     private readonly clock: Clock,
     @InjectDataSource() private readonly ds: DataSource,
   ) {}
@@ -88,8 +92,13 @@ export class RunJobsService {
       if (!(await this.jobs.claim(manager, id, agent.agentId, at))) return null;
       const job = await this.jobs.findById(id, manager);
       const run = job && (await this.runs.findById(job.runId, manager));
-      const phase = job && (await this.runs.findPhase(job.phaseId, manager));
-      if (!job || !run || !phase) throw notFound();
+      if (!job || !run) throw notFound();
+      if (job.kind === 'policy-evaluation') {
+        if (job.evaluationId) await this.gates.get()?.claimed(manager, job.evaluationId, at);
+        return { job, run };
+      }
+      const phase = job.phaseId ? await this.runs.findPhase(job.phaseId, manager) : null;
+      if (!phase) throw notFound();
       await this.runs.updatePhase(manager, phase.id, ['queued'], {
         status: 'running',
         statusTimestamps: stamped(phase.statusTimestamps, 'started-at', at),
@@ -106,14 +115,21 @@ export class RunJobsService {
     const ws = await this.workspaces.requireById(run.workspaceId);
     const org = await this.organizations.requireById(ws.organizationId);
     const links: JobLinks = {
-      configuration: this.links.configurationDownload(origin, run.configurationVersionId, 24 * 3600),
-      logs: this.links.phaseUpload(origin, job.id, 'log'),
+      configuration: this.links.configurationDownload(origin, run.configurationVersionId, JOB_LINK_SECONDS),
     };
-    if (job.kind === 'plan') {
+    const gate = this.gates.get();
+    let evaluation: JobPayload['policy-evaluation'];
+    if (job.kind === 'policy-evaluation') {
+      if (!job.evaluationId || !gate) throw notFound();
+      links['plan-json'] = this.links.phaseDownload(origin, run.planId, 'plan-json', JOB_LINK_SECONDS);
+      evaluation = await gate.spec(job.evaluationId, origin);
+    } else if (job.kind === 'plan') {
+      links.logs = this.links.phaseUpload(origin, job.id, 'log');
       links['plan-json'] = this.links.phaseUpload(origin, job.id, 'plan-json');
       links['plan-file'] = this.links.phaseUpload(origin, job.id, 'plan-file');
     } else {
-      links['plan-file'] = this.links.phaseDownload(origin, run.planId, 'plan-file', 24 * 3600);
+      links.logs = this.links.phaseUpload(origin, job.id, 'log');
+      links['plan-file'] = this.links.phaseDownload(origin, run.planId, 'plan-file', JOB_LINK_SECONDS);
     }
     return {
       id: job.id,
@@ -126,6 +142,7 @@ export class RunJobsService {
       'plan-only': run.planOnly,
       'heartbeat-interval-seconds': HEARTBEAT_INTERVAL_SECONDS,
       links,
+      ...(evaluation ? { 'policy-evaluation': evaluation } : {}),
     };
   }
 
@@ -146,15 +163,19 @@ export class RunJobsService {
    */
   async finish(agent: AgentContext, id: string, report: JobReport): Promise<void> {
     const job = await this.ownJob(agent, id);
+    if (job.kind === 'policy-evaluation') {
+      throw conflict('This is a policy-evaluation job: report its policy results');
+    }
+    const kind = job.kind;
     const canonical = canonicalReport(report);
     const recorded = await inTransaction(this.ds, async (manager) => {
       const at = this.clock.now();
       const status = report.status === 'finished' ? 'finished' : 'errored';
       if (!(await this.jobs.finish(manager, job.id, status, canonical, at))) return false;
       const run = await this.runs.findById(job.runId, manager);
-      const phase = await this.runs.findPhase(job.phaseId, manager);
+      const phase = job.phaseId ? await this.runs.findPhase(job.phaseId, manager) : null;
       if (!run || !phase) throw notFound();
-      const to = afterReport(job.kind, report, { ...run, cancelRequested: run.canceledAt !== null });
+      const to = afterReport(kind, report, { ...run, cancelRequested: run.canceledAt !== null });
       const phaseStatus = to === 'canceled' ? 'canceled' : status;
       await this.runs.updatePhase(manager, phase.id, ['running'], {
         status: phaseStatus,
@@ -167,9 +188,12 @@ export class RunJobsService {
         errorMessage: report.errorMessage,
         updatedAt: at,
       });
-      const from = [RUNNING[job.kind]];
-      const extra: Partial<RunEntity> = job.kind === 'plan' ? { hasChanges: report.hasChanges } : {};
-      if (to === 'errored') extra.errorMessage = report.errorMessage ?? `The ${job.kind} errored`;
+      const from = [RUNNING[kind]];
+      const extra: Partial<RunEntity> = kind === 'plan' ? { hasChanges: report.hasChanges } : {};
+      if (to === 'errored') extra.errorMessage = report.errorMessage ?? `The ${kind} errored`;
+      // A successful plan is checked against the workspace's policy sets before anything else.
+      const planned = kind === 'plan' && !['errored', 'canceled'].includes(to);
+      if (planned && (await this.policy.startCheck(manager, run, extra))) return true;
       if (isFinal(to)) await this.queue.end(manager, run, from, to, extra);
       else if (await this.queue.move(manager, run, from, to, extra)) {
         if (to === 'apply_queued') await this.queue.queuePhase(manager, run, 'apply');
@@ -177,14 +201,52 @@ export class RunJobsService {
       if (to === 'applied') await this.firing.fire(manager, run);
       return true;
     });
+    await this.afterReport(agent, job.id, recorded, canonical);
+  }
+
+  /**
+   * Records one policy evaluation's results; when it was the check's last, the verdict moves the
+   * run on in the same transaction. Idempotent like `finish`.
+   */
+  async finishEvaluation(agent: AgentContext, id: string, report: EvaluationReport): Promise<void> {
+    const job = await this.ownJob(agent, id);
+    const gate = this.gates.get();
+    if (job.kind !== 'policy-evaluation' || !job.evaluationId || !gate) {
+      throw conflict(`This is a ${job.kind} job: report its outcome without policy results`);
+    }
+    const evaluationId = job.evaluationId;
+    const canonical = JSON.stringify(report);
+    const recorded = await inTransaction(this.ds, async (manager) => {
+      const at = this.clock.now();
+      const status = report.status === 'finished' ? 'finished' : 'errored';
+      if (!(await this.jobs.finish(manager, job.id, status, canonical, at))) return false;
+      const verdict = await gate.report(manager, evaluationId, report, at);
+      const run = await this.runs.findById(job.runId, manager);
+      if (verdict && run) await this.policy.decide(manager, run, verdict.verdict, verdict.reason);
+      return true;
+    });
+    await this.afterReport(agent, job.id, recorded, canonical);
+  }
+
+  private async afterReport(
+    agent: AgentContext,
+    jobId: string,
+    recorded: boolean,
+    canonical: string,
+  ): Promise<void> {
     if (recorded) {
       await this.agents.setStatus(agent.agentId, 'idle');
       return;
     }
-    const now = await this.jobs.findById(job.id);
+    const now = await this.jobs.findById(jobId);
     if (now?.report === canonical) return;
     if (now?.report) throw conflict('A different report was already recorded for this job');
     throw conflict(`The job is ${now?.status ?? 'gone'}: it no longer takes a report`);
+  }
+
+  /** Which report the job takes; 404 unless this agent claimed it. */
+  async kindOf(agent: AgentContext, id: string): Promise<RunJobEntity['kind']> {
+    return (await this.ownJob(agent, id)).kind;
   }
 
   /** The job if this agent claimed it; 404 otherwise, whether it exists or not. */

@@ -120,7 +120,7 @@ export class RunLinks implements OnModuleInit {
 
   private async receive(jobId: string, file: PhaseFile, body: Readable): Promise<void> {
     const job = await this.jobs.findById(jobId);
-    if (!job || !(PHASE_FILES[file].kinds as readonly string[]).includes(job.kind)) throw notFound();
+    if (!job?.phaseId || !(PHASE_FILES[file].kinds as readonly string[]).includes(job.kind)) throw notFound();
     if (job.status !== 'claimed') throw conflict('The job is no longer running');
     await this.blobs.put(phaseFileKey(job.runId, job.phaseId, file), body, {
       maxBytes: MAX_PHASE_FILE_BYTES[file],

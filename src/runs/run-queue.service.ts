@@ -8,8 +8,9 @@ import { WorkspacesService } from '../workspaces/workspaces.service';
 import { RunJobEntity } from './entities/run-job.entity';
 import { RunPhaseEntity } from './entities/run-phase.entity';
 import { RunEntity } from './entities/run.entity';
+import { PolicyGateRegistry } from './policy-gate.registry';
 import { RunJobsRepository } from './run-jobs.repository';
-import { isFinal, nextToStart, PhaseKind, RunStatus, timestampKey } from './run-rules';
+import { isFinal, JobKind, nextToStart, PhaseKind, RunStatus, timestampKey } from './run-rules';
 import { RunsRepository } from './runs.repository';
 
 /** What a new run is made of; the queue decides its first status. */
@@ -43,6 +44,7 @@ export class RunQueueService {
     private readonly runs: RunsRepository,
     private readonly jobs: RunJobsRepository,
     private readonly workspaces: WorkspacesService,
+    private readonly gates: PolicyGateRegistry,
     private readonly clock: Clock,
   ) {}
 
@@ -146,9 +148,15 @@ export class RunQueueService {
     extra: Partial<RunEntity> = {},
   ): Promise<boolean> {
     if (!isFinal(to)) throw new Error(`${to} does not end a run`);
+    const was = run.status;
     if (!(await this.move(manager, run, from, to, extra))) return false;
     const at = this.clock.now();
     await this.jobs.cancelOpen(manager, run.id, at);
+    if (was === 'policy_checking') {
+      await this.gates
+        .get()
+        ?.abandon(manager, run.id, to === 'errored' ? 'errored' : 'canceled', extra.errorMessage ?? null, at);
+    }
     const phaseStatus = to === 'errored' ? 'errored' : 'canceled';
     for (const id of [run.planId, run.applyId]) {
       const phase = await this.runs.findPhase(id, manager);
@@ -178,9 +186,26 @@ export class RunQueueService {
       agentPoolId: ws.agentPoolId,
       updatedAt: at,
     });
+    await this.insertJob(manager, run, kind, { phaseId, evaluationId: null }, ws);
+  }
+
+  /** Queues the job of one policy evaluation of the run's check, for the workspace's agent pool. */
+  async queueEvaluation(manager: EntityManager, run: RunEntity, evaluationId: string): Promise<void> {
+    const ws = await this.workspaces.lockForQueue(manager, run.workspaceId);
+    if (!ws) throw notFound();
+    await this.insertJob(manager, run, 'policy-evaluation', { phaseId: null, evaluationId }, ws);
+  }
+
+  private async insertJob(
+    manager: EntityManager,
+    run: RunEntity,
+    kind: JobKind,
+    subject: { phaseId: string | null; evaluationId: string | null },
+    ws: { organizationId: string; agentPoolId: string | null },
+  ): Promise<void> {
     const job = Object.assign(new RunJobEntity(), {
       id: newId('job'),
-      phaseId,
+      ...subject,
       runId: run.id,
       kind,
       status: 'queued',
@@ -191,7 +216,7 @@ export class RunQueueService {
       heartbeatAt: null,
       report: null,
       finishedAt: null,
-      createdAt: at,
+      createdAt: this.clock.now(),
     });
     await this.jobs.insert(manager, job);
   }

@@ -1,4 +1,5 @@
 import {
+  afterPolicyCheck,
   afterReport,
   availableActions,
   cancelEffect,
@@ -94,6 +95,7 @@ describe('run rules', () => {
       'canceled',
       'force_canceled',
       'planned_and_finished',
+      'policy_soft_failed',
     ] as const)('offers nothing on a %s run', (status) => {
       expect(Object.values(availableActions(state(status), NOW))).toEqual([false, false, false, false]);
     });
@@ -130,6 +132,54 @@ describe('run rules', () => {
       expect(afterReport('apply', report(), run)).toBe('applied');
       expect(afterReport('apply', report({ status: 'errored' }), run)).toBe('errored');
       expect(afterReport('plan', report(), { ...run, cancelRequested: true })).toBe('canceled');
+    });
+  });
+
+  describe('policy checks', () => {
+    const run = { planOnly: false, autoApply: false, hasChanges: true };
+
+    it('holds the queue while a run is checked or waits for an override', () => {
+      for (const status of ['policy_checking', 'policy_checked', 'policy_override'] as const) {
+        expect(nextToStart([queued('a', status), queued('b', 'pending')], false)).toBeNull();
+      }
+    });
+
+    it('confirms a checked run like a planned one, and discards or cancels a checking or waiting one', () => {
+      expect(availableActions(state('policy_checked'), NOW)).toEqual({
+        apply: true,
+        discard: true,
+        cancel: false,
+        'force-cancel': false,
+      });
+      for (const status of ['policy_checking', 'policy_override'] as const) {
+        expect(availableActions(state(status), NOW)).toEqual({
+          apply: false,
+          discard: true,
+          cancel: true,
+          'force-cancel': false,
+        });
+        expect(cancelEffect(status)).toBe('end');
+      }
+    });
+
+    it('waits for confirmation after a pass, or queues the apply with auto-apply', () => {
+      expect(afterPolicyCheck('passed', run)).toBe('policy_checked');
+      expect(afterPolicyCheck('passed', { ...run, autoApply: true })).toBe('apply_queued');
+    });
+
+    it('finishes a passing plan-only run or one without changes', () => {
+      expect(afterPolicyCheck('passed', { ...run, planOnly: true })).toBe('planned_and_finished');
+      expect(afterPolicyCheck('passed', { ...run, hasChanges: false })).toBe('planned_and_finished');
+    });
+
+    it('waits for an override after an overridable failure; a plan-only run ends soft-failed', () => {
+      expect(afterPolicyCheck('overridable', run)).toBe('policy_override');
+      expect(afterPolicyCheck('overridable', { ...run, planOnly: true })).toBe('policy_soft_failed');
+    });
+
+    it('errors the run on a failure nobody may override, as the real service does', () => {
+      expect(afterPolicyCheck('blocked', run)).toBe('errored');
+      expect(afterPolicyCheck('blocked', { ...run, planOnly: true })).toBe('errored');
     });
   });
 

@@ -1,11 +1,15 @@
 import { WORKSPACE_ACCESS_LEVELS, WorkspaceAccessLevel } from '../common/auth/principal';
 
-/** The real service's run statuses that Plinth's control plane uses (policy states come next). */
+/** The real service's run statuses that Plinth's control plane uses. */
 export const RUN_STATUSES = [
   'pending',
   'plan_queued',
   'planning',
   'planned',
+  'policy_checking',
+  'policy_checked',
+  'policy_override',
+  'policy_soft_failed',
   'planned_and_finished',
   'apply_queued',
   'applying',
@@ -19,6 +23,7 @@ export type RunStatus = (typeof RUN_STATUSES)[number];
 
 export const FINAL_STATUSES: readonly RunStatus[] = [
   'planned_and_finished',
+  'policy_soft_failed',
   'applied',
   'discarded',
   'errored',
@@ -31,8 +36,23 @@ export const QUEUE_HOLDING_STATUSES: readonly RunStatus[] = [
   'plan_queued',
   'planning',
   'planned',
+  'policy_checking',
+  'policy_checked',
+  'policy_override',
   'apply_queued',
   'applying',
+];
+
+/** Where a run waits for someone's decision: apply or discard, after its plan or its policy check. */
+const CONFIRMABLE: readonly RunStatus[] = ['planned', 'policy_checked'];
+const DISCARDABLE: readonly RunStatus[] = ['planned', 'policy_checked', 'policy_checking', 'policy_override'];
+/** Waiting states a cancel ends at once (a policy evaluation changes nothing, so no executor is awaited). */
+const CANCEL_ENDS: readonly RunStatus[] = [
+  'pending',
+  'plan_queued',
+  'apply_queued',
+  'policy_checking',
+  'policy_override',
 ];
 
 export const PHASE_KINDS = ['plan', 'apply'] as const;
@@ -40,6 +60,10 @@ export type PhaseKind = (typeof PHASE_KINDS)[number];
 
 export const PHASE_STATUSES = ['pending', 'queued', 'running', 'finished', 'errored', 'canceled'] as const;
 export type PhaseStatus = (typeof PHASE_STATUSES)[number];
+
+/** What an executor job does: a run's plan or apply phase, or one policy evaluation of its check. */
+export const JOB_KINDS = ['plan', 'apply', 'policy-evaluation'] as const;
+export type JobKind = (typeof JOB_KINDS)[number];
 
 export const JOB_STATUSES = ['queued', 'claimed', 'finished', 'errored', 'canceled'] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
@@ -70,10 +94,9 @@ export function timestampKey(status: RunStatus): string {
 export function availableActions(run: RunState, now: Date): Record<RunAction, boolean> {
   const running = run.status === 'planning' || run.status === 'applying';
   return {
-    apply: run.status === 'planned' && !run.planOnly,
-    discard: run.status === 'planned',
-    cancel:
-      ['pending', 'plan_queued', 'apply_queued'].includes(run.status) || (running && !run.cancelRequested),
+    apply: CONFIRMABLE.includes(run.status) && !run.planOnly,
+    discard: DISCARDABLE.includes(run.status),
+    cancel: CANCEL_ENDS.includes(run.status) || (running && !run.cancelRequested),
     'force-cancel':
       running &&
       run.cancelRequested &&
@@ -102,7 +125,7 @@ export function refusal(action: RunAction, status: RunStatus): string {
     case 'apply':
       return `The run cannot be applied: it is ${status}, not paused for confirmation`;
     case 'discard':
-      return `The run cannot be discarded: it is ${status}, not paused for confirmation`;
+      return `The run cannot be discarded: it is ${status}, not paused for confirmation or a policy check`;
     case 'cancel':
       return `The run cannot be canceled: it is ${status}`;
     case 'force-cancel':
@@ -112,6 +135,7 @@ export function refusal(action: RunAction, status: RunStatus): string {
 
 /** What a cancel does: end the run now, or ask its executor to stop and wait for the report. */
 export function cancelEffect(status: RunStatus): 'end' | 'request' {
+  // Every other state a cancel is allowed in is a wait (CANCEL_ENDS).
   return status === 'planning' || status === 'applying' ? 'request' : 'end';
 }
 
@@ -152,6 +176,41 @@ export function afterReport(
   if (run.cancelRequested) return 'canceled';
   if (report.status === 'errored') return 'errored';
   if (kind === 'apply') return 'applied';
-  if (run.planOnly || !report.hasChanges) return 'planned_and_finished';
-  return run.autoApply ? 'apply_queued' : 'planned';
+  return afterPlan(run, report.hasChanges, 'planned');
+}
+
+/** After a plan, or after a passed (or overridden) policy check: finish, queue the apply, or wait. */
+export function afterPlan(
+  run: { planOnly: boolean; autoApply: boolean },
+  hasChanges: boolean,
+  waiting: 'planned' | 'policy_checked',
+): RunStatus {
+  if (run.planOnly || !hasChanges) return 'planned_and_finished';
+  return run.autoApply ? 'apply_queued' : waiting;
+}
+
+/**
+ * How a policy check ended: every failure advisory (`passed`), a failure someone may override
+ * (`overridable`), one nobody may (`blocked`), or an evaluation that could not be run (`errored`).
+ */
+export type PolicyVerdict = 'passed' | 'overridable' | 'blocked' | 'errored';
+
+/**
+ * Where a run goes from `policy_checking`. As the real service does: a blocking (hard-mandatory)
+ * failure errors the run; an overridable one waits in `policy_override`, except on plan-only
+ * runs, which end `policy_soft_failed`; a pass goes on as after a plan.
+ */
+export function afterPolicyCheck(
+  verdict: PolicyVerdict,
+  run: { planOnly: boolean; autoApply: boolean; hasChanges: boolean },
+): RunStatus {
+  switch (verdict) {
+    case 'blocked':
+    case 'errored':
+      return 'errored';
+    case 'overridable':
+      return run.planOnly ? 'policy_soft_failed' : 'policy_override';
+    case 'passed':
+      return afterPlan(run, run.hasChanges, 'policy_checked');
+  }
 }

@@ -66,7 +66,7 @@ export class RunTimeoutsService implements OnApplicationBootstrap, OnApplication
       const won = await inTransaction(this.ds, async (manager) => {
         const at = this.clock.now();
         if (!(await this.jobs.timeOut(manager, stale.id, cutoff, at))) return false;
-        const phase = await this.runs.findPhase(stale.phaseId, manager);
+        const phase = stale.phaseId ? await this.runs.findPhase(stale.phaseId, manager) : null;
         if (phase) {
           await this.runs.updatePhase(manager, phase.id, ['running'], {
             status: 'errored',
@@ -77,7 +77,10 @@ export class RunTimeoutsService implements OnApplicationBootstrap, OnApplication
         }
         const run = await this.runs.findById(stale.runId, manager);
         if (run) {
-          await this.queue.end(manager, run, ['planning', 'applying'], 'errored', { errorMessage: reason });
+          await this.queue.end(manager, run, ['planning', 'applying', 'policy_checking'], 'errored', {
+            errorMessage:
+              stale.kind === 'policy-evaluation' ? `${reason} while it evaluated policies` : reason,
+          });
         }
         return true;
       });

@@ -124,7 +124,10 @@ export class RunsController {
 
   @Post('runs/:id/actions/apply')
   @HttpCode(202)
-  @ApiOperation({ summary: 'Confirm a planned run (needs write); 409 unless it is paused for confirmation' })
+  @ApiOperation({
+    summary:
+      'Confirm a planned (or policy-checked) run (needs write); 409 unless it is paused for confirmation',
+  })
   @ApiBody(COMMENT_BODY)
   @ApiResponse({ status: 202, description: 'Accepted; no body' })
   @ApiErrors(401, 404, 409)
@@ -134,7 +137,10 @@ export class RunsController {
 
   @Post('runs/:id/actions/discard')
   @HttpCode(202)
-  @ApiOperation({ summary: 'Discard a planned run (needs write); 409 unless it is paused for confirmation' })
+  @ApiOperation({
+    summary:
+      'Discard a run (needs write) paused for confirmation, in its policy check or waiting for an override; 409 otherwise',
+  })
   @ApiBody(COMMENT_BODY)
   @ApiResponse({ status: 202, description: 'Accepted; no body' })
   @ApiErrors(401, 404, 409)
@@ -147,7 +153,8 @@ export class RunsController {
   @ApiOperation({
     summary: 'Cancel a run (needs write)',
     description:
-      'A run that waits (pending, plan_queued, apply_queued) ends `canceled` at once. A planning or ' +
+      'A run that waits (pending, plan_queued, apply_queued, policy_checking, policy_override) ends `canceled` ' +
+      'at once. A planning or ' +
       'applying run is asked to stop: its executor learns it from its next heartbeat and reports, and ' +
       'the run ends `canceled`; after a cool-off of ten seconds it may be force-canceled. 409 otherwise.',
   })

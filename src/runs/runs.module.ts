@@ -24,6 +24,8 @@ import { RunJobsService } from './run-jobs.service';
 import { RunTimeoutsService } from './run-timeouts.service';
 import { RunTriggerFiring } from './run-trigger-firing';
 import { RunLinks, runBlobPrefix } from './run-links';
+import { PolicyGateRegistry } from './policy-gate.registry';
+import { RunPolicyTransitions } from './run-policy-transitions';
 import { RunPhasesController } from './run-phases.controller';
 import { RunQueueService } from './run-queue.service';
 import { RunsController } from './runs.controller';
@@ -68,7 +70,10 @@ import { RunsService } from './runs.service';
     RunTriggerFiring,
     RunJobsService,
     RunTimeoutsService,
+    PolicyGateRegistry,
+    RunPolicyTransitions,
   ],
+  exports: [RunsService, RunsPresenter, RunPolicyTransitions, PolicyGateRegistry, RunLinks],
 })
 export class RunsModule {
   constructor(workspaceBlobs: WorkspaceBlobsRegistry, runs: RunsRepository) {

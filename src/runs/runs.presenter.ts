@@ -45,6 +45,12 @@ export class RunsPresenter {
       this.permissions.workspaceLevels(p, workspaces),
       this.repo.outcomesOf(runs.filter((r) => r.status === 'applied').map((r) => r.id)),
     ]);
+    // `can-override-policy-check`: the organization flag, for callers who can read the run at all.
+    const overriders = new Map<string, boolean>();
+    for (const orgId of new Set(workspaces.map((w) => w.organizationId))) {
+      overriders.set(orgId, await this.permissions.hasFlag(p, orgId, 'manage-policy-overrides'));
+    }
+    const orgOf = new Map(workspaces.map((w) => [w.id, w.organizationId]));
     const now = this.clock.now();
     return runs.map((run) =>
       serializeRun(
@@ -52,6 +58,7 @@ export class RunsPresenter {
         levels.get(run.workspaceId) ?? null,
         now,
         outcomes.filter((o) => o.sourceRunId === run.id),
+        overriders.get(orgOf.get(run.workspaceId) ?? '') === true,
       ),
     );
   }

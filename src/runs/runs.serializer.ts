@@ -109,6 +109,7 @@ export function serializeRun(
   level: WorkspaceAccessLevel | null,
   now: Date,
   outcomes: RunTriggerOutcomeEntity[],
+  canOverridePolicy = false,
 ): ResourceObject {
   const actions = availableActions({ ...run, cancelRequested: run.canceledAt !== null }, now);
   const can = (action: keyof typeof ACTION_LEVEL) => levelAllows(level, ACTION_LEVEL[action]);
@@ -144,7 +145,7 @@ export function serializeRun(
         'can-discard': can('discard'),
         'can-force-cancel': can('force-cancel'),
         'can-force-execute': false,
-        'can-override-policy-check': false,
+        'can-override-policy-check': canOverridePolicy,
       },
       'run-trigger-outcomes': outcomes.map((o) => ({
         'run-trigger-id': o.runTriggerId,

@@ -138,12 +138,13 @@ export class RunsService {
       const state = { ...run, cancelRequested: run.canceledAt !== null };
       if (!availableActions(state, now)[action]) return false;
       switch (action) {
+        // The compare-and-set names the status just read, which availableActions allowed.
         case 'apply':
-          if (!(await this.queue.move(manager, run, ['planned'], 'apply_queued'))) return false;
+          if (!(await this.queue.move(manager, run, [run.status], 'apply_queued'))) return false;
           await this.queue.queuePhase(manager, run, 'apply');
           return true;
         case 'discard':
-          return this.queue.end(manager, run, ['planned'], 'discarded');
+          return this.queue.end(manager, run, [run.status], 'discarded');
         case 'cancel':
           if (cancelEffect(run.status) === 'end') {
             return this.queue.end(manager, run, [run.status], 'canceled', {

@@ -38,6 +38,7 @@ function team(overrides: Partial<TeamEntity> = {}): TeamEntity {
     manageWorkspaces: true,
     manageProjects: false,
     manageProviders: false,
+    managePolicyOverrides: false,
     readWorkspaces: false,
     readProjects: false,
     ...overrides,
@@ -119,6 +120,7 @@ describe(TeamsService.name, () => {
         manageWorkspaces: false,
         manageProjects: false,
         manageProviders: false,
+        managePolicyOverrides: false,
         readWorkspaces: false,
         readProjects: true,
       });
@@ -166,6 +168,7 @@ describe(TeamsService.name, () => {
         manageWorkspaces: true,
         manageProjects: true,
         manageProviders: true,
+        managePolicyOverrides: true,
         readWorkspaces: true,
         readProjects: true,
       });

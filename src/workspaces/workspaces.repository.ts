@@ -12,6 +12,7 @@ import { PageAnchor } from './workspace-list.cache';
 export interface WorkspaceQueueState {
   name: string;
   organizationId: string;
+  projectId: string;
   locked: boolean;
   agentPoolId: string | null;
   autoApply: boolean;
@@ -172,7 +173,7 @@ export class WorkspacesRepository {
   async lockForQueue(manager: EntityManager, id: string): Promise<WorkspaceQueueState | null> {
     const mysql = manager.connection.options.type !== 'better-sqlite3';
     const rows: Record<string, unknown>[] = await manager.query(
-      'SELECT name, organization_id, locked, agent_pool_id, auto_apply, auto_apply_run_trigger ' +
+      'SELECT name, organization_id, project_id, locked, agent_pool_id, auto_apply, auto_apply_run_trigger ' +
         `FROM workspaces WHERE id = ?${mysql ? ' FOR UPDATE' : ''}`,
       [id],
     );
@@ -182,6 +183,7 @@ export class WorkspacesRepository {
     return {
       name: row.name as string,
       organizationId: row.organization_id as string,
+      projectId: row.project_id as string,
       locked: flag(row.locked),
       agentPoolId: typeof row.agent_pool_id === 'string' ? row.agent_pool_id : null,
       autoApply: flag(row.auto_apply),

@@ -102,6 +102,7 @@ const teamAttrs = {
       'manage-workspaces',
       'manage-projects',
       'manage-providers',
+      'manage-policy-overrides',
       'read-workspaces',
       'read-projects',
     ],
@@ -308,8 +309,20 @@ export const FUZZ_ROUTES: readonly FuzzRoute[] = [
     method: 'POST',
     path: '/api/v2/agent/jobs/:id/finish',
     auth: 'none',
-    body: { kind: 'object', fields: ['status', 'error-message', 'has-changes', 'resource-additions'] },
+    body: {
+      kind: 'object',
+      fields: ['status', 'error-message', 'has-changes', 'resource-additions', 'results'],
+    },
   },
+  // policy checks of runs
+  { method: 'GET', path: '/api/v2/runs/:id/policy-checks', query: [...PAGE, 'include'] },
+  { method: 'GET', path: '/api/v2/policy-checks/:id', query: ['include'] },
+  { method: 'POST', path: '/api/v2/policy-checks/:id/actions/override' },
+  { method: 'GET', path: '/api/v2/policy-checks/:id/output' },
+  { method: 'GET', path: '/api/v2/policy-checks/:id/policy-evaluations', query: PAGE },
+  { method: 'GET', path: '/api/v2/policy-evaluations/:id' },
+  { method: 'GET', path: '/api/v2/policy-evaluations/:id/policy-set-outcomes', query: PAGE },
+  { method: 'GET', path: '/api/v2/policy-set-outcomes/:id' },
   // agent pools, agent tokens, agents, executor registration
   {
     method: 'GET',

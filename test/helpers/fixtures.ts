@@ -101,6 +101,7 @@ export type Flag =
   | 'manage-workspaces'
   | 'manage-projects'
   | 'manage-providers'
+  | 'manage-policy-overrides'
   | 'read-workspaces'
   | 'read-projects';
 

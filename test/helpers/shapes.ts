@@ -103,6 +103,7 @@ export const ALL_FLAGS = [
   'manage-workspaces',
   'manage-projects',
   'manage-providers',
+  'manage-policy-overrides',
   'read-workspaces',
   'read-projects',
 ] as const;

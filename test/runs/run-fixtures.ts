@@ -124,7 +124,7 @@ export const OWNER_RUN_PERMISSIONS = {
   'can-discard': true,
   'can-force-cancel': true,
   'can-force-execute': false,
-  'can-override-policy-check': false,
+  'can-override-policy-check': true,
 };
 
 export const PLANNED_WITH_CHANGES = {

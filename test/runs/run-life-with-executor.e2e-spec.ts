@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
 import { Executor } from '../../src/executor/executor';
+import { DEFAULT_POLICY_COMMANDS } from '../../src/executor/options';
 import { ProtocolClient } from '../../src/executor/protocol-client';
 import { createAgentToken, createPool } from '../agent-pools/helpers';
 import {
@@ -102,6 +103,7 @@ describe('the life of a run, driven by the reference executor', () => {
         workDir: toolDir,
         maxJobs: 0,
         commands: { plan: `${tool} plan`, show: `${tool} show`, apply: `${tool} apply` },
+        policyCommands: DEFAULT_POLICY_COMMANDS,
       },
       new ProtocolClient(t.origin, token),
       (line) => executorLog.push(line),

@@ -20,6 +20,7 @@ function team(overrides: Partial<TeamEntity> = {}): TeamEntity {
     manageWorkspaces: false,
     manageProjects: false,
     manageProviders: false,
+    managePolicyOverrides: false,
     readWorkspaces: false,
     readProjects: false,
     ...overrides,

@@ -9,6 +9,7 @@ export type OrganizationFlag =
   | 'manage-workspaces'
   | 'manage-projects'
   | 'manage-providers'
+  | 'manage-policy-overrides'
   | 'read-workspaces'
   | 'read-projects';
 
@@ -17,6 +18,7 @@ export const ORGANIZATION_FLAGS: readonly OrganizationFlag[] = [
   'manage-workspaces',
   'manage-projects',
   'manage-providers',
+  'manage-policy-overrides',
   'read-workspaces',
   'read-projects',
 ];
@@ -27,6 +29,7 @@ export const FLAG_PROPERTY = {
   'manage-workspaces': 'manageWorkspaces',
   'manage-projects': 'manageProjects',
   'manage-providers': 'manageProviders',
+  'manage-policy-overrides': 'managePolicyOverrides',
   'read-workspaces': 'readWorkspaces',
   'read-projects': 'readProjects',
 } as const satisfies Record<OrganizationFlag, string>;

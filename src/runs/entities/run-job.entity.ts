@@ -1,11 +1,16 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
 import { TimestampColumn } from '../../common/sql/columns';
 import { RunPhaseEntity } from './run-phase.entity';
-import type { JobStatus, PhaseKind } from '../run-rules';
+import { RunEntity } from './run.entity';
+import type { JobKind, JobStatus } from '../run-rules';
 
-/** One unit of executor work: a plan or an apply phase, claimed by exactly one agent. */
+/**
+ * One unit of executor work, claimed by exactly one agent: a plan or an apply phase, or one policy
+ * evaluation of the run's policy check (the policy-checks module owns the evaluation).
+ */
 @Entity('run_jobs')
 @Index('uq_run_jobs_phase', ['phaseId'], { unique: true })
+@Index('uq_run_jobs_evaluation', ['evaluationId'], { unique: true })
 // "No work" is one lookup on this index.
 @Index('ix_run_jobs_claimable', ['status', 'agentPoolId', 'organizationId', 'createdAt'])
 @Index('ix_run_jobs_heartbeat', ['status', 'heartbeatAt'])
@@ -13,18 +18,28 @@ export class RunJobEntity {
   @PrimaryColumn({ type: 'varchar', length: 32 })
   id: string;
 
-  @Column({ type: 'varchar', length: 32 })
-  phaseId: string;
+  /** The plan or apply; null for a policy evaluation. */
+  @Column({ type: 'varchar', length: 32, nullable: true })
+  phaseId: string | null;
 
   @ManyToOne(() => RunPhaseEntity, { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'phase_id', foreignKeyConstraintName: 'fk_run_jobs_phase' })
   phase?: RunPhaseEntity;
 
+  /** Deleting the run deletes its jobs (policy evaluations have no phase to cascade through). */
   @Column({ type: 'varchar', length: 32 })
   runId: string;
 
-  @Column({ type: 'varchar', length: 8 })
-  kind: PhaseKind;
+  @ManyToOne(() => RunEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'run_id', foreignKeyConstraintName: 'fk_run_jobs_run' })
+  run?: RunEntity;
+
+  /** The policy evaluation (`poleval-…`) of a `policy-evaluation` job; null otherwise. */
+  @Column({ type: 'varchar', length: 32, nullable: true })
+  evaluationId: string | null;
+
+  @Column({ type: 'varchar', length: 24 })
+  kind: JobKind;
 
   @Column({ type: 'varchar', length: 16 })
   status: JobStatus;

@@ -16,6 +16,7 @@ export class OrganizationAccessAttributes {
   @Omittable() @IsBoolean() 'manage-workspaces'?: boolean;
   @Omittable() @IsBoolean() 'manage-projects'?: boolean;
   @Omittable() @IsBoolean() 'manage-providers'?: boolean;
+  @Omittable() @IsBoolean() 'manage-policy-overrides'?: boolean;
   @Omittable() @IsBoolean() 'read-workspaces'?: boolean;
   @Omittable() @IsBoolean() 'read-projects'?: boolean;
 }

@@ -37,6 +37,10 @@ export class TeamEntity {
   @BoolColumn()
   manageProviders: boolean;
 
+  /** Override soft-failed policy checks of runs (the real service's "Manage Policy Overrides"). */
+  @BoolColumn()
+  managePolicyOverrides: boolean;
+
   @BoolColumn()
   readWorkspaces: boolean;
 
