@@ -18,6 +18,7 @@ import { serializeToolVersion, toolVersionDoc } from './tool-versions.serializer
 import { ToolVersionsService } from './tool-versions.service';
 import { SelfHostedOnlyDocs } from '../http/self-hosted-only';
 import { LeavesAccessAlone } from '../http/write-effects';
+import { Sortable } from '../common/jsonapi/sort';
 
 /** The routes of one catalog; both catalogs are served by this one implementation. */
 function catalogController(catalog: Catalog) {
@@ -35,6 +36,7 @@ function catalogController(catalog: Catalog) {
     constructor(readonly versions: ToolVersionsService) {}
 
     @Get()
+    @Sortable({ version: 'version', 'created-at': 'createdAt' }, 'version')
     @ApiList(doc, {
       query: {
         'filter[version]': 'exact version; takes precedence over search[version]',

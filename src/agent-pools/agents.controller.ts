@@ -12,6 +12,7 @@ import { PageParams } from '../common/jsonapi/pagination';
 import { Paging, QueryValue } from '../common/jsonapi/query';
 import { AgentsService } from './agents.service';
 import { AGENT_DOC, serializeAgent } from './agents.serializer';
+import { Sortable } from '../common/jsonapi/sort';
 
 const LAST_PING_SINCE = 'filter[last-ping-since]';
 
@@ -31,6 +32,7 @@ export class AgentsController {
   constructor(private readonly agents: AgentsService) {}
 
   @Get('agent-pools/:id/agents')
+  @Sortable({ name: 'name', 'created-at': 'createdAt' }, 'created-at')
   @ApiList(AGENT_DOC, { query: { [LAST_PING_SINCE]: 'only agents seen at or after this time (ISO 8601)' } })
   async list(
     @CurrentPrincipal() p: Principal,

@@ -22,6 +22,7 @@ import { HttpLogging, PinoNestLogger } from '../observability/http-logging';
 import { MetricsService, routeLabel } from '../observability/metrics.service';
 import { answerClientErrors } from './client-errors';
 import { HttpDrain } from './http-drain';
+import { contentNegotiation } from './negotiation';
 import { dropSelfHostedOnly } from './self-hosted-only';
 
 export const MAX_JSON_BODY = '1mb';
@@ -91,6 +92,7 @@ export async function configureApp(app: NestExpressApplication): Promise<void> {
   app.use(app.get(MetricsService).middleware());
   app.use(rateLimitMiddleware(app.get(RateLimitService)));
   app.use(helmet({ contentSecurityPolicy: false, crossOriginEmbedderPolicy: false }));
+  app.use(contentNegotiation());
   app.use(
     responseCacheMiddleware({
       cache: app.get(ResponseCache),

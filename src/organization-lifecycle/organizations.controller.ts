@@ -18,6 +18,7 @@ import { OrganizationLifecycleService } from './organization-lifecycle.service';
 import { ORGANIZATION_DOC, serializeOrganization } from '../organizations/organizations.serializer';
 import type { OrganizationEntity } from '../organizations/entities/organization.entity';
 import { ChangesAccess } from '../http/write-effects';
+import { Sortable } from '../common/jsonapi/sort';
 
 const TYPE = { types: ['organizations'] };
 
@@ -36,6 +37,7 @@ export class OrganizationsController {
   }
 
   @Get()
+  @Sortable({ name: 'name', 'created-at': 'createdAt' }, 'name')
   @ApiList(ORGANIZATION_DOC)
   async list(@CurrentPrincipal() p: Principal, @Paging() paging: PageParams): Promise<CollectionDocument> {
     const page = await this.lifecycle.list(p, paging);

@@ -36,6 +36,7 @@ import { PoliciesService } from './policies.service';
 import { POLICY_DOC, serializePolicy } from './policies.serializer';
 import { parseKindFilter } from './policy-kinds';
 import { LeavesAccessAlone } from '../http/write-effects';
+import { Sortable } from '../common/jsonapi/sort';
 
 const TYPE = { types: ['policies'] };
 const WRITABLE = { writable: ['name', 'description', 'kind', 'enforcement-level', 'query'] };
@@ -53,6 +54,7 @@ export class PoliciesController {
   constructor(private readonly policies: PoliciesService) {}
 
   @Get('organizations/:org/policies')
+  @Sortable({ name: 'name', 'created-at': 'createdAt' }, 'name')
   @ApiList(POLICY_DOC, {
     query: { 'search[name]': 'substring of the policy name', 'filter[kind]': 'framework_a or framework_b' },
   })

@@ -16,6 +16,7 @@ import { POLICY_SET_INCLUDES, PolicySetPresenter } from './policy-set.presenter'
 import { PolicySetsService } from './policy-sets.service';
 import { POLICY_SET_DOC, serializePolicySet } from './policy-sets.serializer';
 import { LeavesAccessAlone } from '../http/write-effects';
+import { Sortable } from '../common/jsonapi/sort';
 
 const TYPE = { types: ['policy-sets'] };
 const CREATE_BODY = {
@@ -48,6 +49,7 @@ export class PolicySetsController {
   ) {}
 
   @Get('organizations/:org/policy-sets')
+  @Sortable({ name: 'name', 'created-at': 'createdAt' }, 'name')
   @ApiList(POLICY_SET_DOC, {
     includes: POLICY_SET_INCLUDES,
     query: {
@@ -123,6 +125,7 @@ export class PolicySetsController {
       'Global sets and sets attached to the workspace or its project, minus sets that exclude it. ' +
       'Read access to the workspace is enough.',
   })
+  @Sortable({ name: 'name', 'created-at': 'createdAt' }, 'name')
   @ApiList(POLICY_SET_DOC)
   async effective(
     @CurrentPrincipal() p: Principal,

@@ -22,6 +22,7 @@ import { RUN_INCLUDES, RunsPresenter } from './runs.presenter';
 import { APPLY_DOC, PLAN_DOC, RUN_DOC } from './runs.serializer';
 import { RunsService } from './runs.service';
 import { USER_DOC } from '../users/users.serializer';
+import { Sortable } from '../common/jsonapi/sort';
 
 const INCLUDED_DOCS = [WORKSPACE_DOC, CONFIGURATION_VERSION_DOC, USER_DOC, PLAN_DOC, APPLY_DOC];
 const COMMENT_BODY = {
@@ -91,6 +92,7 @@ export class RunsController {
 
   @Get('workspaces/:id/runs')
   @ApiOperation({ summary: 'Runs of a workspace, newest first' })
+  @Sortable({ 'created-at': 'createdAt' }, '-created-at')
   @ApiList(RUN_DOC, {
     includes: RUN_INCLUDES,
     includedDocs: INCLUDED_DOCS,

@@ -23,6 +23,7 @@ import {
 } from './tag-bindings.serializer';
 import { EffectiveTagBinding, TagBindingsService } from '../tag-bindings/tag-bindings.service';
 import { LeavesAccessAlone } from '../http/write-effects';
+import { Sortable } from '../common/jsonapi/sort';
 
 /** PATCH adding or updating bindings by key; answers with every binding of the target. */
 function ApiMergeTagBindings(): MethodDecorator {
@@ -61,6 +62,7 @@ export class TagBindingsController {
   ) {}
 
   @Get('projects/:id/tag-bindings')
+  @Sortable({ key: 'key', 'created-at': 'createdAt' }, 'key')
   @ApiList(TAG_BINDING_DOC)
   async listProject(
     @CurrentPrincipal() p: Principal,
@@ -88,6 +90,7 @@ export class TagBindingsController {
   }
 
   @Get('projects/:id/effective-tag-bindings')
+  @Sortable({ key: 'key', 'created-at': 'createdAt' }, 'key')
   @ApiList(EFFECTIVE_TAG_BINDING_DOC)
   async effectiveProject(
     @CurrentPrincipal() p: Principal,
@@ -99,6 +102,7 @@ export class TagBindingsController {
   }
 
   @Get('workspaces/:id/tag-bindings')
+  @Sortable({ key: 'key', 'created-at': 'createdAt' }, 'key')
   @ApiList(TAG_BINDING_DOC)
   async listWorkspace(
     @CurrentPrincipal() p: Principal,
@@ -122,6 +126,7 @@ export class TagBindingsController {
   }
 
   @Get('workspaces/:id/effective-tag-bindings')
+  @Sortable({ key: 'key', 'created-at': 'createdAt' }, 'key')
   @ApiList(EFFECTIVE_TAG_BINDING_DOC)
   async effectiveWorkspace(
     @CurrentPrincipal() p: Principal,

@@ -15,6 +15,7 @@ import { CreateTokenAttributes } from './dto/token-attributes.dto';
 import { IssuedToken, TokensService } from './tokens.service';
 import { serializeToken, TOKEN_DOC } from './tokens.serializer';
 import { ChangesAccess } from '../http/write-effects';
+import { Sortable } from '../common/jsonapi/sort';
 
 /** Token bodies are optional: an empty POST issues a token with no description. */
 const TYPE = { types: ['authentication-tokens'], optional: true };
@@ -52,6 +53,7 @@ export class TokensController {
   }
 
   @Get('users/:id/authentication-tokens')
+  @Sortable({ 'created-at': 'createdAt' }, 'created-at')
   @ApiList(TOKEN_DOC)
   async listUserTokens(
     @CurrentPrincipal() p: Principal,

@@ -1,7 +1,8 @@
-import { applyDecorators, HttpCode } from '@nestjs/common';
+import { applyDecorators, HttpCode, SetMetadata } from '@nestjs/common';
 import { ApiBody, ApiQuery, ApiResponse } from '@nestjs/swagger';
 import { MAX_RELATIONSHIP_IDENTIFIERS } from './body';
 import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+import { registerFields } from './fields';
 
 /** How one JSON:API resource type looks on the wire, for the OpenAPI document. */
 export interface ResourceDoc {
@@ -93,6 +94,7 @@ const RELATED_LINK: Record<string, SchemaObject> = {
 };
 
 export function resourceSchema(doc: ResourceDoc): SchemaObject {
+  registerFields(doc.type, [...Object.keys(doc.attributes), ...Object.keys(doc.relationships ?? {})]);
   const relationships = Object.fromEntries(
     Object.entries(doc.relationships ?? {}).map(([name, rel]) => [
       name,
@@ -210,6 +212,9 @@ export function ApiShow(
   );
 }
 
+/** Handler metadata set by `ApiList`: the route answers a paginated collection (it must be `@Sortable`). */
+export const LIST_ROUTE = 'plinth:list-route';
+
 /** GET a paginated collection. */
 export function ApiList(
   doc: ResourceDoc,
@@ -223,6 +228,7 @@ export function ApiList(
     ApiQuery({ name, required: false, type: String, description }),
   );
   return applyDecorators(
+    SetMetadata(LIST_ROUTE, true),
     ApiResponse({
       status: 200,
       schema: {

@@ -16,6 +16,7 @@ import { CreateRegistryProviderAttributes } from './registry-provider-attributes
 import { REGISTRY_PROVIDER_DOC, serializeProvider } from './registry-providers.serializer';
 import { ProviderPath, ProviderView, RegistryProvidersService } from './registry-providers.service';
 import { LeavesAccessAlone } from '../../http/write-effects';
+import { Sortable } from '../../common/jsonapi/sort';
 
 const INCLUDES = ['registry-provider-versions'];
 
@@ -47,6 +48,7 @@ export class RegistryProvidersController {
   }
 
   @Get('organizations/:org/registry-providers')
+  @Sortable({ name: 'name', 'created-at': 'createdAt' }, 'name, then registry-name and namespace')
   @ApiList(REGISTRY_PROVIDER_DOC, {
     includes: INCLUDES,
     query: {
