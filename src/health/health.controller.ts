@@ -3,11 +3,13 @@ import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { HealthCheck, HealthCheckService, TypeOrmHealthIndicator } from '@nestjs/terminus';
 import { API_V2 } from '../common/api-prefix';
 import { Public } from '../common/auth/public.decorator';
+import { PublicDocs } from '../http/openapi-document';
 
 export const API_VERSION = '2.6';
 
 @ApiTags('health')
 @Public()
+@PublicDocs()
 @Controller()
 export class HealthController {
   constructor(

@@ -37,7 +37,11 @@ export class RunTriggersController {
 
   @Post('workspaces/:workspace_id/run-triggers')
   @ApiParam({ name: 'workspace_id', description: 'the destination workspace (admin access needed)' })
-  @ApiCreate(RUN_TRIGGER_DOC, { writable: [], relationships: ['sourceable'] })
+  @ApiCreate(RUN_TRIGGER_DOC, {
+    writable: [],
+    relationships: ['sourceable'],
+    requiredRelationships: ['sourceable'],
+  })
   async create(
     @CurrentPrincipal() p: Principal,
     @Param('workspace_id') workspaceId: string,

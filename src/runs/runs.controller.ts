@@ -66,6 +66,7 @@ export class RunsController {
   @ApiCreate(RUN_DOC, {
     writable: ['message', 'is-destroy', 'plan-only', 'auto-apply'],
     relationships: ['workspace', 'configuration-version'],
+    requiredRelationships: ['workspace'],
   })
   async create(
     @CurrentPrincipal() p: Principal,

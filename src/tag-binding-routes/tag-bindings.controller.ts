@@ -1,11 +1,11 @@
 import { applyDecorators, Controller, Get, Param, Patch } from '@nestjs/common';
-import { ApiBearerAuth, ApiBody, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiBody, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { API_V2 } from '../common/api-prefix';
 import { CurrentPrincipal } from '../common/auth/current-principal.decorator';
 import { Principal } from '../common/auth/principal';
 import { firstPageOf, Page, pageResult } from '../common/sql/paginate';
 import { CollectionDocument } from '../common/jsonapi/document';
-import { ApiErrors, ApiList, resourceSchema } from '../common/jsonapi/openapi';
+import { ApiErrors, ApiList, LIST_LINKS, PAGINATION_META, resourceSchema } from '../common/jsonapi/openapi';
 import { PageParams } from '../common/jsonapi/pagination';
 import { Paging } from '../common/jsonapi/query';
 import { projectPath } from '../projects/projects.serializer';
@@ -28,6 +28,12 @@ import { Sortable } from '../common/jsonapi/sort';
 /** PATCH adding or updating bindings by key; answers with every binding of the target. */
 function ApiMergeTagBindings(): MethodDecorator {
   return applyDecorators(
+    ApiOperation({
+      summary: 'Add or change tag bindings',
+      description:
+        'Merges the bindings sent into the target: a sent key gets the sent value, other keys keep theirs. ' +
+        'Answers every binding of the target.',
+    }),
     ApiBody({
       schema: { type: 'object', required: ['data'], properties: { data: TAG_BINDING_LIST_SCHEMA } },
     }),
@@ -36,7 +42,12 @@ function ApiMergeTagBindings(): MethodDecorator {
       description: 'All bindings of the target after the change',
       schema: {
         type: 'object',
-        properties: { data: { type: 'array', items: resourceSchema(TAG_BINDING_DOC) } },
+        required: ['data', 'links', 'meta'],
+        properties: {
+          data: { type: 'array', items: resourceSchema(TAG_BINDING_DOC) },
+          links: LIST_LINKS,
+          meta: PAGINATION_META,
+        },
       },
     }),
     ApiErrors(400, 401, 404, 422),

@@ -41,7 +41,11 @@ export class TeamWorkspacesController {
   }
 
   @Post()
-  @ApiCreate(TEAM_WORKSPACE_DOC, { writable: ['access'], relationships: ['team', 'workspace'] })
+  @ApiCreate(TEAM_WORKSPACE_DOC, {
+    writable: ['access'],
+    relationships: ['team', 'workspace'],
+    requiredRelationships: ['team', 'workspace'],
+  })
   async create(
     @CurrentPrincipal() p: Principal,
     @JsonApiBody(TeamWorkspaceAttributes, TYPE) body: ParsedBody<TeamWorkspaceAttributes>,

@@ -1,6 +1,7 @@
 import { Controller, Get, Header } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Public } from '../../common/auth/public.decorator';
+import { PublicDocs } from '../../http/openapi-document';
 
 /** Remote service discovery: where the provider registry protocol and the API live. */
 export const DISCOVERY = {
@@ -12,6 +13,7 @@ export const DISCOVERY = {
 
 @ApiTags('registry-protocol')
 @Public()
+@PublicDocs()
 @Controller('.well-known')
 export class DiscoveryController {
   @Get('terraform.json')
