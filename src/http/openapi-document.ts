@@ -2,12 +2,18 @@ import { INestApplication } from '@nestjs/common';
 import { ApiExtension, DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { API_V2 } from '../common/api-prefix';
 import { JSONAPI_MEDIA_TYPE } from '../common/jsonapi/media-type';
-import { errorDocument, exampleValue, jsonApiContent } from '../common/jsonapi/openapi-schemas';
+import {
+  errorDocument,
+  exampleValue,
+  jsonApiContent,
+  resourceComponents,
+} from '../common/jsonapi/openapi-schemas';
 import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { AppConfig } from '../config/app-config';
 import { dropSelfHostedOnly } from './self-hosted-only';
 
 const PUBLIC = 'x-public';
+const AGENT_PROTOCOL = `/${API_V2}/agent/`;
 
 /**
  * On a controller or route that needs no credentials at all (`@Public` routes other than the ones
@@ -66,6 +72,7 @@ function addError(op: Operation, status: number): void {
  * - operations the decorators left without a description get their summary as one.
  */
 export function finishDocument(doc: OpenAPIObject): void {
+  doc.components = { ...doc.components, schemas: { ...doc.components?.schemas, ...resourceComponents() } };
   for (const [path, , op] of operations(doc)) {
     for (const response of Object.values(op.responses ?? {})) {
       const json = response.content?.['application/json'];
@@ -79,9 +86,11 @@ export function finishDocument(doc: OpenAPIObject): void {
     }
     const request = op.requestBody?.content;
     if (request?.['application/json'] && !request[JSONAPI_MEDIA_TYPE] && path.startsWith(`/${API_V2}`)) {
-      const json = request['application/json'] as { schema?: { properties?: object } };
-      if (isJsonApiDocument(json.schema))
-        op.requestBody!.content = { [JSONAPI_MEDIA_TYPE]: json, ...request };
+      // JSON:API clients send every body with the JSON:API media type (run actions' `{comment}`
+      // too); the executor protocol under /agent speaks plain JSON.
+      if (!path.startsWith(AGENT_PROTOCOL)) {
+        op.requestBody!.content = { [JSONAPI_MEDIA_TYPE]: request['application/json'], ...request };
+      }
     }
     // Content negotiation (http/negotiation.ts) answers these on any route before routing.
     const speaksJsonApi = Object.values(op.responses ?? {}).some((r) => r.content?.[JSONAPI_MEDIA_TYPE]);

@@ -75,16 +75,30 @@ export class ResponseValidator {
   private readonly routes: Route[];
   private readonly compiled = new Map<object, ValidateFunction>();
 
-  constructor(doc: OpenApiDoc) {
+  constructor(private readonly doc: OpenApiDoc) {
     addFormats(this.ajv);
     this.ajv.addKeyword({ keyword: 'example' });
     this.routes = routesOf(doc);
   }
 
+  /** The schema with `#/components/schemas/…` references replaced by what they name. */
+  private deref(node: unknown): unknown {
+    if (Array.isArray(node)) return node.map((n) => this.deref(n));
+    if (!node || typeof node !== 'object') return node;
+    const ref = (node as { $ref?: unknown }).$ref;
+    if (typeof ref === 'string') {
+      const name = ref.replace('#/components/schemas/', '');
+      const components = (this.doc.components as { schemas?: Record<string, unknown> } | undefined)?.schemas;
+      if (!components?.[name]) throw new Error(`unresolved reference ${ref}`);
+      return this.deref(components[name]);
+    }
+    return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, this.deref(v)]));
+  }
+
   private schemaFn(schema: object): ValidateFunction {
     let fn = this.compiled.get(schema);
     if (!fn) {
-      fn = this.ajv.compile(schema);
+      fn = this.ajv.compile(this.deref(schema) as object);
       this.compiled.set(schema, fn);
     }
     return fn;

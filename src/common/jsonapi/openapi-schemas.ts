@@ -130,8 +130,22 @@ const RELATED_LINK: Record<string, SchemaObject> = {
   links: { type: 'object', properties: { related: { type: 'string' } } },
 };
 
+/** Each type's ResourceDoc, as the routes that answer with it describe it (the first one wins). */
+const DOCS = new Map<string, ResourceDoc>();
+
+/** Where the document keeps a type's resource schema (see `resourceComponents`). */
+export function resourceRef(type: string): string {
+  return `#/components/schemas/${type}-resource`;
+}
+
+/** `components.schemas` entries for every type a route answers with, for `included` references. */
+export function resourceComponents(): Record<string, SchemaObject> {
+  return Object.fromEntries([...DOCS.values()].map((d) => [`${d.type}-resource`, resourceSchema(d)]));
+}
+
 export function resourceSchema(doc: ResourceDoc): SchemaObject {
   registerFields(doc.type, [...Object.keys(doc.attributes), ...Object.keys(doc.relationships ?? {})]);
+  if (!DOCS.has(doc.type)) DOCS.set(doc.type, doc);
   const relationships = Object.fromEntries(
     Object.entries(doc.relationships ?? {}).map(([name, rel]) => [
       name,

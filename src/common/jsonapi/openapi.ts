@@ -14,6 +14,7 @@ import {
   requestSchema,
   requiredAttributes,
   ResourceDoc,
+  resourceRef,
   resourceSchema,
 } from './openapi-schemas';
 
@@ -90,13 +91,27 @@ function fieldsQueries(docs: readonly ResourceDoc[]): MethodDecorator[] {
   );
 }
 
-/** The `included` array: any of the given resource types, or untyped when none are named. */
-function includedSchema(docs: readonly ResourceDoc[]): SchemaObject {
-  if (!docs.length) return { type: 'array', items: { type: 'object' } };
-  return {
-    type: 'array',
-    items: docs.length === 1 ? resourceSchema(docs[0]) : { oneOf: docs.map(resourceSchema) },
-  };
+/**
+ * The `included` array: a union of the resource types `include` may add, each a reference to its
+ * type's resource schema (`#/components/schemas/<type>-resource`, filled in by the document step
+ * from the serializers' ResourceDocs). The member types are read from the primary type's
+ * relationships (`include=workspace_exclusions` → `workspace-exclusions` → `workspaces`), plus
+ * any `includedDocs` a route names.
+ */
+function includedSchema(
+  doc: ResourceDoc,
+  includes: readonly string[],
+  includedDocs: readonly ResourceDoc[],
+): SchemaObject {
+  includedDocs.forEach(resourceSchema);
+  const types = new Set(includedDocs.map((d) => d.type));
+  for (const include of includes) {
+    const rel = doc.relationships?.[include] ?? doc.relationships?.[include.replace(/_/g, '-')];
+    if (rel && !rel.linksOnly) types.add(rel.type);
+  }
+  if (!types.size) return { type: 'array', maxItems: 0, items: { type: 'object' } };
+  const refs = [...types].map((type) => ({ $ref: resourceRef(type) }));
+  return { type: 'array', items: refs.length === 1 ? refs[0] : { oneOf: refs } };
 }
 
 function responseOf(
@@ -127,7 +142,7 @@ export function ApiShow(
       {
         type: 'object',
         required: ['data'],
-        properties: { data: resourceSchema(doc), included: includedSchema(includedDocs) },
+        properties: { data: resourceSchema(doc), included: includedSchema(doc, includes, includedDocs) },
       },
       { data: exampleResource(doc) },
       `The ${what}`,
@@ -177,7 +192,7 @@ export function ApiList(
         required: ['data', 'links', 'meta'],
         properties: {
           data: { type: 'array', items: resourceSchema(doc) },
-          included: includedSchema(options.includedDocs ?? []),
+          included: includedSchema(doc, options.includes ?? [], options.includedDocs ?? []),
           links: LIST_LINKS,
           meta: PAGINATION_META,
         },
