@@ -42,8 +42,8 @@ describe('the OpenAPI document', () => {
     for (const [path, method, op] of ops) {
       if (!path.startsWith('/api/v2/')) continue;
       for (const [status, response] of Object.entries(op.responses)) {
-        const json = response.content?.['application/json'];
-        const props = json?.schema?.properties ?? {};
+        const schema: { properties?: object } | undefined = response.content?.['application/json']?.schema;
+        const props = schema?.properties ?? {};
         if ('data' in props || 'errors' in props) plain.push(`${method} ${path} ${status}`);
       }
       const body = op.requestBody?.content;
