@@ -33,7 +33,14 @@ export class AgentsController {
 
   @Get('agent-pools/:id/agents')
   @Sortable({ name: 'name', 'created-at': 'createdAt' }, 'created-at')
-  @ApiList(AGENT_DOC, { query: { [LAST_PING_SINCE]: 'only agents seen at or after this time (ISO 8601)' } })
+  @ApiList(AGENT_DOC, {
+    query: {
+      [LAST_PING_SINCE]: {
+        description: 'only agents seen at or after this time (ISO 8601)',
+        schema: { type: 'string', format: 'date-time' },
+      },
+    },
+  })
   async list(
     @CurrentPrincipal() p: Principal,
     @Param('id') id: string,

@@ -27,14 +27,22 @@ import { pageResult } from '../common/sql/paginate';
 import { DomainError } from '../common/errors/domain-error';
 import { JsonApiBody, ParsedBody } from '../common/jsonapi/body';
 import { CollectionDocument, ResourceDocument } from '../common/jsonapi/document';
-import { ApiCreate, ApiDelete, ApiErrors, ApiList, ApiShow, ApiUpdate } from '../common/jsonapi/openapi';
+import {
+  ApiCreate,
+  ApiDelete,
+  ApiErrors,
+  ApiList,
+  ApiShow,
+  ApiUpdate,
+  enumOf,
+} from '../common/jsonapi/openapi';
 import { JSON_BODY_TYPES } from '../common/jsonapi/media-type';
 import { PageParams } from '../common/jsonapi/pagination';
 import { Paging, QueryValue } from '../common/jsonapi/query';
 import { CreatePolicyAttributes, UpdatePolicyAttributes } from './dto/policy-attributes.dto';
 import { PoliciesService } from './policies.service';
 import { POLICY_DOC, serializePolicy } from './policies.serializer';
-import { parseKindFilter } from './policy-kinds';
+import { POLICY_KINDS, parseKindFilter } from './policy-kinds';
 import { LeavesAccessAlone } from '../http/write-effects';
 import { Sortable } from '../common/jsonapi/sort';
 
@@ -56,7 +64,10 @@ export class PoliciesController {
   @Get('organizations/:org/policies')
   @Sortable({ name: 'name', 'created-at': 'createdAt' }, 'name')
   @ApiList(POLICY_DOC, {
-    query: { 'search[name]': 'substring of the policy name', 'filter[kind]': 'framework_a or framework_b' },
+    query: {
+      'search[name]': 'substring of the policy name',
+      'filter[kind]': { description: 'only policies of this kind', schema: enumOf(POLICY_KINDS) },
+    },
   })
   async list(
     @CurrentPrincipal() p: Principal,

@@ -6,10 +6,10 @@ import { Principal } from '../common/auth/principal';
 import { pageResult } from '../common/sql/paginate';
 import { JsonApiBody, ParsedBody } from '../common/jsonapi/body';
 import { CollectionDocument, ResourceDocument } from '../common/jsonapi/document';
-import { ApiCreate, ApiDelete, ApiList, ApiShow, ApiUpdate } from '../common/jsonapi/openapi';
+import { ApiCreate, ApiDelete, ApiList, ApiShow, ApiUpdate, enumOf } from '../common/jsonapi/openapi';
 import { PageParams } from '../common/jsonapi/pagination';
 import { Includes, Paging, parseBooleanParam, QueryValue } from '../common/jsonapi/query';
-import { parseKindFilter } from '../policies/policy-kinds';
+import { POLICY_KINDS, parseKindFilter } from '../policies/policy-kinds';
 import { LinkOrigin } from '../storage/link-origin.decorator';
 import { CreatePolicySetAttributes, UpdatePolicySetAttributes } from './dto/policy-set-attributes.dto';
 import { POLICY_SET_INCLUDES, PolicySetPresenter } from './policy-set.presenter';
@@ -53,8 +53,11 @@ export class PolicySetsController {
   @ApiList(POLICY_SET_DOC, {
     includes: POLICY_SET_INCLUDES,
     query: {
-      'filter[versioned]': 'true: VCS or upload-versioned sets; false: sets using the policies relationship',
-      'filter[kind]': 'framework_a or framework_b',
+      'filter[versioned]': {
+        description: 'true: VCS or upload-versioned sets; false: sets using the policies relationship',
+        schema: enumOf(['true', 'false']),
+      },
+      'filter[kind]': { description: 'only sets of this kind', schema: enumOf(POLICY_KINDS) },
       'search[name]': 'substring of the set name',
     },
   })

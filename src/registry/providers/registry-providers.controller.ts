@@ -6,7 +6,7 @@ import { Principal } from '../../common/auth/principal';
 import { pageResult } from '../../common/sql/paginate';
 import { JsonApiBody, ParsedBody } from '../../common/jsonapi/body';
 import { CollectionDocument, Included, ResourceDocument } from '../../common/jsonapi/document';
-import { ApiCreate, ApiDelete, ApiList, ApiShow } from '../../common/jsonapi/openapi';
+import { ApiCreate, ApiDelete, ApiList, ApiShow, enumOf } from '../../common/jsonapi/openapi';
 import { PageParams } from '../../common/jsonapi/pagination';
 import { Includes, Paging, QueryValue } from '../../common/jsonapi/query';
 import { LinkOrigin } from '../../storage/link-origin.decorator';
@@ -53,7 +53,10 @@ export class RegistryProvidersController {
     includes: INCLUDES,
     query: {
       q: 'substring of the provider name or namespace',
-      'filter[registry_name]': '`private` or `public`',
+      'filter[registry_name]': {
+        description: 'only providers of this registry',
+        schema: enumOf(['private', 'public']),
+      },
     },
   })
   async list(
