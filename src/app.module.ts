@@ -2,6 +2,8 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AgentPoolsModule } from './agent-pools/agent-pools.module';
+import { AdminUsersModule } from './admin-users/admin-users.module';
+import { AuditModule } from './audit/audit.module';
 import { AdminCatalogsModule } from './admin-catalogs/admin-catalogs.module';
 import { BootstrapModule } from './bootstrap/bootstrap.module';
 import { ClockModule } from './common/clock';
@@ -55,6 +57,8 @@ import { WorkspacesModule } from './workspaces/workspaces.module';
     OrganizationLifecycleModule,
     TeamsModule,
     TokensModule,
+    AdminUsersModule,
+    AuditModule,
     ProjectsModule,
     WorkspacesModule,
     RunTriggersModule,

@@ -9,6 +9,7 @@
  *   BENCH_CONNECTIONS=32   keep-alive connections
  *   BENCH_SCENARIOS=a,b    only these scenarios (names as printed; `scaling` for the scaling check)
  *   BENCH_WORKERS=1        WEB_CONCURRENCY of the server
+ *   BENCH_EXECUTORS=200    executors of the idle-executors scenario (each polls once a second)
  *   BENCH_SKIP_BUILD=1     use the existing dist/
  *   BENCH_PROFILE=dir      run the server with --cpu-prof into dir (summarise with profile-top.ts)
  *   BENCH_JSON=file        also write the measurements as JSON
@@ -22,6 +23,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { resolve } from 'node:path';
 import { Api, bootstrapAdmin, inParallel } from './http';
+import { idleExecutors } from './idle-executors';
 import { bulkInsertWorkspaces } from './scale';
 import { drive, Measured, readWhileWriting, Scenario, scalingScenarios, scenarios } from './scenarios';
 import { Seeded, Seeder, seedSize } from './seed';
@@ -122,6 +124,33 @@ async function main(): Promise<void> {
     };
     for (const scenario of scenarios(seed).filter((s) => wanted(s.name))) await run(scenario);
     if (wanted('show-while-writing')) await run(readWhileWriting(seed, await clientTokens(api, 32)));
+    if (wanted('idle-executors')) {
+      const executors = Number(env.BENCH_EXECUTORS ?? '200');
+      log(`→ idle-executors: ${executors} executors polling an empty queue once a second each`);
+      const m = await idleExecutors(
+        api,
+        {
+          origin: running.origin,
+          org: seed.org,
+          executors,
+          perToken: 20,
+          intervalMs: 1000,
+          duration,
+          warmup: opts.warmup,
+        },
+        () => samplePeak(() => running.rss()),
+        {
+          server: () => running.cpuSeconds(),
+          database: databaseCpuSeconds,
+          statements: () => statementsRun(db),
+        },
+      );
+      log(
+        `  ${m.rps.toFixed(0)} polls/s, p50 ${m.p50} ms, p99 ${m.p99} ms, not 204: ${m.errors}, ` +
+          `CPU/poll: server ${m.serverCpuMs.toFixed(3)} ms, database ${m.databaseCpuMs.toFixed(3)} ms`,
+      );
+      results.push(m);
+    }
 
     if (!only || only.has('scaling')) {
       // A kept database may hold the scaling organization of an earlier run already.

@@ -90,6 +90,20 @@ export function scenarios(seed: Seeded): Scenario[] {
       ),
     },
     {
+      name: 'module-versions',
+      title: 'consumer versions list of a module',
+      cls: 'single',
+      requests: get(`/api/registry/v1/modules/${org}/${seed.moduleName}/${seed.moduleProvider}/versions`),
+    },
+    {
+      name: 'module-download',
+      title: 'consumer module download (204 with X-Terraform-Get)',
+      cls: 'single',
+      requests: get(
+        `/api/registry/v1/modules/${org}/${seed.moduleName}/${seed.moduleProvider}/${seed.moduleVersion}/download`,
+      ),
+    },
+    {
       name: 'reserved-tag-key-churn',
       title: 'create + delete a reserved tag key (alternating)',
       cls: 'write',

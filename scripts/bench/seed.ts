@@ -3,6 +3,7 @@ import { gzipSync } from 'node:zlib';
 import * as openpgp from 'openpgp';
 import { Header } from 'tar';
 import { Api, inParallel, putBytes } from './http';
+import { SeededModule, seedModules } from './seed-modules';
 
 /** How big the seeded organization is; BENCH_SCALE multiplies every count. */
 export interface SeedSize {
@@ -12,6 +13,9 @@ export interface SeedSize {
   policies: number;
   providers: number;
   versionsPerProvider: number;
+  /** Module names, each published for three providers. */
+  modules: number;
+  versionsPerModule: number;
   runTriggers: number;
   reservedTagKeys: number;
 }
@@ -25,13 +29,15 @@ export function seedSize(scale: number): SeedSize {
     policies: n(1_000, 20),
     providers: n(200, 2),
     versionsPerProvider: 10,
+    modules: n(100, 2),
+    versionsPerModule: 10,
     runTriggers: n(2_000, 20),
     reservedTagKeys: n(200, 4),
   };
 }
 
 /** What the scenarios need to know about the seeded organization. */
-export interface Seeded {
+export interface Seeded extends SeededModule {
   org: string;
   workspaceIds: string[];
   /** A set with a ready version and a newer pending one, so both version includes differ. */
@@ -96,6 +102,10 @@ export class Seeder {
       `${this.size.providers} providers × ${this.size.versionsPerProvider} versions × ${PLATFORMS.length} platforms`,
       () => this.providers(org),
     );
+    const module = await step(
+      `${this.size.modules} modules × 3 providers × ${this.size.versionsPerModule} versions`,
+      () => seedModules(this.api, org, this.size.modules, this.size.versionsPerModule),
+    );
     this.log(`  seeded in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
     return {
       org,
@@ -104,6 +114,7 @@ export class Seeder {
       inboundWorkspaceId: inbound,
       providerName: provider.name,
       providerVersion: provider.version,
+      ...module,
     };
   }
 

@@ -134,8 +134,9 @@ export class BenchServer {
         WEB_CONCURRENCY: String(opts.workers),
         SIGNING_SECRET: 'bench-signing-secret-of-at-least-32-bytes',
         ...(process.env.BENCH_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS } : {}),
-        // The caches' settings, when the run is to measure them otherwise (RESPONSE_CACHE_MB=0).
-        ...pick(process.env, ['CACHE_TTL_MS', 'RESPONSE_CACHE_MB']),
+        // The caches' settings, when the run is to measure them otherwise (RESPONSE_CACHE_MB=0), and the
+        // audit trail's (AUDIT_RETENTION_DAYS=0 measures writes without it).
+        ...pick(process.env, ['CACHE_TTL_MS', 'RESPONSE_CACHE_MB', 'AUDIT_RETENTION_DAYS']),
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -5,17 +5,18 @@ import { CatalogUsageRegistry } from './catalog-usage.registry';
 import { ToolVersionEntity } from './entities/tool-version.entity';
 import { SelfHostedOnlyMiddleware } from './self-hosted-only.middleware';
 import { SiteAdminGuard } from './site-admin.guard';
-import { EngineVersionsController, PolicyEngineVersionsController } from './tool-versions.controller';
+import { CATALOG_CONTROLLERS } from './tool-versions.controller';
 import { ToolVersionsRepository } from './tool-versions.repository';
 import { ToolVersionsService } from './tool-versions.service';
 
 /**
- * The administrator catalogs of engine and policy-engine versions. Exports the service (pinning
+ * The administrator catalogs of engine and policy-engine versions, each also under the real
+ * service's name (`terraform-versions`, `opa-versions`). Exports the service (pinning
  * checks) and the usage registry, where each module that pins versions registers its counter.
  */
 @Module({
   imports: [TypeOrmModule.forFeature([ToolVersionEntity])],
-  controllers: [EngineVersionsController, PolicyEngineVersionsController],
+  controllers: CATALOG_CONTROLLERS,
   providers: [
     ToolVersionsRepository,
     ToolVersionsService,
@@ -27,8 +28,6 @@ import { ToolVersionsService } from './tool-versions.service';
 })
 export class AdminCatalogsModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {
-    consumer
-      .apply(SelfHostedOnlyMiddleware)
-      .forRoutes(EngineVersionsController, PolicyEngineVersionsController);
+    consumer.apply(SelfHostedOnlyMiddleware).forRoutes(...CATALOG_CONTROLLERS);
   }
 }

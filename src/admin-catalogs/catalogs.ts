@@ -12,3 +12,20 @@ export const CATALOG_VERSION = /^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/;
 
 /** The pin that follows the newest version and needs no catalog entry. */
 export const LATEST = 'latest';
+
+/** A path under `/api/v2/admin/` serving one catalog; the name is also the JSON:API type there. */
+export interface CatalogRoute {
+  catalog: Catalog;
+  name: string;
+}
+
+/**
+ * Every catalog is served under the contract's name and under the real service's name, so its
+ * official clients work unchanged (docs/compatibility.md). One implementation behind all four.
+ */
+export const CATALOG_ROUTES = {
+  engineVersions: { catalog: 'engine-versions', name: 'engine-versions' },
+  policyEngineVersions: { catalog: 'policy-engine-versions', name: 'policy-engine-versions' },
+  terraformVersions: { catalog: 'engine-versions', name: 'terraform-versions' },
+  opaVersions: { catalog: 'policy-engine-versions', name: 'opa-versions' },
+} as const satisfies Record<string, CatalogRoute>;

@@ -7,7 +7,7 @@ import { CollectionDocument, ResourceDocument } from '../common/jsonapi/document
 import { ApiCreate, ApiDelete, ApiList, ApiShow, ApiUpdate } from '../common/jsonapi/openapi';
 import { PageParams } from '../common/jsonapi/pagination';
 import { Paging, QueryValue } from '../common/jsonapi/query';
-import { Catalog } from './catalogs';
+import { CATALOG_ROUTES, CatalogRoute } from './catalogs';
 import {
   CreateToolVersionAttributes,
   UpdateToolVersionAttributes,
@@ -15,23 +15,28 @@ import {
 } from './dto/tool-version-attributes.dto';
 import { SiteAdminGuard } from './site-admin.guard';
 import { serializeToolVersion, toolVersionDoc } from './tool-versions.serializer';
-import { ToolVersionsService } from './tool-versions.service';
+import { ToolVersionsService, ToolVersionView } from './tool-versions.service';
 import { SelfHostedOnlyDocs } from '../http/self-hosted-only';
 import { LeavesAccessAlone } from '../http/write-effects';
 import { Sortable } from '../common/jsonapi/sort';
 
-/** The routes of one catalog; both catalogs are served by this one implementation. */
-function catalogController(catalog: Catalog) {
-  const doc = toolVersionDoc(catalog);
-  const body = { types: [catalog] };
+/**
+ * The routes of one catalog under one name; every catalog and every name it is served under (the
+ * contract's and the real service's) share this one implementation. Bodies may carry either type.
+ */
+function catalogController(route: CatalogRoute) {
+  const { catalog, name } = route;
+  const doc = toolVersionDoc(route);
+  const body = { types: [...new Set([name, catalog])] };
   const writable = { writable: WRITABLE_ATTRIBUTES };
+  const show = (view: ToolVersionView) => serializeToolVersion(view, name);
 
   @ApiTags('admin catalogs')
   @ApiBearerAuth()
   @UseGuards(SiteAdminGuard)
   @LeavesAccessAlone()
   @SelfHostedOnlyDocs()
-  @Controller(`${API_V2}/admin/${catalog}`)
+  @Controller(`${API_V2}/admin/${name}`)
   class CatalogController {
     constructor(readonly versions: ToolVersionsService) {}
 
@@ -49,7 +54,7 @@ function catalogController(catalog: Catalog) {
       @QueryValue('search[version]') search?: string,
     ): Promise<CollectionDocument> {
       const page = await this.versions.list(catalog, { version, search }, paging);
-      return new CollectionDocument(page.items.map(serializeToolVersion), pageResult(page));
+      return new CollectionDocument(page.items.map(show), pageResult(page));
     }
 
     @Post()
@@ -57,13 +62,13 @@ function catalogController(catalog: Catalog) {
     async create(
       @JsonApiBody(CreateToolVersionAttributes, body) req: ParsedBody<CreateToolVersionAttributes>,
     ): Promise<ResourceDocument> {
-      return new ResourceDocument(serializeToolVersion(await this.versions.create(catalog, req.attributes)));
+      return new ResourceDocument(show(await this.versions.create(catalog, req.attributes)));
     }
 
     @Get(':id')
     @ApiShow(doc)
     async show(@Param('id') id: string): Promise<ResourceDocument> {
-      return new ResourceDocument(serializeToolVersion(await this.versions.show(catalog, id)));
+      return new ResourceDocument(show(await this.versions.show(catalog, id)));
     }
 
     @Patch(':id')
@@ -72,9 +77,7 @@ function catalogController(catalog: Catalog) {
       @Param('id') id: string,
       @JsonApiBody(UpdateToolVersionAttributes, body) req: ParsedBody<UpdateToolVersionAttributes>,
     ): Promise<ResourceDocument> {
-      return new ResourceDocument(
-        serializeToolVersion(await this.versions.update(catalog, id, req.attributes)),
-      );
+      return new ResourceDocument(show(await this.versions.update(catalog, id, req.attributes)));
     }
 
     @Delete(':id')
@@ -87,7 +90,21 @@ function catalogController(catalog: Catalog) {
 }
 
 /** /api/v2/admin/engine-versions */
-export class EngineVersionsController extends catalogController('engine-versions') {}
+export class EngineVersionsController extends catalogController(CATALOG_ROUTES.engineVersions) {}
 
 /** /api/v2/admin/policy-engine-versions */
-export class PolicyEngineVersionsController extends catalogController('policy-engine-versions') {}
+export class PolicyEngineVersionsController extends catalogController(CATALOG_ROUTES.policyEngineVersions) {}
+
+/** /api/v2/admin/terraform-versions: the engine catalog under the real service's name. */
+export class TerraformVersionsController extends catalogController(CATALOG_ROUTES.terraformVersions) {}
+
+/** /api/v2/admin/opa-versions: the policy-engine catalog under the real service's name. */
+export class OpaVersionsController extends catalogController(CATALOG_ROUTES.opaVersions) {}
+
+/** Every catalog route, for the module's controllers and its self-hosted-only middleware. */
+export const CATALOG_CONTROLLERS = [
+  EngineVersionsController,
+  PolicyEngineVersionsController,
+  TerraformVersionsController,
+  OpaVersionsController,
+];

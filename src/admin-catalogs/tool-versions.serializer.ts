@@ -1,12 +1,12 @@
 import { ResourceObject } from '../common/jsonapi/document';
 import { bool, int, nullableStr, ResourceDoc, str, timestamp } from '../common/jsonapi/openapi';
 import { isoMillis } from '../common/jsonapi/timestamps';
-import { Catalog } from './catalogs';
+import { CatalogRoute } from './catalogs';
 import { ToolVersionView } from './tool-versions.service';
 
-export function toolVersionDoc(catalog: Catalog): ResourceDoc {
+export function toolVersionDoc(route: CatalogRoute): ResourceDoc {
   return {
-    type: catalog,
+    type: route.name,
     attributes: {
       version: str('`N.N.N` or `N.N.N-bundleName`; unique in the catalog', { example: '1.9.2' }),
       url: str('http or https URL of the download', { format: 'uri' }),
@@ -23,14 +23,19 @@ export function toolVersionDoc(catalog: Catalog): ResourceDoc {
   };
 }
 
-export function toolVersionPath(catalog: Catalog, id: string): string {
-  return `/api/v2/admin/${catalog}/${id}`;
+/** `name` is the route's: `engine-versions` or the real service's `terraform-versions`, … */
+export function toolVersionPath(name: string, id: string): string {
+  return `/api/v2/admin/${name}/${id}`;
 }
 
-export function serializeToolVersion({ entry, usage }: ToolVersionView): ResourceObject {
+/** An entry as the route `name` shows it (the type and the path are the route's name). */
+export function serializeToolVersion(
+  { entry, usage }: ToolVersionView,
+  name: string = entry.catalog,
+): ResourceObject {
   return {
     id: entry.id,
-    type: entry.catalog,
+    type: name,
     attributes: {
       version: entry.version,
       url: entry.url,
@@ -43,6 +48,6 @@ export function serializeToolVersion({ entry, usage }: ToolVersionView): Resourc
       usage,
       'created-at': isoMillis(entry.createdAt),
     },
-    links: { self: toolVersionPath(entry.catalog, entry.id) },
+    links: { self: toolVersionPath(name, entry.id) },
   };
 }

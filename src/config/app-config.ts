@@ -117,6 +117,11 @@ export class AppConfig {
   readonly maxPolicyArchiveEntries: number;
   readonly policyArchiveInspectionTimeoutMs: number;
   readonly maxProviderBinaryBytes: number;
+  /** Largest registry module archive accepted, and what its inspection may expand to, hold and take. */
+  readonly maxModuleArchiveBytes: number;
+  readonly maxModuleArchiveExpandedBytes: number;
+  readonly maxModuleArchiveEntries: number;
+  readonly moduleArchiveInspectionTimeoutMs: number;
   /** Largest configuration version archive accepted (MAX_CONFIGURATION_BYTES). */
   readonly maxConfigurationBytes: number;
   /** Bytes, tar headers and milliseconds the inspection of one configuration archive may take. */
@@ -143,6 +148,15 @@ export class AppConfig {
   readonly cacheTtlMs: number;
   /** Bytes of rendered GET answers a process may keep (RESPONSE_CACHE_MB; 0 = none). */
   readonly responseCacheBytes: number;
+  /** Wrong passwords in a row after which the login route refuses a user for `loginLockoutSeconds`. */
+  readonly loginMaxFailures: number;
+  readonly loginLockoutSeconds: number;
+  /** Login attempts one client address may make per minute, per process (0 = unlimited). */
+  readonly loginAttemptsPerMinute: number;
+  /** Life of a token issued by the login route when the request names no `expired-at`. */
+  readonly loginTokenTtlHours: number;
+  /** Days the audit trail keeps an event (AUDIT_RETENTION_DAYS; 0 = record nothing). */
+  readonly auditRetentionDays: number;
 
   constructor(env: Env = process.env) {
     this.nodeEnv = str(env, 'NODE_ENV', 'development');
@@ -201,6 +215,16 @@ export class AppConfig {
     );
     this.executorTimeoutSeconds = int(env, 'EXECUTOR_TIMEOUT', 120, 5, 86400);
     this.maxProviderBinaryBytes = int(env, 'MAX_PROVIDER_BINARY_BYTES', 500 * 1024 * 1024, 1);
+    this.maxModuleArchiveBytes = int(env, 'MAX_MODULE_ARCHIVE_BYTES', 100 * 1024 * 1024, 1);
+    this.maxModuleArchiveExpandedBytes = int(env, 'MAX_MODULE_ARCHIVE_EXPANDED_BYTES', 512 * 1024 * 1024, 1);
+    this.maxModuleArchiveEntries = int(env, 'MAX_MODULE_ARCHIVE_ENTRIES', 20_000, 1);
+    this.moduleArchiveInspectionTimeoutMs = int(
+      env,
+      'MODULE_ARCHIVE_INSPECTION_TIMEOUT_MS',
+      30_000,
+      1,
+      3_600_000,
+    );
     this.maxShasumsBytes = int(env, 'MAX_SHASUMS_BYTES', 1024 * 1024, 1);
     this.maxSignatureBytes = int(env, 'MAX_SIGNATURE_BYTES', 64 * 1024, 1);
     this.maxPolicyBytes = int(env, 'MAX_POLICY_BYTES', 1024 * 1024, 1);
@@ -213,6 +237,11 @@ export class AppConfig {
     this.dbTransactionGuard = bool(env, 'DB_TRANSACTION_GUARD', false);
     this.cacheTtlMs = int(env, 'CACHE_TTL_MS', 5000, 0, 60000);
     this.responseCacheBytes = int(env, 'RESPONSE_CACHE_MB', 64, 0, 65536) * 1024 * 1024;
+    this.loginMaxFailures = int(env, 'LOGIN_MAX_FAILURES', 5, 1, 1000);
+    this.loginLockoutSeconds = int(env, 'LOGIN_LOCKOUT_SECONDS', 900, 0, 86400 * 30);
+    this.loginAttemptsPerMinute = int(env, 'LOGIN_ATTEMPTS_PER_MINUTE', 10, 0, 100000);
+    this.loginTokenTtlHours = int(env, 'LOGIN_TOKEN_TTL_HOURS', 24, 1, 24 * 366);
+    this.auditRetentionDays = int(env, 'AUDIT_RETENTION_DAYS', 90, 0, 36500);
     const secret = optional(env, 'SIGNING_SECRET');
     this.signingSecret = secret ? signingSecret(secret, 'SIGNING_SECRET') : this.persistedSecret();
   }

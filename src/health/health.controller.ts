@@ -4,8 +4,15 @@ import { HealthCheck, HealthCheckService, TypeOrmHealthIndicator } from '@nestjs
 import { API_V2 } from '../common/api-prefix';
 import { Public } from '../common/auth/public.decorator';
 import { PublicDocs } from '../http/openapi-document';
+import { PLINTH_VERSION } from './plinth-version';
 
 export const API_VERSION = '2.6';
+
+/**
+ * The name in `TFP-AppName`. The real service's clients treat exactly "HCP Terraform" as the
+ * cloud and anything else as a self-hosted enterprise install, whose admin APIs they then use.
+ */
+export const APP_NAME = 'Plinth';
 
 @ApiTags('health')
 @Public()
@@ -34,10 +41,20 @@ export class HealthController {
   @Get(`${API_V2}/ping`)
   @HttpCode(204)
   @Header('TFP-API-Version', API_VERSION)
-  @ApiOperation({ summary: 'API version probe used by official clients; no authentication' })
+  @Header('TFP-AppName', APP_NAME)
+  @Header('X-TFE-Version', PLINTH_VERSION)
+  @ApiOperation({
+    summary: 'API version probe used by official clients; no authentication',
+    description:
+      "Presents as a self-hosted install: `TFP-AppName` is not the cloud name, `X-TFE-Version` is Plinth's version.",
+  })
   @ApiResponse({
     status: 204,
-    headers: { 'TFP-API-Version': { schema: { type: 'string', example: API_VERSION } } },
+    headers: {
+      'TFP-API-Version': { schema: { type: 'string', example: API_VERSION } },
+      'TFP-AppName': { schema: { type: 'string', example: APP_NAME } },
+      'X-TFE-Version': { schema: { type: 'string', example: PLINTH_VERSION } },
+    },
   })
   ping(): void {}
 }

@@ -3,7 +3,7 @@ import { Reflector } from '@nestjs/core';
 import type { Request, Response } from 'express';
 import { IS_PUBLIC } from '../common/auth/public.decorator';
 import { ChangeEpoch, EpochScope } from '../common/cache/change-epoch';
-import { LEAVES_ACCESS_ALONE, UNCHANGED_WHEN } from './write-effects';
+import { LEAVES_ACCESS_ALONE, noteUnchangedWhen, UNCHANGED_WHEN } from './write-effects';
 
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -26,12 +26,17 @@ export class ChangeEpochGuard implements CanActivate {
   ) {}
 
   canActivate(context: ExecutionContext): boolean | Promise<boolean> {
-    if (!this.epoch.enabled) return true;
     const http = context.switchToHttp();
     const targets = [context.getHandler(), context.getClass()];
-    if (!READS.has(http.getRequest<{ method: string }>().method)) {
+    const write = !READS.has(http.getRequest<{ method: string }>().method);
+    const unchanged = write
+      ? (this.reflector.get<number[] | undefined>(UNCHANGED_WHEN, context.getHandler()) ?? [])
+      : [];
+    // The audit trail leaves out the same answers (a poll that found no work, a heartbeat).
+    if (write) noteUnchangedWhen(http.getRequest<object>(), unchanged);
+    if (!this.epoch.enabled) return true;
+    if (write) {
       const dataOnly = this.reflector.getAllAndOverride<boolean>(LEAVES_ACCESS_ALONE, targets);
-      const unchanged = this.reflector.get<number[] | undefined>(UNCHANGED_WHEN, context.getHandler()) ?? [];
       advanceBeforeAnswer(
         http.getResponse<Response>(),
         this.epoch,

@@ -27,6 +27,7 @@ type Operation = Record<string, unknown> & {
   security?: unknown[];
   responses?: Record<string, { content?: Record<string, { schema?: SchemaObject; example?: unknown }> }>;
   requestBody?: { content?: Record<string, unknown> };
+  parameters?: { schema?: SchemaObject }[];
 };
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
@@ -103,6 +104,10 @@ export function finishDocument(doc: OpenAPIObject): void {
       op.security = [{ bearer: [] }];
     }
     if (op.summary && !op.description) op.description = op.summary;
+    // A query or path value is a string unless a route says more (an untyped `@ApiQuery` is `{}`).
+    for (const param of op.parameters ?? []) {
+      if (!param.schema || Object.keys(param.schema).length === 0) param.schema = { type: 'string' };
+    }
   }
 }
 

@@ -27,6 +27,18 @@ export const UNCHANGED_WHEN = 'plinth:unchanged-when';
 export const UnchangedWhen = (...statuses: number[]): MethodDecorator =>
   SetMetadata(UNCHANGED_WHEN, statuses);
 
+const unchangedOfRequest = new WeakMap<object, readonly number[]>();
+
+/** Set by ChangeEpochGuard: the statuses with which this request's route changes nothing. */
+export function noteUnchangedWhen(req: object, statuses: readonly number[]): void {
+  if (statuses.length) unchangedOfRequest.set(req, statuses);
+}
+
+/** True when the request was answered with a status its route declared as changing nothing. */
+export function answeredUnchanged(req: object, status: number): boolean {
+  return unchangedOfRequest.get(req)?.includes(status) ?? false;
+}
+
 /**
  * On a controller (or route) whose writes may change what a token stands for or what a principal
  * may do (tokens, users, teams, memberships, organizations): they advance both epochs, so every

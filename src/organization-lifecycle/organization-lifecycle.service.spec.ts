@@ -17,6 +17,7 @@ import { OrganizationEntity } from '../organizations/entities/organization.entit
 import { OrganizationsRepository } from '../organizations/organizations.repository';
 import { BlobStore } from '../storage/blob-store';
 import { OrganizationBlobsRegistry } from '../organizations/organization-blobs.registry';
+import { DefaultProjectsRegistry } from '../organizations/default-projects.registry';
 import { OrganizationsService } from '../organizations/organizations.service';
 
 type Mocked<T> = { [K in keyof T]: jest.Mock };
@@ -117,6 +118,7 @@ describe(OrganizationLifecycleService.name, () => {
       repo as unknown as OrganizationsRepository,
       permissions as unknown as PermissionService,
       new AuthCache(config, standingEpoch()),
+      new DefaultProjectsRegistry(),
     );
     sut = new OrganizationLifecycleService(
       lookups,

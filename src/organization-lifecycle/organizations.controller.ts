@@ -5,22 +5,26 @@ import { CurrentPrincipal } from '../common/auth/current-principal.decorator';
 import { Principal } from '../common/auth/principal';
 import { pageResult } from '../common/sql/paginate';
 import { JsonApiBody, ParsedBody } from '../common/jsonapi/body';
-import { CollectionDocument, ResourceDocument } from '../common/jsonapi/document';
+import { CollectionDocument, ResourceDocument, ResourceObject } from '../common/jsonapi/document';
 import { ApiCreate, ApiDelete, ApiList, ApiShow, ApiUpdate } from '../common/jsonapi/openapi';
 import { PageParams } from '../common/jsonapi/pagination';
-import { Paging } from '../common/jsonapi/query';
+import { Includes, Paging } from '../common/jsonapi/query';
+import { ProjectsService } from '../projects/projects.service';
+import { PROJECT_DOC } from '../projects/projects.serializer';
 import {
   CreateOrganizationAttributes,
   UpdateOrganizationAttributes,
 } from './dto/organization-attributes.dto';
 import { OrganizationsService } from '../organizations/organizations.service';
 import { OrganizationLifecycleService } from './organization-lifecycle.service';
-import { ORGANIZATION_DOC, serializeOrganization } from '../organizations/organizations.serializer';
+import { ORGANIZATION_DOC } from '../organizations/organizations.serializer';
 import type { OrganizationEntity } from '../organizations/entities/organization.entity';
 import { ChangesAccess } from '../http/write-effects';
 import { Sortable } from '../common/jsonapi/sort';
 
 const TYPE = { types: ['organizations'] };
+/** The relationship's name (`default_project` is accepted as well, see parseInclude). */
+const INCLUDES = ['default-project'];
 
 @ApiTags('organizations')
 @ApiBearerAuth()
@@ -30,20 +34,44 @@ export class OrganizationsController {
   constructor(
     private readonly organizations: OrganizationsService,
     private readonly lifecycle: OrganizationLifecycleService,
+    private readonly projects: ProjectsService,
   ) {}
 
-  private async one(p: Principal, org: OrganizationEntity): Promise<ResourceDocument> {
-    return new ResourceDocument(serializeOrganization(org, await this.organizations.isOwner(p, org.id)));
+  private async one(
+    p: Principal,
+    org: OrganizationEntity,
+    include: string[] = [],
+  ): Promise<ResourceDocument> {
+    const [data] = await this.organizations.resourcesOf([
+      { org, owner: await this.organizations.isOwner(p, org.id) },
+    ]);
+    return new ResourceDocument(data, await this.included(p, [data], include));
+  }
+
+  /** The Default Projects the caller may read, when `include=default-project` asks for them. */
+  private async included(p: Principal, data: ResourceObject[], include: string[]) {
+    if (!include.includes('default-project')) return undefined;
+    const ids = data.flatMap((o) => {
+      const linkage = o.relationships?.['default-project']?.data;
+      return linkage && !Array.isArray(linkage) ? [linkage.id] : [];
+    });
+    return this.projects.readableResources(p, ids);
   }
 
   @Get()
   @Sortable({ name: 'name', 'created-at': 'createdAt' }, 'name')
-  @ApiList(ORGANIZATION_DOC)
-  async list(@CurrentPrincipal() p: Principal, @Paging() paging: PageParams): Promise<CollectionDocument> {
+  @ApiList(ORGANIZATION_DOC, { includes: INCLUDES, includedDocs: [PROJECT_DOC] })
+  async list(
+    @CurrentPrincipal() p: Principal,
+    @Paging() paging: PageParams,
+    @Includes(INCLUDES) include: string[],
+  ): Promise<CollectionDocument> {
     const page = await this.lifecycle.list(p, paging);
     const owned = await this.organizations.ownedAmong(p, page.items);
-    const data = page.items.map((o) => serializeOrganization(o, owned.has(o.id)));
-    return new CollectionDocument(data, pageResult(page));
+    const data = await this.organizations.resourcesOf(
+      page.items.map((org) => ({ org, owner: owned.has(org.id) })),
+    );
+    return new CollectionDocument(data, pageResult(page), await this.included(p, data, include));
   }
 
   @Post()
@@ -56,9 +84,13 @@ export class OrganizationsController {
   }
 
   @Get(':name')
-  @ApiShow(ORGANIZATION_DOC)
-  async show(@CurrentPrincipal() p: Principal, @Param('name') name: string): Promise<ResourceDocument> {
-    return this.one(p, await this.organizations.requireVisible(p, name));
+  @ApiShow(ORGANIZATION_DOC, INCLUDES, [PROJECT_DOC])
+  async show(
+    @CurrentPrincipal() p: Principal,
+    @Param('name') name: string,
+    @Includes(INCLUDES) include: string[],
+  ): Promise<ResourceDocument> {
+    return this.one(p, await this.organizations.requireVisible(p, name), include);
   }
 
   @Patch(':name')

@@ -14,6 +14,7 @@ export const ORGANIZATION_DOC: ResourceDoc = {
     'created-at': timestamp(),
     'updated-at': timestamp(),
   },
+  relationships: { 'default-project': { type: 'projects' } },
   links: ['self'],
 };
 
@@ -21,7 +22,15 @@ export function organizationPath(name: string): string {
   return `/api/v2/organizations/${encodeURIComponent(name)}`;
 }
 
-export function serializeOrganization(org: OrganizationEntity, isOwner: boolean): ResourceObject {
+/**
+ * `defaultProjectId` is the organization's Default Project (the real service's management
+ * provider reads the relationship); null only if it could not be found.
+ */
+export function serializeOrganization(
+  org: OrganizationEntity,
+  isOwner: boolean,
+  defaultProjectId: string | null,
+): ResourceObject {
   return {
     id: org.name,
     type: 'organizations',
@@ -33,6 +42,9 @@ export function serializeOrganization(org: OrganizationEntity, isOwner: boolean)
       permissions: { 'can-update': isOwner, 'can-destroy': isOwner },
       'created-at': isoMillis(org.createdAt),
       'updated-at': isoMillis(org.updatedAt),
+    },
+    relationships: {
+      'default-project': { data: defaultProjectId ? { id: defaultProjectId, type: 'projects' } : null },
     },
     links: { self: organizationPath(org.name) },
   };

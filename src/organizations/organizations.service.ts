@@ -7,6 +7,7 @@ import { Page } from '../common/sql/paginate';
 import { notFound } from '../common/errors/domain-error';
 import { ResourceObject } from '../common/jsonapi/document';
 import { PageParams } from '../common/jsonapi/pagination';
+import { DefaultProjectsRegistry } from './default-projects.registry';
 import { OrganizationEntity } from './entities/organization.entity';
 import { OrganizationScope, OrganizationsRepository } from './organizations.repository';
 import { serializeOrganization } from './organizations.serializer';
@@ -22,7 +23,16 @@ export class OrganizationsService {
     private readonly repo: OrganizationsRepository,
     private readonly permissions: PermissionService,
     private readonly cache: AuthCache,
+    private readonly defaultProjects: DefaultProjectsRegistry,
   ) {}
+
+  /** Organizations as resources, each with its `default-project` (one query for all of them). */
+  async resourcesOf(organizations: { org: OrganizationEntity; owner: boolean }[]): Promise<ResourceObject[]> {
+    const defaults = await this.defaultProjects.of(organizations.map(({ org }) => org.id));
+    return organizations.map(({ org, owner }) =>
+      serializeOrganization(org, owner, defaults.get(org.id) ?? null),
+    );
+  }
 
   /**
    * Organizations are read on nearly every request (names in paths, names in linkage), so lookups
@@ -80,12 +90,12 @@ export class OrganizationsService {
   /** Serialized organizations among `ids` the principal belongs to, for `included` arrays. */
   async readableResources(p: Principal, ids: string[]): Promise<ResourceObject[]> {
     const orgs = await this.findByIds(ids);
-    const out: ResourceObject[] = [];
+    const shown: { org: OrganizationEntity; owner: boolean }[] = [];
     for (const org of orgs) {
       const access = await this.permissions.organizationAccess(p, org.id);
-      if (access) out.push(serializeOrganization(org, access.owner));
+      if (access) shown.push({ org, owner: access.owner });
     }
-    return out;
+    return this.resourcesOf(shown);
   }
 
   /**

@@ -42,12 +42,12 @@ import { Paging, QueryValue } from '../common/jsonapi/query';
 import { CreatePolicyAttributes, UpdatePolicyAttributes } from './dto/policy-attributes.dto';
 import { PoliciesService } from './policies.service';
 import { POLICY_DOC, serializePolicy } from './policies.serializer';
-import { POLICY_KINDS, parseKindFilter } from './policy-kinds';
+import { KIND_ALIASES, POLICY_KINDS, parseKindFilter } from './policy-kinds';
 import { LeavesAccessAlone } from '../http/write-effects';
 import { Sortable } from '../common/jsonapi/sort';
 
 const TYPE = { types: ['policies'] };
-const WRITABLE = { writable: ['name', 'description', 'kind', 'enforcement-level', 'query'] };
+const WRITABLE = { writable: ['name', 'description', 'kind', 'enforcement-level', 'enforce', 'query'] };
 
 function declaredLength(req: Request): number | undefined {
   const raw = req.headers['content-length'];
@@ -66,7 +66,10 @@ export class PoliciesController {
   @ApiList(POLICY_DOC, {
     query: {
       'search[name]': 'substring of the policy name',
-      'filter[kind]': { description: 'only policies of this kind', schema: enumOf(POLICY_KINDS) },
+      'filter[kind]': {
+        description: "framework_a or framework_b (or the real service's sentinel, opa)",
+        schema: enumOf([...POLICY_KINDS, ...Object.keys(KIND_ALIASES)]),
+      },
     },
   })
   async list(

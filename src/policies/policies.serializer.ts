@@ -16,6 +16,12 @@ export const POLICY_DOC: ResourceDoc = {
       'framework_a: advisory, soft-mandatory, hard-mandatory; framework_b: advisory, mandatory',
     ),
     query: nullableStr('framework_b only (required for it): the query the engine evaluates'),
+    enforce: {
+      type: 'array',
+      description:
+        "The real service's legacy form of `enforcement-level` (`[{path, mode}]`), accepted when that is absent; shows the same level",
+      items: { type: 'object', properties: { path: str(), mode: str() } },
+    },
     'policy-set-count': int('Policy sets this policy belongs to'),
     'created-at': timestamp(),
     'updated-at': timestamp(),
@@ -31,6 +37,11 @@ export interface PolicyView {
   policy: PolicyEntity;
   organizationName: string;
   policySetIds: string[];
+}
+
+/** The file name the real service's legacy `enforce` entry names: the policy's name and extension. */
+function legacyPolicyPath(policy: PolicyEntity): string {
+  return `${policy.name}.${policy.kind === 'framework_b' ? 'rego' : 'sentinel'}`;
 }
 
 export function policyPath(id: string): string {
@@ -53,6 +64,7 @@ export function serializePolicy(view: PolicyView): ResourceObject {
       kind: policy.kind,
       'enforcement-level': policy.enforcementLevel,
       query: policy.query,
+      enforce: [{ path: legacyPolicyPath(policy), mode: policy.enforcementLevel }],
       'policy-set-count': view.policySetIds.length,
       'created-at': isoMillis(policy.createdAt),
       'updated-at': isoMillis(policy.updatedAt),

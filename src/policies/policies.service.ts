@@ -15,7 +15,7 @@ import { newId } from '../common/ids';
 import { AppConfig } from '../config/app-config';
 import { OrganizationsService } from '../organizations/organizations.service';
 import { BlobStore, tooLarge } from '../storage/blob-store';
-import { CreatePolicyAttributes, UpdatePolicyAttributes } from './dto/policy-attributes.dto';
+import { CreatePolicyAttributes, requestedLevel, UpdatePolicyAttributes } from './dto/policy-attributes.dto';
 import { PolicyEntity } from './entities/policy.entity';
 import { PoliciesRepository } from './policies.repository';
 import { PolicyView, serializePolicy } from './policies.serializer';
@@ -27,19 +27,20 @@ export interface PolicyListQuery {
   kind?: PolicyKind;
 }
 
-/** The rules that tie `enforcement-level` and `query` to the policy's kind, one violation per failure. */
+/**
+ * The rules that tie `enforcement-level` and `query` to the policy's kind, one violation per
+ * failure. `levelAttribute` is where the level came from (the legacy `enforce` names it too).
+ */
 export function policyViolations(
   kind: PolicyKind,
   enforcementLevel: string,
   query: string | null,
+  levelAttribute: 'enforcement-level' | 'enforce' = 'enforcement-level',
 ): Violations {
   const violations = new Violations();
   const levels: readonly string[] = ENFORCEMENT_LEVELS[kind];
   if (!levels.includes(enforcementLevel)) {
-    violations.attribute(
-      'enforcement-level',
-      `is not included in the list for ${kind}: ${levels.join(', ')}`,
-    );
+    violations.attribute(levelAttribute, `is not included in the list for ${kind}: ${levels.join(', ')}`);
   }
   if (kind === 'framework_b' && !query) {
     violations.attribute('query', "can't be blank for framework_b policies");
@@ -116,7 +117,9 @@ export class PoliciesService {
     const attrs = body.attributes;
     const kind = attrs.kind ?? 'framework_a';
     const query = attrs.query ?? null;
-    policyViolations(kind, attrs['enforcement-level'], query).throwIfAny();
+    // The DTO requires one of the two forms, so a level is always there.
+    const { level, attribute } = requestedLevel(attrs) ?? { level: '', attribute: 'enforcement-level' };
+    policyViolations(kind, level, query, attribute).throwIfAny();
     const now = new Date();
     const policy = Object.assign(new PolicyEntity(), {
       id: newId('pol'),
@@ -124,7 +127,7 @@ export class PoliciesService {
       name: attrs.name,
       description: attrs.description ?? null,
       kind,
-      enforcementLevel: attrs['enforcement-level'] as EnforcementLevel,
+      enforcementLevel: level as EnforcementLevel,
       query,
       codeSize: null,
       codeSha256: null,
@@ -141,9 +144,10 @@ export class PoliciesService {
     if (attrs.kind !== undefined && attrs.kind !== policy.kind) {
       throw invalidAttribute('kind', 'cannot be changed after the policy is created');
     }
-    const enforcementLevel = attrs['enforcement-level'] ?? policy.enforcementLevel;
+    const requested = requestedLevel(attrs);
+    const enforcementLevel = requested?.level ?? policy.enforcementLevel;
     const query = body.has('query') ? (attrs.query ?? null) : policy.query;
-    policyViolations(policy.kind, enforcementLevel, query).throwIfAny();
+    policyViolations(policy.kind, enforcementLevel, query, requested?.attribute).throwIfAny();
     if (attrs.name !== undefined) policy.name = attrs.name;
     if (body.has('description')) policy.description = attrs.description ?? null;
     policy.enforcementLevel = enforcementLevel as EnforcementLevel;

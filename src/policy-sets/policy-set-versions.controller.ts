@@ -16,7 +16,8 @@ import { serializePolicySet } from './policy-sets.serializer';
 import { LeavesAccessAlone } from '../http/write-effects';
 import { Sortable } from '../common/jsonapi/sort';
 
-const VERSION_INCLUDES = ['policy_set'];
+/** The relationship's name; `policy_set` is accepted as well (parseInclude). */
+const VERSION_INCLUDES = ['policy-set'];
 
 @ApiTags('policy-set-versions')
 @ApiBearerAuth()

@@ -8,7 +8,7 @@ const OFFSET_TIMESTAMP = { type: 'string', example: '2019-06-21T21:29:48+00:00' 
 export const POLICY_SET_VERSION_DOC: ResourceDoc = {
   type: 'policy-set-versions',
   attributes: {
-    source: str('`api` for versions created through the API'),
+    source: str("`tfe-api` for versions created through the API (the real service's marker)"),
     status: enumOf(VERSION_STATUSES),
     'status-timestamps': {
       type: 'object',

@@ -12,15 +12,17 @@ import { serializePolicySetVersion } from './policy-set-versions.serializer';
 import { PolicySetsRepository } from './policy-sets.repository';
 import { PolicySetView } from './policy-sets.serializer';
 
-/** `include` values of policy-set routes; both spellings of workspace exclusions are accepted. */
+/**
+ * `include` values of policy-set routes: the relationships' own names; their snake_case
+ * spellings (`newest_version`, `workspace_exclusions`, …) are accepted as well (parseInclude).
+ */
 export const POLICY_SET_INCLUDES = [
   'projects',
   'workspaces',
   'workspace-exclusions',
-  'workspace_exclusions',
   'policies',
-  'newest_version',
-  'current_version',
+  'newest-version',
+  'current-version',
 ] as const;
 
 export const VERSION_UPLOAD_PURPOSE = 'policy-set-version-upload';
@@ -81,14 +83,14 @@ export class PolicySetPresenter {
     ];
     const workspaceIds = collect((v) => [
       ...(wants('workspaces') ? v.workspaceIds : []),
-      ...(wants('workspace-exclusions') || wants('workspace_exclusions') ? v.exclusionIds : []),
+      ...(wants('workspace-exclusions') ? v.exclusionIds : []),
     ]);
     const projectIds = wants('projects') ? collect((v) => v.projectIds) : [];
     const policyIds = wants('policies') ? collect((v) => v.policyIds) : [];
     // The versions came with the views (see PolicySetsRepository.relations): no query for them.
     const versions = views.flatMap((v) => [
-      wants('newest_version') ? v.newestVersion : null,
-      wants('current_version') ? v.currentVersion : null,
+      wants('newest-version') ? v.newestVersion : null,
+      wants('current-version') ? v.currentVersion : null,
     ]);
     const [projects, workspaces, policies] = await Promise.all([
       projectIds.length ? this.projects.readableResources(p, projectIds) : [],

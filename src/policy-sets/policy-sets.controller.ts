@@ -9,7 +9,7 @@ import { CollectionDocument, ResourceDocument } from '../common/jsonapi/document
 import { ApiCreate, ApiDelete, ApiList, ApiShow, ApiUpdate, enumOf } from '../common/jsonapi/openapi';
 import { PageParams } from '../common/jsonapi/pagination';
 import { Includes, Paging, parseBooleanParam, QueryValue } from '../common/jsonapi/query';
-import { POLICY_KINDS, parseKindFilter } from '../policies/policy-kinds';
+import { KIND_ALIASES, POLICY_KINDS, parseKindFilter } from '../policies/policy-kinds';
 import { LinkOrigin } from '../storage/link-origin.decorator';
 import { CreatePolicySetAttributes, UpdatePolicySetAttributes } from './dto/policy-set-attributes.dto';
 import { POLICY_SET_INCLUDES, PolicySetPresenter } from './policy-set.presenter';
@@ -57,7 +57,10 @@ export class PolicySetsController {
         description: 'true: VCS or upload-versioned sets; false: sets using the policies relationship',
         schema: enumOf(['true', 'false']),
       },
-      'filter[kind]': { description: 'only sets of this kind', schema: enumOf(POLICY_KINDS) },
+      'filter[kind]': {
+        description: "framework_a or framework_b (or the real service's sentinel, opa)",
+        schema: enumOf([...POLICY_KINDS, ...Object.keys(KIND_ALIASES)]),
+      },
       'search[name]': 'substring of the set name',
     },
   })

@@ -1,5 +1,6 @@
-import { Module } from '@nestjs/common';
+import { Module, OnModuleInit } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { DefaultProjectsRegistry } from '../organizations/default-projects.registry';
 import { OrganizationsModule } from '../organizations/organizations.module';
 import { TagBindingsModule } from '../tag-bindings/tag-bindings.module';
 import { ProjectEntity } from './entities/project.entity';
@@ -14,4 +15,13 @@ import { ProjectsService } from './projects.service';
   providers: [ProjectsRepository, ProjectWorkspaceCounts, ProjectsService],
   exports: [ProjectsService, ProjectWorkspaceCounts],
 })
-export class ProjectsModule {}
+export class ProjectsModule implements OnModuleInit {
+  constructor(
+    private readonly defaultProjects: DefaultProjectsRegistry,
+    private readonly repo: ProjectsRepository,
+  ) {}
+
+  onModuleInit(): void {
+    this.defaultProjects.register((organizationIds) => this.repo.defaultIdsOf(organizationIds));
+  }
+}

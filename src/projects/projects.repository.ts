@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, Repository } from 'typeorm';
+import { EntityManager, In, Repository } from 'typeorm';
 import { projectsGrantedTo } from '../common/auth/grant-subqueries';
 import { likeCondition, likePattern } from '../common/sql/like';
 import { paginate, Page } from '../common/sql/paginate';
@@ -31,6 +31,15 @@ export class ProjectsRepository {
   /** Plain SQL (see RowReader): includes of whole pages read these. */
   findByIds(ids: string[]): Promise<ProjectEntity[]> {
     return this.rows.byIds(ids);
+  }
+
+  /** The Default Project's id of each organization, in one query. */
+  async defaultIdsOf(organizationIds: string[]): Promise<Map<string, string>> {
+    const rows = await this.repo.find({
+      select: { id: true, organizationId: true },
+      where: { organizationId: In(organizationIds), isDefault: true },
+    });
+    return new Map(rows.map((r) => [r.organizationId, r.id]));
   }
 
   findDefault(organizationId: string): Promise<ProjectEntity | null> {

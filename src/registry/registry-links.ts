@@ -13,6 +13,8 @@ export const PURPOSE = {
   shasumsDownload: 'provider-shasums-download',
   shasumsSigDownload: 'provider-shasums-sig-download',
   binaryDownload: 'provider-binary-download',
+  moduleArchiveUpload: 'module-archive-upload',
+  moduleArchiveDownload: 'module-archive-download',
 } as const;
 
 /**
@@ -23,6 +25,8 @@ export const PURPOSE = {
  */
 export const UPLOAD_LINK_LIFETIME_SECONDS = 25 * 3600;
 export const DOWNLOAD_LINK_LIFETIME_SECONDS = 3600;
+/** A module version's upload link: one hour, as the reference service's. */
+export const MODULE_UPLOAD_LINK_LIFETIME_SECONDS = 3600;
 const UPLOAD_BUCKET_SECONDS = 3600;
 const DOWNLOAD_BUCKET_SECONDS = 300;
 
@@ -42,6 +46,10 @@ export const blobKeys = {
     `registry/${providerId}/${versionId}/shasums-sig-${randomBase62(12)}`,
   binary: (providerId: string, versionId: string, platformId: string) =>
     `registry/${providerId}/${versionId}/${platformId}/binary-${randomBase62(12)}`,
+  module: (moduleId: string) => `registry/${moduleId}`,
+  moduleVersion: (moduleId: string, versionId: string) => `registry/${moduleId}/${versionId}`,
+  moduleArchive: (moduleId: string, versionId: string) =>
+    `registry/${moduleId}/${versionId}/archive-${randomBase62(12)}.tar.gz`,
 };
 
 @Injectable()
@@ -59,6 +67,21 @@ export class RegistryLinks {
   upload(origin: string, purpose: string, resourceId: string): string {
     const expiresAt = this.expiry(UPLOAD_LINK_LIFETIME_SECONDS, UPLOAD_BUCKET_SECONDS);
     return this.links.url(origin, { purpose, resourceId, expiresAt });
+  }
+
+  /** The upload link of a module version: valid at least an hour (rounded up to five minutes). */
+  moduleUpload(origin: string, versionId: string): string {
+    const expiresAt = this.expiry(MODULE_UPLOAD_LINK_LIFETIME_SECONDS, DOWNLOAD_BUCKET_SECONDS);
+    return this.links.url(origin, { purpose: PURPOSE.moduleArchiveUpload, resourceId: versionId, expiresAt });
+  }
+
+  /**
+   * Where a consumer fetches a module version's archive, with go-getter's `archive=tar.gz` hint:
+   * the signed link ends in no file extension, and without the hint go-getter would read the
+   * answer as another redirect instead of unpacking it. The /uploads route ignores the query.
+   */
+  moduleArchive(origin: string, versionId: string): string {
+    return `${this.download(origin, PURPOSE.moduleArchiveDownload, versionId)}?archive=tar.gz`;
   }
 
   download(origin: string, purpose: string, resourceId: string): string {

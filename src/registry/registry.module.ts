@@ -8,6 +8,18 @@ import { RegistryProviderChecksumEntity } from './entities/registry-provider-che
 import { RegistryProviderPlatformEntity } from './entities/registry-provider-platform.entity';
 import { RegistryProviderVersionEntity } from './entities/registry-provider-version.entity';
 import { RegistryProviderEntity } from './entities/registry-provider.entity';
+import { RegistryModuleEntity } from './entities/registry-module.entity';
+import { RegistryModuleVersionEntity } from './entities/registry-module-version.entity';
+import { ModuleUploadsService } from './modules/module-uploads.service';
+import { ModuleVersionsController } from './modules/module-versions.controller';
+import { ModuleVersionsRepository } from './modules/module-versions.repository';
+import { ModuleVersionsService } from './modules/module-versions.service';
+import { RegistryModulesController } from './modules/registry-modules.controller';
+import { RegistryModulesRepository } from './modules/registry-modules.repository';
+import { RegistryModulesService } from './modules/registry-modules.service';
+import { ModuleProtocolController } from './protocol/module-protocol.controller';
+import { ModuleProtocolRepository } from './protocol/module-protocol.repository';
+import { ModuleProtocolService } from './protocol/module-protocol.service';
 import { GpgKeysController } from './gpg-keys/gpg-keys.controller';
 import { GpgKeysRepository } from './gpg-keys/gpg-keys.repository';
 import { GpgKeysService } from './gpg-keys/gpg-keys.service';
@@ -29,8 +41,9 @@ import { ProviderVersionsRepository } from './versions/provider-versions.reposit
 import { ProviderVersionsService } from './versions/provider-versions.service';
 
 /**
- * The private provider registry: providers, GPG keys, versions and platforms (JSON:API), their
- * signed upload and download links, and the consumer-side registry protocol.
+ * The private registry: providers, GPG keys, versions and platforms, and modules with their
+ * versions (JSON:API), their signed upload and download links, and the consumer-side registry
+ * protocols (`providers.v1`, `modules.v1`).
  */
 @Module({
   imports: [
@@ -40,6 +53,8 @@ import { ProviderVersionsService } from './versions/provider-versions.service';
       RegistryProviderVersionEntity,
       RegistryProviderPlatformEntity,
       RegistryProviderChecksumEntity,
+      RegistryModuleEntity,
+      RegistryModuleVersionEntity,
     ]),
     OrganizationsModule,
   ],
@@ -50,6 +65,9 @@ import { ProviderVersionsService } from './versions/provider-versions.service';
     ProviderPlatformsController,
     DiscoveryController,
     ProviderProtocolController,
+    RegistryModulesController,
+    ModuleVersionsController,
+    ModuleProtocolController,
   ],
   providers: [
     RegistryLinks,
@@ -65,6 +83,13 @@ import { ProviderVersionsService } from './versions/provider-versions.service';
     RegistryUploadsService,
     ProviderProtocolRepository,
     ProviderProtocolService,
+    RegistryModulesRepository,
+    RegistryModulesService,
+    ModuleVersionsRepository,
+    ModuleVersionsService,
+    ModuleUploadsService,
+    ModuleProtocolRepository,
+    ModuleProtocolService,
   ],
   exports: [RegistryProvidersService],
 })
@@ -74,5 +99,6 @@ export class RegistryModule implements OnModuleInit {
   /** Deleting an organization removes these files too. */
   onModuleInit(): void {
     this.organizationBlobs.register(idPrefixCollector(RegistryProviderEntity, blobKeys.provider));
+    this.organizationBlobs.register(idPrefixCollector(RegistryModuleEntity, blobKeys.module));
   }
 }

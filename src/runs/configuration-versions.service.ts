@@ -33,6 +33,9 @@ export interface CreateConfigurationVersion {
 /** The message of runs queued by an upload with `auto-queue-runs`. */
 export const AUTO_QUEUED_MESSAGE = 'Queued automatically after the configuration version was uploaded';
 
+/** Where a workspace's configuration archives live in the blob store. */
+export const configurationBlobPrefix = (workspaceId: string) => `configuration-versions/${workspaceId}/`;
+
 @Injectable()
 export class ConfigurationVersionsService implements OnModuleInit {
   constructor(
@@ -133,7 +136,7 @@ export class ConfigurationVersionsService implements OnModuleInit {
     const cv = await this.repo.findById(id);
     if (!cv) throw notFound();
     if (cv.status !== 'pending') throw conflict('This upload link has already been used');
-    const key = `configuration-versions/${cv.workspaceId}/${cv.id}-${randomBase62(8)}.tar.gz`;
+    const key = `${configurationBlobPrefix(cv.workspaceId)}${cv.id}-${randomBase62(8)}.tar.gz`;
     const stored = await this.blobs.put(key, body, { maxBytes: this.config.maxConfigurationBytes });
     let inspection: ArchiveInspection;
     try {

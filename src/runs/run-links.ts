@@ -22,9 +22,12 @@ export type PhaseFile = keyof typeof PHASE_FILES;
 const uploadPurpose = (file: PhaseFile) => `run-${file}-upload`;
 const downloadPurpose = (file: PhaseFile) => `run-${file}-download`;
 
+/** Where a run's files live in the blob store. */
+export const runBlobPrefix = (runId: string) => `runs/${runId}/`;
+
 /** Where a phase's file lives in the blob store. */
 export const phaseFileKey = (runId: string, phaseId: string, file: PhaseFile) =>
-  `runs/${runId}/${phaseId}.${PHASE_FILES[file].suffix}`;
+  `${runBlobPrefix(runId)}${phaseId}.${PHASE_FILES[file].suffix}`;
 
 /** An upload link of a configuration version is valid for one hour from its creation. */
 export const UPLOAD_LINK_SECONDS = 3600;

@@ -1,4 +1,4 @@
-import { Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { API_V2 } from '../common/api-prefix';
 import { CurrentPrincipal } from '../common/auth/current-principal.decorator';
@@ -20,6 +20,7 @@ import { CreateRunAttributes } from './dto/run-attributes.dto';
 import { RunAction, RUN_STATUSES, RunStatus } from './run-rules';
 import { RUN_INCLUDES, RunsPresenter } from './runs.presenter';
 import { APPLY_DOC, PLAN_DOC, RUN_DOC } from './runs.serializer';
+import { actionComment, RunCommentsService } from './run-comments.service';
 import { RunsService } from './runs.service';
 import { USER_DOC } from '../users/users.serializer';
 import { Sortable } from '../common/jsonapi/sort';
@@ -27,7 +28,15 @@ import { Sortable } from '../common/jsonapi/sort';
 const INCLUDED_DOCS = [WORKSPACE_DOC, CONFIGURATION_VERSION_DOC, USER_DOC, PLAN_DOC, APPLY_DOC];
 const COMMENT_BODY = {
   required: false,
-  schema: { type: 'object', properties: { comment: { type: 'string' } } },
+  schema: {
+    type: 'object',
+    properties: {
+      comment: {
+        type: 'string',
+        description: 'Kept as a comment of the run (GET /runs/:id/comments) once the action is done',
+      },
+    },
+  },
 };
 
 function statusFilter(raw: string | undefined): RunStatus[] | undefined {
@@ -52,6 +61,7 @@ export class RunsController {
     private readonly runs: RunsService,
     private readonly presenter: RunsPresenter,
     private readonly workspaces: WorkspacesService,
+    private readonly comments: RunCommentsService,
   ) {}
 
   @Post('runs')
@@ -121,8 +131,8 @@ export class RunsController {
   @ApiBody(COMMENT_BODY)
   @ApiResponse({ status: 202, description: 'Accepted; no body' })
   @ApiErrors(401, 404, 409)
-  apply(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<void> {
-    return this.act(p, id, 'apply');
+  apply(@CurrentPrincipal() p: Principal, @Param('id') id: string, @Body() body: unknown): Promise<void> {
+    return this.act(p, id, 'apply', body);
   }
 
   @Post('runs/:id/actions/discard')
@@ -131,8 +141,8 @@ export class RunsController {
   @ApiBody(COMMENT_BODY)
   @ApiResponse({ status: 202, description: 'Accepted; no body' })
   @ApiErrors(401, 404, 409)
-  discard(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<void> {
-    return this.act(p, id, 'discard');
+  discard(@CurrentPrincipal() p: Principal, @Param('id') id: string, @Body() body: unknown): Promise<void> {
+    return this.act(p, id, 'discard', body);
   }
 
   @Post('runs/:id/actions/cancel')
@@ -147,8 +157,8 @@ export class RunsController {
   @ApiBody(COMMENT_BODY)
   @ApiResponse({ status: 202, description: 'Accepted; no body' })
   @ApiErrors(401, 404, 409)
-  cancel(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<void> {
-    return this.act(p, id, 'cancel');
+  cancel(@CurrentPrincipal() p: Principal, @Param('id') id: string, @Body() body: unknown): Promise<void> {
+    return this.act(p, id, 'cancel', body);
   }
 
   @Post('runs/:id/actions/force-cancel')
@@ -160,8 +170,12 @@ export class RunsController {
   @ApiBody(COMMENT_BODY)
   @ApiResponse({ status: 202, description: 'Accepted; no body' })
   @ApiErrors(401, 404, 409)
-  forceCancel(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<void> {
-    return this.act(p, id, 'force-cancel');
+  forceCancel(
+    @CurrentPrincipal() p: Principal,
+    @Param('id') id: string,
+    @Body() body: unknown,
+  ): Promise<void> {
+    return this.act(p, id, 'force-cancel', body);
   }
 
   @Post('workspaces/:id/actions/lock')
@@ -197,8 +211,11 @@ export class RunsController {
     return this.workspace(p, id);
   }
 
-  private async act(p: Principal, id: string, action: RunAction): Promise<void> {
+  /** The action, then its comment (if any): a crash in between loses the comment, never the action. */
+  private async act(p: Principal, id: string, action: RunAction, body: unknown): Promise<void> {
+    const comment = actionComment(body);
     await this.runs.act(p, id, action);
+    if (comment) await this.comments.recordAction(p, id, action, comment);
   }
 
   private async workspace(p: Principal, id: string): Promise<ResourceDocument> {

@@ -4,21 +4,26 @@ import { AgentPoolsModule } from '../agent-pools/agent-pools.module';
 import { OrganizationsModule } from '../organizations/organizations.module';
 import { RunTriggersModule } from '../run-triggers/run-triggers.module';
 import { UsersModule } from '../users/users.module';
+import { WorkspaceBlobsRegistry } from '../workspaces/workspace-blobs.registry';
 import { WorkspacesModule } from '../workspaces/workspaces.module';
 import { ConfigurationVersionsController } from './configuration-versions.controller';
 import { ConfigurationVersionsRepository } from './configuration-versions.repository';
-import { ConfigurationVersionsService } from './configuration-versions.service';
+import { configurationBlobPrefix, ConfigurationVersionsService } from './configuration-versions.service';
 import { ConfigurationVersionEntity } from './entities/configuration-version.entity';
+import { RunCommentEntity } from './entities/run-comment.entity';
 import { RunJobEntity } from './entities/run-job.entity';
 import { RunPhaseEntity } from './entities/run-phase.entity';
 import { RunTriggerOutcomeEntity } from './entities/run-trigger-outcome.entity';
 import { RunEntity } from './entities/run.entity';
+import { RunCommentsController } from './run-comments.controller';
+import { RunCommentsRepository } from './run-comments.repository';
+import { RunCommentsService } from './run-comments.service';
 import { RunJobsController } from './run-jobs.controller';
 import { RunJobsRepository } from './run-jobs.repository';
 import { RunJobsService } from './run-jobs.service';
 import { RunTimeoutsService } from './run-timeouts.service';
 import { RunTriggerFiring } from './run-trigger-firing';
-import { RunLinks } from './run-links';
+import { RunLinks, runBlobPrefix } from './run-links';
 import { RunPhasesController } from './run-phases.controller';
 import { RunQueueService } from './run-queue.service';
 import { RunsController } from './runs.controller';
@@ -34,6 +39,7 @@ import { RunsService } from './runs.service';
       RunPhaseEntity,
       RunJobEntity,
       RunTriggerOutcomeEntity,
+      RunCommentEntity,
     ]),
     WorkspacesModule,
     UsersModule,
@@ -41,19 +47,35 @@ import { RunsService } from './runs.service';
     RunTriggersModule,
     AgentPoolsModule,
   ],
-  controllers: [ConfigurationVersionsController, RunsController, RunPhasesController, RunJobsController],
+  controllers: [
+    ConfigurationVersionsController,
+    RunsController,
+    RunCommentsController,
+    RunPhasesController,
+    RunJobsController,
+  ],
   providers: [
     ConfigurationVersionsRepository,
     RunsRepository,
+    RunCommentsRepository,
     RunJobsRepository,
     RunLinks,
     RunQueueService,
     ConfigurationVersionsService,
     RunsService,
+    RunCommentsService,
     RunsPresenter,
     RunTriggerFiring,
     RunJobsService,
     RunTimeoutsService,
   ],
 })
-export class RunsModule {}
+export class RunsModule {
+  constructor(workspaceBlobs: WorkspaceBlobsRegistry, runs: RunsRepository) {
+    // A deleted workspace's (or organization's) configuration archives, logs and plans go with it.
+    workspaceBlobs.register(async (manager, workspaceIds) => [
+      ...workspaceIds.map(configurationBlobPrefix),
+      ...(await runs.idsInWorkspaces(manager, workspaceIds)).map(runBlobPrefix),
+    ]);
+  }
+}

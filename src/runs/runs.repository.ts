@@ -20,6 +20,18 @@ export class RunsRepository {
     return ids.length ? this.repo.find({ where: { id: In([...new Set(ids)]) } }) : Promise.resolve([]);
   }
 
+  /** The ids of every run of these workspaces, for the removal of their files. */
+  async idsInWorkspaces(manager: EntityManager, workspaceIds: string[]): Promise<string[]> {
+    const ids: string[] = [];
+    for (let i = 0; i < workspaceIds.length; i += 500) {
+      const rows = await manager
+        .getRepository(RunEntity)
+        .find({ select: { id: true }, where: { workspaceId: In(workspaceIds.slice(i, i + 500)) } });
+      ids.push(...rows.map((r) => r.id));
+    }
+    return ids;
+  }
+
   /** Newest first, optionally only some statuses. */
   list(workspaceId: string, statuses: RunStatus[] | undefined, page: PageParams): Promise<Page<RunEntity>> {
     const qb = this.repo

@@ -1,6 +1,7 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { ChangeEpoch } from '../common/cache/change-epoch';
 import { Clock } from '../common/clock';
 import { inTransaction } from '../common/sql/transaction';
 import { randomBase62 } from '../common/ids';
@@ -34,6 +35,7 @@ export class UploadSweeper implements OnApplicationBootstrap, OnApplicationShutd
     private readonly blobs: BlobStore,
     private readonly config: AppConfig,
     private readonly clock: Clock,
+    private readonly epoch: ChangeEpoch,
     @InjectDataSource() private readonly ds: DataSource,
   ) {}
 
@@ -57,7 +59,12 @@ export class UploadSweeper implements OnApplicationBootstrap, OnApplicationShutd
 
   private async pass(): Promise<void> {
     try {
-      for (const lease of await this.repo.expired(this.clock.now(), BATCH)) await this.recover(lease);
+      let recovered = 0;
+      for (const lease of await this.repo.expired(this.clock.now(), BATCH)) {
+        if (await this.recover(lease)) recovered += 1;
+      }
+      // Readers must not be answered from caches made before the resources went back to waiting.
+      if (recovered) await this.epoch.advance('changes');
       const cutoff = new Date(this.clock.now().getTime() - this.config.uploadTimeoutSeconds * 1000);
       await this.blobs.sweepTemporary(cutoff);
     } catch (err) {
@@ -65,12 +72,13 @@ export class UploadSweeper implements OnApplicationBootstrap, OnApplicationShutd
     }
   }
 
-  private async recover(lease: UploadLeaseEntity): Promise<void> {
+  /** True when this pass took the lease over and gave the resource back. */
+  private async recover(lease: UploadLeaseEntity): Promise<boolean> {
     const owner = randomBase62(24);
     const taken = await inTransaction(this.ds, (m) =>
       this.repo.takeOver(m, lease.id, this.clock.now(), owner, this.leases.expiry()),
     );
-    if (!taken) return;
+    if (!taken) return false;
     await this.blobs.delete(lease.blobKey);
     const handler = this.registry.upload(lease.purpose);
     await inTransaction(this.ds, async (m) => {
@@ -79,5 +87,6 @@ export class UploadSweeper implements OnApplicationBootstrap, OnApplicationShutd
       }
     });
     this.logger.log({ purpose: lease.purpose, resource: lease.resourceId }, 'swept an interrupted upload');
+    return true;
   }
 }

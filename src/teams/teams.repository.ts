@@ -30,6 +30,34 @@ export class TeamsRepository {
     return { sql, parameters: { userId } };
   }
 
+  /** `(SELECT id …)` of an organization's teams, to embed in a list. */
+  teamIdsOf(organizationId: string): IdSubquery {
+    const sql = this.teams.manager
+      .createQueryBuilder()
+      .subQuery()
+      .select('ot.id')
+      .from(TeamEntity, 'ot')
+      .where('ot.organization_id = :teamsOrganizationId')
+      .getQuery();
+    return { sql, parameters: { teamsOrganizationId: organizationId } };
+  }
+
+  /** Organizations whose owners team has this user as its only member, one query. */
+  async solelyOwnedOrganizationIds(manager: EntityManager, userId: string): Promise<string[]> {
+    const rows = await manager
+      .createQueryBuilder()
+      .select('t.organization_id', 'organizationId')
+      .from(TeamEntity, 't')
+      .innerJoin(TeamMembershipEntity, 'm', 'm.team_id = t.id')
+      // Booleans are stored as 1/0 on both dialects.
+      .where('t.is_owners = 1')
+      .groupBy('t.id')
+      .addGroupBy('t.organization_id')
+      .having('COUNT(*) = 1 AND SUM(CASE WHEN m.user_id = :userId THEN 1 ELSE 0 END) = 1', { userId })
+      .getRawMany<{ organizationId: string }>();
+    return rows.map((r) => r.organizationId);
+  }
+
   lock(manager: EntityManager, id: string): Promise<boolean> {
     return lockRow(manager, TeamEntity, id);
   }

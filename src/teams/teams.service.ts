@@ -51,6 +51,16 @@ export class TeamsService {
     return this.repo.memberOrganizationIds(userId);
   }
 
+  /** An organization's teams, as a subquery for the organization's token list. */
+  teamIdsOf(organizationId: string): IdSubquery {
+    return this.repo.teamIdsOf(organizationId);
+  }
+
+  /** Organizations that would be left without an owner if this user went (inside the caller's transaction). */
+  solelyOwnedOrganizationIds(manager: EntityManager, userId: string): Promise<string[]> {
+    return this.repo.solelyOwnedOrganizationIds(manager, userId);
+  }
+
   /** Locks the team's row: its token is replaced by one writer at a time. */
   lockForTokenChange(manager: EntityManager, teamId: string): Promise<boolean> {
     return this.repo.lock(manager, teamId);

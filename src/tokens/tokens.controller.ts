@@ -10,7 +10,8 @@ import { JsonApiBody, ParsedBody } from '../common/jsonapi/body';
 import { CollectionDocument, ResourceDocument } from '../common/jsonapi/document';
 import { ApiCreate, ApiDelete, ApiList, ApiShow } from '../common/jsonapi/openapi';
 import { PageParams } from '../common/jsonapi/pagination';
-import { Paging } from '../common/jsonapi/query';
+import { Paging, QueryValue } from '../common/jsonapi/query';
+import { badRequest } from '../common/errors/domain-error';
 import { CreateTokenAttributes } from './dto/token-attributes.dto';
 import { IssuedToken, TokensService } from './tokens.service';
 import { serializeToken, TOKEN_DOC } from './tokens.serializer';
@@ -61,6 +62,25 @@ export class TokensController {
     @Paging() paging: PageParams,
   ): Promise<CollectionDocument> {
     const page = await this.tokens.listUserTokens(p, id, paging);
+    return new CollectionDocument(
+      page.items.map((t) => serializeToken(t)),
+      pageResult(page),
+    );
+  }
+
+  /** Metadata of the organization's token and its teams' tokens (never a secret), for its owners. */
+  @Get('organizations/:org/authentication-tokens')
+  @Sortable({ 'created-at': 'createdAt' }, 'created-at')
+  @ApiList(TOKEN_DOC, { query: { 'filter[kind]': 'team or organization' } })
+  async listOrganizationTokens(
+    @CurrentPrincipal() p: Principal,
+    @Param('org') org: string,
+    @Paging() paging: PageParams,
+    @QueryValue('filter[kind]') kind?: string,
+  ): Promise<CollectionDocument> {
+    const only = (['team', 'organization'] as const).find((k) => k === kind);
+    if (kind && !only) throw badRequest('filter[kind] must be team or organization', 'filter[kind]');
+    const page = await this.tokens.listOrganizationTokens(p, org, only, paging);
     return new CollectionDocument(
       page.items.map((t) => serializeToken(t)),
       pageResult(page),

@@ -5,6 +5,8 @@ import { OrganizationsModule } from '../organizations/organizations.module';
 import { TeamsModule } from '../teams/teams.module';
 import { UsersModule } from '../users/users.module';
 import { TokenEntity } from './entities/token.entity';
+import { LoginController } from './login.controller';
+import { LoginService } from './login.service';
 import { TokensController } from './tokens.controller';
 import { TokensRepository } from './tokens.repository';
 import { TokensService } from './tokens.service';
@@ -17,8 +19,8 @@ import { TokensService } from './tokens.service';
     UsersModule,
     AgentPoolsModule,
   ],
-  controllers: [TokensController],
-  providers: [TokensRepository, TokensService],
+  controllers: [TokensController, LoginController],
+  providers: [TokensRepository, TokensService, LoginService],
   exports: [TokensService],
 })
 export class TokensModule {}

@@ -1,9 +1,10 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { PermissionService } from '../common/auth/permission.service';
 import { Principal } from '../common/auth/principal';
 import { newTokenSecret, tokenDigest } from '../common/auth/token-secret';
+import { TokenUsage } from '../common/auth/token-usage';
 import { Page } from '../common/sql/paginate';
 import { inTransaction } from '../common/sql/transaction';
 import { invalidAttribute, notFound } from '../common/errors/domain-error';
@@ -28,15 +29,23 @@ interface Owner {
 }
 
 @Injectable()
-export class TokensService {
+export class TokensService implements OnModuleInit {
   constructor(
     private readonly repo: TokensRepository,
     private readonly permissions: PermissionService,
     private readonly organizations: OrganizationsService,
     private readonly teams: TeamsService,
     private readonly users: UsersService,
+    private readonly usage: TokenUsage,
     @InjectDataSource() private readonly ds: DataSource,
   ) {}
+
+  onModuleInit(): void {
+    // In a transaction of its own: on SQLite a bare statement would join whichever one is open.
+    this.usage.register((ids, at, notAfter) =>
+      inTransaction(this.ds, (m) => this.repo.markUsed(m, ids, at, notAfter)),
+    );
+  }
 
   /** Issues a token inside the caller's transaction; the secret is returned once and only its digest kept. */
   async issue(
@@ -84,20 +93,44 @@ export class TokensService {
     return inTransaction(this.ds, (m) => this.issue(m, 'user', { userId }, attrs));
   }
 
+  /** A user's tokens, for that user and for site administrators. */
   async listUserTokens(p: Principal, userId: string, page: PageParams): Promise<Page<TokenEntity>> {
-    if (p.kind !== 'user' || p.userId !== userId) throw notFound();
+    const self = p.kind === 'user' && p.userId === userId;
+    if (!self) {
+      if (!this.permissions.isSiteAdmin(p)) throw notFound();
+      await this.users.requireById(userId);
+    }
     return this.repo.listUserTokens(userId, page);
   }
 
+  /** The organization token and team tokens of an organization, for its owners (metadata only). */
+  async listOrganizationTokens(
+    p: Principal,
+    orgName: string,
+    kind: 'team' | 'organization' | undefined,
+    page: PageParams,
+  ): Promise<Page<TokenEntity>> {
+    const org = await this.organizations.requireVisible(p, orgName);
+    await this.permissions.requireOwner(p, org.id);
+    return this.repo.listOrganizationTokens(org.id, this.teams.teamIdsOf(org.id), kind, page);
+  }
+
+  /** Inside the deleting transaction of a user: their team and organization tokens stay, unattributed. */
+  forgetCreator(manager: EntityManager, userId: string): Promise<void> {
+    return this.repo.forgetCreator(manager, userId);
+  }
+
   /**
-   * A user's own token, or a team/organization token of an organization the caller owns; null
-   * when there is no such token (the id may be an agent token's), 404 when it is not the caller's.
+   * A user's own token (any user's, for site administrators), or a team/organization token of an
+   * organization the caller owns; null when there is no such token (the id may be an agent
+   * token's), 404 when it is not the caller's.
    */
   async findManageable(p: Principal, id: string): Promise<TokenEntity | null> {
     const token = await this.repo.findById(id);
     if (!token) return null;
     if (token.kind === 'user') {
-      if (p.kind !== 'user' || p.userId !== token.userId) throw notFound();
+      const own = p.kind === 'user' && p.userId === token.userId;
+      if (!own && !this.permissions.isSiteAdmin(p)) throw notFound();
       return token;
     }
     const organizationId =

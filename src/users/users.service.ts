@@ -5,12 +5,23 @@ import { PermissionService } from '../common/auth/permission.service';
 import { Principal } from '../common/auth/principal';
 import { inTransaction } from '../common/sql/transaction';
 import { isUniqueViolation } from '../common/errors/db-errors';
-import { invalid, notFound } from '../common/errors/domain-error';
+import { badRequest, DomainError, invalid, notFound } from '../common/errors/domain-error';
+import { PageParams } from '../common/jsonapi/pagination';
+import { Page } from '../common/sql/paginate';
 import { newId } from '../common/ids';
 import { CreateUserAttributes } from './dto/user-attributes.dto';
 import { UserEntity } from './entities/user.entity';
-import { hashPassword } from './password';
-import { UsersRepository } from './users.repository';
+import { hashPassword, verifyPassword } from './password';
+import { UserFilter, UsersRepository, UserStatusCounts } from './users.repository';
+
+/** The login route's lockout rule: after `maxFailures` wrong passwords in a row, `lockoutMs` of refusal. */
+export interface LockoutPolicy {
+  maxFailures: number;
+  lockoutMs: number;
+}
+
+/** Compared against when the username is unknown, so both failures cost the same time. */
+const DUMMY_HASH = hashPassword('plinth-no-such-user-password');
 
 @Injectable()
 export class UsersService {
@@ -77,9 +88,127 @@ export class UsersService {
     }
   }
 
+  /** Every user of the installation, for site administrators; the totals beside. */
+  async listForAdmin(
+    p: Principal,
+    filter: UserFilter,
+    page: PageParams,
+  ): Promise<{ page: Page<UserEntity>; counts: UserStatusCounts }> {
+    this.requireSiteAdmin(p);
+    const [users, counts] = await Promise.all([this.repo.list(filter, page), this.repo.statusCounts()]);
+    return { page: users, counts };
+  }
+
+  /** 404 for anyone but a site administrator, as the real service's admin routes answer. */
+  requireSiteAdmin(p: Principal): void {
+    if (!this.permissions.isSiteAdmin(p)) throw notFound();
+  }
+
+  /**
+   * Suspends or unsuspends a user; 400 when already so (as the real service). Administrators cannot
+   * suspend themselves, so an installation never loses its last way in by accident.
+   */
+  async setSuspended(p: Principal, id: string, suspended: boolean): Promise<UserEntity> {
+    this.requireSiteAdmin(p);
+    if (suspended && p.kind === 'user' && p.userId === id)
+      throw invalid('You cannot suspend your own account');
+    const user = await inTransaction(this.ds, async (m) => {
+      const row = await this.repo.lock(m, id);
+      if (!row) throw notFound();
+      if (row.isSuspended === suspended)
+        throw badRequest(suspended ? 'The user is already suspended' : 'The user is not suspended');
+      const changes = {
+        isSuspended: suspended,
+        failedLoginCount: 0,
+        lockedUntil: null,
+        updatedAt: new Date(),
+      };
+      await this.repo.update(m, id, changes);
+      return Object.assign(row, changes);
+    });
+    // Their tokens stop (or start) working in this process at once; the access epoch tells the others.
+    this.permissions.forgetCachedAccess();
+    return user;
+  }
+
+  /**
+   * Grants or revokes site administration; 400 when already so (as the real service). Administrators
+   * cannot revoke their own, so the installation keeps at least the one who asks.
+   */
+  async setSiteAdmin(p: Principal, id: string, admin: boolean): Promise<UserEntity> {
+    this.requireSiteAdmin(p);
+    if (!admin && p.kind === 'user' && p.userId === id)
+      throw invalid('You cannot revoke your own site administration');
+    const user = await inTransaction(this.ds, async (m) => {
+      const row = await this.repo.lock(m, id);
+      if (!row) throw notFound();
+      if (row.isSiteAdmin === admin)
+        throw badRequest(
+          admin ? 'The user is already a site administrator' : 'The user is not a site administrator',
+        );
+      const changes = { isSiteAdmin: admin, updatedAt: new Date() };
+      await this.repo.update(m, id, changes);
+      return Object.assign(row, changes);
+    });
+    this.permissions.forgetCachedAccess();
+    return user;
+  }
+
+  /** Locks the user row for a delete that other modules' cleanup shares; null when there is none. */
+  lockForDelete(manager: EntityManager, id: string): Promise<UserEntity | null> {
+    return this.repo.lock(manager, id);
+  }
+
+  /** Removes the row; its user tokens and team memberships go with it (foreign keys cascade). */
+  deleteRow(manager: EntityManager, id: string): Promise<void> {
+    return this.repo.deleteById(manager, id);
+  }
+
+  /**
+   * The user whose username and password these are, or the 401 every failure answers with (unknown
+   * user, wrong password, suspended, locked out: the caller cannot tell which). Wrong passwords
+   * count towards the lockout in the database, so every process and node sees the same count.
+   */
+  async verifyLogin(username: string, password: string, policy: LockoutPolicy): Promise<UserEntity> {
+    const user = await this.repo.findByUsername(username);
+    const now = Date.now();
+    if (!user) {
+      await verifyPassword(password, await DUMMY_HASH);
+      throw loginFailed();
+    }
+    if (user.lockedUntil && user.lockedUntil.getTime() > now) {
+      const seconds = Math.ceil((user.lockedUntil.getTime() - now) / 1000);
+      throw new DomainError('rate-limited', [
+        { detail: `Too many failed logins; try again in ${seconds} seconds` },
+      ]);
+    }
+    const matches = await verifyPassword(password, user.passwordHash);
+    if (!matches) {
+      await inTransaction(this.ds, async (m) => {
+        const failures = await this.repo.countLoginFailure(m, user.id);
+        if (failures >= policy.maxFailures) {
+          const lockedUntil = new Date(now + policy.lockoutMs);
+          await this.repo.update(m, user.id, { failedLoginCount: 0, lockedUntil });
+        }
+      });
+      throw loginFailed();
+    }
+    if (user.isSuspended) throw loginFailed();
+    if (user.failedLoginCount > 0 || user.lockedUntil) {
+      await inTransaction(this.ds, (m) =>
+        this.repo.update(m, user.id, { failedLoginCount: 0, lockedUntil: null }),
+      );
+    }
+    return user;
+  }
+
   /** Site administrators add users to the installation. */
   async create(p: Principal, attrs: CreateUserAttributes): Promise<UserEntity> {
     if (!this.permissions.isSiteAdmin(p)) throw notFound();
     return inTransaction(this.ds, (m) => this.createInTransaction(m, attrs, attrs['is-site-admin'] ?? false));
   }
+}
+
+function loginFailed(): DomainError {
+  return new DomainError('unauthorized', [{ detail: 'Invalid username or password' }]);
 }

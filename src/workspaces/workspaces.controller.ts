@@ -26,6 +26,7 @@ const WRITABLE = {
     'name',
     'description',
     'engine-version',
+    'terraform-version',
     'execution-mode',
     'agent-pool-id',
     'auto-apply',

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AdminCatalogsModule } from '../admin-catalogs/admin-catalogs.module';
+import { OrganizationBlobsRegistry } from '../organizations/organization-blobs.registry';
 import { OrganizationsModule } from '../organizations/organizations.module';
 import { ProjectsModule } from '../projects/projects.module';
 import { TagBindingsModule } from '../tag-bindings/tag-bindings.module';
@@ -11,6 +12,7 @@ import { WorkspaceUsage } from './workspace-usage';
 import { WorkspacesController } from './workspaces.controller';
 import { WorkspacesRepository } from './workspaces.repository';
 import { AgentPoolCheckRegistry } from './agent-pool-check.registry';
+import { WorkspaceBlobsRegistry } from './workspace-blobs.registry';
 import { WorkspacesService } from './workspaces.service';
 
 @Module({
@@ -24,12 +26,20 @@ import { WorkspacesService } from './workspaces.service';
   controllers: [WorkspacesController],
   providers: [
     AgentPoolCheckRegistry,
+    WorkspaceBlobsRegistry,
     WorkspacesRepository,
     WorkspacesService,
     WorkspaceIncludesService,
     WorkspaceListCache,
     WorkspaceUsage,
   ],
-  exports: [WorkspacesService, AgentPoolCheckRegistry],
+  exports: [WorkspacesService, AgentPoolCheckRegistry, WorkspaceBlobsRegistry],
 })
-export class WorkspacesModule {}
+export class WorkspacesModule {
+  constructor(organizationBlobs: OrganizationBlobsRegistry, workspaces: WorkspacesService) {
+    // An organization's deletion removes its workspaces' files as well.
+    organizationBlobs.register((manager, organizationId) =>
+      workspaces.blobPrefixesInOrganization(manager, organizationId),
+    );
+  }
+}

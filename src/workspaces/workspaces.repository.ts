@@ -216,6 +216,13 @@ export class WorkspacesRepository {
     return (result.affected ?? 0) > 0;
   }
 
+  async idsInOrganization(manager: EntityManager, organizationId: string): Promise<string[]> {
+    const rows = await manager
+      .getRepository(WorkspaceEntity)
+      .find({ select: { id: true }, where: { organizationId } });
+    return rows.map((r) => r.id);
+  }
+
   async deleteAllInOrganization(manager: EntityManager, organizationId: string): Promise<void> {
     await manager.getRepository(WorkspaceEntity).delete({ organizationId });
   }

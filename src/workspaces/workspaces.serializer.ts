@@ -15,6 +15,9 @@ export const WORKSPACE_DOC: ResourceDoc = {
     name: str('Unique in the organization: letters, numbers, - and _'),
     description: nullableStr(),
     'engine-version': str('`latest` or a version of the engine catalog'),
+    'terraform-version': str(
+      "The same as `engine-version`, under the real service's name (accepted on create and update too)",
+    ),
     locked: bool('A locked workspace starts no queued run until it is unlocked'),
     'execution-mode': enumOf(
       EXECUTION_MODES,
@@ -61,6 +64,7 @@ export function serializeWorkspace(
       name: ws.name,
       description: ws.description,
       'engine-version': ws.engineVersion,
+      'terraform-version': ws.engineVersion,
       locked: ws.locked,
       'execution-mode': ws.executionMode,
       'auto-apply': ws.autoApply,

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { ToolVersionsService } from '../admin-catalogs/tool-versions.service';
@@ -18,9 +18,13 @@ import { ProjectsService } from '../projects/projects.service';
 import { TagBindingsService, WorkspaceTagChange } from '../tag-bindings/tag-bindings.service';
 import { WorkspaceAccessLevel } from '../common/auth/principal';
 import { AgentPoolCheckRegistry } from './agent-pool-check.registry';
+import { BlobStore } from '../storage/blob-store';
+import { WorkspaceBlobsRegistry } from './workspace-blobs.registry';
 import {
   CreateWorkspaceAttributes,
+  VersionAttribute,
   ExecutionSettingsAttributes,
+  requestedEngineVersion,
   UpdateWorkspaceAttributes,
 } from './dto/workspace-attributes.dto';
 import { ExecutionMode, WorkspaceEntity, WorkspaceLockHolder } from './entities/workspace.entity';
@@ -70,7 +74,11 @@ export class WorkspacesService {
     private readonly tagBindings: TagBindingsService,
     private readonly lists: WorkspaceListCache,
     private readonly agentPools: AgentPoolCheckRegistry,
+    private readonly workspaceBlobs: WorkspaceBlobsRegistry,
+    private readonly blobs: BlobStore,
   ) {}
+
+  private readonly logger = new Logger(WorkspacesService.name);
 
   /** The run control plane's read of a workspace's execution settings; 404 if it is gone. */
   async executionSettings(workspaceId: string): Promise<WorkspaceExecutionSettings> {
@@ -221,6 +229,7 @@ export class WorkspacesService {
     await this.permissions.requireFlag(p, org.id, 'manage-workspaces');
     const tags = { items: this.tagBindings.fromRelationship(body, 'workspace'), previousProjectId: null };
     const projectId = await this.resolveProject(p, org.id, body);
+    const pinned = requestedEngineVersion(body.attributes);
     const now = new Date();
     const ws = Object.assign(new WorkspaceEntity(), {
       id: newId('ws'),
@@ -228,7 +237,7 @@ export class WorkspacesService {
       projectId,
       name: body.attributes.name,
       description: body.attributes.description ?? null,
-      engineVersion: body.attributes['engine-version'] ?? 'latest',
+      engineVersion: pinned?.version ?? 'latest',
       locked: false,
       lockedByType: null,
       lockedById: null,
@@ -240,7 +249,7 @@ export class WorkspacesService {
       updatedAt: now,
     });
     this.applyExecution(ws, body);
-    await this.saveUnique(ws, tags, body.has('engine-version'));
+    await this.saveUnique(ws, tags, pinned?.attribute);
     return this.view(p, ws, org);
   }
 
@@ -256,21 +265,43 @@ export class WorkspacesService {
     };
     const attrs = body.attributes;
     // Keeping the pinned version is fine even if it was disabled since; a new pin is checked.
-    const repinned = attrs['engine-version'] !== undefined && attrs['engine-version'] !== ws.engineVersion;
+    const pinned = requestedEngineVersion(attrs);
+    const repinned = pinned !== undefined && pinned.version !== ws.engineVersion;
     if (attrs.name !== undefined) ws.name = attrs.name;
     if (body.has('description')) ws.description = attrs.description ?? null;
-    if (attrs['engine-version'] !== undefined) ws.engineVersion = attrs['engine-version'];
+    if (pinned) ws.engineVersion = pinned.version;
     if (body.hasRelationship('project')) ws.projectId = await this.resolveProject(p, ws.organizationId, body);
     this.applyExecution(ws, body);
     ws.updatedAt = new Date();
-    await this.saveUnique(ws, tags, repinned);
+    await this.saveUnique(ws, tags, repinned ? pinned.attribute : undefined);
     return this.view(p, ws);
   }
 
   async delete(p: Principal, ws: WorkspaceEntity): Promise<void> {
     await this.permissions.requireWorkspaceLevel(p, ws, 'admin');
-    await inTransaction(this.ds, (manager) => this.repo.delete(manager, ws.id));
+    const prefixes = await inTransaction(this.ds, async (manager) => {
+      const owned = await this.workspaceBlobs.collect(manager, [ws.id]);
+      await this.repo.delete(manager, ws.id);
+      return owned;
+    });
     this.afterWorkspaceChange();
+    await this.removeFiles(prefixes);
+  }
+
+  /** The files of deleted workspaces, removed after their rows (see WorkspaceBlobsRegistry). */
+  async removeFiles(prefixes: string[]): Promise<void> {
+    for (const prefix of prefixes) {
+      try {
+        await this.blobs.deletePrefix(prefix);
+      } catch (err) {
+        this.logger.warn({ err, prefix }, 'could not remove files of a deleted workspace');
+      }
+    }
+  }
+
+  /** The blob prefixes of every workspace of an organization, for the organization's deletion. */
+  async blobPrefixesInOrganization(manager: EntityManager, organizationId: string): Promise<string[]> {
+    return this.workspaceBlobs.collect(manager, await this.repo.idsInOrganization(manager, organizationId));
   }
 
   /**
@@ -369,9 +400,13 @@ export class WorkspacesService {
 
   /**
    * Saves the workspace with its tag-binding change (see TagBindingsService.saveWorkspace) in one
-   * transaction; with `pin`, its engine version must be pinnable from the engine catalog.
+   * transaction; with `pin` (the attribute asking), its engine version must be in the catalog.
    */
-  private async saveUnique(ws: WorkspaceEntity, tags: WorkspaceTagChange, pin: boolean): Promise<void> {
+  private async saveUnique(
+    ws: WorkspaceEntity,
+    tags: WorkspaceTagChange,
+    pin?: VersionAttribute,
+  ): Promise<void> {
     try {
       await inTransaction(this.ds, async (manager) => {
         await this.checkPool(manager, ws);
@@ -379,7 +414,7 @@ export class WorkspacesService {
           ws.engineVersion = await this.catalogs.assertPinnable(
             'engine-versions',
             ws.engineVersion,
-            'engine-version',
+            pin,
             manager,
           );
         }

@@ -1,6 +1,6 @@
 import type { Response } from 'supertest';
-import { Actor, bootstrapAdmin, createOrganization, createUser, unique } from '../helpers/fixtures';
-import { startApp, TestApp, usesMysql } from '../helpers/test-app';
+import { Actor, unique, startWithOwnedOrganization } from '../helpers/fixtures';
+import { TestApp, usesMysql } from '../helpers/test-app';
 import { CatalogName, createCatalogVersion, versionBody } from './catalog-helpers';
 
 const ROUNDS = 4;
@@ -20,10 +20,7 @@ const PINS_PER_ENTRY = 6;
     let org: string;
 
     beforeAll(async () => {
-      t = await startApp({ DB_POOL_SIZE: '2' });
-      admin = await bootstrapAdmin(t);
-      owner = await createUser(t, admin);
-      org = await createOrganization(owner);
+      ({ t, admin, owner, org } = await startWithOwnedOrganization({ DB_POOL_SIZE: '2' }));
     });
     afterAll(() => t.close());
 

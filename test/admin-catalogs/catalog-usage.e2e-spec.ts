@@ -3,13 +3,13 @@ import { ToolVersionsService } from '../../src/admin-catalogs/tool-versions.serv
 import { DomainError } from '../../src/common/errors/domain-error';
 import {
   Actor,
-  bootstrapAdmin,
   createOrganization,
   createUser,
   createWorkspace,
   unique,
+  startWithOwnedOrganization,
 } from '../helpers/fixtures';
-import { startApp, TestApp } from '../helpers/test-app';
+import { TestApp } from '../helpers/test-app';
 import { createCatalogVersion } from './catalog-helpers';
 
 const ENGINE = '/api/v2/admin/engine-versions';
@@ -22,10 +22,7 @@ describe('pinning catalog versions', () => {
   let org: string;
 
   beforeAll(async () => {
-    t = await startApp();
-    admin = await bootstrapAdmin(t);
-    owner = await createUser(t, admin);
-    org = await createOrganization(owner);
+    ({ t, admin, owner, org } = await startWithOwnedOrganization());
   });
   afterAll(() => t.close());
 

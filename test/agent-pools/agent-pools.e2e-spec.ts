@@ -1,6 +1,5 @@
 import {
   Actor,
-  bootstrapAdmin,
   createOrganization,
   createUser,
   createWorkspace,
@@ -9,8 +8,9 @@ import {
   ISO_MILLIS,
   memberWith,
   unique,
+  startWithOwnedOrganization,
 } from '../helpers/fixtures';
-import { startApp, TestApp } from '../helpers/test-app';
+import { TestApp } from '../helpers/test-app';
 import { createAgentToken, createPool, poolBody, registerAgent } from './helpers';
 
 describe('agent pools', () => {
@@ -20,10 +20,7 @@ describe('agent pools', () => {
   let org: string;
 
   beforeAll(async () => {
-    t = await startApp();
-    admin = await bootstrapAdmin(t);
-    owner = await createUser(t, admin);
-    org = await createOrganization(owner);
+    ({ t, admin, owner, org } = await startWithOwnedOrganization());
   });
   afterAll(() => t.close());
 

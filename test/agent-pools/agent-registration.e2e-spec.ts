@@ -1,15 +1,14 @@
 import request from 'supertest';
 import {
   Actor,
-  bootstrapAdmin,
-  createOrganization,
   createUser,
   idOf,
   ISO_MILLIS,
   memberWith,
   unique,
+  startWithOwnedOrganization,
 } from '../helpers/fixtures';
-import { startApp, TestApp } from '../helpers/test-app';
+import { TestApp } from '../helpers/test-app';
 import { agentCall, createAgentToken, createPool, registerAgent } from './helpers';
 
 describe('agent tokens and executor registration', () => {
@@ -20,10 +19,7 @@ describe('agent tokens and executor registration', () => {
   let poolId: string;
 
   beforeAll(async () => {
-    t = await startApp();
-    admin = await bootstrapAdmin(t);
-    owner = await createUser(t, admin);
-    org = await createOrganization(owner);
+    ({ t, admin, owner, org } = await startWithOwnedOrganization());
     poolId = await createPool(owner, org, unique('pool'));
   });
   afterAll(() => t.close());

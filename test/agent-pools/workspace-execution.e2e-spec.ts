@@ -1,12 +1,11 @@
 import {
   Actor,
-  bootstrapAdmin,
   createOrganization,
-  createUser,
   createWorkspace,
   unique,
+  startWithOwnedOrganization,
 } from '../helpers/fixtures';
-import { startApp, TestApp } from '../helpers/test-app';
+import { TestApp } from '../helpers/test-app';
 import { WorkspacesService } from '../../src/workspaces/workspaces.service';
 import { createPool } from './helpers';
 
@@ -21,10 +20,7 @@ describe('workspace execution settings', () => {
     owner.api.patch(`/api/v2/workspaces/${ws}`, { data: { type: 'workspaces', attributes, relationships } });
 
   beforeAll(async () => {
-    t = await startApp();
-    const admin = await bootstrapAdmin(t);
-    owner = await createUser(t, admin);
-    org = await createOrganization(owner);
+    ({ t, owner, org } = await startWithOwnedOrganization());
   });
   afterAll(() => t.close());
 

@@ -76,6 +76,7 @@ const workspaceAttrs = {
     'name',
     'description',
     'engine-version',
+    'terraform-version',
     'execution-mode',
     'agent-pool-id',
     'auto-apply',
@@ -117,6 +118,11 @@ const tokenAttrs = {
   type: 'authentication-tokens',
   attributes: ['description', 'expired-at'],
 } as const;
+const loginAttrs = {
+  kind: 'resource',
+  type: 'authentication-tokens',
+  attributes: ['username', 'password', 'description', 'expired-at'],
+} as const;
 const userAttrs = {
   kind: 'resource',
   type: 'users',
@@ -126,7 +132,7 @@ const userAttrs = {
 const policyAttrs = {
   kind: 'resource',
   type: 'policies',
-  attributes: ['name', 'description', 'kind', 'enforcement-level', 'query'],
+  attributes: ['name', 'description', 'kind', 'enforcement-level', 'enforce', 'query'],
 } as const;
 const policySetAttrs = {
   kind: 'resource',
@@ -160,6 +166,12 @@ const reservedTagKeyAttrs = {
   attributes: ['key', 'disable-overrides'],
 } as const;
 const PROVIDER = 'organizations/:org/registry-providers/:registry_name/:namespace/:name';
+const MODULE = 'organizations/:org/registry-modules/:registry_name/:namespace/:name/:provider';
+const moduleVersionBody = {
+  kind: 'resource',
+  type: 'registry-module-versions',
+  attributes: ['version', 'commit-sha'],
+} as const;
 
 export const FUZZ_ROUTES: readonly FuzzRoute[] = [
   // organizations
@@ -272,6 +284,13 @@ export const FUZZ_ROUTES: readonly FuzzRoute[] = [
     path: `/api/v2/runs/:id/actions/${action}`,
     body: { kind: 'object', fields: ['comment'] },
   })),
+  { method: 'GET', path: '/api/v2/runs/:id/comments', query: PAGE },
+  {
+    method: 'POST',
+    path: '/api/v2/runs/:id/comments',
+    body: { kind: 'resource', type: 'comments', attributes: ['body'] },
+  },
+  { method: 'GET', path: '/api/v2/comments/:id' },
   { method: 'GET', path: '/api/v2/plans/:id' },
   { method: 'GET', path: '/api/v2/plans/:id/json-output' },
   { method: 'GET', path: '/api/v2/applies/:id' },
@@ -421,6 +440,32 @@ export const FUZZ_ROUTES: readonly FuzzRoute[] = [
       return { username, email: `${username}@example.com`, password: 'a-long-password' };
     },
   },
+  // administration: users, token metadata, login, audit trail
+  {
+    method: 'GET',
+    path: '/api/v2/admin/users',
+    query: [...PAGE, 'q', 'search', 'filter[username]', 'filter[admin]', 'filter[suspended]'],
+  },
+  { method: 'GET', path: '/api/v2/admin/users/:id', params: (f) => ({ id: f.userId }) },
+  // Suspending or deleting the fixture user would take its token away from later cases.
+  { method: 'POST', path: '/api/v2/admin/users/:id/actions/suspend', destructive: true },
+  { method: 'POST', path: '/api/v2/admin/users/:id/actions/unsuspend', params: (f) => ({ id: f.userId }) },
+  { method: 'POST', path: '/api/v2/admin/users/:id/actions/grant_admin', destructive: true },
+  { method: 'POST', path: '/api/v2/admin/users/:id/actions/revoke_admin', destructive: true },
+  { method: 'DELETE', path: '/api/v2/admin/users/:id', destructive: true },
+  {
+    method: 'GET',
+    path: '/api/v2/organizations/:org/authentication-tokens',
+    params: org,
+    query: [...PAGE, 'filter[kind]'],
+  },
+  { method: 'POST', path: '/api/v2/login', auth: 'none', body: loginAttrs },
+  {
+    method: 'GET',
+    path: '/api/v2/organization/audit-trail',
+    query: [...PAGE, 'since', 'filter[organization]'],
+  },
+  { method: 'GET', path: '/api/v2/admin/audit-trail', query: [...PAGE, 'since', 'filter[organization]'] },
   // bootstrap
   { method: 'GET', path: '/admin/retrieve-iact', auth: 'none' },
   {
@@ -541,22 +586,29 @@ export const FUZZ_ROUTES: readonly FuzzRoute[] = [
       },
     ];
   }),
-  // administrator catalogs
-  ...(['engine-versions', 'policy-engine-versions'] as const).flatMap((catalog): FuzzRoute[] => {
+  // administrator catalogs, under the contract's names and the real service's
+  ...(
+    [
+      ['engine-versions', 'engine-versions'],
+      ['policy-engine-versions', 'policy-engine-versions'],
+      ['terraform-versions', 'engine-versions'],
+      ['opa-versions', 'policy-engine-versions'],
+    ] as const
+  ).flatMap(([route, catalog]): FuzzRoute[] => {
     const body = {
       kind: 'resource',
-      type: catalog,
+      type: route,
       attributes: ['version', 'url', 'sha', 'deprecated', 'deprecated-reason', 'official', 'enabled', 'beta'],
     } as const;
     return [
       {
         method: 'GET',
-        path: `/api/v2/admin/${catalog}`,
+        path: `/api/v2/admin/${route}`,
         query: [...PAGE, 'filter[version]', 'search[version]'],
       },
       {
         method: 'POST',
-        path: `/api/v2/admin/${catalog}`,
+        path: `/api/v2/admin/${route}`,
         body,
         sample: (f) => ({
           version: `9.${f.unique('v').replace(/\D/g, '').slice(0, 6)}.0`,
@@ -564,14 +616,14 @@ export const FUZZ_ROUTES: readonly FuzzRoute[] = [
           sha: 'ab'.repeat(32),
         }),
       },
-      { method: 'GET', path: `/api/v2/admin/${catalog}/:id` },
+      { method: 'GET', path: `/api/v2/admin/${route}/:id` },
       {
         method: 'PATCH',
-        path: `/api/v2/admin/${catalog}/:id`,
+        path: `/api/v2/admin/${route}/:id`,
         params: (f) => ({ id: f.catalogIds[catalog] }),
         body,
       },
-      { method: 'DELETE', path: `/api/v2/admin/${catalog}/:id`, destructive: true },
+      { method: 'DELETE', path: `/api/v2/admin/${route}/:id`, destructive: true },
     ];
   }),
   // private registry
@@ -635,6 +687,42 @@ export const FUZZ_ROUTES: readonly FuzzRoute[] = [
     body: { kind: 'resource', type: 'gpg-keys', attributes: ['namespace'] },
   },
   { method: 'DELETE', path: '/api/registry/private/v2/gpg-keys/:namespace/:key_id', destructive: true },
+  {
+    method: 'GET',
+    path: '/api/v2/organizations/:org/registry-modules',
+    params: org,
+    query: [...PAGE, 'q', 'search[name]', 'filter[registry_name]', 'filter[provider]'],
+  },
+  {
+    method: 'POST',
+    path: '/api/v2/organizations/:org/registry-modules',
+    params: org,
+    body: {
+      kind: 'resource',
+      type: 'registry-modules',
+      attributes: ['name', 'provider', 'namespace', 'registry-name', 'no-code'],
+    },
+    sample: (f) => ({ name: f.unique('mod'), provider: 'aws', 'registry-name': 'private' }),
+  },
+  { method: 'GET', path: `/api/v2/${MODULE}`, params: org },
+  { method: 'DELETE', path: `/api/v2/${MODULE}`, params: org, destructive: true },
+  {
+    method: 'DELETE',
+    path: '/api/v2/organizations/:org/registry-modules/:registry_name/:namespace/:name',
+    params: org,
+    destructive: true,
+  },
+  { method: 'POST', path: `/api/v2/${MODULE}/versions`, params: org, body: moduleVersionBody },
+  {
+    method: 'POST',
+    path: '/api/v2/registry-modules/:org/:name/:provider/versions',
+    params: org,
+    body: moduleVersionBody,
+  },
+  { method: 'GET', path: `/api/v2/${MODULE}/version`, params: org, query: ['module_version'] },
+  { method: 'DELETE', path: `/api/v2/${MODULE}/:version`, params: org, destructive: true },
+  { method: 'GET', path: '/api/registry/v1/modules/:namespace/:name/:provider/versions' },
+  { method: 'GET', path: '/api/registry/v1/modules/:namespace/:name/:provider/:version/download' },
   // health and probes
   { method: 'GET', path: '/api/v2/ping', auth: 'none' },
   { method: 'GET', path: '/healthz', auth: 'none' },

@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { client, Client, TestApp } from './test-app';
+import { client, Client, ProviderOverride, startApp, TestApp } from './test-app';
 
 export const ISO_MILLIS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 export const ISO_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+00:00$/;
@@ -53,6 +53,25 @@ export async function createOrganization(actor: Actor, name = unique('org')): Pr
     })
     .expect(201);
   return name;
+}
+
+/** A started app, its first site administrator, and an organization owned by a plain user. */
+export interface OwnedOrganization {
+  t: TestApp;
+  admin: Actor;
+  owner: Actor;
+  org: string;
+}
+
+/** The set-up most suites start from (close `t` in afterAll). */
+export async function startWithOwnedOrganization(
+  env: Record<string, string> = {},
+  overrides: ProviderOverride[] = [],
+): Promise<OwnedOrganization> {
+  const t = await startApp(env, overrides);
+  const admin = await bootstrapAdmin(t);
+  const owner = await createUser(t, admin);
+  return { t, admin, owner, org: await createOrganization(owner) };
 }
 
 export async function createProject(actor: Actor, org: string, name = unique('prj')): Promise<string> {

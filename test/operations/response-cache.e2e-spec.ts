@@ -7,6 +7,7 @@ import {
   createUser,
   createWorkspace,
   unique,
+  startWithOwnedOrganization,
 } from '../helpers/fixtures';
 import { send } from '../helpers/raw-http';
 import { client, JSONAPI, startApp, TestApp } from '../helpers/test-app';
@@ -30,10 +31,7 @@ describe('answers remembered before routing', () => {
 
   beforeAll(async () => {
     // A long TTL: only a write, or the token's expiry, may end a remembered answer here.
-    t = await startApp({ CACHE_TTL_MS: '60000' });
-    admin = await bootstrapAdmin(t);
-    owner = await createUser(t, admin);
-    org = await createOrganization(owner);
+    ({ t, admin, owner, org } = await startWithOwnedOrganization({ CACHE_TTL_MS: '60000' }));
   });
   afterAll(() => t.close());
 

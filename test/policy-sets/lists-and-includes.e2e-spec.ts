@@ -104,7 +104,7 @@ describe('policy set lists, filters and includes', () => {
           (await list('?search[name]=vcs&filter[kind]=framework_a&filter[versioned]=true').expect(200)).body,
         ),
       ).toEqual(['b-vcs']);
-      await list('?filter[kind]=sentinel').expect(400);
+      await list('?filter[kind]=rego').expect(400);
     });
 
     it('treats LIKE wildcards in search[name] literally', async () => {

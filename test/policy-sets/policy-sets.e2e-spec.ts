@@ -219,7 +219,7 @@ describe('policy sets: create, show, update, delete', () => {
       const res = await post({
         name: unique('x'),
         global: 'yes',
-        kind: 'sentinel',
+        kind: 'rego',
         'vcs-repo': 'acme/p',
         'policies-path': true,
       }).expect(422);

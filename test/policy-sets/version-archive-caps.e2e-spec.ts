@@ -36,7 +36,7 @@ function withApp(env: Record<string, string>) {
     ]);
     const shown = await admin.api.get(`/api/v2/policy-set-versions/${created.body.data.id}`).expect(200);
     expect(shown.body.data.attributes).toEqual({
-      source: 'api',
+      source: 'tfe-api',
       status: 'errored',
       error: reason,
       'status-timestamps': {

@@ -84,7 +84,7 @@ describe('policy set versions and uploads', () => {
         id: expect.stringMatching(idOf('polsetver')),
         type: 'policy-set-versions',
         attributes: {
-          source: 'api',
+          source: 'tfe-api',
           status: 'pending',
           'status-timestamps': {},
           error: null,
@@ -112,7 +112,7 @@ describe('policy set versions and uploads', () => {
     expect(res.text).toBe('');
     const shown = await showVersion(version.id);
     expect(shown.attributes).toEqual({
-      source: 'api',
+      source: 'tfe-api',
       status: 'ready',
       'status-timestamps': {
         'ingressing-at': expect.stringMatching(ISO_OFFSET),
@@ -278,15 +278,18 @@ describe('policy set versions and uploads', () => {
     expect((await showSet(set.id)).relationships['newest-version'].data.id).toBe(created[2]);
   });
 
-  it('includes the policy set of a version with include=policy_set', async () => {
-    const set = await createPolicySet(admin, org);
-    const version = await newVersion(set.id);
-    const res = await admin.api
-      .get(`/api/v2/policy-set-versions/${version.id}?include=policy_set`)
-      .expect(200);
-    expect(res.body.included).toEqual([await showSet(set.id)]);
-    await admin.api.get(`/api/v2/policy-set-versions/${version.id}?include=policy-set`).expect(400);
-  });
+  it.each(['policy_set', 'policy-set'])(
+    'includes the policy set of a version with include=%s (the relationship name or its snake_case)',
+    async (include) => {
+      const set = await createPolicySet(admin, org);
+      const version = await newVersion(set.id);
+      const res = await admin.api
+        .get(`/api/v2/policy-set-versions/${version.id}?include=${include}`)
+        .expect(200);
+      expect(res.body.included).toEqual([await showSet(set.id)]);
+      await admin.api.get(`/api/v2/policy-set-versions/${version.id}?include=policy-sets`).expect(400);
+    },
+  );
 
   it('refuses versions for a VCS set and for a set using the policies relationship', async () => {
     const vcs = await createPolicySet(admin, org, { 'vcs-repo': { identifier: 'acme/policies' } });

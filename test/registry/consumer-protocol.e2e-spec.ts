@@ -1,13 +1,13 @@
 import request from 'supertest';
 import {
   Actor,
-  bootstrapAdmin,
   createOrganization,
   createUser,
   memberWith,
   unique,
+  startWithOwnedOrganization,
 } from '../helpers/fixtures';
-import { startApp, TestApp } from '../helpers/test-app';
+import { TestApp } from '../helpers/test-app';
 import {
   createKey,
   createProvider,
@@ -29,10 +29,7 @@ describe('provider registry protocol (consumer side)', () => {
   let key: SigningKey;
 
   beforeAll(async () => {
-    t = await startApp();
-    admin = await bootstrapAdmin(t);
-    owner = await createUser(t, admin);
-    org = await createOrganization(owner);
+    ({ t, admin, owner, org } = await startWithOwnedOrganization());
     key = await generateSigningKey();
     await createKey(owner, org, key);
   });
@@ -47,6 +44,7 @@ describe('provider registry protocol (consumer side)', () => {
     const res = await request(t.origin).get('/.well-known/terraform.json').expect(200);
     expect(res.headers['content-type']).toMatch(/^application\/json/);
     expect(res.body).toEqual({
+      'modules.v1': '/api/registry/v1/modules/',
       'providers.v1': '/api/registry/v1/providers/',
       'tfe.v2': '/api/v2/',
       'tfe.v2.1': '/api/v2/',

@@ -1,14 +1,14 @@
 import {
   Actor,
-  bootstrapAdmin,
   createOrganization,
   createUser,
   expectPagination,
   idOf,
   ISO_MILLIS,
   memberWith,
+  startWithOwnedOrganization,
 } from '../helpers/fixtures';
-import { startApp, TestApp } from '../helpers/test-app';
+import { TestApp } from '../helpers/test-app';
 import { generateSigningKey, SigningKey } from './registry-helpers';
 
 const KEYS = '/api/registry/private/v2/gpg-keys';
@@ -21,10 +21,7 @@ describe('private registry GPG keys', () => {
   let keys: SigningKey[];
 
   beforeAll(async () => {
-    t = await startApp();
-    admin = await bootstrapAdmin(t);
-    owner = await createUser(t, admin);
-    org = await createOrganization(owner);
+    ({ t, admin, owner, org } = await startWithOwnedOrganization());
     keys = await Promise.all([1, 2, 3, 4, 5, 6].map((i) => generateSigningKey(`k${i}`)));
   });
   afterAll(() => t.close());

@@ -2,15 +2,14 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   Actor,
-  bootstrapAdmin,
-  createOrganization,
   createUser,
   expectPagination,
   idOf,
   memberWith,
   unique,
+  startWithOwnedOrganization,
 } from '../helpers/fixtures';
-import { startApp, TestApp } from '../helpers/test-app';
+import { TestApp } from '../helpers/test-app';
 import {
   createKey,
   createPlatform,
@@ -37,10 +36,7 @@ describe('registry provider platforms', () => {
   let key: SigningKey;
 
   beforeAll(async () => {
-    t = await startApp();
-    admin = await bootstrapAdmin(t);
-    owner = await createUser(t, admin);
-    org = await createOrganization(owner);
+    ({ t, admin, owner, org } = await startWithOwnedOrganization());
     key = await generateSigningKey();
     await createKey(owner, org, key);
   });

@@ -1,6 +1,5 @@
 import {
   Actor,
-  bootstrapAdmin,
   createOrganization,
   createUser,
   expectPagination,
@@ -8,8 +7,9 @@ import {
   ISO_MILLIS,
   memberWith,
   unique,
+  startWithOwnedOrganization,
 } from '../helpers/fixtures';
-import { startApp, TestApp } from '../helpers/test-app';
+import { TestApp } from '../helpers/test-app';
 import { createProvider, createVersion, providerBase } from './registry-helpers';
 
 const UPLOAD_LINK = /^http:\/\/127\.0\.0\.1:\d+\/uploads\/[\w-]+\.[\w-]+$/;
@@ -22,10 +22,7 @@ describe('registry provider versions', () => {
   let org: string;
 
   beforeAll(async () => {
-    t = await startApp();
-    admin = await bootstrapAdmin(t);
-    owner = await createUser(t, admin);
-    org = await createOrganization(owner);
+    ({ t, admin, owner, org } = await startWithOwnedOrganization());
   });
   afterAll(() => t.close());
 

@@ -2,7 +2,6 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   Actor,
-  bootstrapAdmin,
   createOrganization,
   createUser,
   expectPagination,
@@ -10,8 +9,9 @@ import {
   ISO_MILLIS,
   memberWith,
   unique,
+  startWithOwnedOrganization,
 } from '../helpers/fixtures';
-import { startApp, TestApp } from '../helpers/test-app';
+import { TestApp } from '../helpers/test-app';
 import {
   createKey,
   createProvider,
@@ -30,10 +30,7 @@ describe('registry providers', () => {
   let key: SigningKey;
 
   beforeAll(async () => {
-    t = await startApp();
-    admin = await bootstrapAdmin(t);
-    owner = await createUser(t, admin);
-    org = await createOrganization(owner);
+    ({ t, admin, owner, org } = await startWithOwnedOrganization());
     key = await generateSigningKey();
     await createKey(owner, org, key);
   });
@@ -65,7 +62,7 @@ describe('registry providers', () => {
         },
         relationships: {
           organization: { data: { id: org, type: 'organizations' } },
-          versions: { data: [], links: { related: `${self}/versions` } },
+          'registry-provider-versions': { data: [], links: { related: `${self}/versions` } },
         },
         links: { self },
       },
@@ -249,7 +246,7 @@ describe('registry providers', () => {
     await createProvider(owner, org, name);
     const release = await publish(owner, base, name, '1.0.0', key);
     const shown = await owner.api.get(`${base}?include=registry-provider-versions`).expect(200);
-    expect(shown.body.data.relationships.versions.data).toEqual([
+    expect(shown.body.data.relationships['registry-provider-versions'].data).toEqual([
       { id: release.versionId, type: 'registry-provider-versions' },
     ]);
     expect(shown.body.included).toHaveLength(1);
@@ -264,8 +261,8 @@ describe('registry providers', () => {
     const listed = await owner.api
       .get(`${collection()}?q=${name}&include=registry-provider-versions`)
       .expect(200);
-    expect(listed.body.data[0].relationships.versions.data).toEqual(
-      shown.body.data.relationships.versions.data,
+    expect(listed.body.data[0].relationships['registry-provider-versions'].data).toEqual(
+      shown.body.data.relationships['registry-provider-versions'].data,
     );
     expect(listed.body.included.map((r: { id: string }) => r.id)).toEqual([release.versionId]);
   });

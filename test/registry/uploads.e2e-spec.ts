@@ -2,7 +2,14 @@ import { existsSync, readdirSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import request from 'supertest';
-import { Actor, bootstrapAdmin, createOrganization, createUser, unique } from '../helpers/fixtures';
+import {
+  Actor,
+  bootstrapAdmin,
+  createOrganization,
+  createUser,
+  unique,
+  startWithOwnedOrganization,
+} from '../helpers/fixtures';
 import { startApp, TestApp } from '../helpers/test-app';
 import {
   createKey,
@@ -32,16 +39,12 @@ function filesUnder(dir: string): string[] {
 
 describe('registry uploads and downloads', () => {
   let t: TestApp;
-  let admin: Actor;
   let owner: Actor;
   let org: string;
   let key: SigningKey;
 
   beforeAll(async () => {
-    t = await startApp();
-    admin = await bootstrapAdmin(t);
-    owner = await createUser(t, admin);
-    org = await createOrganization(owner);
+    ({ t, owner, org } = await startWithOwnedOrganization());
     key = await generateSigningKey();
     await createKey(owner, org, key);
   });

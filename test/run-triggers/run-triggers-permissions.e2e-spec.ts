@@ -1,6 +1,5 @@
 import {
   Actor,
-  bootstrapAdmin,
   createOrganization,
   createUser,
   createWorkspace,
@@ -8,9 +7,10 @@ import {
   grantWorkspace,
   memberWith,
   unique,
+  startWithOwnedOrganization,
 } from '../helpers/fixtures';
 import type { Response } from 'supertest';
-import { startApp, TestApp } from '../helpers/test-app';
+import { TestApp } from '../helpers/test-app';
 import { createTrigger, listTriggers, postTrigger, sourceableError } from './helpers';
 
 type Level = 'read' | 'plan' | 'write' | 'admin';
@@ -88,10 +88,7 @@ describe('run trigger permissions', () => {
   let org: string;
 
   beforeAll(async () => {
-    t = await startApp();
-    admin = await bootstrapAdmin(t);
-    owner = await createUser(t, admin);
-    org = await createOrganization(owner);
+    ({ t, admin, owner, org } = await startWithOwnedOrganization());
   });
   afterAll(() => t.close());
 

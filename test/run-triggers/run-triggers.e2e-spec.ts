@@ -1,15 +1,14 @@
 import {
   Actor,
-  bootstrapAdmin,
   createOrganization,
-  createUser,
   createWorkspace,
   expectPagination,
   idOf,
   ISO_MILLIS,
   unique,
+  startWithOwnedOrganization,
 } from '../helpers/fixtures';
-import { JSONAPI, startApp, TestApp } from '../helpers/test-app';
+import { JSONAPI, TestApp } from '../helpers/test-app';
 import { createTrigger, listTriggers, postTrigger, sourceableError, triggerBody } from './helpers';
 
 describe('run triggers', () => {
@@ -18,10 +17,7 @@ describe('run triggers', () => {
   let org: string;
 
   beforeAll(async () => {
-    t = await startApp();
-    const admin = await bootstrapAdmin(t);
-    owner = await createUser(t, admin);
-    org = await createOrganization(owner);
+    ({ t, owner, org } = await startWithOwnedOrganization());
   });
   afterAll(() => t.close());
 

@@ -4,11 +4,12 @@ import { AccessRepository } from './access.repository';
 import { AuthCache } from './auth-cache';
 import { BearerStrategy } from './bearer.strategy';
 import { PermissionService } from './permission.service';
+import { TokenUsage } from './token-usage';
 
 @Global()
 @Module({
   imports: [PassportModule],
-  providers: [AccessRepository, AuthCache, PermissionService, BearerStrategy],
-  exports: [PermissionService, AuthCache],
+  providers: [AccessRepository, AuthCache, PermissionService, BearerStrategy, TokenUsage],
+  exports: [PermissionService, AuthCache, TokenUsage],
 })
 export class AuthModule {}

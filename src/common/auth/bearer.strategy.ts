@@ -7,6 +7,7 @@ import { AuthCache } from './auth-cache';
 import { noteCredentialExpiry } from './credential-expiry';
 import { Principal } from './principal';
 import { tokenDigest } from './token-secret';
+import { TokenUsage } from './token-usage';
 
 /** What a token stands for, as remembered between requests. */
 interface Resolved {
@@ -19,6 +20,7 @@ export class BearerStrategy extends PassportStrategy(Strategy, 'bearer') {
   constructor(
     private readonly access: AccessRepository,
     private readonly cache: AuthCache,
+    private readonly usage: TokenUsage,
   ) {
     super();
   }
@@ -33,6 +35,7 @@ export class BearerStrategy extends PassportStrategy(Strategy, 'bearer') {
     }
     if (resolved.expiresAt !== null && resolved.expiresAt <= Date.now())
       throw new DomainError('unauthorized');
+    this.usage.touch(resolved.principal.tokenId);
     // A copy per request: per-request memos (PermissionService) are keyed by the principal object.
     const principal = { ...resolved.principal };
     noteCredentialExpiry(principal, resolved.expiresAt);
@@ -46,7 +49,8 @@ export class BearerStrategy extends PassportStrategy(Strategy, 'bearer') {
     const expiresAt = token.expiresAt ? token.expiresAt.getTime() : null;
     switch (token.kind) {
       case 'user':
-        if (!user) return null;
+        // A suspended user's tokens stop at once: suspending advances the access epoch.
+        if (!user || user.isSuspended) return null;
         return {
           expiresAt,
           principal: {

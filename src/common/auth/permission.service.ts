@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { notFound } from '../errors/domain-error';
 import { AccessRepository } from './access.repository';
+import { noteActingOrganization } from './acting-organization';
 import { AuthCache } from './auth-cache';
 import {
   FLAG_PROPERTY,
@@ -72,6 +73,10 @@ export class PermissionService {
         this.resolve(p, organizationId),
       );
       perOrg.set(organizationId, pending);
+      pending.then(
+        (access) => access && noteActingOrganization(p, organizationId),
+        () => undefined,
+      );
     }
     return pending;
   }

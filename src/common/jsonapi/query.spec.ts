@@ -34,6 +34,30 @@ describe('query parsing', () => {
   it('de-duplicates include values', () => {
     expect(parseInclude({ include: 'a,a,b' }, ['a', 'b'])).toEqual(['a', 'b']);
   });
+
+  it('takes a relationship name and its snake_case spelling alike, answering the allowed name', () => {
+    const allowed = ['newest-version', 'policy-set'];
+    expect(parseInclude({ include: 'newest_version,policy_set' }, allowed)).toEqual([
+      'newest-version',
+      'policy-set',
+    ]);
+    expect(parseInclude({ include: 'newest-version,newest_version' }, allowed)).toEqual(['newest-version']);
+  });
+
+  it('answers the first listed spelling when a route lists both, and names each relation once', () => {
+    const allowed = ['created-by', 'created_by'];
+    expect(parseInclude({ include: 'created_by' }, allowed)).toEqual(['created-by']);
+    expect(() => parseInclude({ include: 'creator' }, allowed)).toThrow(
+      expect.objectContaining({
+        items: [
+          {
+            detail: 'include parameter contains unknown value creator; allowed: created-by',
+            parameter: 'include',
+          },
+        ],
+      }),
+    );
+  });
 });
 
 describe('include errors', () => {

@@ -39,23 +39,31 @@ export function parsePage(query: Query): PageParams {
   return { number, size };
 }
 
+/** Include values are compared with `_` and `-` alike: `newest_version` is `newest-version`. */
+const includeKey = (value: string) => value.replace(/_/g, '-');
+
 /**
- * Parses `include` against the values a route allows. Spellings that name the same relation
- * (`workspace-exclusions` and `workspace_exclusions`) are listed separately by the route.
+ * Parses `include` against the values a route allows, which are the relationships' own names.
+ * The snake_case spelling of each (`newest_version`, `configuration_version`, …) names the same
+ * relation; every value comes back as the allowed entry it matched (the first one, if a route
+ * lists both spellings).
  */
 export function parseInclude(query: Query, allowed: readonly string[]): string[] {
   const raw = singleQueryValue(query, 'include');
   if (raw === undefined || raw.trim() === '') return [];
+  const byKey = new Map<string, string>();
+  for (const name of allowed) if (!byKey.has(includeKey(name))) byKey.set(includeKey(name), name);
   const values = [...new Set(raw.split(',').map((v) => v.trim()))].filter(Boolean);
-  const unknown = values.filter((v) => !allowed.includes(v));
+  const unknown = values.filter((v) => !byKey.has(includeKey(v)));
   if (unknown.length) {
-    const hint = allowed.length ? `; allowed: ${allowed.join(', ')}` : '; this endpoint includes nothing';
+    const names = [...byKey.values()];
+    const hint = names.length ? `; allowed: ${names.join(', ')}` : '; this endpoint includes nothing';
     // Name what was wrong without echoing an arbitrarily long query string back.
     const shown = unknown.slice(0, 3).map((v) => (v.length > 40 ? `${v.slice(0, 40)}…` : v));
     const more = unknown.length > 3 ? ` and ${unknown.length - 3} more` : '';
     throw badRequest(`include parameter contains unknown value ${shown.join(', ')}${more}${hint}`, 'include');
   }
-  return values;
+  return [...new Set(values.map((v) => byKey.get(includeKey(v)) as string))];
 }
 
 /**

@@ -11,7 +11,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { Omittable, Nullable } from '../../common/jsonapi/presence';
-import { POLICY_KINDS, PolicyKind } from '../../policies/policy-kinds';
+import { AcceptsKindAliases, POLICY_KINDS, PolicyKind } from '../../policies/policy-kinds';
 
 export const POLICY_SET_NAME = /^[A-Za-z0-9_-]+$/;
 const NAME_MESSAGE = 'is invalid: use letters, numbers, - and _';
@@ -63,6 +63,7 @@ class PolicySetAttributes {
   global?: boolean;
 
   @Omittable()
+  @AcceptsKindAliases()
   @IsIn(POLICY_KINDS, { message: KIND_MESSAGE })
   kind?: PolicyKind;
 

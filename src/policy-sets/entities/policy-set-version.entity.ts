@@ -5,8 +5,11 @@ import { PolicySetEntity } from './policy-set.entity';
 export const VERSION_STATUSES = ['pending', 'ingressing', 'ready', 'errored'] as const;
 export type PolicySetVersionStatus = (typeof VERSION_STATUSES)[number];
 
-/** Versions created through the API carry this `source`. */
-export const API_SOURCE = 'api';
+/**
+ * Versions created through the API carry this `source`: the real service's marker, which its
+ * clients compare against (configuration versions made through the API carry it too).
+ */
+export const API_SOURCE = 'tfe-api';
 
 @Entity('policy_set_versions')
 // Creation times are unique per set (the service makes them strictly increasing), so "newest" is exact.

@@ -3,8 +3,9 @@ import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Public } from '../../common/auth/public.decorator';
 import { PublicDocs } from '../../http/openapi-document';
 
-/** Remote service discovery: where the provider registry protocol and the API live. */
+/** Remote service discovery: where the module and provider registry protocols and the API live. */
 export const DISCOVERY = {
+  'modules.v1': '/api/registry/v1/modules/',
   'providers.v1': '/api/registry/v1/providers/',
   'tfe.v2': '/api/v2/',
   'tfe.v2.1': '/api/v2/',

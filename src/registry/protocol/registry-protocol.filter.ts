@@ -17,3 +17,9 @@ export const writeRegistryProtocolErrors: ErrorWriter = (res, failure) => {
  * including the 401 of the bearer guard, is mapped and logged as on every other route.
  */
 export const registryProtocolExceptionFilter = new JsonApiExceptionFilter(writeRegistryProtocolErrors);
+
+/** OpenAPI schema of the protocol's error shape. */
+export const REGISTRY_PROTOCOL_ERRORS = {
+  type: 'object',
+  properties: { errors: { type: 'array', items: { type: 'string' }, example: ['Not Found'] } },
+} as const;

@@ -16,7 +16,7 @@ export const REGISTRY_PROVIDER_DOC: ResourceDoc = {
   },
   relationships: {
     organization: { type: 'organizations' },
-    versions: { type: 'registry-provider-versions', many: true },
+    'registry-provider-versions': { type: 'registry-provider-versions', many: true },
   },
   links: ['self'],
 };
@@ -61,7 +61,8 @@ export function serializeProvider(
       organization: organizationLinkage(organizationName),
       ...(provider.registryName === 'private'
         ? {
-            versions: {
+            // The real service's name, which its clients link `include`d versions by.
+            'registry-provider-versions': {
               ...toMany('registry-provider-versions', versionIds),
               links: { related: `${self}/versions` },
             },

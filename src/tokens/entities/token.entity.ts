@@ -51,4 +51,8 @@ export class TokenEntity {
 
   @TimestampColumn()
   createdAt: Date;
+
+  /** When the token last authenticated a request, to the minute (written at most once a minute). */
+  @TimestampColumn({ nullable: true })
+  lastUsedAt: Date | null;
 }

@@ -20,6 +20,18 @@ export class UserEntity {
   @BoolColumn()
   isSiteAdmin: boolean;
 
+  /** A suspended user's tokens stop working and their password is refused; nothing is deleted. */
+  @BoolColumn()
+  isSuspended: boolean;
+
+  /** Password failures since the last success (the login route's lockout counts them). */
+  @Column({ type: 'int', default: 0 })
+  failedLoginCount: number;
+
+  /** Until when the login route refuses this user's password after repeated failures. */
+  @TimestampColumn({ nullable: true })
+  lockedUntil: Date | null;
+
   @TimestampColumn()
   createdAt: Date;
 

@@ -1,6 +1,7 @@
 import { IsSlugName } from '../../common/jsonapi/name-rule';
 import { IsBoolean, IsIn, IsString, Matches, MaxLength } from 'class-validator';
 import { Omittable, Nullable } from '../../common/jsonapi/presence';
+import { invalidAttribute } from '../../common/errors/domain-error';
 import { EXECUTION_MODES, ExecutionMode } from '../entities/workspace.entity';
 
 const ENGINE_VERSION = /^(latest|\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?)$/;
@@ -38,6 +39,12 @@ export class CreateWorkspaceAttributes extends ExecutionSettingsAttributes {
   @IsString()
   @Matches(ENGINE_VERSION, { message: 'is invalid: use latest or N.N.N' })
   'engine-version'?: string;
+
+  /** The real service's name of `engine-version`, under which its clients send it. */
+  @Omittable()
+  @IsString()
+  @Matches(ENGINE_VERSION, { message: 'is invalid: use latest or N.N.N' })
+  'terraform-version'?: string;
 }
 
 export class UpdateWorkspaceAttributes extends ExecutionSettingsAttributes {
@@ -54,4 +61,30 @@ export class UpdateWorkspaceAttributes extends ExecutionSettingsAttributes {
   @IsString()
   @Matches(ENGINE_VERSION, { message: 'is invalid: use latest or N.N.N' })
   'engine-version'?: string;
+
+  /** The real service's name of `engine-version`, under which its clients send it. */
+  @Omittable()
+  @IsString()
+  @Matches(ENGINE_VERSION, { message: 'is invalid: use latest or N.N.N' })
+  'terraform-version'?: string;
+}
+
+export type VersionAttribute = 'engine-version' | 'terraform-version';
+
+/**
+ * The engine version a body pins and the attribute it came in: `engine-version`, or the real
+ * service's `terraform-version`. Both at once must agree (422 otherwise); neither → undefined.
+ */
+export function requestedEngineVersion(attrs: {
+  'engine-version'?: string;
+  'terraform-version'?: string;
+}): { version: string; attribute: VersionAttribute } | undefined {
+  const contract = attrs['engine-version'];
+  const alias = attrs['terraform-version'];
+  if (contract !== undefined && alias !== undefined && contract.toLowerCase() !== alias.toLowerCase()) {
+    throw invalidAttribute('terraform-version', 'must equal engine-version when both are given');
+  }
+  if (contract !== undefined) return { version: contract, attribute: 'engine-version' };
+  if (alias !== undefined) return { version: alias, attribute: 'terraform-version' };
+  return undefined;
 }

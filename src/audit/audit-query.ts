@@ -1,0 +1,30 @@
+import { badRequest, DomainError } from '../common/errors/domain-error';
+import { PageParams } from '../common/jsonapi/pagination';
+
+/** Audit pages are larger than other lists, as the real service's (default and most: 1000). */
+export const AUDIT_PAGE_DEFAULT = 1000;
+
+/** `since`: an ISO 8601 timestamp with a zone; anything else is a 400 naming it. */
+export function parseSince(raw: string | undefined): Date | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  const ok = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2}))?$/.test(raw);
+  const at = new Date(raw);
+  if (!ok || Number.isNaN(at.getTime())) throw badRequest('since must be an ISO 8601 timestamp', 'since');
+  return at;
+}
+
+/** `page[number]` and `page[size]` (1–1000, default 1000) of an audit trail request. */
+export function parseAuditPage(rawNumber: string | undefined, rawSize: string | undefined): PageParams {
+  const number = rawNumber === undefined || rawNumber === '' ? 1 : Number(rawNumber);
+  if (!/^\d{1,9}$/.test(rawNumber || '1') || number < 1)
+    throw invalidParameter('page[number] must be a positive integer', 'page[number]');
+  const size = rawSize === undefined || rawSize === '' ? AUDIT_PAGE_DEFAULT : Number(rawSize);
+  if (!/^\d{1,4}$/.test(rawSize || '1') || size < 1 || size > AUDIT_PAGE_DEFAULT)
+    throw invalidParameter(`page[size] must be between 1 and ${AUDIT_PAGE_DEFAULT}`, 'page[size]');
+  return { number, size };
+}
+
+/** The 422 the other lists answer for page parameters out of range. */
+function invalidParameter(detail: string, parameter: string): DomainError {
+  return new DomainError('invalid', [{ detail, parameter }]);
+}

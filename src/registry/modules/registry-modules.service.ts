@@ -1,0 +1,221 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { PermissionService } from '../../common/auth/permission.service';
+import { OrganizationFlag, Principal } from '../../common/auth/principal';
+import { isUniqueViolation } from '../../common/errors/db-errors';
+import { badRequest, forbidden, invalidAttribute, notFound } from '../../common/errors/domain-error';
+import { newId } from '../../common/ids';
+import { ParsedBody } from '../../common/jsonapi/body';
+import { PageParams } from '../../common/jsonapi/pagination';
+import { Page } from '../../common/sql/paginate';
+import { inTransaction } from '../../common/sql/transaction';
+import type { OrganizationEntity } from '../../organizations/entities/organization.entity';
+import { OrganizationsService } from '../../organizations/organizations.service';
+import { BlobStore } from '../../storage/blob-store';
+import { RegistryModuleVersionEntity } from '../entities/registry-module-version.entity';
+import { RegistryModuleEntity } from '../entities/registry-module.entity';
+import { REGISTRY_NAMES, RegistryName } from '../entities/registry-provider.entity';
+import { blobKeys } from '../registry-links';
+import { CreateRegistryModuleAttributes } from './module-attributes.dto';
+import { ModuleKey, RegistryModulesRepository } from './registry-modules.repository';
+
+/**
+ * The flag that lets a team publish and delete modules. One flag governs the whole registry
+ * (providers, GPG keys, modules) rather than a separate `manage-modules`: see docs/registry.md.
+ */
+export const MANAGE_REGISTRY: OrganizationFlag = 'manage-providers';
+
+/** A module together with what the caller may do with it. */
+export interface ModuleContext {
+  organization: OrganizationEntity;
+  module: RegistryModuleEntity;
+  /** Owners and teams with `manage-providers` publish and delete; every member reads. */
+  canManage: boolean;
+}
+
+export interface ModuleView extends ModuleContext {
+  versions: RegistryModuleVersionEntity[];
+}
+
+/** A module name of the path: every provider it is published for. */
+export interface ModuleNamePath {
+  org: string;
+  registryName: string;
+  namespace: string;
+  name: string;
+}
+
+export interface ModulePath extends ModuleNamePath {
+  provider: string;
+}
+
+export interface ModuleListQuery {
+  registryName?: string;
+  provider?: string;
+  name?: string;
+  search?: string;
+}
+
+function isRegistryName(value: string): value is RegistryName {
+  return (REGISTRY_NAMES as readonly string[]).includes(value);
+}
+
+@Injectable()
+export class RegistryModulesService {
+  constructor(
+    private readonly repo: RegistryModulesRepository,
+    private readonly organizations: OrganizationsService,
+    private readonly permissions: PermissionService,
+    private readonly blobs: BlobStore,
+    @InjectDataSource() private readonly ds: DataSource,
+  ) {}
+
+  private canManage(p: Principal, organization: OrganizationEntity): Promise<boolean> {
+    return this.permissions.hasFlag(p, organization.id, MANAGE_REGISTRY);
+  }
+
+  /** The stored identity a path names, for a member of the organization; 404 for anything else. */
+  private async key(
+    p: Principal,
+    path: ModuleNamePath,
+  ): Promise<{ organization: OrganizationEntity; key: ModuleKey }> {
+    const organization = await this.organizations.requireVisible(p, path.org);
+    if (!isRegistryName(path.registryName)) throw notFound();
+    if (path.registryName === 'private' && path.namespace !== organization.name) throw notFound();
+    const namespace = path.registryName === 'private' ? '' : path.namespace;
+    return {
+      organization,
+      key: { organizationId: organization.id, registryName: path.registryName, namespace, name: path.name },
+    };
+  }
+
+  /** The module at a path, for any member of its organization; 404 for everything else. */
+  async resolve(p: Principal, path: ModulePath): Promise<ModuleContext> {
+    const { organization, key } = await this.key(p, path);
+    const module = await this.repo.find(key, path.provider);
+    if (!module) throw notFound();
+    return { organization, module, canManage: await this.canManage(p, organization) };
+  }
+
+  /**
+   * The private module whose versions a route works on: 403 for a public one (it has none here),
+   * 404 when missing, and 404 for `manage` to callers who may only read.
+   */
+  async requirePrivate(p: Principal, path: ModulePath, need: 'read' | 'manage'): Promise<ModuleContext> {
+    const ctx = await this.resolve(p, path);
+    if (ctx.module.registryName !== 'private') {
+      throw forbidden('versions are not available for public modules');
+    }
+    if (need === 'manage' && !ctx.canManage) throw notFound();
+    return ctx;
+  }
+
+  async show(p: Principal, path: ModulePath): Promise<ModuleView> {
+    const ctx = await this.resolve(p, path);
+    return { ...ctx, versions: await this.repo.versionsOf([ctx.module.id]) };
+  }
+
+  async list(
+    p: Principal,
+    orgName: string,
+    query: ModuleListQuery,
+    page: PageParams,
+  ): Promise<Page<ModuleView>> {
+    const organization = await this.organizations.requireVisible(p, orgName);
+    if (query.registryName !== undefined && !isRegistryName(query.registryName)) {
+      throw badRequest('filter[registry_name] must be private or public', 'filter[registry_name]');
+    }
+    const search = query.search?.trim() || undefined;
+    const result = await this.repo.list(
+      {
+        organizationId: organization.id,
+        registryName: query.registryName,
+        provider: query.provider,
+        name: query.name?.trim() || undefined,
+        search,
+        searchMatchesOrganization: !!search && organization.name.toLowerCase().includes(search.toLowerCase()),
+      },
+      page,
+    );
+    const versions = await this.repo.versionsOf(result.items.map((m) => m.id));
+    const canManage = await this.canManage(p, organization);
+    const items = result.items.map((module) => ({
+      organization,
+      module,
+      canManage,
+      versions: versions.filter((v) => v.moduleId === module.id),
+    }));
+    return { ...result, items };
+  }
+
+  async create(
+    p: Principal,
+    orgName: string,
+    body: ParsedBody<CreateRegistryModuleAttributes>,
+  ): Promise<ModuleView> {
+    const organization = await this.organizations.requireVisible(p, orgName);
+    await this.permissions.requireFlag(p, organization.id, MANAGE_REGISTRY);
+    const attrs = body.attributes;
+    const registryName = attrs['registry-name'] ?? 'private';
+    if (
+      registryName === 'private' &&
+      attrs.namespace !== undefined &&
+      attrs.namespace !== organization.name
+    ) {
+      throw invalidAttribute('namespace', 'must be the organization name for private modules');
+    }
+    if (registryName === 'public' && attrs.namespace === undefined) {
+      throw invalidAttribute('namespace', "can't be blank");
+    }
+    const now = new Date();
+    const module = Object.assign(new RegistryModuleEntity(), {
+      id: newId('mod'),
+      organizationId: organization.id,
+      registryName,
+      namespace: registryName === 'private' ? '' : attrs.namespace,
+      name: attrs.name,
+      provider: attrs.provider,
+      createdAt: now,
+      updatedAt: now,
+    });
+    try {
+      await inTransaction(this.ds, (manager) => this.repo.insert(manager, module));
+    } catch (err) {
+      if (isUniqueViolation(err)) throw invalidAttribute('name', 'has already been taken');
+      throw err;
+    }
+    return { organization, module, canManage: true, versions: [] };
+  }
+
+  /**
+   * Deletes one provider of a module with its versions (one transaction; foreign keys cascade),
+   * then every stored archive under its prefix. Rows go first, so no row ever points at a missing
+   * blob; a crash in between leaves only unreferenced files no link can reach. A public module is
+   * deleted only as a whole name, as the reference has it.
+   */
+  async deleteProvider(p: Principal, path: ModulePath): Promise<void> {
+    const ctx = await this.resolve(p, path);
+    if (!ctx.canManage || ctx.module.registryName !== 'private') throw notFound();
+    await this.remove([ctx.module]);
+  }
+
+  /** Deletes every provider of a module name, their versions and archives. */
+  async deleteName(p: Principal, path: ModuleNamePath): Promise<void> {
+    const { organization, key } = await this.key(p, path);
+    if (!(await this.canManage(p, organization))) throw notFound();
+    const modules = await this.repo.findAllProviders(key);
+    if (!modules.length) throw notFound();
+    await this.remove(modules);
+  }
+
+  private async remove(modules: RegistryModuleEntity[]): Promise<void> {
+    await inTransaction(this.ds, (manager) =>
+      this.repo.delete(
+        manager,
+        modules.map((m) => m.id),
+      ),
+    );
+    for (const m of modules) await this.blobs.deletePrefix(blobKeys.module(m.id));
+  }
+}

@@ -1,0 +1,178 @@
+import type { Request } from 'express';
+import request from 'supertest';
+import { BootstrapController } from '../../src/bootstrap/bootstrap.controller';
+import { client, startApp, TestApp } from '../helpers/test-app';
+
+describe('first administrator bootstrap', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await startApp();
+  });
+  afterAll(() => t.close());
+
+  it('answers ping without a token, with the API version header', async () => {
+    const res = await request(t.origin).get('/api/v2/ping').expect(204);
+    expect(res.headers['tfp-api-version']).toBe('2.6');
+  });
+
+  it('refuses API calls without a token with a JSON:API 401', async () => {
+    const res = await request(t.origin).get('/api/v2/organizations').expect(401);
+    expect(res.headers['content-type']).toMatch(/application\/vnd\.api\+json/);
+    expect(res.body).toEqual({ errors: [{ status: '401', title: 'unauthorized' }] });
+  });
+
+  it('refuses an unknown token with 401', async () => {
+    const res = await client(t, 'nope.plinthv1.nope').get('/api/v2/account/details').expect(401);
+    expect(res.body.errors[0].status).toBe('401');
+  });
+
+  it('refuses a wrong IACT without creating anything', async () => {
+    const res = await request(t.origin)
+      .post('/admin/initial-admin-user?token=wrong')
+      .send({ username: 'mallory', email: 'm@example.com', password: 'long-enough-pw' })
+      .expect(401);
+    expect(res.body.errors[0].detail).toMatch(/initial admin creation token/);
+    await request(t.origin).get('/admin/retrieve-iact').expect(200);
+  });
+
+  it('validates the initial admin body with 422s', async () => {
+    const iact = (await request(t.origin).get('/admin/retrieve-iact').expect(200)).text;
+    const res = await request(t.origin)
+      .post(`/admin/initial-admin-user?token=${iact}`)
+      .send({ username: '', email: 'not-an-email', password: 'short' })
+      .expect(422);
+    expect(res.body.errors.map((e: { detail: string }) => e.detail)).toEqual(
+      expect.arrayContaining([
+        "Username can't be blank",
+        'Email is invalid',
+        'Password is too short (minimum is 10 characters)',
+      ]),
+    );
+  });
+
+  it('exchanges the IACT once for a site administrator and its token', async () => {
+    const iact = await request(t.origin).get('/admin/retrieve-iact').expect(200);
+    expect(iact.headers['content-type']).toMatch(/^text\/plain/);
+    expect(iact.text).toMatch(/^[0-9A-Za-z]{32}$/);
+
+    const created = await request(t.origin)
+      .post(`/admin/initial-admin-user?token=${iact.text}`)
+      .send({ username: 'admin', email: 'admin@example.com', password: 'correct-horse-battery' })
+      .expect(201);
+    expect(created.body).toEqual({ status: 'created', token: expect.stringMatching(/\.plinthv1\./) });
+
+    const me = await client(t, created.body.token).get('/api/v2/account/details').expect(200);
+    expect(me.body.data).toEqual({
+      id: expect.stringMatching(/^user-[0-9A-Za-z]{16}$/),
+      type: 'users',
+      attributes: {
+        username: 'admin',
+        email: 'admin@example.com',
+        'is-site-admin': true,
+        'is-admin': true,
+        'is-suspended': false,
+        'created-at': expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+      },
+      links: { self: `/api/v2/users/${me.body.data.id}` },
+    });
+
+    await request(t.origin)
+      .post(`/admin/initial-admin-user?token=${iact.text}`)
+      .send({ username: 'second', email: 'second@example.com', password: 'correct-horse-battery' })
+      .expect(401);
+    await request(t.origin).get('/admin/retrieve-iact').expect(404);
+  });
+
+  it('does not hand the IACT to a non-loopback client', async () => {
+    const fresh = await startApp();
+    try {
+      const controller = fresh.app.get(BootstrapController);
+      for (const remoteAddress of ['203.0.113.9', '::ffff:10.0.0.7', 'fe80::1']) {
+        await expect(controller.retrieveIact({ socket: { remoteAddress } } as Request)).rejects.toMatchObject(
+          {
+            kind: 'not-found',
+          },
+        );
+      }
+      await expect(
+        controller.retrieveIact({ socket: { remoteAddress: '127.0.0.1' } } as Request),
+      ).resolves.toMatch(/^[0-9A-Za-z]{32}$/);
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  describe('through a proxy', () => {
+    const notDirect = {
+      errors: [
+        {
+          status: '404',
+          title: 'not found',
+          detail: 'the initial administrator routes answer only direct connections, never a proxy',
+        },
+      ],
+    };
+
+    it.each([
+      ['X-Forwarded-For', '203.0.113.9'],
+      ['X-Forwarded-Host', 'plinth.example'],
+      ['Forwarded', 'for=203.0.113.9;proto=https'],
+      ['X-Real-IP', '203.0.113.9'],
+      ['Via', '1.1 edge-proxy'],
+    ])('does not hand the IACT to a loopback request that carries %s', async (header, value) => {
+      const fresh = await startApp();
+      try {
+        const res = await request(fresh.origin).get('/admin/retrieve-iact').set(header, value).expect(404);
+        expect(res.headers['content-type']).toMatch(/^application\/vnd\.api\+json/);
+        expect(res.body).toEqual(notDirect);
+        expect(res.text).not.toMatch(/^[0-9A-Za-z]{32}$/);
+        await request(fresh.origin).get('/admin/retrieve-iact').expect(200);
+      } finally {
+        await fresh.close();
+      }
+    });
+
+    it('does not hand the IACT to a request from a peer that TRUST_PROXY names as a proxy', async () => {
+      const fresh = await startApp({ TRUST_PROXY: 'loopback' });
+      try {
+        const forwarded = await request(fresh.origin)
+          .get('/admin/retrieve-iact')
+          .set('X-Forwarded-For', '203.0.113.9')
+          .expect(404);
+        expect(forwarded.body).toEqual(notDirect);
+        const bare = await request(fresh.origin).get('/admin/retrieve-iact').expect(404);
+        expect(bare.body).toEqual(notDirect);
+      } finally {
+        await fresh.close();
+      }
+    });
+
+    it('refuses to exchange a valid IACT through a proxy, before reading the body, and creates nothing', async () => {
+      const fresh = await startApp();
+      try {
+        const iact = (await request(fresh.origin).get('/admin/retrieve-iact').expect(200)).text;
+        const claimed = await request(fresh.origin)
+          .post(`/admin/initial-admin-user?token=${iact}`)
+          .set('X-Forwarded-For', '203.0.113.9')
+          .send({ username: 'mallory', email: 'mallory@example.com', password: 'correct-horse-battery' })
+          .expect(404);
+        expect(claimed.body).toEqual(notDirect);
+        const invalid = await request(fresh.origin)
+          .post(`/admin/initial-admin-user?token=${iact}`)
+          .set('X-Real-IP', '203.0.113.9')
+          .send({ username: '' })
+          .expect(404);
+        expect(invalid.body).toEqual(notDirect);
+        // Still unclaimed: the IACT is handed out and exchanged directly.
+        expect((await request(fresh.origin).get('/admin/retrieve-iact').expect(200)).text).toBe(iact);
+        await request(fresh.origin)
+          .post(`/admin/initial-admin-user?token=${iact}`)
+          .send({ username: 'admin', email: 'admin@example.com', password: 'correct-horse-battery' })
+          .expect(201);
+      } finally {
+        await fresh.close();
+      }
+    });
+  });
+});

@@ -1,0 +1,286 @@
+import {
+  Actor,
+  createOrganization,
+  createTeam,
+  createUser,
+  createWorkspace,
+  expectPagination,
+  grantWorkspace,
+  idOf,
+  memberWith,
+  unique,
+  startWithOwnedOrganization,
+} from '../helpers/fixtures';
+import { client, TestApp } from '../helpers/test-app';
+import { errorsOf, organizationShape, tokenShape } from '../helpers/shapes';
+
+describe('authentication tokens', () => {
+  let t: TestApp;
+  let admin: Actor;
+  let owner: Actor;
+  let org: string;
+
+  beforeAll(async () => {
+    ({ t, admin, owner, org } = await startWithOwnedOrganization());
+  });
+  afterAll(() => t.close());
+
+  const tokenBody = (attributes: Record<string, unknown>) => ({
+    data: { type: 'authentication-tokens', attributes },
+  });
+  const secretOf = (res: { body: { data: { attributes: { token: string } } } }) =>
+    res.body.data.attributes.token;
+
+  describe('user tokens', () => {
+    it('issues a token to its own user and shows the secret only once', async () => {
+      const res = await owner.api
+        .post(`/api/v2/users/${owner.userId}/authentication-tokens`, tokenBody({ description: 'ci' }))
+        .expect(201);
+      const id = res.body.data.id as string;
+      expect(id).toMatch(idOf('at'));
+      expect(res.body).toEqual({
+        data: tokenShape(id, { kind: 'user', description: 'ci', secret: true, createdBy: owner.userId }),
+      });
+
+      const shown = await owner.api.get(`/api/v2/authentication-tokens/${id}`).expect(200);
+      expect(shown.body).toEqual({
+        data: tokenShape(id, { kind: 'user', description: 'ci', createdBy: owner.userId }),
+      });
+      const me = await client(t, secretOf(res)).get('/api/v2/account/details').expect(200);
+      expect(me.body.data.id).toBe(owner.userId);
+    });
+
+    it('issues a token with no body and one that expires later', async () => {
+      const bare = await owner.api.post(`/api/v2/users/${owner.userId}/authentication-tokens`).expect(201);
+      expect(bare.body.data.attributes).toMatchObject({ description: null, 'expired-at': null });
+      const expiredAt = new Date(Date.now() + 86_400_000).toISOString();
+      const later = await owner.api
+        .post(`/api/v2/users/${owner.userId}/authentication-tokens`, tokenBody({ 'expired-at': expiredAt }))
+        .expect(201);
+      expect(later.body.data.attributes['expired-at']).toBe(expiredAt);
+      await client(t, secretOf(later)).get('/api/v2/account/details').expect(200);
+    });
+
+    it('refuses an expiry in the past and malformed attributes', async () => {
+      const past = await owner.api
+        .post(
+          `/api/v2/users/${owner.userId}/authentication-tokens`,
+          tokenBody({ 'expired-at': '2001-01-01T00:00:00.000Z' }),
+        )
+        .expect(422);
+      expect(past.body).toEqual(
+        errorsOf(422, { detail: 'Expired at must be in the future', pointer: '/data/attributes/expired-at' }),
+      );
+      const bad = await owner.api
+        .post(
+          `/api/v2/users/${owner.userId}/authentication-tokens`,
+          tokenBody({ 'expired-at': 'soon', description: 7 }),
+        )
+        .expect(422);
+      expect(bad.body).toEqual(
+        errorsOf(
+          422,
+          { detail: 'Description must be a string', pointer: '/data/attributes/description' },
+          { detail: 'Expired at must be an ISO 8601 timestamp', pointer: '/data/attributes/expired-at' },
+        ),
+      );
+    });
+
+    it('lists the caller’s own user tokens, paginated, without secrets', async () => {
+      const user = await createUser(t, admin);
+      await user.api
+        .post(`/api/v2/users/${user.userId}/authentication-tokens`, tokenBody({ description: 'two' }))
+        .expect(201);
+      const res = await user.api
+        .get(`/api/v2/users/${user.userId}/authentication-tokens?page[size]=1`)
+        .expect(200);
+      expect(res.body.data).toEqual([
+        tokenShape(res.body.data[0].id, { kind: 'user', createdBy: user.userId }),
+      ]);
+      expectPagination(res.body, { current: 1, size: 1, prev: null, next: 2, pages: 2, count: 2 });
+      await owner.api.get(`/api/v2/users/${user.userId}/authentication-tokens`).expect(404);
+    });
+
+    it('never issues, shows or deletes another user’s token (site administrators aside: test/admin)', async () => {
+      const other = await createUser(t, admin);
+      await owner.api.post(`/api/v2/users/${other.userId}/authentication-tokens`).expect(404);
+      const theirs = await other.api.post(`/api/v2/users/${other.userId}/authentication-tokens`).expect(201);
+      await owner.api.get(`/api/v2/authentication-tokens/${theirs.body.data.id}`).expect(404);
+      await owner.api.delete(`/api/v2/authentication-tokens/${theirs.body.data.id}`).expect(404);
+      await client(t, secretOf(theirs)).get('/api/v2/account/details').expect(200);
+    });
+
+    it('stops working once deleted', async () => {
+      const res = await owner.api.post(`/api/v2/users/${owner.userId}/authentication-tokens`).expect(201);
+      const api = client(t, secretOf(res));
+      await api.get('/api/v2/account/details').expect(200);
+      await api.delete(`/api/v2/authentication-tokens/${res.body.data.id}`).expect(204);
+      const refused = await api.get('/api/v2/account/details').expect(401);
+      expect(refused.body).toEqual(errorsOf(401));
+      await owner.api.get(`/api/v2/authentication-tokens/${res.body.data.id}`).expect(404);
+    });
+
+    it('lets site administrators issue tokens for any user, and no one else', async () => {
+      const other = await createUser(t, admin);
+      const res = await admin.api
+        .post(`/api/v2/admin/users/${other.userId}/authentication-tokens`)
+        .expect(201);
+      expect(res.body).toEqual({
+        data: tokenShape(res.body.data.id, { kind: 'user', secret: true, createdBy: other.userId }),
+      });
+      await owner.api.post(`/api/v2/admin/users/${other.userId}/authentication-tokens`).expect(404);
+      await admin.api.post('/api/v2/admin/users/user-0000000000000000/authentication-tokens').expect(404);
+    });
+  });
+
+  describe('team tokens', () => {
+    it('acts with the rights of its team in its organization', async () => {
+      const local = await createOrganization(owner);
+      const team = await createTeam(owner, local, ['manage-workspaces']);
+      const res = await owner.api
+        .post(`/api/v2/teams/${team}/authentication-token`, tokenBody({ description: 'pipeline' }))
+        .expect(201);
+      expect(res.body).toEqual({
+        data: tokenShape(res.body.data.id, {
+          kind: 'team',
+          description: 'pipeline',
+          secret: true,
+          createdBy: owner.userId,
+        }),
+      });
+      const asTeam = client(t, secretOf(res));
+
+      const orgs = await asTeam.get('/api/v2/organizations').expect(200);
+      expect(orgs.body.data).toEqual([organizationShape(local, { owner: false })]);
+      const ws = await asTeam
+        .post(`/api/v2/organizations/${local}/workspaces`, {
+          data: { type: 'workspaces', attributes: { name: 'by-team' } },
+        })
+        .expect(201);
+      expect(ws.body.data.attributes.permissions['can-update']).toBe(true);
+      await asTeam
+        .post(`/api/v2/organizations/${local}/teams`, { data: { type: 'teams', attributes: { name: 'no' } } })
+        .expect(404);
+      await asTeam.get(`/api/v2/organizations/${org}`).expect(404);
+      await asTeam.get('/api/v2/account/details').expect(404);
+    });
+
+    it('sees only the workspaces its team was given', async () => {
+      const local = await createOrganization(owner);
+      const seen = await createWorkspace(owner, local, 'seen');
+      const hidden = await createWorkspace(owner, local, 'hidden');
+      const team = await createTeam(owner, local);
+      await grantWorkspace(owner, team, seen, 'write');
+      const asTeam = client(
+        t,
+        secretOf(await owner.api.post(`/api/v2/teams/${team}/authentication-token`).expect(201)),
+      );
+
+      const list = await asTeam.get(`/api/v2/organizations/${local}/workspaces`).expect(200);
+      expect(list.body.data.map((w: { id: string }) => w.id)).toEqual([seen]);
+      expect(list.body.data[0].attributes.permissions).toEqual({
+        'can-update': false,
+        'can-destroy': false,
+        'can-queue-run': true,
+        'can-read-runs': true,
+      });
+      await asTeam.get(`/api/v2/workspaces/${hidden}`).expect(404);
+      await asTeam.delete(`/api/v2/workspaces/${seen}`).expect(404);
+    });
+
+    it('has one token at a time: a new one replaces the old, deleting it ends it', async () => {
+      const team = await createTeam(owner, org);
+      const first = await owner.api.post(`/api/v2/teams/${team}/authentication-token`).expect(201);
+      const second = await owner.api.post(`/api/v2/teams/${team}/authentication-token`).expect(201);
+      await client(t, secretOf(first)).get(`/api/v2/organizations/${org}`).expect(401);
+      const asTeam = client(t, secretOf(second));
+      await asTeam.get(`/api/v2/organizations/${org}`).expect(200);
+      await owner.api.get(`/api/v2/authentication-tokens/${second.body.data.id}`).expect(200);
+
+      await owner.api.delete(`/api/v2/teams/${team}/authentication-token`).expect(204);
+      await asTeam.get(`/api/v2/organizations/${org}`).expect(401);
+      const again = await owner.api.delete(`/api/v2/teams/${team}/authentication-token`).expect(404);
+      expect(again.body).toEqual(errorsOf(404));
+    });
+
+    it('is left with exactly one working token after concurrent requests for a new one', async () => {
+      const team = await createTeam(owner, org);
+      const issued = await Promise.all(
+        Array.from({ length: 5 }, () =>
+          owner.api.post(`/api/v2/teams/${team}/authentication-token`).expect(201),
+        ),
+      );
+      const statuses = await Promise.all(
+        issued.map(
+          async (res) => (await client(t, secretOf(res)).get(`/api/v2/organizations/${org}`)).status,
+        ),
+      );
+      expect(statuses.sort()).toEqual([200, 401, 401, 401, 401]);
+    });
+
+    it('is managed by organization owners only', async () => {
+      const member = await memberWith(t, admin, owner, org, ['manage-workspaces']);
+      await member.api.post(`/api/v2/teams/${member.teamId}/authentication-token`).expect(404);
+      const issued = await owner.api.post(`/api/v2/teams/${member.teamId}/authentication-token`).expect(201);
+      await member.api.get(`/api/v2/authentication-tokens/${issued.body.data.id}`).expect(404);
+      await member.api.delete(`/api/v2/teams/${member.teamId}/authentication-token`).expect(404);
+      const stranger = await createUser(t, admin);
+      await stranger.api.post(`/api/v2/teams/${member.teamId}/authentication-token`).expect(404);
+    });
+  });
+
+  describe('organization tokens', () => {
+    it('acts as an owner in its organization and nowhere else', async () => {
+      const local = await createOrganization(owner);
+      const res = await owner.api.post(`/api/v2/organizations/${local}/authentication-token`).expect(201);
+      expect(res.body).toEqual({
+        data: tokenShape(res.body.data.id, { kind: 'organization', secret: true, createdBy: owner.userId }),
+      });
+      const asOrg = client(t, secretOf(res));
+
+      const orgs = await asOrg.get('/api/v2/organizations').expect(200);
+      expect(orgs.body.data).toEqual([organizationShape(local)]);
+      await asOrg
+        .post(`/api/v2/organizations/${local}/teams`, {
+          data: { type: 'teams', attributes: { name: 'made-by-token' } },
+        })
+        .expect(201);
+      await asOrg
+        .post(`/api/v2/organizations/${local}/workspaces`, {
+          data: { type: 'workspaces', attributes: { name: 'w' } },
+        })
+        .expect(201);
+      await asOrg.get(`/api/v2/organizations/${org}`).expect(404);
+      await asOrg.get(`/api/v2/organizations/${org}/workspaces`).expect(404);
+      await asOrg.get('/api/v2/account/details').expect(404);
+    });
+
+    it('has one token at a time, and deleting it ends it', async () => {
+      const local = await createOrganization(owner);
+      const first = await owner.api.post(`/api/v2/organizations/${local}/authentication-token`).expect(201);
+      const second = await owner.api.post(`/api/v2/organizations/${local}/authentication-token`).expect(201);
+      await client(t, secretOf(first)).get(`/api/v2/organizations/${local}`).expect(401);
+      await client(t, secretOf(second)).get(`/api/v2/organizations/${local}`).expect(200);
+      await owner.api.delete(`/api/v2/organizations/${local}/authentication-token`).expect(204);
+      await client(t, secretOf(second)).get(`/api/v2/organizations/${local}`).expect(401);
+      await owner.api.delete(`/api/v2/organizations/${local}/authentication-token`).expect(404);
+    });
+
+    it('is managed by organization owners only', async () => {
+      const member = await memberWith(t, admin, owner, org, ['manage-workspaces']);
+      await member.api.post(`/api/v2/organizations/${org}/authentication-token`).expect(404);
+      await member.api.delete(`/api/v2/organizations/${org}/authentication-token`).expect(404);
+      const stranger = await createUser(t, admin);
+      await stranger.api.post(`/api/v2/organizations/${org}/authentication-token`).expect(404);
+      await owner.api.post(`/api/v2/organizations/${unique('missing')}/authentication-token`).expect(404);
+    });
+  });
+
+  it('refuses unknown, malformed and missing tokens with 401', async () => {
+    for (const header of ['Bearer nope.plinthv1.nope', 'Bearer ', 'Basic dXNlcjpwYXNz', 'bearer']) {
+      const res = await client(t).get('/api/v2/organizations').set('Authorization', header).expect(401);
+      expect(res.body).toEqual(errorsOf(401));
+    }
+    await client(t).get('/api/v2/organizations').expect(401);
+  });
+});
