@@ -18,6 +18,7 @@ import { serializeToolVersion, toolVersionDoc } from './tool-versions.serializer
 import { ToolVersionsService, ToolVersionView } from './tool-versions.service';
 import { SelfHostedOnlyDocs } from '../http/self-hosted-only';
 import { LeavesAccessAlone } from '../http/write-effects';
+import { Sortable } from '../common/jsonapi/sort';
 
 /**
  * The routes of one catalog under one name; every catalog and every name it is served under (the
@@ -40,6 +41,7 @@ function catalogController(route: CatalogRoute) {
     constructor(readonly versions: ToolVersionsService) {}
 
     @Get()
+    @Sortable({ version: 'version', 'created-at': 'createdAt' }, 'version')
     @ApiList(doc, {
       query: {
         'filter[version]': 'exact version; takes precedence over search[version]',

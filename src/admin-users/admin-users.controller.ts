@@ -13,6 +13,7 @@ import { ChangesAccess } from '../http/write-effects';
 import { serializeUser, USER_DOC } from '../users/users.serializer';
 import { UsersService } from '../users/users.service';
 import { AdminUsersService } from './admin-users.service';
+import { Sortable } from '../common/jsonapi/sort';
 
 /** The real service's admin users API (site administrators only; 404 to anyone else). Two-factor is not offered, so there is no `disable_two_factor`. */
 @ApiTags('admin users')
@@ -26,6 +27,7 @@ export class AdminUsersController {
   ) {}
 
   @Get()
+  @Sortable({ username: 'username', 'created-at': 'createdAt' }, 'username')
   @ApiList(USER_DOC, {
     query: {
       q: 'part of the username or email (case-insensitive)',

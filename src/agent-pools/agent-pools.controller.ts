@@ -9,16 +9,15 @@ import { JsonApiBody, ParsedBody } from '../common/jsonapi/body';
 import { CollectionDocument, ResourceDocument } from '../common/jsonapi/document';
 import { ApiCreate, ApiDelete, ApiList, ApiShow, ApiUpdate } from '../common/jsonapi/openapi';
 import { PageParams } from '../common/jsonapi/pagination';
-import { Includes, Paging, parseSort, QueryValue } from '../common/jsonapi/query';
+import { Includes, Paging, QueryValue } from '../common/jsonapi/query';
+import { Sortable } from '../common/jsonapi/sort';
 import { WORKSPACE_DOC } from '../workspaces/workspaces.serializer';
-import { PoolSortField } from './agent-pools.repository';
 import { AgentPoolsService, AgentPoolView } from './agent-pools.service';
 import { AGENT_POOL_DOC, serializeAgentPool } from './agent-pools.serializer';
 import { CreateAgentPoolAttributes, UpdateAgentPoolAttributes } from './dto/agent-pool-attributes.dto';
 
 const TYPE = { types: ['agent-pools'] };
 const INCLUDES = ['workspaces'] as const;
-const SORT_FIELDS: readonly PoolSortField[] = ['name', 'created-at'];
 const WRITABLE = {
   writable: ['name', 'organization-scoped'],
   relationships: ['allowed-workspaces'],
@@ -41,21 +40,19 @@ export class AgentPoolsController {
     includedDocs: [WORKSPACE_DOC],
     query: {
       q: 'substring of the name, any case',
-      sort: 'name or created-at (default), - in front to reverse',
       'filter[allowed_workspaces][name]': 'only pools the workspace of this name may use',
     },
   })
+  @Sortable({ name: 'name', 'created-at': 'createdAt' }, 'created-at')
   async list(
     @CurrentPrincipal() p: Principal,
     @Param('org') org: string,
     @Paging() paging: PageParams,
     @Includes(INCLUDES) include: string[],
     @QueryValue('q') q?: string,
-    @QueryValue('sort') sort?: string,
     @QueryValue('filter[allowed_workspaces][name]') allowedWorkspaceName?: string,
   ): Promise<CollectionDocument> {
-    const order = parseSort(sort, SORT_FIELDS, { field: 'created-at', descending: false });
-    const page = await this.pools.list(p, org, { q, sort: order, allowedWorkspaceName }, paging);
+    const page = await this.pools.list(p, org, { q, allowedWorkspaceName }, paging);
     const included = include.length ? await this.pools.includedWorkspaces(p, page.items) : undefined;
     return new CollectionDocument(page.items.map(serializeAgentPool), pageResult(page), included, undefined, {
       'status-counts': { total: page.organizationTotal, matching: page.totalCount },

@@ -7,8 +7,6 @@ import { PageParams } from '../common/jsonapi/pagination';
 import { AgentPoolEntity } from './entities/agent-pool.entity';
 import { AgentPoolWorkspaceEntity } from './entities/agent-pool-workspace.entity';
 
-export type PoolSortField = 'name' | 'created-at';
-
 export interface PoolListQuery {
   /** Substring of the name, any case. */
   q?: string;
@@ -17,10 +15,7 @@ export interface PoolListQuery {
    * workspace that does not exist, which may use none.
    */
   usableBy?: string | null;
-  sort: { field: PoolSortField; descending: boolean };
 }
-
-const SORT_COLUMNS: Record<PoolSortField, string> = { name: 'p.name', 'created-at': 'p.created_at' };
 
 @Injectable()
 export class AgentPoolsRepository {
@@ -31,12 +26,11 @@ export class AgentPoolsRepository {
   }
 
   async list(organizationId: string, query: PoolListQuery, page: PageParams): Promise<Page<AgentPoolEntity>> {
-    const direction = query.sort.descending ? 'DESC' : 'ASC';
     const qb = this.repo
       .createQueryBuilder('p')
       .where('p.organization_id = :organizationId', { organizationId })
-      .orderBy(SORT_COLUMNS[query.sort.field], direction)
-      .addOrderBy('p.id', direction);
+      .orderBy('p.created_at', 'ASC')
+      .addOrderBy('p.id', 'ASC');
     if (query.q) qb.andWhere(likeCondition('p.name', 'q'), { q: likePattern(query.q) });
     if (query.usableBy === null) qb.andWhere('1 = 0');
     else if (query.usableBy !== undefined) {

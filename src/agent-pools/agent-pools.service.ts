@@ -98,7 +98,7 @@ export class AgentPoolsService implements OnModuleInit {
       usableBy = (await this.workspaces.findByName(org.id, query.allowedWorkspaceName))?.id ?? null;
     }
     const [found, organizationTotal] = await Promise.all([
-      this.repo.list(org.id, { q: query.q, sort: query.sort, usableBy }, page),
+      this.repo.list(org.id, { q: query.q, usableBy }, page),
       this.repo.countInOrganization(org.id),
     ]);
     return { ...found, items: await this.views(found.items, org.name), organizationTotal };

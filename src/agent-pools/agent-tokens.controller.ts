@@ -13,6 +13,7 @@ import { Paging } from '../common/jsonapi/query';
 import { AgentTokensService } from './agent-tokens.service';
 import { AGENT_TOKEN_DOC, serializeAgentToken } from './agent-tokens.serializer';
 import { CreateAgentTokenAttributes } from './dto/agent-token-attributes.dto';
+import { Sortable } from '../common/jsonapi/sort';
 
 /** The documented type is `authentication-tokens`; go-tfe sends `agent-tokens`. */
 const TYPE = { types: ['authentication-tokens', 'agent-tokens'] };
@@ -28,6 +29,7 @@ export class AgentTokensController {
   constructor(private readonly tokens: AgentTokensService) {}
 
   @Get('agent-pools/:id/authentication-tokens')
+  @Sortable({ 'created-at': 'createdAt' }, 'created-at')
   @ApiList(AGENT_TOKEN_DOC)
   async list(
     @CurrentPrincipal() p: Principal,

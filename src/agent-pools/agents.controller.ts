@@ -12,6 +12,7 @@ import { PageParams } from '../common/jsonapi/pagination';
 import { Paging, QueryValue } from '../common/jsonapi/query';
 import { AgentsService } from './agents.service';
 import { AGENT_DOC, serializeAgent } from './agents.serializer';
+import { Sortable } from '../common/jsonapi/sort';
 
 const LAST_PING_SINCE = 'filter[last-ping-since]';
 
@@ -31,7 +32,15 @@ export class AgentsController {
   constructor(private readonly agents: AgentsService) {}
 
   @Get('agent-pools/:id/agents')
-  @ApiList(AGENT_DOC, { query: { [LAST_PING_SINCE]: 'only agents seen at or after this time (ISO 8601)' } })
+  @Sortable({ name: 'name', 'created-at': 'createdAt' }, 'created-at')
+  @ApiList(AGENT_DOC, {
+    query: {
+      [LAST_PING_SINCE]: {
+        description: 'only agents seen at or after this time (ISO 8601)',
+        schema: { type: 'string', format: 'date-time' },
+      },
+    },
+  })
   async list(
     @CurrentPrincipal() p: Principal,
     @Param('id') id: string,

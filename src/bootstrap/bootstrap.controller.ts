@@ -9,9 +9,11 @@ import { BootstrapService } from './bootstrap.service';
 import { InitialAdminBody } from './dto/initial-admin.dto';
 import { isLoopback } from './direct-client';
 import { DirectClientGuard } from './direct-client.guard';
+import { PublicDocs } from '../http/openapi-document';
 
 @ApiTags('bootstrap')
 @Public()
+@PublicDocs()
 @UseGuards(DirectClientGuard)
 @Controller('admin')
 export class BootstrapController {

@@ -3,6 +3,7 @@ import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { HealthCheck, HealthCheckService, TypeOrmHealthIndicator } from '@nestjs/terminus';
 import { API_V2 } from '../common/api-prefix';
 import { Public } from '../common/auth/public.decorator';
+import { PublicDocs } from '../http/openapi-document';
 import { PLINTH_VERSION } from './plinth-version';
 
 export const API_VERSION = '2.6';
@@ -15,6 +16,7 @@ export const APP_NAME = 'Plinth';
 
 @ApiTags('health')
 @Public()
+@PublicDocs()
 @Controller()
 export class HealthController {
   constructor(

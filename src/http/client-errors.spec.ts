@@ -10,7 +10,7 @@ describe('clientErrorResponse', () => {
     const { head, body, length } = parse(clientErrorResponse('HPE_HEADER_OVERFLOW'));
     expect(head).toEqual([
       'HTTP/1.1 431 Request Header Fields Too Large',
-      'Content-Type: application/vnd.api+json; charset=utf-8',
+      'Content-Type: application/vnd.api+json',
       `Content-Length: ${length}`,
       'Connection: close',
     ]);

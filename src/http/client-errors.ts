@@ -17,7 +17,7 @@ export function clientErrorResponse(code: string | undefined): string {
   const body = JSON.stringify({ errors: [{ status: String(status), title: errorTitle(status), detail }] });
   return [
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}`,
-    `Content-Type: ${JSONAPI_MEDIA_TYPE}; charset=utf-8`,
+    `Content-Type: ${JSONAPI_MEDIA_TYPE}`,
     `Content-Length: ${Buffer.byteLength(body)}`,
     'Connection: close',
     '',

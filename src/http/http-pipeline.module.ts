@@ -2,7 +2,7 @@ import { Global, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { BearerAuthGuard } from '../common/auth/bearer-auth.guard';
 import { JsonApiExceptionFilter } from '../common/errors/jsonapi-exception.filter';
-import { IncludeGuard } from '../common/jsonapi/include.guard';
+import { JsonApiRequestGuard } from '../common/jsonapi/request.guard';
 import { ChangeEpochGuard } from './change-epoch.guard';
 import { HttpDrain } from './http-drain';
 import { ResponseCache } from './response-cache';
@@ -13,7 +13,7 @@ import { ResponseCache } from './response-cache';
  * body parsing), is mounted in that order by configureApp (pipeline.ts).
  *
  * Global guards run in the order they are provided: the change epoch is learnt before the token is
- * looked up through the caches, `include` is checked after authentication. One catch-all filter
+ * looked up through the caches, `include`, `sort`, `fields` and client ids are checked after authentication. One catch-all filter
  * writes every error as a JSON:API document.
  */
 @Global()
@@ -23,7 +23,7 @@ import { ResponseCache } from './response-cache';
     ResponseCache,
     { provide: APP_GUARD, useClass: ChangeEpochGuard },
     { provide: APP_GUARD, useClass: BearerAuthGuard },
-    { provide: APP_GUARD, useClass: IncludeGuard },
+    { provide: APP_GUARD, useClass: JsonApiRequestGuard },
     { provide: APP_FILTER, useValue: new JsonApiExceptionFilter() },
   ],
   exports: [HttpDrain, ResponseCache],

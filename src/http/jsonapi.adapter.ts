@@ -2,7 +2,8 @@ import { ExpressAdapter } from '@nestjs/platform-express';
 import { responseSlotOf } from './response-cache.middleware';
 import type { Request, Response } from 'express';
 import { requestOrigin } from '../common/jsonapi/base-url';
-import { CollectionDocument, ResourceDocument } from '../common/jsonapi/document';
+import { CollectionDocument, ResourceDocument, ResourceObject } from '../common/jsonapi/document';
+import { applyFieldset, parseFieldsets } from '../common/jsonapi/fields';
 import { JSONAPI_MEDIA_TYPE } from '../common/jsonapi/media-type';
 import { paginationLinks, paginationMeta } from '../common/jsonapi/pagination';
 import { PreparedBody } from '../common/jsonapi/prepared-body';
@@ -16,19 +17,24 @@ export function renderDocument(
   req: Request,
   baseUrl: string | undefined,
 ): Record<string, unknown> {
+  // Sparse fieldsets (`fields[TYPE]`), already validated by JsonApiRequestGuard, apply to the
+  // primary data and to included resources alike.
+  const fieldsets = parseFieldsets(req.query);
+  const sparse = (r: ResourceObject) => (fieldsets ? applyFieldset(r, fieldsets) : r);
+  const included = doc.included && fieldsets ? doc.included.map(sparse) : doc.included;
   if (doc instanceof ResourceDocument) {
-    const body: Record<string, unknown> = { data: doc.data };
-    if (doc.included) body.included = doc.included;
+    const body: Record<string, unknown> = { data: doc.data && sparse(doc.data) };
+    if (included) body.included = included;
     if (doc.meta) body.meta = doc.meta;
     return body;
   }
   const links = paginationLinks(requestOrigin(req, baseUrl), req.path, req.query, doc.page);
   const body: Record<string, unknown> = {
-    data: doc.data,
+    data: fieldsets ? doc.data.map(sparse) : doc.data,
     links: { ...links, ...doc.extraLinks },
     meta: { ...doc.meta, pagination: paginationMeta(doc.page) },
   };
-  if (doc.included) body.included = doc.included;
+  if (included) body.included = included;
   return body;
 }
 
@@ -71,8 +77,13 @@ export class JsonApiExpressAdapter extends ExpressAdapter {
       body instanceof ResourceDocument || body instanceof CollectionDocument || slot
         ? prepareBody(body, response.req, this.baseUrl)
         : undefined;
-    if (!prepared) return super.reply(response, body, statusCode);
     const status = statusCode ?? response.statusCode;
+    // JSON:API: a 201 carries a Location header with the new resource's URL (its links.self).
+    if (status === 201 && body instanceof ResourceDocument) {
+      const self = body.data?.links?.self;
+      if (self) response.setHeader('Location', self);
+    }
+    if (!prepared) return super.reply(response, body, statusCode);
     if (slot && status === 200) slot.keep(prepared);
     return prepared.send(response, status);
   }

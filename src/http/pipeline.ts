@@ -1,6 +1,5 @@
-import { INestApplication } from '@nestjs/common';
 import { NestExpressApplication } from '@nestjs/platform-express';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { SwaggerModule } from '@nestjs/swagger';
 import express, { NextFunction, Request, Response } from 'express';
 import helmet from 'helmet';
 import { DataSource } from 'typeorm';
@@ -22,7 +21,8 @@ import { HttpLogging, PinoNestLogger } from '../observability/http-logging';
 import { MetricsService, routeLabel } from '../observability/metrics.service';
 import { answerClientErrors } from './client-errors';
 import { HttpDrain } from './http-drain';
-import { dropSelfHostedOnly } from './self-hosted-only';
+import { contentNegotiation } from './negotiation';
+import { buildOpenApiDocument } from './openapi-document';
 
 export const MAX_JSON_BODY = '1mb';
 
@@ -51,22 +51,6 @@ function jsonBodies(): express.RequestHandler {
 
 const unreadable = () => new DomainError('bad-request', [{ detail: 'request body could not be read' }]);
 
-export function buildOpenApiDocument(app: INestApplication) {
-  const config = new DocumentBuilder()
-    .setTitle('Plinth API')
-    .setDescription(
-      'Workspace governance and private provider registry. JSON:API documents under /api/v2; ' +
-        'authenticate with `Authorization: Bearer <token>`.',
-    )
-    .setVersion('2.6')
-    .addBearerAuth()
-    .build();
-  const doc = SwaggerModule.createDocument(app, config);
-  // A cloud installation answers 404 on every self-hosted-only route: they are not listed there.
-  if (app.get(AppConfig).deployment === 'cloud') dropSelfHostedOnly(doc);
-  return doc;
-}
-
 /**
  * Everything the server and the e2e tests share: middleware order, body handling, headers, docs,
  * database deadlines, migrations. Request id and access log come first so that every response,
@@ -91,6 +75,7 @@ export async function configureApp(app: NestExpressApplication): Promise<void> {
   app.use(app.get(MetricsService).middleware());
   app.use(rateLimitMiddleware(app.get(RateLimitService)));
   app.use(helmet({ contentSecurityPolicy: false, crossOriginEmbedderPolicy: false }));
+  app.use(contentNegotiation());
   app.use(
     responseCacheMiddleware({
       cache: app.get(ResponseCache),

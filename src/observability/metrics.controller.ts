@@ -3,9 +3,11 @@ import { ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import { Registry } from 'prom-client';
 import { Public } from '../common/auth/public.decorator';
 import { METRICS_PATH, MetricsService } from './metrics.service';
+import { PublicDocs } from '../http/openapi-document';
 
 @ApiTags('health')
 @Public()
+@PublicDocs()
 @Controller()
 export class MetricsController {
   constructor(private readonly metrics: MetricsService) {}

@@ -20,6 +20,7 @@ import { OrganizationLifecycleService } from './organization-lifecycle.service';
 import { ORGANIZATION_DOC } from '../organizations/organizations.serializer';
 import type { OrganizationEntity } from '../organizations/entities/organization.entity';
 import { ChangesAccess } from '../http/write-effects';
+import { Sortable } from '../common/jsonapi/sort';
 
 const TYPE = { types: ['organizations'] };
 /** The relationship's name (`default_project` is accepted as well, see parseInclude). */
@@ -58,6 +59,7 @@ export class OrganizationsController {
   }
 
   @Get()
+  @Sortable({ name: 'name', 'created-at': 'createdAt' }, 'name')
   @ApiList(ORGANIZATION_DOC, { includes: INCLUDES, includedDocs: [PROJECT_DOC] })
   async list(
     @CurrentPrincipal() p: Principal,

@@ -27,15 +27,24 @@ import { pageResult } from '../common/sql/paginate';
 import { DomainError } from '../common/errors/domain-error';
 import { JsonApiBody, ParsedBody } from '../common/jsonapi/body';
 import { CollectionDocument, ResourceDocument } from '../common/jsonapi/document';
-import { ApiCreate, ApiDelete, ApiErrors, ApiList, ApiShow, ApiUpdate } from '../common/jsonapi/openapi';
+import {
+  ApiCreate,
+  ApiDelete,
+  ApiErrors,
+  ApiList,
+  ApiShow,
+  ApiUpdate,
+  enumOf,
+} from '../common/jsonapi/openapi';
 import { JSON_BODY_TYPES } from '../common/jsonapi/media-type';
 import { PageParams } from '../common/jsonapi/pagination';
 import { Paging, QueryValue } from '../common/jsonapi/query';
 import { CreatePolicyAttributes, UpdatePolicyAttributes } from './dto/policy-attributes.dto';
 import { PoliciesService } from './policies.service';
 import { POLICY_DOC, serializePolicy } from './policies.serializer';
-import { parseKindFilter } from './policy-kinds';
+import { KIND_ALIASES, POLICY_KINDS, parseKindFilter } from './policy-kinds';
 import { LeavesAccessAlone } from '../http/write-effects';
+import { Sortable } from '../common/jsonapi/sort';
 
 const TYPE = { types: ['policies'] };
 const WRITABLE = { writable: ['name', 'description', 'kind', 'enforcement-level', 'enforce', 'query'] };
@@ -53,10 +62,14 @@ export class PoliciesController {
   constructor(private readonly policies: PoliciesService) {}
 
   @Get('organizations/:org/policies')
+  @Sortable({ name: 'name', 'created-at': 'createdAt' }, 'name')
   @ApiList(POLICY_DOC, {
     query: {
       'search[name]': 'substring of the policy name',
-      'filter[kind]': "framework_a or framework_b (or the real service's sentinel, opa)",
+      'filter[kind]': {
+        description: "framework_a or framework_b (or the real service's sentinel, opa)",
+        schema: enumOf([...POLICY_KINDS, ...Object.keys(KIND_ALIASES)]),
+      },
     },
   })
   async list(

@@ -14,6 +14,7 @@ import { POLICY_SET_VERSION_DOC } from './policy-set-versions.serializer';
 import { PolicySetPresenter } from './policy-set.presenter';
 import { serializePolicySet } from './policy-sets.serializer';
 import { LeavesAccessAlone } from '../http/write-effects';
+import { Sortable } from '../common/jsonapi/sort';
 
 /** The relationship's name; `policy_set` is accepted as well (parseInclude). */
 const VERSION_INCLUDES = ['policy-set'];
@@ -53,6 +54,7 @@ export class PolicySetVersionsController {
 
   @Get('policy-sets/:id/versions')
   @ApiOperation({ summary: 'Versions of a policy set, newest first' })
+  @Sortable({ 'created-at': 'createdAt' }, '-created-at')
   @ApiList(POLICY_SET_VERSION_DOC)
   async list(
     @CurrentPrincipal() p: Principal,

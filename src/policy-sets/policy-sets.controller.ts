@@ -6,16 +6,17 @@ import { Principal } from '../common/auth/principal';
 import { pageResult } from '../common/sql/paginate';
 import { JsonApiBody, ParsedBody } from '../common/jsonapi/body';
 import { CollectionDocument, ResourceDocument } from '../common/jsonapi/document';
-import { ApiCreate, ApiDelete, ApiList, ApiShow, ApiUpdate } from '../common/jsonapi/openapi';
+import { ApiCreate, ApiDelete, ApiList, ApiShow, ApiUpdate, enumOf } from '../common/jsonapi/openapi';
 import { PageParams } from '../common/jsonapi/pagination';
 import { Includes, Paging, parseBooleanParam, QueryValue } from '../common/jsonapi/query';
-import { parseKindFilter } from '../policies/policy-kinds';
+import { KIND_ALIASES, POLICY_KINDS, parseKindFilter } from '../policies/policy-kinds';
 import { LinkOrigin } from '../storage/link-origin.decorator';
 import { CreatePolicySetAttributes, UpdatePolicySetAttributes } from './dto/policy-set-attributes.dto';
 import { POLICY_SET_INCLUDES, PolicySetPresenter } from './policy-set.presenter';
 import { PolicySetsService } from './policy-sets.service';
 import { POLICY_SET_DOC, serializePolicySet } from './policy-sets.serializer';
 import { LeavesAccessAlone } from '../http/write-effects';
+import { Sortable } from '../common/jsonapi/sort';
 
 const TYPE = { types: ['policy-sets'] };
 const CREATE_BODY = {
@@ -48,11 +49,18 @@ export class PolicySetsController {
   ) {}
 
   @Get('organizations/:org/policy-sets')
+  @Sortable({ name: 'name', 'created-at': 'createdAt' }, 'name')
   @ApiList(POLICY_SET_DOC, {
     includes: POLICY_SET_INCLUDES,
     query: {
-      'filter[versioned]': 'true: VCS or upload-versioned sets; false: sets using the policies relationship',
-      'filter[kind]': "framework_a or framework_b (or the real service's sentinel, opa)",
+      'filter[versioned]': {
+        description: 'true: VCS or upload-versioned sets; false: sets using the policies relationship',
+        schema: enumOf(['true', 'false']),
+      },
+      'filter[kind]': {
+        description: "framework_a or framework_b (or the real service's sentinel, opa)",
+        schema: enumOf([...POLICY_KINDS, ...Object.keys(KIND_ALIASES)]),
+      },
       'search[name]': 'substring of the set name',
     },
   })
@@ -123,6 +131,7 @@ export class PolicySetsController {
       'Global sets and sets attached to the workspace or its project, minus sets that exclude it. ' +
       'Read access to the workspace is enough.',
   })
+  @Sortable({ name: 'name', 'created-at': 'createdAt' }, 'name')
   @ApiList(POLICY_SET_DOC)
   async effective(
     @CurrentPrincipal() p: Principal,

@@ -14,6 +14,7 @@ import { CreateProjectAttributes, UpdateProjectAttributes } from './dto/project-
 import { ProjectsService, ProjectView } from './projects.service';
 import { PROJECT_DOC, serializeProject } from './projects.serializer';
 import { LeavesAccessAlone } from '../http/write-effects';
+import { Sortable } from '../common/jsonapi/sort';
 
 const TYPE = { types: ['projects'] };
 const WRITABLE = {
@@ -31,6 +32,7 @@ export class ProjectsController {
   constructor(private readonly projects: ProjectsService) {}
 
   @Get('organizations/:org/projects')
+  @Sortable({ name: 'name', 'created-at': 'createdAt' }, 'name')
   @ApiList(PROJECT_DOC, { query: { 'search[name]': 'substring of the project name' } })
   async list(
     @CurrentPrincipal() p: Principal,

@@ -13,6 +13,7 @@ import { ReservedTagKeyAttributes } from './dto/reserved-tag-key-attributes.dto'
 import { ReservedTagKeysService } from './reserved-tag-keys.service';
 import { RESERVED_TAG_KEY_DOC, serializeReservedTagKey } from './reserved-tag-keys.serializer';
 import { LeavesAccessAlone } from '../http/write-effects';
+import { Sortable } from '../common/jsonapi/sort';
 
 const TYPE = { types: ['reserved-tag-keys'] };
 const WRITABLE = { writable: ['key', 'disable-overrides'] };
@@ -27,6 +28,7 @@ export class ReservedTagKeysController {
   constructor(private readonly keys: ReservedTagKeysService) {}
 
   @Get('organizations/:org/reserved-tag-keys')
+  @Sortable({ key: 'key', 'created-at': 'createdAt' }, 'key')
   @ApiList(RESERVED_TAG_KEY_DOC)
   async list(
     @CurrentPrincipal() p: Principal,

@@ -15,6 +15,7 @@ import { TriggerDirection } from './run-triggers.repository';
 import { RUN_TRIGGER_DOC, serializeRunTrigger } from './run-triggers.serializer';
 import { RUN_TRIGGER_INCLUDES, RunTriggerInclude, RunTriggersService } from './run-triggers.service';
 import { LeavesAccessAlone } from '../http/write-effects';
+import { Sortable } from '../common/jsonapi/sort';
 
 /** Official clients send `run-triggers`; the documented sample sends no type at all. */
 const TYPE = { types: ['run-triggers'], typeRequired: false };
@@ -36,7 +37,11 @@ export class RunTriggersController {
 
   @Post('workspaces/:workspace_id/run-triggers')
   @ApiParam({ name: 'workspace_id', description: 'the destination workspace (admin access needed)' })
-  @ApiCreate(RUN_TRIGGER_DOC, { writable: [], relationships: ['sourceable'] })
+  @ApiCreate(RUN_TRIGGER_DOC, {
+    writable: [],
+    relationships: ['sourceable'],
+    requiredRelationships: ['sourceable'],
+  })
   async create(
     @CurrentPrincipal() p: Principal,
     @Param('workspace_id') workspaceId: string,
@@ -52,6 +57,7 @@ export class RunTriggersController {
     enum: DIRECTIONS,
     description: 'inbound: triggers that queue runs in this workspace; outbound: triggers it fires',
   })
+  @Sortable({ 'created-at': 'createdAt' }, 'created-at')
   @ApiList(RUN_TRIGGER_DOC, { includes: RUN_TRIGGER_INCLUDES })
   async list(
     @CurrentPrincipal() p: Principal,

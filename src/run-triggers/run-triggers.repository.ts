@@ -24,6 +24,12 @@ function toView(trigger: RunTriggerEntity): RunTriggerView {
   return { trigger, workspace, sourceable };
 }
 
+/** ORDER BY of a page of triggers: created-at (the only sort field) and id, ascending by default. */
+function orderOf(page: PageParams): string {
+  const direction = page.sort?.[0]?.descending ? 'DESC' : 'ASC';
+  return `rt.created_at ${direction}, rt.id ${direction}`;
+}
+
 @Injectable()
 export class RunTriggersRepository {
   private readonly triggers: RowReader<RunTriggerEntity>;
@@ -64,7 +70,7 @@ export class RunTriggersRepository {
          JOIN workspaces w ON w.id = rt.workspace_id
          JOIN workspaces s ON s.id = rt.sourceable_id
         WHERE ${column} = ?
-        ORDER BY rt.created_at, rt.id
+        ORDER BY ${orderOf(page)}
         LIMIT ? OFFSET ?`,
       [workspaceId, page.size, offsetOf(page)],
     );

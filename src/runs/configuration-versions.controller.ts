@@ -18,6 +18,7 @@ import {
 } from './configuration-versions.serializer';
 import { CreateConfigurationVersionAttributes } from './dto/run-attributes.dto';
 import { READ_LINK_SECONDS, RunLinks } from './run-links';
+import { Sortable } from '../common/jsonapi/sort';
 
 @ApiTags('configuration-versions')
 @ApiBearerAuth()
@@ -61,6 +62,7 @@ export class ConfigurationVersionsController {
 
   @Get('workspaces/:id/configuration-versions')
   @ApiOperation({ summary: 'Configuration versions of a workspace, newest first' })
+  @Sortable({ 'created-at': 'createdAt' }, '-created-at')
   @ApiList(CONFIGURATION_VERSION_DOC)
   async list(
     @CurrentPrincipal() p: Principal,

@@ -13,6 +13,7 @@ import { LeavesAccessAlone } from '../http/write-effects';
 import { CreateCommentAttributes } from './dto/comment-attributes.dto';
 import { COMMENT_DOC, serializeComment } from './run-comments.serializer';
 import { RunCommentsService } from './run-comments.service';
+import { Sortable } from '../common/jsonapi/sort';
 
 @ApiTags('runs')
 @ApiBearerAuth()
@@ -26,6 +27,7 @@ export class RunCommentsController {
     summary: "A run's comments, oldest first",
     description: 'Comments posted on their own and those given with apply, discard, cancel and force-cancel.',
   })
+  @Sortable({ 'created-at': 'createdAt' }, 'created-at')
   @ApiList(COMMENT_DOC)
   async list(
     @CurrentPrincipal() p: Principal,

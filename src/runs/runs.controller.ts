@@ -23,6 +23,7 @@ import { APPLY_DOC, PLAN_DOC, RUN_DOC } from './runs.serializer';
 import { actionComment, RunCommentsService } from './run-comments.service';
 import { RunsService } from './runs.service';
 import { USER_DOC } from '../users/users.serializer';
+import { Sortable } from '../common/jsonapi/sort';
 
 const INCLUDED_DOCS = [WORKSPACE_DOC, CONFIGURATION_VERSION_DOC, USER_DOC, PLAN_DOC, APPLY_DOC];
 const COMMENT_BODY = {
@@ -75,6 +76,7 @@ export class RunsController {
   @ApiCreate(RUN_DOC, {
     writable: ['message', 'is-destroy', 'plan-only', 'auto-apply'],
     relationships: ['workspace', 'configuration-version'],
+    requiredRelationships: ['workspace'],
   })
   async create(
     @CurrentPrincipal() p: Principal,
@@ -101,6 +103,7 @@ export class RunsController {
 
   @Get('workspaces/:id/runs')
   @ApiOperation({ summary: 'Runs of a workspace, newest first' })
+  @Sortable({ 'created-at': 'createdAt' }, '-created-at')
   @ApiList(RUN_DOC, {
     includes: RUN_INCLUDES,
     includedDocs: INCLUDED_DOCS,

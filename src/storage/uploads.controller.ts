@@ -1,5 +1,5 @@
 import { Controller, Get, Head, HttpCode, Param, Put, Req, Res } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiConsumes, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { pipeline } from 'node:stream/promises';
 import { Public } from '../common/auth/public.decorator';
@@ -9,6 +9,7 @@ import { BlobStore, tooLarge } from './blob-store';
 import { SignedLinks } from './signed-links';
 import { UploadRegistry } from './upload-registry';
 import { LeavesAccessAlone } from '../http/write-effects';
+import { PublicDocs } from '../http/openapi-document';
 
 /**
  * Signed capability links. The token in the path is the credential: no Authorization header is
@@ -16,6 +17,7 @@ import { LeavesAccessAlone } from '../http/write-effects';
  */
 @ApiTags('uploads')
 @Public()
+@PublicDocs()
 @LeavesAccessAlone()
 @Controller('uploads')
 export class UploadsController {
@@ -27,7 +29,15 @@ export class UploadsController {
 
   @Put(':token')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Upload the raw bytes a signed upload link stands for' })
+  @ApiOperation({
+    summary: 'Upload the raw bytes a signed upload link stands for',
+    description:
+      'The token in the path is the credential (no Authorization header). The body streams to storage; ' +
+      'a link takes one upload (409 after that), expires (410) and has a size cap (413).',
+  })
+  @ApiConsumes('application/octet-stream')
+  @ApiBody({ required: true, schema: { type: 'string', format: 'binary' } })
+  @ApiResponse({ status: 200, description: 'Received; no body' })
   @ApiErrors(404, 409, 410, 413, 422)
   async upload(@Param('token') token: string, @Req() req: Request): Promise<void> {
     const claims = this.links.verify(token);
@@ -39,7 +49,15 @@ export class UploadsController {
   }
 
   @Get(':token')
-  @ApiOperation({ summary: 'Download the file a signed download link stands for' })
+  @ApiOperation({
+    summary: 'Download the file a signed download link stands for',
+    description: 'The token in the path is the credential (no Authorization header); 410 once it expired.',
+  })
+  @ApiResponse({
+    status: 200,
+    description: 'The file, with Content-Disposition and Content-Length',
+    content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } },
+  })
   @ApiErrors(404, 410)
   async download(@Param('token') token: string, @Res() res: Response): Promise<void> {
     const target = await this.target(token, res);
@@ -47,7 +65,11 @@ export class UploadsController {
   }
 
   @Head(':token')
-  @ApiOperation({ summary: 'Headers of a signed download (some consumer tools ask first)' })
+  @ApiOperation({
+    summary: 'Headers of a signed download (some consumer tools ask first)',
+    description: 'The headers GET would answer with, without the body.',
+  })
+  @ApiResponse({ status: 200, description: 'The download headers; no body' })
   @ApiErrors(404, 410)
   async head(@Param('token') token: string, @Res() res: Response): Promise<void> {
     await this.target(token, res);

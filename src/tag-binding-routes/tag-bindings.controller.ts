@@ -1,11 +1,11 @@
 import { applyDecorators, Controller, Get, Param, Patch } from '@nestjs/common';
-import { ApiBearerAuth, ApiBody, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiBody, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { API_V2 } from '../common/api-prefix';
 import { CurrentPrincipal } from '../common/auth/current-principal.decorator';
 import { Principal } from '../common/auth/principal';
 import { firstPageOf, Page, pageResult } from '../common/sql/paginate';
 import { CollectionDocument } from '../common/jsonapi/document';
-import { ApiErrors, ApiList, resourceSchema } from '../common/jsonapi/openapi';
+import { ApiErrors, ApiList, LIST_LINKS, PAGINATION_META, resourceSchema } from '../common/jsonapi/openapi';
 import { PageParams } from '../common/jsonapi/pagination';
 import { Paging } from '../common/jsonapi/query';
 import { projectPath } from '../projects/projects.serializer';
@@ -23,10 +23,17 @@ import {
 } from './tag-bindings.serializer';
 import { EffectiveTagBinding, TagBindingsService } from '../tag-bindings/tag-bindings.service';
 import { LeavesAccessAlone } from '../http/write-effects';
+import { Sortable } from '../common/jsonapi/sort';
 
 /** PATCH adding or updating bindings by key; answers with every binding of the target. */
 function ApiMergeTagBindings(): MethodDecorator {
   return applyDecorators(
+    ApiOperation({
+      summary: 'Add or change tag bindings',
+      description:
+        'Merges the bindings sent into the target: a sent key gets the sent value, other keys keep theirs. ' +
+        'Answers every binding of the target.',
+    }),
     ApiBody({
       schema: { type: 'object', required: ['data'], properties: { data: TAG_BINDING_LIST_SCHEMA } },
     }),
@@ -35,7 +42,12 @@ function ApiMergeTagBindings(): MethodDecorator {
       description: 'All bindings of the target after the change',
       schema: {
         type: 'object',
-        properties: { data: { type: 'array', items: resourceSchema(TAG_BINDING_DOC) } },
+        required: ['data', 'links', 'meta'],
+        properties: {
+          data: { type: 'array', items: resourceSchema(TAG_BINDING_DOC) },
+          links: LIST_LINKS,
+          meta: PAGINATION_META,
+        },
       },
     }),
     ApiErrors(400, 401, 404, 422),
@@ -61,6 +73,7 @@ export class TagBindingsController {
   ) {}
 
   @Get('projects/:id/tag-bindings')
+  @Sortable({ key: 'key', 'created-at': 'createdAt' }, 'key')
   @ApiList(TAG_BINDING_DOC)
   async listProject(
     @CurrentPrincipal() p: Principal,
@@ -88,6 +101,7 @@ export class TagBindingsController {
   }
 
   @Get('projects/:id/effective-tag-bindings')
+  @Sortable({ key: 'key', 'created-at': 'createdAt' }, 'key')
   @ApiList(EFFECTIVE_TAG_BINDING_DOC)
   async effectiveProject(
     @CurrentPrincipal() p: Principal,
@@ -99,6 +113,7 @@ export class TagBindingsController {
   }
 
   @Get('workspaces/:id/tag-bindings')
+  @Sortable({ key: 'key', 'created-at': 'createdAt' }, 'key')
   @ApiList(TAG_BINDING_DOC)
   async listWorkspace(
     @CurrentPrincipal() p: Principal,
@@ -122,6 +137,7 @@ export class TagBindingsController {
   }
 
   @Get('workspaces/:id/effective-tag-bindings')
+  @Sortable({ key: 'key', 'created-at': 'createdAt' }, 'key')
   @ApiList(EFFECTIVE_TAG_BINDING_DOC)
   async effectiveWorkspace(
     @CurrentPrincipal() p: Principal,

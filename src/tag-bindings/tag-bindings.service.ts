@@ -81,6 +81,10 @@ function checkLimit(owner: Owner, count: number, pointer: string): void {
  * row, if any, then the project row), so a project change and a workspace override of the same key
  * cannot interleave.
  */
+/** A sort key's value of an effective binding: the binding's own property. */
+const bindingValue = (e: EffectiveTagBinding, property: string): unknown =>
+  (e.binding as unknown as Record<string, unknown>)[property];
+
 @Injectable()
 export class TagBindingsService {
   constructor(
@@ -113,6 +117,7 @@ export class TagBindingsService {
     return pageOfAll(
       own.map((binding) => ({ binding, inheritedFrom: null })),
       page,
+      bindingValue,
     );
   }
 
@@ -131,7 +136,7 @@ export class TagBindingsService {
         .filter((i) => !own.some((o) => sameKey(o.key, i.key)))
         .map((binding) => ({ binding, inheritedFrom: ws.projectId })),
     ];
-    return pageOfAll(all.sort(byKey((e) => e.binding.key)), page);
+    return pageOfAll(all.sort(byKey((e) => e.binding.key)), page, bindingValue);
   }
 
   // Writes made by project and workspace create/update, inside their transaction: `save`

@@ -14,6 +14,7 @@ import { TeamWorkspaceAttributes } from './dto/team-workspace-attributes.dto';
 import { TeamWorkspacesService } from './team-workspaces.service';
 import { serializeTeamWorkspace, TEAM_WORKSPACE_DOC } from './teams.serializer';
 import { ChangesAccess } from '../http/write-effects';
+import { Sortable } from '../common/jsonapi/sort';
 
 const TYPE = { types: ['team-workspaces'] };
 
@@ -25,6 +26,7 @@ export class TeamWorkspacesController {
   constructor(private readonly teamWorkspaces: TeamWorkspacesService) {}
 
   @Get()
+  @Sortable({ 'created-at': 'createdAt' }, 'created-at')
   @ApiList(TEAM_WORKSPACE_DOC, {
     query: { 'filter[workspace][id]': 'required: the workspace whose team access to list' },
   })
@@ -39,7 +41,11 @@ export class TeamWorkspacesController {
   }
 
   @Post()
-  @ApiCreate(TEAM_WORKSPACE_DOC, { writable: ['access'], relationships: ['team', 'workspace'] })
+  @ApiCreate(TEAM_WORKSPACE_DOC, {
+    writable: ['access'],
+    relationships: ['team', 'workspace'],
+    requiredRelationships: ['team', 'workspace'],
+  })
   async create(
     @CurrentPrincipal() p: Principal,
     @JsonApiBody(TeamWorkspaceAttributes, TYPE) body: ParsedBody<TeamWorkspaceAttributes>,

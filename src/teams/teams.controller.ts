@@ -20,6 +20,7 @@ import { CreateTeamAttributes, UpdateTeamAttributes } from './dto/team-attribute
 import { TeamsService, TeamView } from './teams.service';
 import { serializeTeam, TEAM_DOC } from './teams.serializer';
 import { ChangesAccess } from '../http/write-effects';
+import { Sortable } from '../common/jsonapi/sort';
 
 const TYPE = { types: ['teams'] };
 const WRITABLE = { writable: ['name', 'visibility', 'organization-access'] };
@@ -33,6 +34,7 @@ export class TeamsController {
   constructor(private readonly teams: TeamsService) {}
 
   @Get('organizations/:org/teams')
+  @Sortable({ name: 'name', 'created-at': 'createdAt' }, 'name')
   @ApiList(TEAM_DOC)
   async list(
     @CurrentPrincipal() p: Principal,

@@ -16,6 +16,7 @@ import { CreateTokenAttributes } from './dto/token-attributes.dto';
 import { IssuedToken, TokensService } from './tokens.service';
 import { serializeToken, TOKEN_DOC } from './tokens.serializer';
 import { ChangesAccess } from '../http/write-effects';
+import { Sortable } from '../common/jsonapi/sort';
 
 /** Token bodies are optional: an empty POST issues a token with no description. */
 const TYPE = { types: ['authentication-tokens'], optional: true };
@@ -53,6 +54,7 @@ export class TokensController {
   }
 
   @Get('users/:id/authentication-tokens')
+  @Sortable({ 'created-at': 'createdAt' }, 'created-at')
   @ApiList(TOKEN_DOC)
   async listUserTokens(
     @CurrentPrincipal() p: Principal,
@@ -68,6 +70,7 @@ export class TokensController {
 
   /** Metadata of the organization's token and its teams' tokens (never a secret), for its owners. */
   @Get('organizations/:org/authentication-tokens')
+  @Sortable({ 'created-at': 'createdAt' }, 'created-at')
   @ApiList(TOKEN_DOC, { query: { 'filter[kind]': 'team or organization' } })
   async listOrganizationTokens(
     @CurrentPrincipal() p: Principal,

@@ -17,6 +17,7 @@ import { WORKSPACE_INCLUDES, WorkspaceIncludesService } from './workspace-includ
 import { WorkspacesService, WorkspaceView } from './workspaces.service';
 import { serializeWorkspace, WORKSPACE_DOC } from './workspaces.serializer';
 import { LeavesAccessAlone } from '../http/write-effects';
+import { Sortable } from '../common/jsonapi/sort';
 
 const TYPE = { types: ['workspaces'] };
 const INCLUDED_DOCS = [PROJECT_DOC, ORGANIZATION_DOC];
@@ -51,6 +52,7 @@ export class WorkspacesController {
   }
 
   @Get('organizations/:org/workspaces')
+  @Sortable({ name: 'name', 'created-at': 'createdAt' }, 'name')
   @ApiList(WORKSPACE_DOC, {
     includes: WORKSPACE_INCLUDES,
     includedDocs: INCLUDED_DOCS,

@@ -3,6 +3,8 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, In, ObjectLiteral, Repository, SelectQueryBuilder } from 'typeorm';
 import { workspacesGrantedTo } from '../common/auth/grant-subqueries';
 import { likeCondition, likePattern } from '../common/sql/like';
+import { sorted } from '../common/sql/paginate';
+import { offsetOf, PageParams } from '../common/jsonapi/pagination';
 import { RowReader } from '../common/sql/row-reader';
 import { lockRow } from '../common/sql/transaction';
 import { WorkspaceEntity, WorkspaceLockHolder } from './entities/workspace.entity';
@@ -102,6 +104,12 @@ export class WorkspacesRepository {
       )
       .orderBy('w.name', 'ASC')
       .getMany();
+  }
+
+  /** One page in the order `sort` asked for (see `@Sortable`), `id` last. */
+  sortedPage(filter: WorkspaceListFilter, page: PageParams): Promise<WorkspaceEntity[]> {
+    const qb = this.filtered(this.repo.createQueryBuilder('w'), 'w', filter);
+    return sorted(qb, page).offset(offsetOf(page)).limit(page.size).getMany();
   }
 
   private filtered<T extends ObjectLiteral>(

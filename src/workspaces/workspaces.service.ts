@@ -196,6 +196,10 @@ export class WorkspacesService {
     page: PageParams,
   ): Promise<WorkspaceEntity[]> {
     const offset = offsetOf(page);
+    // Another order than the name index's (`sort`): an ordinary sorted page, nothing remembered.
+    if (page.sort && !(page.sort.length === 1 && page.sort[0].field === 'name' && !page.sort[0].descending)) {
+      return this.repo.sortedPage(filter, page);
+    }
     if (offset < ANCHORED_FROM) return this.repo.page(filter, offset, page.size);
     const anchor =
       this.lists.peek<PageAnchor>(`anchor:${key}:${offset}`) ??

@@ -4,6 +4,8 @@ import { Actor, bootstrapAdmin, createOrganization, createUser, unique } from '.
 import { client, startApp, TestApp } from '../helpers/test-app';
 import { errorsOf, userShape } from '../helpers/shapes';
 
+type ResourceSchema = { properties: { type: { enum: string[] } } };
+
 describe('account, users, health and API documentation', () => {
   let t: TestApp;
   let admin: Actor;
@@ -226,7 +228,7 @@ describe('account, users, health and API documentation', () => {
 
     it('describes resources with their JSON:API type, attributes and list pagination', () => {
       const list = doc.paths['/api/v2/organizations/{org}/workspaces'].get;
-      const schema = list.responses['200'].content!['application/json'].schema as {
+      const schema = list.responses['200'].content!['application/vnd.api+json'].schema as {
         properties: {
           data: { items: { properties: Record<string, { enum?: string[]; properties?: object }> } };
           meta: object;
@@ -253,11 +255,17 @@ describe('account, users, health and API documentation', () => {
         'next',
         'last',
       ]);
-      const show = doc.paths['/api/v2/workspaces/{id}'].get.responses['200'].content!['application/json']
-        .schema as {
-        properties: { included: { items: { oneOf: { properties: { type: { enum: string[] } } }[] } } };
-      };
-      expect(show.properties.included.items.oneOf.map((s) => s.properties.type.enum)).toEqual([
+      const show = doc.paths['/api/v2/workspaces/{id}'].get.responses['200'].content![
+        'application/vnd.api+json'
+      ].schema as { properties: { included: { items: { oneOf: { $ref: string }[] } } } };
+      // Each member is a reference to its type's resource schema (docs/jsonapi.md).
+      const members = show.properties.included.items.oneOf.map((s) =>
+        s.$ref.replace('#/components/schemas/', ''),
+      );
+      expect(members).toEqual(['projects-resource', 'organizations-resource']);
+      const components = (doc as unknown as { components: { schemas: Record<string, ResourceSchema> } })
+        .components;
+      expect(members.map((m) => components.schemas[m].properties.type.enum)).toEqual([
         ['projects'],
         ['organizations'],
       ]);

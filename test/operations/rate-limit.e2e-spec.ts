@@ -62,7 +62,7 @@ describe('rate limits, counted in memory', () => {
     );
     expect(statuses(responses)).toEqual([204, 204, 204, 429, 429]);
     const refused = responses.find((r) => r.status === 429)!;
-    expect(refused.headers['content-type']).toBe('application/vnd.api+json; charset=utf-8');
+    expect(refused.headers['content-type']).toBe('application/vnd.api+json');
     expect(JSON.parse(refused.text)).toEqual(tooMany);
     expect(refused.headers['x-ratelimit-limit']).toBe(LIMIT);
     expect(refused.headers['x-ratelimit-reset']).toMatch(/^\d+(\.\d+)?$/);

@@ -62,7 +62,7 @@ describe('answers remembered before routing', () => {
     const { id: againId, rest: againHeaders } = withoutIdAndDate(again.headers);
     expect(againHeaders).toEqual(firstHeaders);
     expect(againHeaders).toMatchObject({
-      'content-type': `${JSONAPI}; charset=utf-8`,
+      'content-type': JSONAPI,
       'x-content-type-options': 'nosniff',
     });
     expect(firstId).toEqual(expect.any(String));

@@ -46,7 +46,7 @@ describe('OpenAPI document for tags', () => {
     ]) {
       const schema = JSON.stringify(paths[path][method].requestBody?.content);
       expect(schema).toContain(
-        '"tag-bindings":{"type":"object","properties":{"data":{"type":"array","maxItems":10',
+        '"tag-bindings":{"type":"object","required":["data"],"properties":{"data":{"type":"array","maxItems":10',
       );
     }
   });

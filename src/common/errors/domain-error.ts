@@ -12,6 +12,7 @@ export type ErrorKind =
   | 'precondition-failed'
   | 'too-large'
   | 'unsupported-media-type'
+  | 'not-acceptable'
   | 'invalid'
   | 'rate-limited'
   | 'unavailable';

@@ -21,15 +21,17 @@ function harness(headersSent = false, clientGone = false) {
   const res: {
     headersSent: boolean;
     status: jest.Mock;
-    type: jest.Mock;
+    setHeader: jest.Mock;
     send: jest.Mock;
     end: jest.Mock;
     destroy: jest.Mock;
   } = {
     headersSent,
     status: jest.fn((s: number) => ((sent.status = s), res)),
-    type: jest.fn((t: string) => ((sent.type = t), res)),
-    send: jest.fn((b: string) => ((sent.body = JSON.parse(b) as Sent['body']), res)),
+    setHeader: jest.fn(
+      (name: string, value: string) => (name === 'Content-Type' && (sent.type = value), res),
+    ),
+    send: jest.fn((b: Buffer) => ((sent.body = JSON.parse(b.toString('utf8')) as Sent['body']), res)),
     end: jest.fn(),
     destroy: jest.fn(),
   };

@@ -41,7 +41,11 @@ export const writeJsonApiErrors: ErrorWriter = (res, failure) => {
     }
     return error;
   });
-  res.status(failure.status).type(JSONAPI_MEDIA_TYPE).send(JSON.stringify({ errors }));
+  // A Buffer, not a string: Express would add `; charset=utf-8`, which JSON:API forbids.
+  res
+    .status(failure.status)
+    .setHeader('Content-Type', JSONAPI_MEDIA_TYPE)
+    .send(Buffer.from(JSON.stringify({ errors }), 'utf8'));
 };
 
 /** Stream errors that mean the client closed the connection: nothing went wrong on our side. */
@@ -76,6 +80,8 @@ export function statusOf(kind: ErrorKind): number {
       return 412;
     case 'too-large':
       return 413;
+    case 'not-acceptable':
+      return 406;
     case 'unsupported-media-type':
       return 415;
     case 'invalid':
@@ -93,6 +99,7 @@ const TITLES: Record<number, string> = {
   403: 'forbidden',
   404: 'not found',
   405: 'method not allowed',
+  406: 'not acceptable',
   408: 'request timeout',
   409: 'conflict',
   410: 'gone',

@@ -186,12 +186,36 @@ export class JsonApiBodyPipe<A extends object> implements PipeTransform<unknown,
   }
 }
 
-/** The request body as a validated JSON:API document whose attributes follow `attributes`. */
+/** Handler metadata set by `@JsonApiBody`: what the body must look like, for the OpenAPI document. */
+export const BODY_SHAPE = 'plinth:jsonapi-body-shape';
+
+export interface BodyShape {
+  attributes: ClassConstructor<object>;
+  types?: readonly string[];
+  typeRequired: boolean;
+}
+
+/**
+ * The request body as a validated JSON:API document whose attributes follow `attributes`. Also
+ * records the body's shape on the handler, so that its OpenAPI request schema (ApiCreate,
+ * ApiUpdate) names the accepted types and the attributes the DTO requires.
+ */
 export function JsonApiBody<A extends object>(
   attributes: ClassConstructor<A>,
   options: JsonApiBodyOptions = {},
 ): ParameterDecorator {
-  return Body(new JsonApiBodyPipe(attributes, options));
+  const body = Body(new JsonApiBodyPipe(attributes, options));
+  return (target, key, index) => {
+    if (key !== undefined) {
+      const shape: BodyShape = {
+        attributes,
+        types: options.types,
+        typeRequired: options.typeRequired ?? true,
+      };
+      Reflect.defineMetadata(BODY_SHAPE, shape, (target as Record<string | symbol, object>)[key]);
+    }
+    body(target, key, index);
+  };
 }
 
 /** An identifier-array document (`{data: [{id, type}]}`) as used by relationship endpoints. */

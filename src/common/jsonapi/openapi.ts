@@ -1,192 +1,126 @@
-import { applyDecorators, HttpCode } from '@nestjs/common';
-import { ApiBody, ApiQuery, ApiResponse } from '@nestjs/swagger';
-import { MAX_RELATIONSHIP_IDENTIFIERS } from './body';
+import { applyDecorators, HttpCode, SetMetadata } from '@nestjs/common';
+import { ApiBody, ApiConsumes, ApiQuery, ApiResponse } from '@nestjs/swagger';
 import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+import { JSONAPI_MEDIA_TYPE } from './media-type';
+import { BODY_SHAPE, BodyShape, MAX_RELATIONSHIP_IDENTIFIERS } from './body';
+import {
+  errorDocument,
+  exampleRequest,
+  exampleResource,
+  identifierSchema,
+  jsonApiContent,
+  LIST_LINKS,
+  PAGINATION_META,
+  requestSchema,
+  requiredAttributes,
+  ResourceDoc,
+  resourceRef,
+  resourceSchema,
+} from './openapi-schemas';
 
-/** How one JSON:API resource type looks on the wire, for the OpenAPI document. */
-export interface ResourceDoc {
-  type: string;
-  attributes: Record<string, SchemaObject>;
-  /** Relationship name → member type; `many` for to-many; `linksOnly`: only `links.related`, no data. */
-  relationships?: Record<string, { type: string; many?: boolean; linksOnly?: boolean }>;
-  links?: string[];
-}
+export * from './openapi-schemas';
 
-export const str = (description?: string, extra: SchemaObject = {}): SchemaObject => ({
-  type: 'string',
-  description,
-  ...extra,
-});
-export const nullableStr = (description?: string): SchemaObject => ({
-  type: 'string',
-  nullable: true,
-  description,
-});
-export const bool = (description?: string): SchemaObject => ({ type: 'boolean', description });
-export const int = (description?: string): SchemaObject => ({ type: 'integer', description });
-export const timestamp = (description = 'ISO 8601 UTC, milliseconds, Z'): SchemaObject => ({
-  type: 'string',
-  format: 'date-time',
-  example: '2024-08-13T23:06:42.523Z',
-  description,
-});
-export const enumOf = (values: readonly string[], description?: string): SchemaObject => ({
-  type: 'string',
-  enum: [...values],
-  description,
-});
-
-const identifierSchema = (type: string): SchemaObject => ({
-  type: 'object',
-  required: ['id', 'type'],
-  properties: { id: { type: 'string' }, type: { type: 'string', enum: [type] } },
-});
-
-const ERROR_DOCUMENT: SchemaObject = {
-  type: 'object',
-  properties: {
-    errors: {
-      type: 'array',
-      items: {
-        type: 'object',
-        properties: {
-          status: { type: 'string', example: '422' },
-          title: { type: 'string', example: 'invalid attribute' },
-          detail: { type: 'string', example: 'Name has already been taken' },
-          source: {
-            type: 'object',
-            properties: { pointer: { type: 'string' }, parameter: { type: 'string' } },
-          },
-        },
-      },
-    },
-  },
-};
-
-const PAGINATION_META: SchemaObject = {
-  type: 'object',
-  properties: {
-    pagination: {
-      type: 'object',
-      properties: Object.fromEntries(
-        ['current-page', 'page-size', 'prev-page', 'next-page', 'total-pages', 'total-count'].map((k) => [
-          k,
-          { type: 'integer', nullable: k === 'prev-page' || k === 'next-page' },
-        ]),
-      ),
-    },
-  },
-};
-
-const LIST_LINKS: SchemaObject = {
-  type: 'object',
-  properties: Object.fromEntries(
-    ['self', 'first', 'prev', 'next', 'last'].map((k) => [
-      k,
-      { type: 'string', format: 'uri', nullable: true },
-    ]),
-  ),
-};
-
-const RELATED_LINK: Record<string, SchemaObject> = {
-  links: { type: 'object', properties: { related: { type: 'string' } } },
-};
-
-export function resourceSchema(doc: ResourceDoc): SchemaObject {
-  const relationships = Object.fromEntries(
-    Object.entries(doc.relationships ?? {}).map(([name, rel]) => [
-      name,
-      {
-        type: 'object',
-        properties: rel.linksOnly
-          ? RELATED_LINK
-          : {
-              data: rel.many
-                ? { type: 'array', items: identifierSchema(rel.type) }
-                : { ...identifierSchema(rel.type), nullable: true },
-            },
-      },
-    ]),
-  );
-  return {
-    type: 'object',
-    required: ['id', 'type', 'attributes'],
-    properties: {
-      id: { type: 'string' },
-      type: { type: 'string', enum: [doc.type] },
-      attributes: { type: 'object', properties: doc.attributes },
-      ...(doc.relationships ? { relationships: { type: 'object', properties: relationships } } : {}),
-      links: {
-        type: 'object',
-        properties: Object.fromEntries((doc.links ?? ['self']).map((l) => [l, { type: 'string' }])),
-      },
-    },
-  };
-}
-
-function requestSchema(
-  doc: ResourceDoc,
-  writable: readonly string[],
-  relationships: readonly string[],
-  relationshipData: Record<string, SchemaObject> = {},
-): SchemaObject {
-  const attributes = Object.fromEntries(
-    writable.filter((a) => doc.attributes[a]).map((a) => [a, doc.attributes[a]]),
-  );
-  const rels = Object.fromEntries(
-    relationships.map((name) => {
-      const rel = doc.relationships?.[name] ?? { type: name, many: true };
-      return [
-        name,
-        {
-          type: 'object',
-          properties: {
-            data:
-              relationshipData[name] ??
-              (rel.many ? { type: 'array', items: identifierSchema(rel.type) } : identifierSchema(rel.type)),
-          },
-        },
-      ];
-    }),
-  );
-  return {
-    type: 'object',
-    required: ['data'],
-    properties: {
-      data: {
-        type: 'object',
-        properties: {
-          type: { type: 'string', enum: [doc.type] },
-          attributes: { type: 'object', properties: attributes },
-          ...(relationships.length ? { relationships: { type: 'object', properties: rels } } : {}),
-        },
-      },
-    },
-  };
-}
-
-function errorResponses(statuses: number[]): MethodDecorator[] {
-  return statuses.map((status) =>
-    ApiResponse({ status, description: 'JSON:API error document', schema: ERROR_DOCUMENT }),
-  );
-}
-
+/** Statuses every authenticated JSON:API route may answer besides its own. */
 const COMMON_ERRORS = [401, 404];
 
-export interface BodyDoc {
-  writable: readonly string[];
-  relationships?: readonly string[];
-  /** The `data` schema of relationships whose members are not resource identifiers. */
-  relationshipData?: Record<string, SchemaObject>;
+function errorResponses(statuses: number[]): MethodDecorator[] {
+  return [...new Set(statuses)].map((status) => {
+    const { schema, example } = errorDocument(status);
+    return ApiResponse({
+      status,
+      description: 'JSON:API error document',
+      content: jsonApiContent(schema, example),
+    });
+  });
 }
 
-/** The `included` array: any of the given resource types, or untyped when none are named. */
-function includedSchema(docs: readonly ResourceDoc[]): SchemaObject {
-  if (!docs.length) return { type: 'array' };
-  return {
-    type: 'array',
-    items: docs.length === 1 ? resourceSchema(docs[0]) : { oneOf: docs.map(resourceSchema) },
+export function ApiErrors(...statuses: number[]): MethodDecorator {
+  return applyDecorators(...errorResponses(statuses));
+}
+
+/** Where `@ApiOperation` keeps its options (`API_OPERATION` of @nestjs/swagger, not exported). */
+const API_OPERATION = 'swagger/apiOperation';
+
+/**
+ * A summary and description for an operation unless the route gives its own (`@ApiOperation`,
+ * above or below this decorator: the route's own words win either way).
+ */
+function defaultOperation(summary: string, description: string): MethodDecorator {
+  return (_target, _key, descriptor) => {
+    const own = Reflect.getMetadata(API_OPERATION, descriptor.value as object) as
+      Record<string, unknown> | undefined;
+    const merged: Record<string, unknown> = { summary, description };
+    for (const [k, v] of Object.entries(own ?? {})) if (v !== '' && v !== undefined) merged[k] = v;
+    Reflect.defineMetadata(API_OPERATION, merged, descriptor.value as object);
+    return descriptor;
   };
+}
+
+const article = (type: string) => (/^[aeiou]/.test(type) ? 'an' : 'a');
+const singular = (type: string) => type.replace(/ies$/, 'y').replace(/s$/, '').replace(/-/g, ' ');
+
+/** `include`: a comma list of the route's values, typed as such. */
+function includeQuery(includes: readonly string[]): MethodDecorator {
+  return ApiQuery({
+    name: 'include',
+    required: false,
+    description: 'Comma list of related resources to add to `included`; an unknown value is a 400',
+    style: 'form',
+    explode: false,
+    schema: { type: 'array', items: { type: 'string', enum: [...includes] } },
+  });
+}
+
+/** `fields[TYPE]` for each type a route may answer with (sparse fieldsets). */
+function fieldsQueries(docs: readonly ResourceDoc[]): MethodDecorator[] {
+  const byType = new Map<string, Set<string>>();
+  for (const doc of docs) {
+    const names = byType.get(doc.type) ?? new Set<string>();
+    for (const n of [...Object.keys(doc.attributes), ...Object.keys(doc.relationships ?? {})]) names.add(n);
+    byType.set(doc.type, names);
+  }
+  return [...byType].map(([type, names]) =>
+    ApiQuery({
+      name: `fields[${type}]`,
+      required: false,
+      description: `Sparse fieldset: only these attributes and relationships of each \`${type}\` resource; an unknown name is a 400`,
+      style: 'form',
+      explode: false,
+      schema: { type: 'array', items: { type: 'string', enum: [...names] } },
+    }),
+  );
+}
+
+/**
+ * The `included` array: a union of the resource types `include` may add, each a reference to its
+ * type's resource schema (`#/components/schemas/<type>-resource`, filled in by the document step
+ * from the serializers' ResourceDocs). The member types are read from the primary type's
+ * relationships (`include=workspace_exclusions` → `workspace-exclusions` → `workspaces`), plus
+ * any `includedDocs` a route names.
+ */
+function includedSchema(
+  doc: ResourceDoc,
+  includes: readonly string[],
+  includedDocs: readonly ResourceDoc[],
+): SchemaObject {
+  includedDocs.forEach(resourceSchema);
+  const types = new Set(includedDocs.map((d) => d.type));
+  for (const include of includes) {
+    const rel = doc.relationships?.[include] ?? doc.relationships?.[include.replace(/_/g, '-')];
+    if (rel && !rel.linksOnly) types.add(rel.type);
+  }
+  if (!types.size) return { type: 'array', maxItems: 0, items: { type: 'object' } };
+  const refs = [...types].map((type) => ({ $ref: resourceRef(type) }));
+  return { type: 'array', items: refs.length === 1 ? refs[0] : { oneOf: refs } };
+}
+
+function responseOf(
+  status: number,
+  schema: SchemaObject,
+  example: unknown,
+  description: string,
+): MethodDecorator {
+  return ApiResponse({ status, description, content: jsonApiContent(schema, example) });
 }
 
 /** GET one resource; `includedDocs` describe the resources `include` may add. */
@@ -195,20 +129,35 @@ export function ApiShow(
   includes: readonly string[] = [],
   includedDocs: readonly ResourceDoc[] = [],
 ): MethodDecorator {
+  const what = singular(doc.type);
   return applyDecorators(
-    ApiResponse({
-      status: 200,
-      schema: {
+    defaultOperation(
+      `Show ${article(what)} ${what}`,
+      `One \`${doc.type}\` resource. ` +
+        (includes.length ? `\`include\` adds ${includes.join(', ')} to \`included\`. ` : '') +
+        '`fields[TYPE]` keeps only the named fields. 404 when it does not exist or the caller may not see it.',
+    ),
+    responseOf(
+      200,
+      {
         type: 'object',
-        properties: { data: resourceSchema(doc), included: includedSchema(includedDocs) },
+        required: ['data'],
+        properties: { data: resourceSchema(doc), included: includedSchema(doc, includes, includedDocs) },
       },
-    }),
-    ...(includes.length
-      ? [ApiQuery({ name: 'include', required: false, description: `comma list of: ${includes.join(', ')}` })]
-      : []),
-    ...errorResponses(COMMON_ERRORS),
+      { data: exampleResource(doc) },
+      `The ${what}`,
+    ),
+    ...(includes.length ? [includeQuery(includes)] : []),
+    ...fieldsQueries([doc, ...includedDocs]),
+    ...errorResponses([...COMMON_ERRORS, 400]),
   );
 }
+
+/** A typed query parameter of a list: a description, or a description and a schema. */
+export type QueryDoc = string | { description: string; schema: SchemaObject };
+
+/** Handler metadata set by `ApiList`: the route answers a paginated collection (it must be `@Sortable`). */
+export const LIST_ROUTE = 'plinth:list-route';
 
 /** GET a paginated collection. */
 export function ApiList(
@@ -216,57 +165,146 @@ export function ApiList(
   options: {
     includes?: readonly string[];
     includedDocs?: readonly ResourceDoc[];
-    query?: Record<string, string>;
+    query?: Record<string, QueryDoc>;
   } = {},
 ): MethodDecorator {
-  const queries = Object.entries(options.query ?? {}).map(([name, description]) =>
-    ApiQuery({ name, required: false, type: String, description }),
+  const queries = Object.entries(options.query ?? {}).map(([name, q]) =>
+    typeof q === 'string'
+      ? ApiQuery({ name, required: false, schema: { type: 'string' }, description: q })
+      : ApiQuery({ name, required: false, schema: q.schema, description: q.description }),
   );
+  const filters = Object.keys(options.query ?? {});
   return applyDecorators(
-    ApiResponse({
-      status: 200,
-      schema: {
+    SetMetadata(LIST_ROUTE, true),
+    defaultOperation(
+      `List ${doc.type.replace(/-/g, ' ')}`,
+      `A page of \`${doc.type}\` resources (\`page[number]\`, \`page[size]\` 1–100), ordered by \`sort\`. ` +
+        (filters.length ? `Narrowed by ${filters.map((f) => `\`${f}\``).join(', ')}. ` : '') +
+        (options.includes?.length
+          ? `\`include\` adds ${options.includes.join(', ')} to \`included\`. `
+          : '') +
+        '`fields[TYPE]` keeps only the named fields.',
+    ),
+    responseOf(
+      200,
+      {
         type: 'object',
+        required: ['data', 'links', 'meta'],
         properties: {
           data: { type: 'array', items: resourceSchema(doc) },
-          included: includedSchema(options.includedDocs ?? []),
+          included: includedSchema(doc, options.includes ?? [], options.includedDocs ?? []),
           links: LIST_LINKS,
           meta: PAGINATION_META,
         },
       },
+      {
+        data: [exampleResource(doc)],
+        links: {
+          self: `https://plinth.example.com/api/v2/${doc.type}?page%5Bnumber%5D=1&page%5Bsize%5D=20`,
+          first: `https://plinth.example.com/api/v2/${doc.type}?page%5Bnumber%5D=1&page%5Bsize%5D=20`,
+          prev: null,
+          next: null,
+          last: `https://plinth.example.com/api/v2/${doc.type}?page%5Bnumber%5D=1&page%5Bsize%5D=20`,
+        },
+        meta: {
+          pagination: {
+            'current-page': 1,
+            'page-size': 20,
+            'prev-page': null,
+            'next-page': null,
+            'total-pages': 1,
+            'total-count': 1,
+          },
+        },
+      },
+      `A page of ${doc.type.replace(/-/g, ' ')}`,
+    ),
+    ApiQuery({ name: 'page[number]', required: false, schema: { type: 'integer', minimum: 1, default: 1 } }),
+    ApiQuery({
+      name: 'page[size]',
+      required: false,
+      schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
     }),
-    ApiQuery({ name: 'page[number]', required: false, type: Number, description: 'default 1' }),
-    ApiQuery({ name: 'page[size]', required: false, type: Number, description: '1–100, default 20' }),
-    ...(options.includes?.length
-      ? [
-          ApiQuery({
-            name: 'include',
-            required: false,
-            description: `comma list of: ${options.includes.join(', ')}`,
-          }),
-        ]
-      : []),
+    ...(options.includes?.length ? [includeQuery(options.includes)] : []),
+    ...fieldsQueries([doc, ...(options.includedDocs ?? [])]),
     ...queries,
     ...errorResponses([...COMMON_ERRORS, 400, 422]),
   );
 }
 
-/** POST creating a resource (201). */
+export interface BodyDoc {
+  writable: readonly string[];
+  relationships?: readonly string[];
+  /** Relationships a create cannot do without (a 422 when missing). */
+  requiredRelationships?: readonly string[];
+  /** The `data` schema of relationships whose members are not resource identifiers. */
+  relationshipData?: Record<string, SchemaObject>;
+}
+
+/**
+ * The request body of a create or update, from the body the handler reads (`@JsonApiBody`, whose
+ * parameter decorator runs before this method decorator): the accepted `data.type` values and the
+ * attributes its DTO requires.
+ */
+function requestBody(doc: ResourceDoc, body: BodyDoc, creating: boolean): MethodDecorator {
+  return (target, key, descriptor) => {
+    const shape = Reflect.getMetadata(BODY_SHAPE, descriptor.value as object) as BodyShape | undefined;
+    const schema = requestSchema(doc, body.writable, body.relationships ?? [], body.relationshipData ?? {}, {
+      types: shape?.types ?? [doc.type],
+      typeRequired: shape ? shape.typeRequired : true,
+      requiredAttributes: creating && shape ? requiredAttributes(shape.attributes) : [],
+      requiredRelationships: creating ? (body.requiredRelationships ?? []) : [],
+    });
+    ApiConsumes(JSONAPI_MEDIA_TYPE, 'application/json')(target, key, descriptor);
+    ApiBody({ required: true, schema, examples: { [doc.type]: { value: exampleRequest(schema) } } })(
+      target,
+      key,
+      descriptor,
+    );
+    return descriptor;
+  };
+}
+
+/** POST creating a resource (201, with a Location header). */
 export function ApiCreate(doc: ResourceDoc, body: BodyDoc): MethodDecorator {
+  const what = singular(doc.type);
   return applyDecorators(
     HttpCode(201),
-    ApiBody({ schema: requestSchema(doc, body.writable, body.relationships ?? [], body.relationshipData) }),
-    ApiResponse({ status: 201, schema: { type: 'object', properties: { data: resourceSchema(doc) } } }),
-    ...errorResponses([...COMMON_ERRORS, 400, 422]),
+    defaultOperation(
+      `Create ${article(what)} ${what}`,
+      `Creates a \`${doc.type}\` resource and answers it with 201 and a \`Location\` header (its \`links.self\`). ` +
+        'A client-generated `data.id` is a 403; a broken rule is a 422 pointing at the attribute.',
+    ),
+    requestBody(doc, body, true),
+    ApiResponse({
+      status: 201,
+      description: `The new ${what}`,
+      headers: { Location: { description: 'links.self of the new resource', schema: { type: 'string' } } },
+      content: jsonApiContent(
+        { type: 'object', required: ['data'], properties: { data: resourceSchema(doc) } },
+        { data: exampleResource(doc) },
+      ),
+    }),
+    ...errorResponses([...COMMON_ERRORS, 400, 403, 415, 422]),
   );
 }
 
 /** PATCH updating a resource (200). */
 export function ApiUpdate(doc: ResourceDoc, body: BodyDoc): MethodDecorator {
+  const what = singular(doc.type);
   return applyDecorators(
-    ApiBody({ schema: requestSchema(doc, body.writable, body.relationships ?? [], body.relationshipData) }),
-    ApiResponse({ status: 200, schema: { type: 'object', properties: { data: resourceSchema(doc) } } }),
-    ...errorResponses([...COMMON_ERRORS, 400, 422]),
+    defaultOperation(
+      `Update ${article(what)} ${what}`,
+      `Changes the attributes and relationships sent; those left out keep their values. Answers the \`${doc.type}\` resource.`,
+    ),
+    requestBody(doc, body, false),
+    responseOf(
+      200,
+      { type: 'object', required: ['data'], properties: { data: resourceSchema(doc) } },
+      { data: exampleResource(doc) },
+      `The updated ${what}`,
+    ),
+    ...errorResponses([...COMMON_ERRORS, 400, 415, 422]),
   );
 }
 
@@ -274,6 +312,7 @@ export function ApiUpdate(doc: ResourceDoc, body: BodyDoc): MethodDecorator {
 export function ApiDelete(extraErrors: number[] = []): MethodDecorator {
   return applyDecorators(
     HttpCode(204),
+    defaultOperation('Delete the resource', 'Deletes the resource; answers 204 with no body.'),
     ApiResponse({ status: 204, description: 'Deleted; no body' }),
     ...errorResponses([...COMMON_ERRORS, ...extraErrors]),
   );
@@ -281,26 +320,27 @@ export function ApiDelete(extraErrors: number[] = []): MethodDecorator {
 
 /** POST/DELETE on a relationship endpoint taking an identifier array (204). */
 export function ApiRelationship(memberType: string): MethodDecorator {
+  const schema: SchemaObject = {
+    type: 'object',
+    required: ['data'],
+    properties: {
+      data: {
+        type: 'array',
+        items: identifierSchema(memberType),
+        maxItems: MAX_RELATIONSHIP_IDENTIFIERS,
+        description: `At most ${MAX_RELATIONSHIP_IDENTIFIERS} identifiers per request; more is a 422`,
+      },
+    },
+  };
   return applyDecorators(
     HttpCode(204),
-    ApiBody({
-      schema: {
-        type: 'object',
-        properties: {
-          data: {
-            type: 'array',
-            items: identifierSchema(memberType),
-            maxItems: MAX_RELATIONSHIP_IDENTIFIERS,
-            description: `At most ${MAX_RELATIONSHIP_IDENTIFIERS} identifiers per request; more is a 422`,
-          },
-        },
-      },
-    }),
+    defaultOperation(
+      `Change the ${memberType} relationship`,
+      `Adds or removes the \`${memberType}\` identified in \`data\`; answers 204 with no body.`,
+    ),
+    ApiConsumes(JSONAPI_MEDIA_TYPE, 'application/json'),
+    ApiBody({ required: true, schema, examples: { [memberType]: { value: exampleRequest(schema) } } }),
     ApiResponse({ status: 204, description: 'Done; no body' }),
-    ...errorResponses([...COMMON_ERRORS, 422]),
+    ...errorResponses([...COMMON_ERRORS, 415, 422]),
   );
-}
-
-export function ApiErrors(...statuses: number[]): MethodDecorator {
-  return applyDecorators(...errorResponses(statuses));
 }

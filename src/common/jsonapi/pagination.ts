@@ -1,8 +1,11 @@
 import { PageResult } from './document';
+import type { SortKey } from './sort';
 
 export interface PageParams {
   number: number;
   size: number;
+  /** The order `sort` asked for (see `@Sortable`); absent: the list's own default order. */
+  sort?: readonly SortKey[];
 }
 
 export const DEFAULT_PAGE_SIZE = 20;

@@ -1,4 +1,5 @@
 import type { Response } from 'express';
+import { JSONAPI_MEDIA_TYPE } from './media-type';
 
 /**
  * A rendered answer, encoded once: the Express adapter sends it, and the ResponseCache keeps the
@@ -7,12 +8,15 @@ import type { Response } from 'express';
  */
 export class PreparedBody {
   readonly bytes: Buffer;
-  /** The whole header value, as Express would have set it for a string body. */
+  /**
+   * The whole header value: the JSON:API media type exactly (JSON:API 1.0 forbids parameters on
+   * it), other JSON as Express would have set it for a string body.
+   */
   readonly contentType: string;
 
   constructor(mediaType: string, json: string) {
     this.bytes = Buffer.from(json, 'utf8');
-    this.contentType = `${mediaType}; charset=utf-8`;
+    this.contentType = mediaType === JSONAPI_MEDIA_TYPE ? mediaType : `${mediaType}; charset=utf-8`;
   }
 
   send(res: Response, status = 200): Response {

@@ -1,5 +1,5 @@
 import { DomainError } from '../errors/domain-error';
-import { parseInclude, parsePage, parseSort } from './query';
+import { parseInclude, parsePage } from './query';
 
 describe('query parsing', () => {
   it('defaults to the first page of 20', () => {
@@ -72,30 +72,6 @@ describe('include errors', () => {
           },
         ],
       }) as Error,
-    );
-  });
-});
-
-describe('parseSort', () => {
-  const fields = ['name', 'created-at'] as const;
-  const fallback = { field: 'created-at' as const, descending: false };
-
-  it('reads a field and its reversal', () => {
-    expect(parseSort('name', fields, fallback)).toEqual({ field: 'name', descending: false });
-    expect(parseSort('-created-at', fields, fallback)).toEqual({ field: 'created-at', descending: true });
-  });
-
-  it('falls back when sort is absent or empty', () => {
-    expect(parseSort(undefined, fields, fallback)).toBe(fallback);
-    expect(parseSort('', fields, fallback)).toBe(fallback);
-  });
-
-  it('refuses an unknown field with a 400 naming the parameter', () => {
-    expect(() => parseSort('size', fields, fallback)).toThrow(
-      expect.objectContaining({
-        kind: 'bad-request',
-        items: [expect.objectContaining({ parameter: 'sort' })],
-      }),
     );
   });
 });

@@ -2,6 +2,7 @@ import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import type { Request } from 'express';
 import { badRequest, DomainError } from '../errors/domain-error';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, PageParams } from './pagination';
+import { parseSortKeys, SORTABLE, SortFields } from './sort';
 
 type Query = Record<string, unknown>;
 
@@ -65,10 +66,19 @@ export function parseInclude(query: Query, allowed: readonly string[]): string[]
   return [...new Set(values.map((v) => byKey.get(includeKey(v)) as string))];
 }
 
-/** `page[number]` and `page[size]` of the request, validated. */
-export const Paging = createParamDecorator((_: unknown, ctx: ExecutionContext) => parsePage(queryOf(ctx)));
+/**
+ * `page[number]`, `page[size]` and `sort` of the request, validated; `sort` against the handler's
+ * `@Sortable` declaration.
+ */
+export const Paging = createParamDecorator((_: unknown, ctx: ExecutionContext): PageParams => {
+  const query = queryOf(ctx);
+  const page = parsePage(query);
+  const fields = Reflect.getMetadata(SORTABLE, ctx.getHandler()) as SortFields | undefined;
+  const sort = parseSortKeys(singleQueryValue(query, 'sort'), fields);
+  return sort ? { ...page, sort } : page;
+});
 
-/** Handler metadata set by `@Includes`: the route reads `include`, so IncludeGuard leaves it alone. */
+/** Handler metadata set by `@Includes`: the route reads `include`, so JsonApiRequestGuard leaves it alone. */
 export const READS_INCLUDE = 'plinth:reads-include';
 
 const markReadsInclude: ParameterDecorator = (target, key) => {
@@ -93,24 +103,4 @@ export function parseBooleanParam(raw: string | undefined, name: string): boolea
   if (raw === 'true') return true;
   if (raw === 'false') return false;
   throw badRequest(`${name} must be true or false`, name);
-}
-
-export interface SortOrder<F extends string> {
-  field: F;
-  descending: boolean;
-}
-
-/** `sort` of a list: one of the route's fields, `-` in front to reverse; unknown fields are a 400. */
-export function parseSort<F extends string>(
-  raw: string | undefined,
-  fields: readonly F[],
-  fallback: SortOrder<F>,
-): SortOrder<F> {
-  if (raw === undefined || raw === '') return fallback;
-  const descending = raw.startsWith('-');
-  const name = descending ? raw.slice(1) : raw;
-  const field = fields.find((f) => f === name);
-  if (!field)
-    throw badRequest(`sort must be one of ${fields.join(', ')}, optionally prefixed with -`, 'sort');
-  return { field, descending };
 }

@@ -1,5 +1,6 @@
 import { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 import { DEFAULT_PAGE_SIZE, offsetOf, PageParams } from '../jsonapi/pagination';
+import { sortInMemory } from '../jsonapi/sort';
 
 export interface Page<T> {
   items: T[];
@@ -17,13 +18,30 @@ export function pageOf<T>(items: T[], totalCount: number, page: PageParams): Pag
   return { items, totalCount, number: page.number, size: page.size };
 }
 
+/**
+ * The order `sort` asked for (`page.sort`, see `@Sortable`) in place of the query's own, each key
+ * a property of the query's main entity, `id` last so that equal keys keep one order across pages.
+ * Without `sort` the query keeps the (stable) order its repository gave it.
+ */
+export function sorted<T extends ObjectLiteral>(
+  qb: SelectQueryBuilder<T>,
+  page: PageParams,
+): SelectQueryBuilder<T> {
+  if (!page.sort?.length) return qb;
+  const alias = qb.alias;
+  const ordered = qb.clone().orderBy();
+  for (const key of page.sort)
+    ordered.addOrderBy(`${alias}.${key.property}`, key.descending ? 'DESC' : 'ASC');
+  return ordered.addOrderBy(`${alias}.id`, page.sort[page.sort.length - 1].descending ? 'DESC' : 'ASC');
+}
+
 /** One query for the page and one count; the query builder must already carry a stable order. */
 export async function paginate<T extends ObjectLiteral>(
   qb: SelectQueryBuilder<T>,
   page: PageParams,
 ): Promise<Page<T>> {
   const [items, totalCount] = await Promise.all([
-    qb.clone().offset(offsetOf(page)).limit(page.size).getMany(),
+    sorted(qb, page).offset(offsetOf(page)).limit(page.size).getMany(),
     qb.clone().orderBy().getCount(),
   ]);
   return pageOf(items, totalCount, page);
@@ -58,8 +76,7 @@ export async function paginateCounted<T extends ObjectLiteral>(
   qb: SelectQueryBuilder<T>,
   page: PageParams,
 ): Promise<Page<T>> {
-  const { entities, raw } = await qb
-    .clone()
+  const { entities, raw } = await sorted(qb.clone(), page)
     .addSelect('COUNT(*) OVER ()', 'page_total_count')
     .offset(offsetOf(page))
     .limit(page.size)
@@ -67,10 +84,19 @@ export async function paginateCounted<T extends ObjectLiteral>(
   return pageOf(entities, await windowTotal(raw, () => qb.clone().orderBy().getCount()), page);
 }
 
-/** A page cut from a list read whole (a target's few tag bindings), already in its order. */
-export function pageOfAll<T>(all: T[], page: PageParams): Page<T> {
+/**
+ * A page cut from a list read whole (a target's few tag bindings), in its order or, with `sort`,
+ * in the requested one (`valueOf` reads a sort key's property from an item).
+ */
+export function pageOfAll<T>(
+  all: T[],
+  page: PageParams,
+  valueOf: (item: T, property: string) => unknown = (item, property) =>
+    (item as Record<string, unknown>)[property],
+): Page<T> {
   const start = offsetOf(page);
-  return pageOf(all.slice(start, start + page.size), all.length, page);
+  const ordered = sortInMemory(all, page.sort, valueOf);
+  return pageOf(ordered.slice(start, start + page.size), all.length, page);
 }
 
 /** Everything a write answers with, as the first page of the default size (it fits there). */

@@ -12,6 +12,7 @@ import { CreateGpgKeyAttributes, UpdateGpgKeyAttributes } from './gpg-key-attrib
 import { GPG_KEY_DOC, GPG_KEYS_BASE, serializeGpgKey } from './gpg-keys.serializer';
 import { GpgKeysService, GpgKeyView } from './gpg-keys.service';
 import { LeavesAccessAlone } from '../../http/write-effects';
+import { Sortable } from '../../common/jsonapi/sort';
 
 const BODY = { types: ['gpg-keys'] };
 const toResource = (v: GpgKeyView) => serializeGpgKey(v.key, v.namespace);
@@ -25,6 +26,7 @@ export class GpgKeysController {
   constructor(private readonly keys: GpgKeysService) {}
 
   @Get()
+  @Sortable({ 'key-id': 'keyId', 'created-at': 'createdAt' }, 'created-at')
   @ApiList(GPG_KEY_DOC, {
     query: { 'filter[namespace]': 'required: comma list of namespaces (organization names)' },
   })

@@ -20,6 +20,7 @@ import {
 } from './module-route-params';
 import { REGISTRY_MODULE_DOC, serializeModule } from './registry-modules.serializer';
 import { ModulePath, ModuleView, RegistryModulesService } from './registry-modules.service';
+import { Sortable } from '../../common/jsonapi/sort';
 
 const toResource = (v: ModuleView) => serializeModule(v.module, v.organization.name, v.canManage, v.versions);
 
@@ -31,6 +32,7 @@ export class RegistryModulesController {
   constructor(private readonly modules: RegistryModulesService) {}
 
   @Get('organizations/:org/registry-modules')
+  @Sortable({ name: 'name', 'created-at': 'createdAt' }, 'name')
   @ApiList(REGISTRY_MODULE_DOC, {
     query: {
       q: 'substring of the module name, namespace or provider',

@@ -1,6 +1,7 @@
 import { Controller, Get, Header } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Public } from '../../common/auth/public.decorator';
+import { PublicDocs } from '../../http/openapi-document';
 
 /** Remote service discovery: where the module and provider registry protocols and the API live. */
 export const DISCOVERY = {
@@ -13,6 +14,7 @@ export const DISCOVERY = {
 
 @ApiTags('registry-protocol')
 @Public()
+@PublicDocs()
 @Controller('.well-known')
 export class DiscoveryController {
   @Get('terraform.json')

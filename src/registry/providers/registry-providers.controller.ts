@@ -6,7 +6,7 @@ import { Principal } from '../../common/auth/principal';
 import { pageResult } from '../../common/sql/paginate';
 import { JsonApiBody, ParsedBody } from '../../common/jsonapi/body';
 import { CollectionDocument, Included, ResourceDocument } from '../../common/jsonapi/document';
-import { ApiCreate, ApiDelete, ApiList, ApiShow } from '../../common/jsonapi/openapi';
+import { ApiCreate, ApiDelete, ApiList, ApiShow, enumOf } from '../../common/jsonapi/openapi';
 import { PageParams } from '../../common/jsonapi/pagination';
 import { Includes, Paging, QueryValue } from '../../common/jsonapi/query';
 import { LinkOrigin } from '../../storage/link-origin.decorator';
@@ -16,6 +16,7 @@ import { CreateRegistryProviderAttributes } from './registry-provider-attributes
 import { REGISTRY_PROVIDER_DOC, serializeProvider } from './registry-providers.serializer';
 import { ProviderPath, ProviderView, RegistryProvidersService } from './registry-providers.service';
 import { LeavesAccessAlone } from '../../http/write-effects';
+import { Sortable } from '../../common/jsonapi/sort';
 
 const INCLUDES = ['registry-provider-versions'];
 
@@ -47,11 +48,15 @@ export class RegistryProvidersController {
   }
 
   @Get('organizations/:org/registry-providers')
+  @Sortable({ name: 'name', 'created-at': 'createdAt' }, 'name, then registry-name and namespace')
   @ApiList(REGISTRY_PROVIDER_DOC, {
     includes: INCLUDES,
     query: {
       q: 'substring of the provider name or namespace',
-      'filter[registry_name]': '`private` or `public`',
+      'filter[registry_name]': {
+        description: 'only providers of this registry',
+        schema: enumOf(['private', 'public']),
+      },
     },
   })
   async list(

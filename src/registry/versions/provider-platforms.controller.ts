@@ -16,6 +16,7 @@ import { CreateProviderPlatformAttributes } from './provider-version-attributes.
 import { PROVIDER_PLATFORM_DOC } from './provider-versions.serializer';
 import { VersionPath } from './provider-versions.service';
 import { LeavesAccessAlone } from '../../http/write-effects';
+import { Sortable } from '../../common/jsonapi/sort';
 
 /** The field list names `registry-provider-platforms`, the reference sample the other; both (or none) go. */
 const BODY = {
@@ -52,6 +53,7 @@ export class ProviderPlatformsController {
 
   @Get(PLATFORMS)
   @ApiRegistryParams('version')
+  @Sortable({ os: 'os', arch: 'arch', 'created-at': 'createdAt' }, 'created-at')
   @ApiList(PROVIDER_PLATFORM_DOC)
   @ApiErrors(403)
   async list(

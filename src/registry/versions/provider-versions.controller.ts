@@ -16,6 +16,7 @@ import { CreateProviderVersionAttributes } from './provider-version-attributes.d
 import { PROVIDER_VERSION_DOC } from './provider-versions.serializer';
 import { ProviderVersionsService, VersionContext, VersionPath } from './provider-versions.service';
 import { LeavesAccessAlone } from '../../http/write-effects';
+import { Sortable } from '../../common/jsonapi/sort';
 
 /** Official clients send no `type` here; an empty or missing one is accepted. */
 const BODY = { types: ['registry-provider-versions'], typeRequired: false };
@@ -52,6 +53,7 @@ export class ProviderVersionsController {
 
   @Get(`${PROVIDER_ROUTE}/versions`)
   @ApiRegistryParams('provider')
+  @Sortable({ 'created-at': 'createdAt' }, 'created-at')
   @ApiList(PROVIDER_VERSION_DOC)
   @ApiErrors(403)
   async list(

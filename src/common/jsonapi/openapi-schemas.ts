@@ -1,0 +1,370 @@
+import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+import { ClassConstructor, plainToInstance } from 'class-transformer';
+import { validateSync } from 'class-validator';
+import { registerFields } from './fields';
+import { JSONAPI_MEDIA_TYPE } from './media-type';
+
+/** How one JSON:API resource type looks on the wire, for the OpenAPI document. */
+export interface ResourceDoc {
+  type: string;
+  attributes: Record<string, SchemaObject>;
+  /** Relationship name → member type; `many` for to-many; `linksOnly`: only `links.related`, no data. */
+  relationships?: Record<string, { type: string; many?: boolean; linksOnly?: boolean }>;
+  links?: string[];
+}
+
+export const str = (description?: string, extra: SchemaObject = {}): SchemaObject => ({
+  type: 'string',
+  description,
+  ...extra,
+});
+export const nullableStr = (description?: string): SchemaObject => ({
+  type: 'string',
+  nullable: true,
+  description,
+});
+export const bool = (description?: string): SchemaObject => ({ type: 'boolean', description });
+export const int = (description?: string): SchemaObject => ({ type: 'integer', description });
+export const timestamp = (description = 'ISO 8601 UTC, milliseconds, Z'): SchemaObject => ({
+  type: 'string',
+  format: 'date-time',
+  example: '2024-08-13T23:06:42.523Z',
+  description,
+});
+export const enumOf = (values: readonly string[], description?: string): SchemaObject => ({
+  type: 'string',
+  enum: [...values],
+  description,
+});
+
+/** `{ 'application/vnd.api+json': { schema, example } }`: every JSON:API body is declared so. */
+export function jsonApiContent(schema: SchemaObject, example?: unknown): Record<string, object> {
+  return { [JSONAPI_MEDIA_TYPE]: example === undefined ? { schema } : { schema, example } };
+}
+
+export const identifierSchema = (type: string | readonly string[]): SchemaObject => ({
+  type: 'object',
+  required: ['id', 'type'],
+  properties: {
+    id: { type: 'string' },
+    type: { type: 'string', enum: typeof type === 'string' ? [type] : [...type] },
+  },
+});
+
+const ERROR_EXAMPLES: Record<number, [string, string, Record<string, string>?]> = {
+  400: ['bad request', 'include parameter contains unknown value owner', { parameter: 'include' }],
+  401: ['unauthorized', 'a valid bearer token is required'],
+  403: ['forbidden', 'client-generated ids are not supported; leave out data.id', { pointer: '/data/id' }],
+  404: ['not found', 'not found'],
+  406: ['not acceptable', 'Accept must offer application/vnd.api+json without media type parameters'],
+  409: ['conflict', 'the upload was already received'],
+  410: ['gone', 'the link has expired'],
+  412: ['precondition failed', 'the resource changed since it was read'],
+  413: ['payload too large', 'the request body is larger than 1 MiB'],
+  415: ['unsupported media type', 'application/vnd.api+json must be sent without media type parameters'],
+  422: ['invalid attribute', 'Name has already been taken', { pointer: '/data/attributes/name' }],
+  429: ['too many requests', 'rate limit exceeded; retry after the time in Retry-After'],
+  503: ['service unavailable', 'the database is unavailable; try again shortly'],
+};
+
+/** The JSON:API error document, with a real example of the given status. */
+export function errorDocument(status: number): { schema: SchemaObject; example: unknown } {
+  const [title, detail, source] = ERROR_EXAMPLES[status] ?? ['error', 'the request failed'];
+  return {
+    schema: {
+      type: 'object',
+      required: ['errors'],
+      properties: {
+        errors: {
+          type: 'array',
+          minItems: 1,
+          items: {
+            type: 'object',
+            required: ['status', 'title'],
+            properties: {
+              id: { type: 'string', description: 'Only on a 500: quote it when reporting the failure' },
+              status: { type: 'string', example: String(status) },
+              title: { type: 'string', example: title },
+              detail: { type: 'string', example: detail },
+              source: {
+                type: 'object',
+                properties: { pointer: { type: 'string' }, parameter: { type: 'string' } },
+              },
+            },
+          },
+        },
+      },
+    },
+    example: { errors: [{ status: String(status), title, detail, ...(source ? { source } : {}) }] },
+  };
+}
+
+export const PAGINATION_META: SchemaObject = {
+  type: 'object',
+  required: ['pagination'],
+  properties: {
+    pagination: {
+      type: 'object',
+      required: ['current-page', 'page-size', 'prev-page', 'next-page', 'total-pages', 'total-count'],
+      properties: Object.fromEntries(
+        ['current-page', 'page-size', 'prev-page', 'next-page', 'total-pages', 'total-count'].map((k) => [
+          k,
+          { type: 'integer', nullable: k === 'prev-page' || k === 'next-page' },
+        ]),
+      ),
+    },
+  },
+};
+
+export const LIST_LINKS: SchemaObject = {
+  type: 'object',
+  properties: Object.fromEntries(
+    ['self', 'first', 'prev', 'next', 'last'].map((k) => [
+      k,
+      { type: 'string', format: 'uri', nullable: true },
+    ]),
+  ),
+};
+
+const RELATED_LINK: Record<string, SchemaObject> = {
+  links: { type: 'object', properties: { related: { type: 'string' } } },
+};
+
+/** Each type's ResourceDoc, as the routes that answer with it describe it (the first one wins). */
+const DOCS = new Map<string, ResourceDoc>();
+
+/** Where the document keeps a type's resource schema (see `resourceComponents`). */
+export function resourceRef(type: string): string {
+  return `#/components/schemas/${type}-resource`;
+}
+
+/** `components.schemas` entries for every type a route answers with, for `included` references. */
+export function resourceComponents(): Record<string, SchemaObject> {
+  return Object.fromEntries([...DOCS.values()].map((d) => [`${d.type}-resource`, resourceSchema(d)]));
+}
+
+export function resourceSchema(doc: ResourceDoc): SchemaObject {
+  registerFields(doc.type, [...Object.keys(doc.attributes), ...Object.keys(doc.relationships ?? {})]);
+  if (!DOCS.has(doc.type)) DOCS.set(doc.type, doc);
+  const relationships = Object.fromEntries(
+    Object.entries(doc.relationships ?? {}).map(([name, rel]) => [
+      name,
+      {
+        type: 'object',
+        properties: rel.linksOnly
+          ? RELATED_LINK
+          : {
+              data: rel.many
+                ? { type: 'array', items: identifierSchema(rel.type) }
+                : { ...identifierSchema(rel.type), nullable: true },
+            },
+      },
+    ]),
+  );
+  return {
+    type: 'object',
+    required: ['id', 'type', 'attributes'],
+    properties: {
+      id: { type: 'string' },
+      type: { type: 'string', enum: [doc.type] },
+      attributes: { type: 'object', properties: doc.attributes },
+      ...(doc.relationships ? { relationships: { type: 'object', properties: relationships } } : {}),
+      links: {
+        type: 'object',
+        properties: Object.fromEntries((doc.links ?? ['self']).map((l) => [l, { type: 'string' }])),
+      },
+    },
+  };
+}
+
+// Examples: real-looking documents built from the same ResourceDoc, never "string" placeholders.
+
+const EXAMPLE_ID = '3yVQZvHzf5j3WRJ1';
+const EXAMPLE_STRINGS: Record<string, string> = {
+  name: 'production',
+  email: 'platform-team@example.com',
+  description: 'Guards the production workspaces',
+  key: 'environment',
+  value: 'production',
+  version: '1.4.2',
+  username: 'alice',
+  os: 'linux',
+  arch: 'amd64',
+  shasum: '8d9f0ba2bd2f1cd8a5f5a1a3c4e6b7d8e9f0a1b2c3d4e5f6a7b8c9d0e1f2a3b4',
+  filename: 'terraform-provider-aws_1.4.2_linux_amd64.zip',
+  namespace: 'acme',
+  'registry-name': 'private',
+  status: 'active',
+  token: 'AbCdEf0123456789.atlasv1.k9Zq2mXw',
+};
+
+/** The id prefix of each type (src/common/ids.ts `newId` calls), for example ids. */
+const ID_PREFIXES: Record<string, string> = {
+  agents: 'agent',
+  'agent-pools': 'apool',
+  'authentication-tokens': 'at',
+  'configuration-versions': 'cv',
+  'gpg-keys': 'gpgkey',
+  policies: 'pol',
+  'policy-sets': 'polset',
+  'policy-set-versions': 'polsetver',
+  projects: 'prj',
+  'registry-providers': 'prov',
+  'registry-provider-platforms': 'provpltfrm',
+  'registry-provider-versions': 'provver',
+  'run-triggers': 'rt',
+  'reserved-tag-keys': 'rtk',
+  runs: 'run',
+  'tag-bindings': 'tb',
+  teams: 'team',
+  'team-workspaces': 'tws',
+  users: 'user',
+  workspaces: 'ws',
+};
+
+function typePrefix(type: string): string {
+  return ID_PREFIXES[type] ?? ID_PREFIXES[`${type.replace(/-id$/, '')}s`] ?? type.split('-')[0];
+}
+
+/** An example value for a schema: its own example, its first enum value, or one by name and type. */
+export function exampleValue(schema: SchemaObject, key = ''): unknown {
+  if (schema.example !== undefined) return schema.example;
+  if (schema.enum?.length) return schema.enum[0];
+  if (schema.oneOf?.length) return exampleValue(schema.oneOf[0] as SchemaObject, key);
+  switch (schema.type ?? 'string') {
+    case 'boolean':
+      return false;
+    case 'integer':
+    case 'number':
+      return schema.minimum ?? 1;
+    case 'array':
+      return schema.items ? [exampleValue(schema.items as SchemaObject, key)] : [];
+    case 'object': {
+      const typeEnum = (schema.properties?.type as SchemaObject | undefined)?.enum;
+      if (schema.properties?.id && typeEnum?.length && !schema.properties.attributes) {
+        const type = String(typeEnum[0]);
+        return { id: type === 'organizations' ? 'acme' : `${typePrefix(type)}-${EXAMPLE_ID}`, type };
+      }
+      return Object.fromEntries(
+        Object.entries(schema.properties ?? {}).map(([k, v]) => [k, exampleValue(v as SchemaObject, k)]),
+      );
+    }
+    default:
+      if (schema.format === 'date-time') return '2024-08-13T23:06:42.523Z';
+      if (schema.format === 'uri') return 'https://plinth.example.com/api/v2/example';
+      if (schema.nullable) return null;
+      if (key.endsWith('-id')) return `${typePrefix(key)}-${EXAMPLE_ID}`;
+      return (
+        EXAMPLE_STRINGS[key] ?? EXAMPLE_STRINGS[key.split('-').pop() ?? ''] ?? `${key || 'text'}-example`
+      );
+  }
+}
+
+/** A resource of the doc's type as the server writes it. */
+export function exampleResource(doc: ResourceDoc): Record<string, unknown> {
+  const id = doc.type === 'organizations' ? 'acme' : `${typePrefix(doc.type)}-${EXAMPLE_ID}`;
+  const self = `/api/v2/${doc.type}/${id}`;
+  const relationships = Object.fromEntries(
+    Object.entries(doc.relationships ?? {}).map(([name, rel]) => {
+      if (rel.linksOnly) return [name, { links: { related: `${self}/${name}` } }];
+      const member = {
+        id: rel.type === 'organizations' ? 'acme' : `${typePrefix(rel.type)}-${EXAMPLE_ID}`,
+        type: rel.type,
+      };
+      return [name, { data: rel.many ? [member] : member }];
+    }),
+  );
+  return {
+    id,
+    type: doc.type,
+    attributes: Object.fromEntries(Object.entries(doc.attributes).map(([k, v]) => [k, exampleValue(v, k)])),
+    ...(doc.relationships ? { relationships } : {}),
+    links: Object.fromEntries((doc.links ?? ['self']).map((l) => [l, l === 'self' ? self : `${self}/${l}`])),
+  };
+}
+
+/**
+ * The attributes a create must carry, found by the DTO's own rules: those that fail when a body
+ * sends no attributes at all (the same check the body pipe runs, so the document cannot drift).
+ */
+export function requiredAttributes(dto: ClassConstructor<object>): string[] {
+  const errors = validateSync(plainToInstance(dto, {}), { whitelist: true, forbidUnknownValues: false });
+  return errors.map((e) => e.property);
+}
+
+export interface RequestShape {
+  /** Accepted `data.type` values (the body pipe's `types`). */
+  types: readonly string[];
+  typeRequired: boolean;
+  requiredAttributes: readonly string[];
+  requiredRelationships: readonly string[];
+}
+
+/** The request document of a create or update: writable attributes, relationships, what is required. */
+export function requestSchema(
+  doc: ResourceDoc,
+  writable: readonly string[],
+  relationships: readonly string[],
+  relationshipData: Record<string, SchemaObject>,
+  shape: RequestShape,
+): SchemaObject {
+  const attributes = Object.fromEntries(
+    writable.filter((a) => doc.attributes[a]).map((a) => [a, doc.attributes[a]]),
+  );
+  const requiredAttrs = shape.requiredAttributes.filter((a) => a in attributes);
+  const rels = Object.fromEntries(
+    relationships.map((name) => {
+      const rel = doc.relationships?.[name] ?? { type: name, many: true };
+      return [
+        name,
+        {
+          type: 'object',
+          required: ['data'],
+          properties: {
+            data:
+              relationshipData[name] ??
+              (rel.many ? { type: 'array', items: identifierSchema(rel.type) } : identifierSchema(rel.type)),
+          },
+        },
+      ];
+    }),
+  );
+  const requiredRels = shape.requiredRelationships.filter((r) => r in rels);
+  const dataRequired = [
+    ...(shape.typeRequired ? ['type'] : []),
+    ...(requiredAttrs.length ? ['attributes'] : []),
+    ...(requiredRels.length ? ['relationships'] : []),
+  ];
+  return {
+    type: 'object',
+    required: ['data'],
+    properties: {
+      data: {
+        type: 'object',
+        ...(dataRequired.length ? { required: dataRequired } : {}),
+        properties: {
+          type: { type: 'string', enum: [...shape.types] },
+          attributes: {
+            type: 'object',
+            ...(requiredAttrs.length ? { required: requiredAttrs } : {}),
+            properties: attributes,
+          },
+          ...(relationships.length
+            ? {
+                relationships: {
+                  type: 'object',
+                  ...(requiredRels.length ? { required: requiredRels } : {}),
+                  properties: rels,
+                },
+              }
+            : {}),
+        },
+      },
+    },
+  };
+}
+
+/** An example request document for a schema made by `requestSchema`. */
+export function exampleRequest(schema: SchemaObject): unknown {
+  return exampleValue(schema);
+}

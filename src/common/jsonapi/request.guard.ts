@@ -1,0 +1,50 @@
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { HTTP_CODE_METADATA } from '@nestjs/common/constants';
+import type { Request } from 'express';
+import { DomainError } from '../errors/domain-error';
+import { parseFieldsets } from './fields';
+import { parseInclude, READS_INCLUDE, singleQueryValue } from './query';
+import { parseSortKeys, SORTABLE } from './sort';
+
+/**
+ * The JSON:API query and document rules every route follows, checked before the handler:
+ * - a route that includes nothing refuses `include` (400); routes that read it (`@Includes`)
+ *   validate it themselves against their own allow-list;
+ * - a route that is not `@Sortable` refuses `sort` (400); sortable lists read it through `@Paging`;
+ * - `fields[TYPE]` names known types and fields (400 otherwise); the document writer applies it;
+ * - a create (a POST answering 201) refuses a client-generated `data.id` (403, as JSON:API asks
+ *   of a server that does not support them) instead of silently replacing it.
+ * Runs after authentication: an anonymous caller learns nothing about a route's includes.
+ */
+@Injectable()
+export class JsonApiRequestGuard implements CanActivate {
+  constructor(private readonly reflector: Reflector) {}
+
+  canActivate(context: ExecutionContext): boolean {
+    const req = context.switchToHttp().getRequest<Request>();
+    const query = req.query;
+    const handler = context.getHandler();
+    if (query.include !== undefined && !this.reflector.get<boolean>(READS_INCLUDE, handler)) {
+      parseInclude(query, []);
+    }
+    if (query.sort !== undefined && !this.reflector.get<object>(SORTABLE, handler)) {
+      parseSortKeys(singleQueryValue(query, 'sort'), undefined);
+    }
+    parseFieldsets(query);
+    if (req.method === 'POST' && this.reflector.get<number>(HTTP_CODE_METADATA, handler) === 201) {
+      refuseClientId(req.body);
+    }
+    return true;
+  }
+}
+
+function refuseClientId(body: unknown): void {
+  const data = (body as { data?: unknown } | null | undefined)?.data;
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) return;
+  const id = (data as Record<string, unknown>).id;
+  if (id === undefined || id === null) return;
+  throw new DomainError('forbidden', [
+    { detail: 'client-generated ids are not supported; leave out data.id', pointer: '/data/id' },
+  ]);
+}

@@ -1,0 +1,139 @@
+import { INestApplication } from '@nestjs/common';
+import { ApiExtension, DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { API_V2 } from '../common/api-prefix';
+import { JSONAPI_MEDIA_TYPE } from '../common/jsonapi/media-type';
+import {
+  errorDocument,
+  exampleValue,
+  jsonApiContent,
+  resourceComponents,
+} from '../common/jsonapi/openapi-schemas';
+import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+import { AppConfig } from '../config/app-config';
+import { dropSelfHostedOnly } from './self-hosted-only';
+
+const PUBLIC = 'x-public';
+const AGENT_PROTOCOL = `/${API_V2}/agent/`;
+
+/**
+ * On a controller or route that needs no credentials at all (`@Public` routes other than the ones
+ * that check a credential of their own): its operations declare `security: []`.
+ */
+export const PublicDocs = (): ClassDecorator & MethodDecorator => ApiExtension(PUBLIC, true);
+
+type Operation = Record<string, unknown> & {
+  summary?: string;
+  description?: string;
+  security?: unknown[];
+  responses?: Record<string, { content?: Record<string, { schema?: SchemaObject; example?: unknown }> }>;
+  requestBody?: { content?: Record<string, unknown> };
+  parameters?: { schema?: SchemaObject }[];
+};
+
+const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+
+function operations(doc: OpenAPIObject): [string, string, Operation][] {
+  return Object.entries(doc.paths).flatMap(([path, item]) =>
+    Object.entries(item as Record<string, unknown>)
+      .filter(([method]) => METHODS.includes(method))
+      .map(([method, op]) => [path, method, op as Operation] as [string, string, Operation]),
+  );
+}
+
+/** A JSON:API answer: a document with top-level `data` or `errors`. */
+function isJsonApiDocument(schema: { properties?: object } | undefined): boolean {
+  const props = schema?.properties ?? {};
+  return 'data' in props || 'errors' in props;
+}
+
+/** A JSON:API response a route described by hand: `data` is required, and it gets an example. */
+function completeDocument(content: { schema?: SchemaObject; example?: unknown; examples?: unknown }): void {
+  const schema = content.schema!;
+  if (schema.properties?.data && !schema.required) schema.required = ['data'];
+  if (content.example === undefined && content.examples === undefined && !('$ref' in schema)) {
+    content.example = exampleValue(schema);
+  }
+}
+
+function addError(op: Operation, status: number): void {
+  const responses = (op.responses ??= {});
+  if (responses[String(status)]) return;
+  const { schema, example } = errorDocument(status);
+  responses[String(status)] = {
+    description: 'JSON:API error document',
+    content: jsonApiContent(schema, example),
+  } as never;
+}
+
+/**
+ * What no decorator says once per route, applied to the whole document:
+ * - every JSON:API body (request and response) is declared as `application/vnd.api+json`, the
+ *   media type the server writes; requests may also be sent as `application/json`;
+ * - routes marked `PublicDocs` declare `security: []`, all others the bearer token;
+ * - operations the decorators left without a description get their summary as one.
+ */
+export function finishDocument(doc: OpenAPIObject): void {
+  doc.components = { ...doc.components, schemas: { ...doc.components?.schemas, ...resourceComponents() } };
+  for (const [path, , op] of operations(doc)) {
+    for (const response of Object.values(op.responses ?? {})) {
+      const json = response.content?.['application/json'];
+      if (json && isJsonApiDocument(json.schema) && path.startsWith(`/${API_V2}`)) {
+        const rest = { ...response.content };
+        delete rest['application/json'];
+        response.content = { [JSONAPI_MEDIA_TYPE]: json, ...rest };
+      }
+      const document = response.content?.[JSONAPI_MEDIA_TYPE];
+      if (document?.schema) completeDocument(document);
+    }
+    const request = op.requestBody?.content;
+    if (request?.['application/json'] && !request[JSONAPI_MEDIA_TYPE] && path.startsWith(`/${API_V2}`)) {
+      // JSON:API clients send every body with the JSON:API media type (run actions' `{comment}`
+      // too); the executor protocol under /agent speaks plain JSON.
+      if (!path.startsWith(AGENT_PROTOCOL)) {
+        op.requestBody!.content = { [JSONAPI_MEDIA_TYPE]: request['application/json'], ...request };
+      }
+    }
+    // Content negotiation (http/negotiation.ts) answers these on any route before routing.
+    const speaksJsonApi = Object.values(op.responses ?? {}).some((r) => r.content?.[JSONAPI_MEDIA_TYPE]);
+    if (speaksJsonApi) addError(op, 406);
+    if (op.requestBody?.content?.[JSONAPI_MEDIA_TYPE]) addError(op, 415);
+    if (op[PUBLIC] === true) {
+      if (op.security === undefined) op.security = [];
+      delete op[PUBLIC];
+    } else if (op.security === undefined) {
+      op.security = [{ bearer: [] }];
+    }
+    if (op.summary && !op.description) op.description = op.summary;
+    // A query or path value is a string unless a route says more (an untyped `@ApiQuery` is `{}`).
+    for (const param of op.parameters ?? []) {
+      if (!param.schema || Object.keys(param.schema).length === 0) param.schema = { type: 'string' };
+    }
+  }
+}
+
+export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
+  const config = app.get(AppConfig);
+  const builder = new DocumentBuilder()
+    .setTitle('Plinth API')
+    .setDescription(
+      'Workspace governance and private provider registry. JSON:API 1.0 documents under /api/v2 ' +
+        '(media type `application/vnd.api+json`; sparse fieldsets, sorting, `include`, pagination); ' +
+        'authenticate with `Authorization: Bearer <token>`.',
+    )
+    .setVersion('2.6')
+    .addBearerAuth({
+      type: 'http',
+      scheme: 'bearer',
+      bearerFormat: 'opaque token',
+      description: 'A user, team or organization API token',
+    })
+    .addServer(
+      config.baseUrl ?? '/',
+      config.baseUrl ? 'This installation' : 'The server answering this document',
+    );
+  const doc = SwaggerModule.createDocument(app, builder.build());
+  // A cloud installation answers 404 on every self-hosted-only route: they are not listed there.
+  if (config.deployment === 'cloud') dropSelfHostedOnly(doc);
+  finishDocument(doc);
+  return doc;
+}

@@ -1,0 +1,174 @@
+import { createConfig, lintFromString } from '@redocly/openapi-core';
+import request from 'supertest';
+import { OpenApiDoc, Operation } from '../helpers/openapi-check';
+import { JSONAPI, startApp, TestApp } from '../helpers/test-app';
+
+/** The OpenAPI document a generated client is built from (`/docs-json`). */
+describe('the OpenAPI document', () => {
+  let t: TestApp;
+  let doc: OpenApiDoc;
+  let text: string;
+  const ops: [string, string, Operation][] = [];
+
+  beforeAll(async () => {
+    t = await startApp();
+    const res = await request(t.origin).get('/docs-json').expect(200);
+    text = res.text;
+    doc = res.body as OpenApiDoc;
+    for (const [path, item] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(item)) ops.push([path, method, op]);
+    }
+  });
+  afterAll(() => t.close());
+
+  it("passes Redocly's recommended ruleset with no error", async () => {
+    const config = await createConfig({ extends: ['recommended'] });
+    const problems = await lintFromString({ source: text, absoluteRef: 'openapi.json', config });
+    const errors = problems
+      .filter((p) => p.severity === 'error')
+      .map((p) => `${p.ruleId}: ${p.message} at ${p.location[0]?.pointer ?? '?'}`);
+    expect(errors).toEqual([]);
+    expect(ops.length).toBeGreaterThan(120);
+  });
+
+  it('gives every operation a summary and a description, and lists a server', () => {
+    const missing = ops.filter(([, , op]) => !op.summary || !op.description).map(([p, m]) => `${m} ${p}`);
+    expect(missing).toEqual([]);
+    expect(doc.servers?.length).toBeGreaterThan(0);
+  });
+
+  it('declares JSON:API bodies as application/vnd.api+json, requests and responses', () => {
+    const plain: string[] = [];
+    for (const [path, method, op] of ops) {
+      if (!path.startsWith('/api/v2/')) continue;
+      for (const [status, response] of Object.entries(op.responses)) {
+        const schema: { properties?: object } | undefined = response.content?.['application/json']?.schema;
+        const props = schema?.properties ?? {};
+        if ('data' in props || 'errors' in props) plain.push(`${method} ${path} ${status}`);
+      }
+      const body = op.requestBody?.content;
+      if (body?.['application/json'] && !body[JSONAPI] && !path.startsWith('/api/v2/agent'))
+        plain.push(`${method} ${path} request`);
+    }
+    expect(plain).toEqual([]);
+    const create = doc.paths['/api/v2/organizations/{org}/policy-sets'].post;
+    expect(Object.keys(create.requestBody!.content!)).toEqual([JSONAPI, 'application/json']);
+    expect(Object.keys(create.responses['201'].content!)).toEqual([JSONAPI]);
+    expect(Object.keys(create.responses['422'].content!)).toEqual([JSONAPI]);
+  });
+
+  it('marks required attributes and relationships in request schemas, and data in responses', () => {
+    const attributesOf = (path: string) => {
+      const schema = doc.paths[path].post.requestBody!.content![JSONAPI].schema as {
+        properties: { data: { properties: Record<string, { required?: string[] }> } };
+      };
+      return schema.properties.data.properties;
+    };
+    expect(attributesOf('/api/v2/organizations/{org}/policy-sets').attributes.required).toEqual(['name']);
+    const versions =
+      '/api/v2/organizations/{org}/registry-providers/{registry_name}/{namespace}/{name}/versions';
+    expect(attributesOf(versions).attributes.required).toEqual(['version', 'key-id', 'protocols']);
+    expect(attributesOf('/api/v2/workspaces/{workspace_id}/run-triggers').relationships.required).toEqual([
+      'sourceable',
+    ]);
+    const platforms = attributesOf(`${versions}/{version}/platforms`) as unknown as {
+      type: { enum: string[] };
+    };
+    expect(platforms.type.enum).toEqual([
+      'registry-provider-platforms',
+      'registry-provider-version-platforms',
+    ]);
+    const show = doc.paths['/api/v2/policy-sets/{id}'].get.responses['200'].content![JSONAPI];
+    expect(show.schema).toEqual(expect.objectContaining({ required: ['data'] }));
+    const missingData = ops.flatMap(([path, method, op]) =>
+      Object.entries(op.responses)
+        .filter(([status]) => status.startsWith('2'))
+        .map(([status, r]) => [
+          status,
+          r.content?.[JSONAPI]?.schema as { properties?: object; required?: string[] },
+        ])
+        .filter(
+          ([, s]) =>
+            s && typeof s === 'object' && 'data' in (s.properties ?? {}) && !s.required?.includes('data'),
+        )
+        .map(([status]) => `${method} ${path} ${status as string}`),
+    );
+    expect(missingData).toEqual([]);
+  });
+
+  it('types include, fields, sort and page parameters, and documents the 400 for a bad include on shows', () => {
+    const show = doc.paths['/api/v2/policy-sets/{id}'].get;
+    const param = (op: Operation, name: string) => op.parameters?.find((p) => p.name === name)?.schema;
+    expect(param(show, 'include')).toEqual({
+      type: 'array',
+      items: { type: 'string', enum: expect.arrayContaining(['projects', 'workspaces', 'policies']) },
+    });
+    expect(param(show, 'fields[policy-sets]')).toEqual({
+      type: 'array',
+      items: { type: 'string', enum: expect.arrayContaining(['name', 'created-at', 'workspaces']) },
+    });
+    expect(show.responses['400']).toBeDefined();
+    const list = doc.paths['/api/v2/organizations/{org}/workspaces'].get;
+    expect(param(list, 'sort')).toEqual({
+      type: 'array',
+      items: { type: 'string', enum: ['name', '-name', 'created-at', '-created-at'] },
+      maxItems: 3,
+    });
+    expect(param(list, 'page[size]')).toEqual({ type: 'integer', minimum: 1, maximum: 100, default: 20 });
+    const untyped = ops.flatMap(([path, method, op]) =>
+      (op.parameters ?? [])
+        .filter((p) => !p.schema || Object.keys(p.schema).length === 0)
+        .map((p) => `${method} ${path} ${p.name}`),
+    );
+    expect(untyped).toEqual([]);
+    // The audit trail (merged alongside this rule) pages without ApiList/@Sortable: `sort` is a 400
+    // there until it adopts the rule for lists (docs/architecture.md). Nothing else may join it.
+    const NOT_YET_SORTABLE = ['/api/v2/organization/audit-trail', '/api/v2/admin/audit-trail'];
+    const unsortable = ops
+      .filter(([, method, op]) => method === 'get' && op.parameters?.some((p) => p.name === 'page[size]'))
+      .filter(([, , op]) => !op.parameters?.some((p) => p.name === 'sort'))
+      .map(([p]) => p);
+    expect(unsortable).toEqual(NOT_YET_SORTABLE);
+  });
+
+  it('shows real examples: documents and one error example per status', () => {
+    const show = doc.paths['/api/v2/policy-sets/{id}'].get.responses;
+    const example = show['200'].content![JSONAPI].example as { data: Record<string, unknown> };
+    expect(example.data).toEqual(
+      expect.objectContaining({
+        id: 'polset-3yVQZvHzf5j3WRJ1',
+        type: 'policy-sets',
+        links: { self: '/api/v2/policy-sets/polset-3yVQZvHzf5j3WRJ1' },
+      }),
+    );
+    expect(JSON.stringify(example)).not.toContain('"string"');
+    expect(show['404'].content![JSONAPI].example).toEqual({
+      errors: [{ status: '404', title: 'not found', detail: 'not found' }],
+    });
+    const noExample = ops.flatMap(([path, method, op]) =>
+      Object.entries(op.responses)
+        .filter(([, r]) => r.content?.[JSONAPI] && r.content[JSONAPI].example === undefined)
+        .map(([status]) => `${method} ${path} ${status}`),
+    );
+    expect(noExample).toEqual([]);
+  });
+
+  it('declares security [] on public routes and the bearer token elsewhere', () => {
+    const security = (path: string, method = 'get') => doc.paths[path][method].security;
+    for (const path of ['/healthz', '/readyz', '/metrics', '/api/v2/ping', '/.well-known/terraform.json']) {
+      expect({ path, security: security(path) }).toEqual({ path, security: [] });
+    }
+    expect(security('/admin/retrieve-iact')).toEqual([]);
+    expect(security('/admin/initial-admin-user', 'post')).toEqual([]);
+    for (const method of ['get', 'put', 'head']) expect(security('/uploads/{token}', method)).toEqual([]);
+    expect(security('/api/v2/organizations/{org}/workspaces')).toEqual([{ bearer: [] }]);
+    expect(ops.filter(([, , op]) => op.security === undefined).map(([p, m]) => `${m} ${p}`)).toEqual([]);
+  });
+
+  it('documents the upload and download statuses', () => {
+    const uploads = doc.paths['/uploads/{token}'];
+    expect(Object.keys(uploads.put.responses)).toContain('200');
+    expect(Object.keys(uploads.get.responses['200'].content!)).toEqual(['application/octet-stream']);
+    expect(Object.keys(uploads.head.responses)).toContain('200');
+  });
+});
