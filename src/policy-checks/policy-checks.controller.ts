@@ -7,6 +7,7 @@ import { CollectionDocument, ResourceDocument } from '../common/jsonapi/document
 import { ApiErrors, ApiList, ApiShow, resourceSchema } from '../common/jsonapi/openapi';
 import { PageParams } from '../common/jsonapi/pagination';
 import { Includes, Paging } from '../common/jsonapi/query';
+import { Sortable } from '../common/jsonapi/sort';
 import { RUN_DOC } from '../runs/runs.serializer';
 import { WORKSPACE_DOC } from '../workspaces/workspaces.serializer';
 import { pageOfAll, pageResult } from '../common/sql/paginate';
@@ -40,6 +41,7 @@ export class PolicyChecksController {
   @Get('runs/:id/policy-checks')
   @ApiOperation({ summary: "A run's policy checks (at most one: the check after its plan)" })
   @ApiList(POLICY_CHECK_DOC, { includes: CHECK_INCLUDES, includedDocs: CHECK_INCLUDED })
+  @Sortable({ 'created-at': 'createdAt' }, 'created-at')
   async list(
     @CurrentPrincipal() p: Principal,
     @Param('id') id: string,
@@ -99,6 +101,7 @@ export class PolicyChecksController {
   @Get('policy-checks/:id/policy-evaluations')
   @ApiOperation({ summary: "The check's evaluations: one per policy set that applied, by set name" })
   @ApiList(POLICY_EVALUATION_DOC)
+  @Sortable({ 'created-at': 'createdAt' }, 'by policy set name')
   async evaluations(
     @CurrentPrincipal() p: Principal,
     @Param('id') id: string,
@@ -118,6 +121,7 @@ export class PolicyChecksController {
   @Get('policy-evaluations/:id/policy-set-outcomes')
   @ApiOperation({ summary: "The evaluation's policy set outcome (one per evaluation)" })
   @ApiList(POLICY_SET_OUTCOME_DOC)
+  @Sortable({ 'created-at': 'createdAt' }, 'created-at (there is one)')
   async outcomes(
     @CurrentPrincipal() p: Principal,
     @Param('id') id: string,
