@@ -10,11 +10,14 @@ import { InitialAdminBody } from './dto/initial-admin.dto';
 import { isLoopback } from './direct-client';
 import { DirectClientGuard } from './direct-client.guard';
 import { PublicDocs } from '../http/openapi-document';
+import { ChangesAccess } from '../http/write-effects';
 
 @ApiTags('bootstrap')
 @Public()
 @PublicDocs()
 @UseGuards(DirectClientGuard)
+/** The first administrator is a user with a token: access changes. */
+@ChangesAccess()
 @Controller('admin')
 export class BootstrapController {
   constructor(private readonly bootstrap: BootstrapService) {}
