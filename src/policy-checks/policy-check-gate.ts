@@ -255,6 +255,10 @@ export class PolicyCheckGate implements PolicyGate, OnModuleInit {
     return moved ? verdict : null;
   }
 
+  checkIdsOf(runIds: string[]): Promise<Map<string, string[]>> {
+    return this.repo.checkIdsOfRuns(runIds);
+  }
+
   async abandon(
     manager: EntityManager,
     runId: string,

@@ -36,6 +36,20 @@ export class PolicyChecksRepository {
     return this.m(manager).getRepository(PolicyCheckEntity).findOne({ where: { runId } });
   }
 
+  /** The ids of these runs' checks, per run id (oldest first), 500 runs a query. */
+  async checkIdsOfRuns(runIds: string[]): Promise<Map<string, string[]>> {
+    const byRun = new Map<string, string[]>();
+    for (let i = 0; i < runIds.length; i += 500) {
+      const rows = await this.repo.find({
+        select: { id: true, runId: true },
+        where: { runId: In(runIds.slice(i, i + 500)) },
+        order: { createdAt: 'ASC', id: 'ASC' },
+      });
+      for (const row of rows) byRun.set(row.runId, [...(byRun.get(row.runId) ?? []), row.id]);
+    }
+    return byRun;
+  }
+
   /** A run has at most one check; the list shape is the real service's. */
   listChecks(runId: string, page: PageParams): Promise<Page<PolicyCheckEntity>> {
     const qb = this.repo

@@ -51,6 +51,8 @@ export interface PolicyGate {
     report: EvaluationReport,
     at: Date,
   ): Promise<CheckVerdict | null>;
+  /** The ids of these runs' policy checks, per run id (runs without a check are left out). */
+  checkIdsOf(runIds: string[]): Promise<Map<string, string[]>>;
   /** The run ended during its check (canceled, discarded, errored): the check ends with it. */
   abandon(
     manager: EntityManager,

@@ -10,6 +10,7 @@ import { ConfigurationVersionsService } from './configuration-versions.service';
 import { serializeConfigurationVersion } from './configuration-versions.serializer';
 import { RunPhaseEntity } from './entities/run-phase.entity';
 import { RunEntity } from './entities/run.entity';
+import { PolicyGateRegistry } from './policy-gate.registry';
 import { RunLinks } from './run-links';
 import { RunsRepository } from './runs.repository';
 import { serializePhase, serializeRun } from './runs.serializer';
@@ -35,15 +36,18 @@ export class RunsPresenter {
     private readonly users: UsersService,
     private readonly permissions: PermissionService,
     private readonly links: RunLinks,
+    private readonly gates: PolicyGateRegistry,
     private readonly clock: Clock,
   ) {}
 
   /** Run resources with the caller's permissions and, for applied runs, what their triggers did. */
   async resources(p: Principal, runs: RunEntity[]): Promise<ResourceObject[]> {
     const workspaces = await this.workspaces.findByIds(runs.map((r) => r.workspaceId));
-    const [levels, outcomes] = await Promise.all([
+    const gate = this.gates.get();
+    const [levels, outcomes, checkIds] = await Promise.all([
       this.permissions.workspaceLevels(p, workspaces),
       this.repo.outcomesOf(runs.filter((r) => r.status === 'applied').map((r) => r.id)),
+      gate ? gate.checkIdsOf(runs.map((r) => r.id)) : new Map<string, string[]>(),
     ]);
     // `can-override-policy-check`: the organization flag, for callers who can read the run at all.
     const overriders = new Map<string, boolean>();
@@ -59,6 +63,7 @@ export class RunsPresenter {
         now,
         outcomes.filter((o) => o.sourceRunId === run.id),
         overriders.get(orgOf.get(run.workspaceId) ?? '') === true,
+        checkIds.get(run.id) ?? [],
       ),
     );
   }

@@ -1,4 +1,4 @@
-import { ResourceObject, toOne } from '../common/jsonapi/document';
+import { ResourceObject, toMany, toOne } from '../common/jsonapi/document';
 import { bool, enumOf, int, nullableStr, ResourceDoc, str, timestamp } from '../common/jsonapi/openapi';
 import { isoMillis } from '../common/jsonapi/timestamps';
 import { WorkspaceAccessLevel } from '../common/auth/principal';
@@ -67,6 +67,7 @@ export const RUN_DOC: ResourceDoc = {
     plan: { type: 'plans' },
     apply: { type: 'applies' },
     'triggering-run': { type: 'runs' },
+    'policy-checks': { type: 'policy-checks', many: true },
   },
   links: ['self'],
 };
@@ -110,6 +111,7 @@ export function serializeRun(
   now: Date,
   outcomes: RunTriggerOutcomeEntity[],
   canOverridePolicy = false,
+  policyCheckIds: readonly string[] = [],
 ): ResourceObject {
   const actions = availableActions({ ...run, cancelRequested: run.canceledAt !== null }, now);
   const can = (action: keyof typeof ACTION_LEVEL) => levelAllows(level, ACTION_LEVEL[action]);
@@ -161,6 +163,7 @@ export function serializeRun(
       plan: toOne('plans', run.planId),
       apply: toOne('applies', run.applyId),
       'triggering-run': toOne('runs', run.triggeringRunId),
+      'policy-checks': toMany('policy-checks', policyCheckIds),
     },
     links: { self: runPath(run.id) },
   };

@@ -69,6 +69,18 @@ export const goTfe = {
   /** PolicySetCreateOptions, Kind Sentinel */
   sentinelPolicySetCreate: (name: string) => doc('policy-sets', { kind: 'sentinel', name }),
 
+  /** PolicyCreateOptions, Kind Sentinel, EnforcementLevel soft-mandatory */
+  softPolicyCreate: (name: string) =>
+    doc('policies', { 'enforcement-level': 'soft-mandatory', kind: 'sentinel', name }),
+
+  /** PolicySetCreateOptions, Kind Sentinel, Global, Policies */
+  globalPolicySetCreate: (name: string, policyIds: string[]) =>
+    doc(
+      'policy-sets',
+      { global: true, kind: 'sentinel', name },
+      { policies: { data: policyIds.map((id) => ({ type: 'policies', id })) } },
+    ),
+
   /** PolicySetCreateOptions, Kind OPA, Overridable */
   opaPolicySetCreate: (name: string) => doc('policy-sets', { kind: 'opa', name, overridable: true }),
 

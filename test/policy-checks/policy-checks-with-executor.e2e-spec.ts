@@ -350,6 +350,10 @@ describe('policy checks driven by the reference executor', () => {
     expect(asReader.body.data.attributes.permissions).toEqual({ 'can-override': false });
     const readerRun = await reader.api.get(`/api/v2/runs/${run.id}`).expect(200);
     expect(readerRun.body.data.attributes.permissions['can-override-policy-check']).toBe(false);
+    // go-tfe's Run declares `PolicyChecks []*PolicyCheck jsonapi:"relation,policy-checks"`.
+    expect(readerRun.body.data.relationships['policy-checks']).toEqual({
+      data: [{ id: check.id, type: 'policy-checks' }],
+    });
     const refused = await reader.api.post(`/api/v2/policy-checks/${check.id}/actions/override`).expect(404);
     expect(refused.body).toEqual({ errors: [{ status: '404', title: 'not found' }] });
     await outsider.api.get(`/api/v2/policy-checks/${check.id}`).expect(404);

@@ -234,6 +234,7 @@ describe('the life of a run, driven by the reference executor', () => {
       plan: { data: { id: run.planId, type: 'plans' } },
       apply: { data: { id: run.applyId, type: 'applies' } },
       'triggering-run': { data: extra.triggeringRun ? { id: extra.triggeringRun, type: 'runs' } : null },
+      'policy-checks': { data: [] },
     },
     links: { self: `/api/v2/runs/${run.id}` },
   });

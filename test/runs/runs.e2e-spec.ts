@@ -76,6 +76,7 @@ describe('runs: create, read, queue, lock', () => {
         plan: { data: { id: expect.stringMatching(idOf('plan')), type: 'plans' } },
         apply: { data: { id: expect.stringMatching(idOf('apply')), type: 'applies' } },
         'triggering-run': { data: null },
+        'policy-checks': { data: [] },
       },
       links: { self: `/api/v2/runs/${data.id}` },
     });
