@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { PermissionService } from '../common/auth/permission.service';
-import { Principal } from '../common/auth/principal';
+import { Principal, principalResource } from '../common/auth/principal';
 import { Clock } from '../common/clock';
 import { conflict, notFound } from '../common/errors/domain-error';
 import { Included, ResourceObject } from '../common/jsonapi/document';
@@ -35,16 +35,6 @@ export interface CheckView {
   evaluations: EvaluationView[];
 }
 
-function overriderOf(p: Principal): { type: string; id: string } {
-  switch (p.kind) {
-    case 'user':
-      return { type: 'users', id: p.userId };
-    case 'team':
-      return { type: 'teams', id: p.teamId };
-    case 'organization':
-      return { type: 'organizations', id: p.organizationId };
-  }
-}
 
 /**
  * Reads of policy checks, evaluations and outcomes (read access to the run), and the override
@@ -100,7 +90,7 @@ export class PolicyChecksService {
     const { check } = await this.requireReadable(p, id);
     if (!(await this.permissions.hasFlag(p, check.organizationId, 'manage-policy-overrides')))
       throw notFound();
-    const by = overriderOf(p);
+    const by = principalResource(p);
     const done = await inTransaction(this.ds, async (manager) => {
       const at = this.clock.now();
       const moved = await this.repo.updateCheck(manager, check.id, ['soft_failed'], {

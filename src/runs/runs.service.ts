@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { PermissionService } from '../common/auth/permission.service';
-import { Principal } from '../common/auth/principal';
+import { Principal, principalResource } from '../common/auth/principal';
 import { Clock } from '../common/clock';
 import { Page } from '../common/sql/paginate';
 import { inTransaction } from '../common/sql/transaction';
@@ -170,7 +170,7 @@ export class RunsService {
   async lock(p: Principal, workspaceId: string): Promise<void> {
     const ws = await this.workspaces.requireAccess(p, workspaceId, 'write');
     const locked = await inTransaction(this.ds, (manager) =>
-      this.workspaces.lockFor(manager, ws.id, holderOf(p)),
+      this.workspaces.lockFor(manager, ws.id, principalResource(p)),
     );
     if (!locked) throw conflict('The workspace is already locked');
   }
@@ -182,7 +182,7 @@ export class RunsService {
   async unlock(p: Principal, workspaceId: string): Promise<void> {
     const ws = await this.workspaces.requireAccess(p, workspaceId, 'write');
     if (!ws.locked) throw conflict('The workspace is already unlocked');
-    const holder = holderOf(p);
+    const holder = principalResource(p);
     if (ws.lockedByType !== holder.type || ws.lockedById !== holder.id) {
       throw conflict(`The workspace is locked by ${LOCK_HOLDER_NAMES[ws.lockedByType ?? 'users']}`);
     }
@@ -201,13 +201,3 @@ const LOCK_HOLDER_NAMES: Record<WorkspaceLockHolder['type'], string> = {
   organizations: 'Organization',
 };
 
-function holderOf(p: Principal): WorkspaceLockHolder {
-  switch (p.kind) {
-    case 'user':
-      return { type: 'users', id: p.userId };
-    case 'team':
-      return { type: 'teams', id: p.teamId };
-    case 'organization':
-      return { type: 'organizations', id: p.organizationId };
-  }
-}

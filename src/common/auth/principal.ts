@@ -4,6 +4,23 @@ export type Principal =
   | { kind: 'team'; tokenId: string; teamId: string; organizationId: string }
   | { kind: 'organization'; tokenId: string; organizationId: string };
 
+/** The resource a principal acts as: who holds a lock, who overrode a check. */
+export interface PrincipalResource {
+  type: 'users' | 'teams' | 'organizations';
+  id: string;
+}
+
+export function principalResource(p: Principal): PrincipalResource {
+  switch (p.kind) {
+    case 'user':
+      return { type: 'users', id: p.userId };
+    case 'team':
+      return { type: 'teams', id: p.teamId };
+    case 'organization':
+      return { type: 'organizations', id: p.organizationId };
+  }
+}
+
 export type OrganizationFlag =
   | 'manage-policies'
   | 'manage-workspaces'
