@@ -174,6 +174,29 @@ describe('archive inspector', () => {
       expect(endless.destroyed).toBe(true);
       await expect(inspect(withFile([]))).resolves.toMatchObject({ ok: true });
     });
+
+    it('drops archives past the time cap on warm workers without taking the process down', async () => {
+      // A worker terminated while it builds its gunzip aborts the whole process on Node.js 20, so
+      // the inspector asks it to drop the archive instead: this loop crashed the old design.
+      const bomb = gzipSync(Buffer.alloc(64 << 20));
+      for (let round = 0; round < 150; round += 1) {
+        await expect(inspect(withFile([]))).resolves.toMatchObject({ ok: true });
+        await expect(
+          inspect(bomb, { maxExpandedBytes: 1e9, maxMillis: 1 + (round % 3) }),
+        ).resolves.toMatchObject({
+          ok: false,
+          reason: expect.stringContaining('the inspection time cap'),
+        });
+      }
+    });
+
+    it('answers with the source error when the source fails mid-archive, and inspects the next', async () => {
+      const failing = new Readable({ read: () => undefined });
+      failing.push(tarGz([{ path: 'a', body: 'x'.repeat(5000) }]).subarray(0, 20));
+      setTimeout(() => failing.destroy(new Error('the store went away')), 50);
+      await expect(inspectArchive(failing, CAPS)).rejects.toThrow('the store went away');
+      await expect(inspect(withFile([]))).resolves.toMatchObject({ ok: true });
+    });
   });
 
   describe('data past the end', () => {

@@ -17,7 +17,8 @@
  *
  * The scan runs on worker threads (archive-inspector.worker.ts) so the event loop keeps serving
  * while an archive is read: a pool of at most one worker per core but one, reused between
- * archives, and terminated when an archive passes the time or memory cap.
+ * archives. Past the time cap the caller is answered at once and the worker drops the archive
+ * (terminated only if it does not within a grace period); past the memory cap it is gone.
  */
 import { availableParallelism } from 'node:os';
 import { extname, join } from 'node:path';
@@ -46,6 +47,8 @@ export type ArchiveInspection = { ok: true; entries: ArchiveEntry[] } | { ok: fa
 const WORKER_HEAP_MB = 256;
 /** Compressed chunks in flight to a worker before the source is paused. */
 const IN_FLIGHT = 4;
+/** How long a worker has to drop an archive past the time cap before it is terminated. */
+const CANCEL_GRACE_MS = 10_000;
 
 const workerLimits: ResourceLimits = { maxOldGenerationSizeMb: WORKER_HEAP_MB };
 
@@ -111,22 +114,36 @@ export async function inspectArchive(
   const scanned = await new Promise<ScanResult>((resolve, reject) => {
     let inFlight = 0;
     let settled = false;
-    const settle = (broken: boolean, outcome: () => void) => {
+    let released = false;
+    let cancelling: NodeJS.Timeout | undefined;
+    /** Answers the caller once; the worker's return to the pool is separate (see `cancel`). */
+    const settle = (outcome: () => void) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
       source.removeListener('data', onData);
       source.destroy();
-      pool.release(worker, broken);
       outcome();
     };
-    const refuse = (reason: string) => settle(true, () => resolve({ ok: false, reason }));
+    const release = (broken: boolean) => {
+      if (released) return;
+      released = true;
+      clearTimeout(cancelling);
+      pool.release(worker, broken);
+    };
     const send = (message: ToWorker, transfer?: ArrayBuffer[]) => worker.postMessage(message, transfer);
-    const timer = setTimeout(
-      () =>
-        refuse(`inspecting the archive took longer than ${options.maxMillis} ms (the inspection time cap)`),
-      options.maxMillis,
-    );
+    // The worker is asked to drop the archive rather than terminated: a termination that lands while
+    // the worker builds its gunzip aborts the whole process (Node.js 20's zlib cleanup asserts on a
+    // stream it never initialised). Only a worker that does not answer within the grace period is.
+    const cancel = () => {
+      send({ kind: 'cancel', job });
+      cancelling = setTimeout(() => release(true), CANCEL_GRACE_MS);
+    };
+    const timer = setTimeout(() => {
+      const reason = `inspecting the archive took longer than ${options.maxMillis} ms (the inspection time cap)`;
+      settle(() => resolve({ ok: false, reason }));
+      cancel();
+    }, options.maxMillis);
     const onData = (chunk: Buffer) => {
       // A copy of its own, so the transfer never detaches memory the source still uses.
       const data = new Uint8Array(chunk);
@@ -135,18 +152,27 @@ export async function inspectArchive(
     };
     worker.on('message', (message: FromWorker) => {
       if (message.job !== job) return;
-      if (message.kind === 'result') settle(false, () => resolve(message.result));
-      else if (--inFlight < IN_FLIGHT && source.isPaused()) source.resume();
+      if (message.kind === 'ack') {
+        if (--inFlight < IN_FLIGHT && source.isPaused()) source.resume();
+        return;
+      }
+      if (message.kind === 'result') settle(() => resolve(message.result));
+      release(false);
     });
     worker.on('error', (err: Error & { code?: string }) => {
-      if (err.code === 'ERR_WORKER_OUT_OF_MEMORY') {
-        refuse(`inspecting the archive needed more than ${WORKER_HEAP_MB} MiB of memory`);
-      } else settle(true, () => reject(err));
+      const reason = `inspecting the archive needed more than ${WORKER_HEAP_MB} MiB of memory`;
+      const outOfMemory = err.code === 'ERR_WORKER_OUT_OF_MEMORY';
+      settle(() => (outOfMemory ? resolve({ ok: false, reason }) : reject(err)));
+      release(true);
     });
-    worker.on('exit', (code) =>
-      settle(true, () => reject(new Error(`archive inspection worker exited (${code})`))),
-    );
-    source.on('error', (err) => settle(true, () => reject(err)));
+    worker.on('exit', (code) => {
+      settle(() => reject(new Error(`archive inspection worker exited (${code})`)));
+      release(true);
+    });
+    source.on('error', (err) => {
+      settle(() => reject(err));
+      cancel();
+    });
     source.on('end', () => {
       if (!settled) send({ kind: 'end', job });
     });

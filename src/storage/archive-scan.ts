@@ -44,6 +44,11 @@ export class ArchiveScan {
     if (!this.done) this.gunzip.end();
   }
 
+  /** Drops the archive without a result (the inspector already answered its caller). */
+  cancel(): void {
+    this.finish(null);
+  }
+
   private expanded(chunk: Buffer): void {
     if (this.done) return;
     this.expandedBytes += chunk.length;
@@ -70,12 +75,12 @@ export class ArchiveScan {
     );
   }
 
-  private finish(result: ScanResult): void {
+  private finish(result: ScanResult | null): void {
     if (this.done) return;
     this.done = true;
     this.gunzip.removeAllListeners('data');
     this.gunzip.on('error', () => undefined);
     this.gunzip.destroy();
-    this.report(result);
+    if (result) this.report(result);
   }
 }
