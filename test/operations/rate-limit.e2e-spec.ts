@@ -22,9 +22,21 @@ const tooMany = {
   errors: [{ status: '429', title: 'too many requests', detail: "You have exceeded the API's rate limit." }],
 };
 
-/** Fires all requests at once so they land in one window; returns the statuses in order. */
-async function burst(requests: Promise<RawResponse>[]): Promise<RawResponse[]> {
-  return Promise.all(requests);
+/** Longer than this, a burst may have outlived the window its first request opened. */
+const BURST_WITHIN_MS = 900;
+
+/**
+ * Fires all requests at once so they land in one window; returns the responses. A window opens at
+ * its key's first request and lasts a second: a burst that took longer (a loaded machine) may have
+ * straddled two, so it is fired again in a fresh window, up to three times.
+ */
+async function burst(requests: () => Promise<RawResponse>[]): Promise<RawResponse[]> {
+  for (let attempt = 1; ; attempt += 1) {
+    const started = Date.now();
+    const responses = await Promise.all(requests());
+    if (Date.now() - started < BURST_WITHIN_MS || attempt === 3) return responses;
+    await nextWindow();
+  }
 }
 
 const statuses = (responses: RawResponse[]) => responses.map((r) => r.status).sort();
@@ -57,7 +69,7 @@ describe('rate limits, counted in memory', () => {
   });
 
   it('refuses anonymous requests past the budget of their address with a JSON:API 429', async () => {
-    const responses = await burst(
+    const responses = await burst(() =>
       Array.from({ length: 5 }, () => send(t.origin, { path: '/api/v2/ping', localAddress: '127.0.0.2' })),
     );
     expect(statuses(responses)).toEqual([204, 204, 204, 429, 429]);
@@ -89,7 +101,7 @@ describe('rate limits, counted in memory', () => {
 
     const as = (token: string) =>
       send(t.origin, { path: '/api/v2/account/details', headers: { Authorization: `Bearer ${token}` } });
-    const alices = await burst([as(alice.token), as(aliceToken2), as(alice.token), as(aliceToken2)]);
+    const alices = await burst(() => [as(alice.token), as(aliceToken2), as(alice.token), as(aliceToken2)]);
     expect(statuses(alices)).toEqual([200, 200, 200, 429]);
     expect(JSON.parse(alices.find((r) => r.status === 429)!.text)).toEqual(tooMany);
     expect((await as(bob.token)).status).toBe(200);
@@ -109,7 +121,9 @@ describe('rate limits, counted in memory', () => {
         path: `/api/v2/organizations/${org}/teams`,
         headers: { Authorization: `Bearer ${teamToken}` },
       });
-    expect(statuses(await burst([asTeam(), asTeam(), asTeam(), asTeam()]))).toEqual([200, 200, 200, 429]);
+    expect(statuses(await burst(() => [asTeam(), asTeam(), asTeam(), asTeam()]))).toEqual([
+      200, 200, 200, 429,
+    ]);
     await admin.api.get('/api/v2/account/details').expect(200);
   });
 
@@ -120,13 +134,13 @@ describe('rate limits, counted in memory', () => {
         headers: { Authorization: `Bearer ${unique('not-a-token')}` },
         localAddress: '127.0.0.4',
       });
-    expect(statuses(await burst([bogus(), bogus(), bogus(), bogus(), bogus()]))).toEqual([
+    expect(statuses(await burst(() => [bogus(), bogus(), bogus(), bogus(), bogus()]))).toEqual([
       401, 401, 401, 429, 429,
     ]);
   });
 
   it('never refuses health probes or metrics scrapes', async () => {
-    const probes = await burst(
+    const probes = await burst(() =>
       ['/healthz', '/readyz', '/metrics'].flatMap((path) =>
         Array.from({ length: 4 }, () => send(t.origin, { path, localAddress: '127.0.0.5' })),
       ),
@@ -150,7 +164,7 @@ describe('rate limits, counted in memory', () => {
 
   it('shares one budget between two processes', async () => {
     const ping = (t: TestApp) => send(t.origin, { path: '/api/v2/ping', localAddress: '127.0.0.6' });
-    const responses = await burst([ping(a), ping(b), ping(a), ping(b), ping(a), ping(b)]);
+    const responses = await burst(() => [ping(a), ping(b), ping(a), ping(b), ping(a), ping(b)]);
     expect(statuses(responses)).toEqual([204, 204, 204, 429, 429, 429]);
     for (const r of responses.filter((x) => x.status === 429)) expect(JSON.parse(r.text)).toEqual(tooMany);
   });
@@ -161,7 +175,7 @@ describe('rate limits when the configured Redis cannot be reached', () => {
     const t = await startApp({ RATE_LIMIT_PER_SECOND: LIMIT, REDIS_URL: 'redis://127.0.0.1:1' });
     try {
       const ping = () => send(t.origin, { path: '/api/v2/ping', localAddress: '127.0.0.7' });
-      expect(statuses(await burst([ping(), ping(), ping(), ping()]))).toEqual([204, 204, 204, 429]);
+      expect(statuses(await burst(() => [ping(), ping(), ping(), ping()]))).toEqual([204, 204, 204, 429]);
     } finally {
       await t.close();
     }
