@@ -171,6 +171,7 @@ export async function idleExecutors(
         statements0 === undefined || statements1 === undefined || !polls
           ? null
           : (statements1 - statements0) / polls,
+      fromMemory: null,
     };
   } finally {
     agent.destroy();

@@ -10,12 +10,16 @@
  *   BENCH_SCENARIOS=a,b    only these scenarios (names as printed; `scaling` for the scaling check)
  *   BENCH_WORKERS=1        WEB_CONCURRENCY of the server
  *   BENCH_EXECUTORS=200    executors of the idle-executors scenario (each polls once a second)
+ *   BENCH_RUN_EXECUTORS=8  executors of the runs-while-reading scenario (each runs runs end to end)
  *   BENCH_SKIP_BUILD=1     use the existing dist/
  *   BENCH_PROFILE=dir      run the server with --cpu-prof into dir (summarise with profile-top.ts)
  *   BENCH_JSON=file        also write the measurements as JSON
  *   BENCH_KEEP=1           keep the database afterwards (and what was seeded, in its data directory)
  *   BENCH_REUSE=dir        skip seeding: use the database a BENCH_KEEP=1 run kept in that data directory
  *   BENCH_NODE_OPTIONS=…   NODE_OPTIONS of the server (V8 flags, e.g. --max-semi-space-size=32)
+ *   BENCH_REFERENCE=1      (MySQL) also drive the hand-written node:http + mysql2 server of
+ *                          reference-server.ts through the scenarios it answers, after checking its
+ *                          answers equal Plinth's, and print both CPU columns side by side
  *   RESPONSE_CACHE_MB, CACHE_TTL_MS   passed to the server (RESPONSE_CACHE_MB=0: every read does its queries)
  */
 import { execFileSync } from 'node:child_process';
@@ -24,8 +28,18 @@ import { cpus } from 'node:os';
 import { resolve } from 'node:path';
 import { Api, bootstrapAdmin, inParallel } from './http';
 import { idleExecutors } from './idle-executors';
+import { runsWhileReading } from './run-traffic';
 import { bulkInsertWorkspaces } from './scale';
-import { drive, Measured, readWhileWriting, Scenario, scalingScenarios, scenarios } from './scenarios';
+import {
+  drive,
+  DriveOptions,
+  Measured,
+  readWhileWriting,
+  Scenario,
+  scalingScenarios,
+  scenarios,
+} from './scenarios';
+import { compareAnswers, REFERENCE_SCENARIOS, ReferenceProcess, referenceTable } from './reference';
 import { Seeded, Seeder, seedSize } from './seed';
 import {
   BenchDatabase,
@@ -63,6 +77,19 @@ async function seedFresh(origin: string, db: BenchDatabase): Promise<{ token: st
 }
 
 const SEED_FILE = 'bench-seed.json';
+
+/** Answers the server gave from its response cache so far (its /metrics, summed over routes). */
+async function responseCacheHits(origin: string): Promise<number | undefined> {
+  try {
+    const text = await (await fetch(`${origin}/metrics`)).text();
+    let sum = 0;
+    for (const m of text.matchAll(/^http_response_cache_hits_total(?:\{[^}]*\})? (\d+)/gm))
+      sum += Number(m[1]);
+    return sum;
+  } catch {
+    return undefined;
+  }
+}
 
 function keptSeed(dataDir: string): { token: string; seed: Seeded } {
   return JSON.parse(readFileSync(`${dataDir}/${SEED_FILE}`, 'utf8')) as { token: string; seed: Seeded };
@@ -112,6 +139,7 @@ async function main(): Promise<void> {
         server: () => running.cpuSeconds(),
         database: databaseCpuSeconds,
         statements: () => statementsRun(db),
+        cacheHits: () => responseCacheHits(running.origin),
       });
       log(
         `  ${m.rps.toFixed(0)} req/s, p50 ${m.p50} ms, p99 ${m.p99} ms, errors ${m.errors}, ` +
@@ -123,7 +151,22 @@ async function main(): Promise<void> {
       results.push(m);
     };
     for (const scenario of scenarios(seed).filter((s) => wanted(s.name))) await run(scenario);
-    if (wanted('show-while-writing')) await run(readWhileWriting(seed, await clientTokens(api, 32)));
+    const footer =
+      env.BENCH_REFERENCE === '1'
+        ? await measureReference(db, scenarios(seed), results, { ...opts, origin: running.origin })
+        : [];
+    const mixed = (['show', 'list', 'versions'] as const).filter((r) => wanted(`${r}-while-writing`));
+    const tokens = mixed.length ? await clientTokens(api, 32) : [];
+    for (const read of mixed) await run(readWhileWriting(seed, tokens, read));
+    if (wanted('runs-while-reading')) {
+      const executors = Number(env.BENCH_RUN_EXECUTORS ?? '8');
+      const traffic = await runsWhileReading(api, seed, token, { origin: running.origin, executors });
+      try {
+        await run(traffic.scenario);
+      } finally {
+        traffic.close();
+      }
+    }
     if (wanted('idle-executors')) {
       const executors = Number(env.BENCH_EXECUTORS ?? '200');
       log(`→ idle-executors: ${executors} executors polling an empty queue once a second each`);
@@ -172,7 +215,7 @@ async function main(): Promise<void> {
       for (const s of scalingScenarios(scaleOrg, SCALING_LARGE, String(SCALING_LARGE))) await run(s);
     }
 
-    printTable(results, { dialect: db.dialect, scale, duration, connections, workers });
+    printTable(results, { dialect: db.dialect, scale, duration, connections, workers }, footer);
     if (env.BENCH_JSON) writeFileSync(env.BENCH_JSON, JSON.stringify(results.map(plain), null, 2));
   } finally {
     if (server) {
@@ -213,13 +256,54 @@ function plain(m: Measured) {
     serverCpuMs: Math.round(m.serverCpuMs * 100) / 100,
     databaseCpuMs: Math.round(m.databaseCpuMs * 100) / 100,
     queriesPerRequest: m.queriesPerRequest === null ? null : Math.round(m.queriesPerRequest * 100) / 100,
+    fromMemoryPercent: m.fromMemory === null ? null : Math.round(m.fromMemory * 1000) / 10,
     target: m.scenario.target ?? null,
   };
+}
+
+/**
+ * The scenarios the reference server answers, driven against it after Plinth: its answers are
+ * checked equal to Plinth's first (a difference stops the bench), then measured the same way.
+ */
+async function measureReference(
+  db: BenchDatabase,
+  all: Scenario[],
+  plinth: Measured[],
+  opts: DriveOptions,
+): Promise<string[]> {
+  const chosen = all.filter(
+    (s) =>
+      (REFERENCE_SCENARIOS as readonly string[]).includes(s.name) &&
+      plinth.some((m) => m.scenario.name === s.name),
+  );
+  const ref = await ReferenceProcess.start(db);
+  try {
+    const measured: Measured[] = [];
+    for (const scenario of chosen) {
+      const difference = await compareAnswers(scenario, opts.token, opts.origin, ref.origin);
+      if (difference) throw new Error(`the reference's answer to ${scenario.name} differs: ${difference}`);
+      log(`→ ${scenario.name} on the reference server (its answer equals Plinth's)`);
+      const m = await drive(scenario, { ...opts, origin: ref.origin }, () => samplePeak(() => 0), {
+        server: () => ref.cpuSeconds(),
+        database: databaseCpuSeconds,
+        statements: () => statementsRun(db),
+      });
+      log(
+        `  ${m.rps.toFixed(0)} req/s, CPU/req: server ${m.serverCpuMs.toFixed(2)} ms, database ${m.databaseCpuMs.toFixed(2)} ms`,
+      );
+      measured.push(m);
+    }
+    const computed = env.RESPONSE_CACHE_MB === '0' || env.CACHE_TTL_MS === '0';
+    return referenceTable(plinth, measured, computed);
+  } finally {
+    await ref.stop();
+  }
 }
 
 function printTable(
   results: Measured[],
   setup: { dialect: string; scale: number; duration: number; connections: number; workers: number },
+  footer: string[] = [],
 ): void {
   const p99Limit = (m: Measured) =>
     m.scenario.cls === 'list100' ? 250 : m.scenario.cls === 'single' ? 25 : null;
@@ -243,6 +327,7 @@ function printTable(
       `${r.serverCpuMs}`,
       `${r.databaseCpuMs}`,
       r.queriesPerRequest === null ? '–' : `${r.queriesPerRequest}`,
+      r.fromMemoryPercent === null ? '–' : `${r.fromMemoryPercent} %`,
     ];
   });
   const cpu = cpus();
@@ -252,8 +337,8 @@ function printTable(
       `${setup.workers} worker(s), ${cpu.length} × ${cpu[0]?.model ?? 'cpu'}, node ${process.version}`,
     `response cache: ${env.RESPONSE_CACHE_MB === '0' || env.CACHE_TTL_MS === '0' ? 'off' : 'on'}`,
     '',
-    '| scenario | req/s | p50 ms | p99 ms | errors | KB/resp | server RSS MB | server CPU ms/req | DB CPU ms/req | queries/req |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| scenario | req/s | p50 ms | p99 ms | errors | KB/resp | server RSS MB | server CPU ms/req | DB CPU ms/req | queries/req | from memory |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...rows.map((r) => `| ${r.join(' | ')} |`),
   ];
   for (const m of results.filter((r) => r.alongside)) {
@@ -264,6 +349,21 @@ function printTable(
     );
   }
   const byName = new Map(results.map((m) => [m.scenario.name, m]));
+  const alone: Record<string, string> = {
+    'show-while-writing': 'show-policy-set',
+    'list-while-writing': 'list-policy-sets',
+    'versions-while-writing': 'provider-versions',
+  };
+  for (const [mixed, quiet] of Object.entries(alone)) {
+    const [m, q] = [byName.get(mixed), byName.get(quiet)];
+    if (m && q) {
+      const share = m.rps / q.rps;
+      out.push(
+        '',
+        `${mixed}: reads at ${(share * 100).toFixed(0)} % of ${quiet} with nothing written ${share >= 0.8 ? '✓' : '✗ (≥ 80 %)'}`,
+      );
+    }
+  }
   for (const page of ['page1', 'last']) {
     const small = byName.get(`workspaces-${page}@${SCALING_SMALL}`);
     const large = byName.get(`workspaces-${page}@${SCALING_LARGE}`);
@@ -276,6 +376,7 @@ function printTable(
       );
     }
   }
+  out.push(...footer);
   process.stdout.write(`${out.join('\n')}\n`);
 }
 

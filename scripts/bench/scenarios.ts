@@ -21,6 +21,19 @@ export interface Scenario {
    * scenario's req/s and latencies are its own requests', CPU and statements per request count both.
    */
   alongside?: { connections: number; requests: autocannon.Request[] };
+  /**
+   * Traffic of its own kind driven beside the requests for the whole scenario (executors running
+   * runs): counted like `alongside`.
+   */
+  load?: SideLoad;
+}
+
+/** A load that runs until stopped and counts what it sent. */
+export interface SideLoad {
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  /** Requests answered so far, and those that failed. */
+  counts(): { requests: number; errors: number };
 }
 
 const get = (path: string): autocannon.Request[] => [{ method: 'GET', path }];
@@ -173,21 +186,46 @@ function reservedTagKeyChurn(org: string): autocannon.Request[] {
 /** Connections of a `mixed` scenario that write; the others read. */
 export const WRITING_CONNECTIONS = 4;
 
+/** The reads a `…-while-writing` scenario measures. */
+export type ReadWhileWriting = 'show' | 'list' | 'versions';
+
 /**
- * The show-policy-set read of many clients (a request per token in turn) while other connections
- * keep writing: every write ends every remembered answer, so most reads are computed, and each
- * token's principal and rights are kept only across writes that cannot change them.
+ * A read of many clients (a request per token in turn) while other connections keep creating and
+ * deleting reserved tag keys: a write ends only the remembered answers that read the table it
+ * wrote, so the reads stay answered from memory; each token's principal and rights are kept across
+ * writes that cannot change them.
  */
-export function readWhileWriting(seed: Seeded, tokens: string[]): Scenario {
+export function readWhileWriting(seed: Seeded, tokens: string[], read: ReadWhileWriting = 'show'): Scenario {
   let next = 0;
+  const reads: Record<ReadWhileWriting, { name: string; what: string; path: string; cls: ScenarioClass }> = {
+    show: {
+      name: 'show-while-writing',
+      what: 'show policy set',
+      path: `/api/v2/policy-sets/${seed.versionedSetId}?include=current_version,newest_version`,
+      cls: 'mixed',
+    },
+    list: {
+      name: 'list-while-writing',
+      what: 'list of 100 policy sets with includes',
+      path: `/api/v2/organizations/${seed.org}/policy-sets?page%5Bsize%5D=100&include=workspaces,projects`,
+      cls: 'mixed',
+    },
+    versions: {
+      name: 'versions-while-writing',
+      what: 'consumer versions list',
+      path: `/api/registry/v1/providers/${seed.org}/${seed.providerName}/versions`,
+      cls: 'mixed',
+    },
+  };
+  const r = reads[read];
   return {
-    name: 'show-while-writing',
-    title: `show policy set as ${tokens.length} tokens in turn, while ${WRITING_CONNECTIONS} connections churn reserved tag keys`,
-    cls: 'mixed',
+    name: r.name,
+    title: `${r.what} as ${tokens.length} tokens in turn, while ${WRITING_CONNECTIONS} connections churn reserved tag keys`,
+    cls: r.cls,
     requests: [
       {
         method: 'GET',
-        path: `/api/v2/policy-sets/${seed.versionedSetId}?include=current_version,newest_version`,
+        path: r.path,
         setupRequest: (req) => ({
           ...req,
           headers: { ...req.headers, authorization: `Bearer ${tokens[next++ % tokens.length]}` },
@@ -233,6 +271,8 @@ export interface Measured {
   databaseCpuMs: number;
   /** Statements the database ran per completed request (MySQL only): N+1 queries show here. */
   queriesPerRequest: number | null;
+  /** Share of the scenario's own requests answered from the response cache (from /metrics). */
+  fromMemory: number | null;
   /** What the requests driven alongside did, for a scenario that has them. */
   alongside?: { rps: number; errors: number };
 }
@@ -243,6 +283,8 @@ export interface CpuMeters {
   database: () => number;
   /** The database's running count of statements, where it can be read. */
   statements: () => Promise<number | undefined>;
+  /** The server's running count of answers given from the response cache. */
+  cacheHits?: () => Promise<number | undefined>;
 }
 
 export interface DriveOptions {
@@ -276,16 +318,28 @@ export async function drive(
   if (beside) base.connections = opts.connections - beside.connections;
   const run = (duration: number) =>
     Promise.all([autocannon({ ...base, duration }), side ? autocannon({ ...side, duration }) : undefined]);
+  const load = scenario.load;
+  await load?.start();
   if (opts.warmup > 0) await run(opts.warmup);
   const sampler = rss();
   const statements0 = await cpu.statements();
+  const hits0 = await cpu.cacheHits?.();
   const [server0, database0] = [cpu.server(), cpu.database()];
+  const load0 = load?.counts();
   const [result, sideResult] = await run(opts.duration);
+  const load1 = load?.counts();
   const [server1, database1] = [cpu.server(), cpu.database()];
   const statements1 = await cpu.statements();
+  const hits1 = await cpu.cacheHits?.();
   const rssBytes = sampler.stop();
+  await load?.stop();
+  const loadDone =
+    load0 && load1
+      ? { requests: load1.requests - load0.requests, errors: load1.errors - load0.errors }
+      : undefined;
   const ownCompleted = result['2xx'] + result.non2xx;
-  const completed = ownCompleted + (sideResult ? sideResult['2xx'] + sideResult.non2xx : 0);
+  const completed =
+    ownCompleted + (sideResult ? sideResult['2xx'] + sideResult.non2xx : 0) + (loadDone?.requests ?? 0);
   const perRequest = (seconds: number) => (completed ? (seconds * 1000) / completed : 0);
   return {
     scenario,
@@ -302,9 +356,15 @@ export async function drive(
       statements0 === undefined || statements1 === undefined || !completed
         ? null
         : (statements1 - statements0 - 1) / completed,
-    alongside: sideResult && {
-      rps: sideResult.requests.average,
-      errors: sideResult.non2xx + sideResult.errors + sideResult.timeouts,
-    },
+    fromMemory:
+      hits0 === undefined || hits1 === undefined || !ownCompleted
+        ? null
+        : Math.min(1, (hits1 - hits0) / ownCompleted),
+    alongside: loadDone
+      ? { rps: loadDone.requests / opts.duration, errors: loadDone.errors }
+      : sideResult && {
+          rps: sideResult.requests.average,
+          errors: sideResult.non2xx + sideResult.errors + sideResult.timeouts,
+        },
   };
 }

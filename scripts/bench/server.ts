@@ -107,6 +107,9 @@ export interface ServerOptions {
   profileDir?: string;
 }
 
+/** The signing secret of the bench's servers (the reference server signs upload links with it too). */
+export const BENCH_SIGNING_SECRET = 'bench-signing-secret-of-at-least-32-bytes';
+
 /** `node dist/main.js` as a child process, its log in the data directory. */
 export class BenchServer {
   private constructor(
@@ -132,7 +135,7 @@ export class BenchServer {
         RATE_LIMIT_PER_SECOND: '0',
         LOG_LEVEL: 'warn',
         WEB_CONCURRENCY: String(opts.workers),
-        SIGNING_SECRET: 'bench-signing-secret-of-at-least-32-bytes',
+        SIGNING_SECRET: BENCH_SIGNING_SECRET,
         ...(process.env.BENCH_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS } : {}),
         // The caches' settings, when the run is to measure them otherwise (RESPONSE_CACHE_MB=0), and the
         // audit trail's (AUDIT_RETENTION_DAYS=0 measures writes without it).
@@ -219,7 +222,7 @@ function processTree(root: number): number[] {
 const TICKS_PER_SECOND = 100;
 
 /** utime + stime of one process, in seconds (0 once it is gone). */
-function cpuOf(pid: number): number {
+export function cpuOf(pid: number): number {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');

@@ -4,6 +4,7 @@ import { EntityManager, Repository, SelectQueryBuilder } from 'typeorm';
 import { likeCondition, likePattern } from '../common/sql/like';
 import { paginate, Page } from '../common/sql/paginate';
 import { PageParams } from '../common/jsonapi/pagination';
+import { withRowLock } from '../common/sql/transaction';
 import { Catalog } from './catalogs';
 import { ToolVersionEntity } from './entities/tool-version.entity';
 
@@ -13,8 +14,6 @@ export interface ToolVersionListFilter {
   /** Substring of the version. */
   search?: string;
 }
-
-const isSqlite = (manager: EntityManager) => manager.connection.options.type === 'better-sqlite3';
 
 @Injectable()
 export class ToolVersionsRepository {
@@ -67,8 +66,7 @@ export class ToolVersionsRepository {
       .getRepository(ToolVersionEntity)
       .createQueryBuilder('t')
       .where('t.id = :id AND t.catalog = :catalog', { id, catalog });
-    if (!isSqlite(manager)) qb.setLock(mode === 'share' ? 'pessimistic_read' : 'pessimistic_write');
-    return qb.getOne();
+    return withRowLock(qb, mode === 'share' ? 'share' : 'write').getOne();
   }
 
   save(manager: EntityManager, entry: ToolVersionEntity): Promise<ToolVersionEntity> {

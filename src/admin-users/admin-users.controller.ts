@@ -5,7 +5,7 @@ import { CurrentPrincipal } from '../common/auth/current-principal.decorator';
 import { Principal } from '../common/auth/principal';
 import { pageResult } from '../common/sql/paginate';
 import { CollectionDocument, ResourceDocument } from '../common/jsonapi/document';
-import { ApiDelete, ApiErrors, ApiList, ApiShow } from '../common/jsonapi/openapi';
+import { ApiDelete, ApiErrors, ApiList, ApiShow, booleanParam } from '../common/jsonapi/openapi';
 import { PageParams } from '../common/jsonapi/pagination';
 import { Paging, parseBooleanParam, QueryValue } from '../common/jsonapi/query';
 import { badRequest } from '../common/errors/domain-error';
@@ -33,8 +33,14 @@ export class AdminUsersController {
       q: 'part of the username or email (case-insensitive)',
       search: 'the same as q',
       'filter[username]': 'the exact username (case-insensitive)',
-      'filter[admin]': 'true or false: site administrators only, or everyone else',
-      'filter[suspended]': 'true or false: suspended users only, or everyone else',
+      'filter[admin]': {
+        description: 'true: site administrators only; false: everyone else',
+        schema: booleanParam(),
+      },
+      'filter[suspended]': {
+        description: 'true: suspended users only; false: everyone else',
+        schema: booleanParam(),
+      },
     },
   })
   @ApiOperation({ summary: 'Every user of the installation; meta.status-counts has the totals' })

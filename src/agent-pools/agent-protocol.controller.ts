@@ -1,6 +1,6 @@
-import { Body, Controller, Post, Req } from '@nestjs/common';
+import { Body, Controller, Post, Req, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
-import type { Request } from 'express';
+import type { Request, Response } from 'express';
 import { API_V2 } from '../common/api-prefix';
 import { LeavesAccessAlone } from '../http/write-effects';
 import { badRequest } from '../common/errors/domain-error';
@@ -40,6 +40,9 @@ export class AgentProtocolController {
   })
   @ApiResponse({
     status: 201,
+    headers: {
+      Location: { description: 'The new agent (`/api/v2/agents/:id`)', schema: { type: 'string' } },
+    },
     schema: {
       type: 'object',
       properties: {
@@ -56,11 +59,14 @@ export class AgentProtocolController {
     @CurrentAgentToken() token: AgentTokenContext,
     @Body() body: unknown,
     @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
   ): Promise<Registration> {
     if (typeof body !== 'object' || body === null || Array.isArray(body)) {
       throw badRequest('request body must be a JSON object with a name');
     }
     const { name } = validateAttributes(RegisterAgentBody, body as Record<string, unknown>);
-    return this.agents.register(token, name, req.ip);
+    const registration = await this.agents.register(token, name, req.ip);
+    res.setHeader('Location', `/api/v2/agents/${registration['agent-id']}`);
+    return registration;
   }
 }

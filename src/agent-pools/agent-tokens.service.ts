@@ -5,7 +5,7 @@ import { PermissionService } from '../common/auth/permission.service';
 import { Principal } from '../common/auth/principal';
 import { newTokenSecret, tokenDigest } from '../common/auth/token-secret';
 import { Page } from '../common/sql/paginate';
-import { inTransaction } from '../common/sql/transaction';
+import { inOneStatement } from '../common/sql/transaction';
 import { isForeignKeyViolation } from '../common/errors/db-errors';
 import { notFound } from '../common/errors/domain-error';
 import { ResourceObject } from '../common/jsonapi/document';
@@ -51,7 +51,7 @@ export class AgentTokensService {
       createdAt: new Date(),
     });
     try {
-      await inTransaction(this.ds, (m) => this.repo.insert(m, token));
+      await inOneStatement(this.ds, (m) => this.repo.insert(m, token));
     } catch (err) {
       // The pool was deleted since it was read.
       if (isForeignKeyViolation(err)) throw notFound();
@@ -76,7 +76,7 @@ export class AgentTokensService {
     const token = await this.repo.findById(id);
     if (!token) return false;
     await this.pools.requireManageable(p, token.poolId);
-    await inTransaction(this.ds, (m) => this.repo.delete(m, token.id));
+    await inOneStatement(this.ds, (m) => this.repo.delete(m, token.id));
     this.permissions.forgetCachedAccess();
     return true;
   }

@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { PermissionService } from '../common/auth/permission.service';
 import { Principal } from '../common/auth/principal';
 import { Page } from '../common/sql/paginate';
-import { inTransaction } from '../common/sql/transaction';
+import { inOneStatement } from '../common/sql/transaction';
 import { isForeignKeyViolation } from '../common/errors/db-errors';
 import { DomainError, notFound } from '../common/errors/domain-error';
 import { PageParams } from '../common/jsonapi/pagination';
@@ -47,7 +47,7 @@ export class AgentsService {
       createdAt: now,
     });
     try {
-      await inTransaction(this.ds, (m) => this.repo.insert(m, agent));
+      await inOneStatement(this.ds, (m) => this.repo.insert(m, agent));
     } catch (err) {
       // The token or its pool was deleted a moment ago.
       if (isForeignKeyViolation(err))
@@ -105,7 +105,7 @@ export class AgentsService {
         { detail: `Agent is ${status}; only unknown, errored or exited agents can be deleted` },
       ]);
     }
-    await inTransaction(this.ds, (m) => this.repo.delete(m, agent.id));
+    await inOneStatement(this.ds, (m) => this.repo.delete(m, agent.id));
     this.permissions.forgetCachedAccess();
   }
 }

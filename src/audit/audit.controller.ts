@@ -6,7 +6,8 @@ import { Principal } from '../common/auth/principal';
 import { ApiErrors } from '../common/jsonapi/openapi';
 import { QueryValue } from '../common/jsonapi/query';
 import { AUDIT_TRAIL_SCHEMA } from './audit.openapi';
-import { parseAuditPage, parseSince } from './audit-query';
+import { Sortable } from '../common/jsonapi/sort';
+import { AUDIT_SORT, parseAuditPage, parseSince } from './audit-query';
 import { AuditService } from './audit.service';
 
 const QUERIES = [
@@ -22,7 +23,12 @@ function ApiAuditTrail(summary: string): MethodDecorator {
     Header('Cache-Control', 'no-store'),
     ApiOperation({ summary }),
     ...QUERIES,
-    ApiResponse({ status: 200, description: 'Events, oldest first', schema: AUDIT_TRAIL_SCHEMA }),
+    Sortable(AUDIT_SORT, 'timestamp, oldest first'),
+    ApiResponse({
+      status: 200,
+      description: 'Events, oldest first unless `sort` says otherwise',
+      schema: AUDIT_TRAIL_SCHEMA,
+    }),
     ApiErrors(400, 401, 404, 422),
   );
 }
@@ -44,8 +50,10 @@ export class AuditController {
     @QueryValue('since') since?: string,
     @QueryValue('page[number]') number?: string,
     @QueryValue('page[size]') size?: string,
+    @QueryValue('sort') sort?: string,
   ): Promise<Record<string, unknown>> {
-    return this.audit.organizationTrail(p, org || undefined, parseAuditPage(number, size), parseSince(since));
+    const page = parseAuditPage(number, size, sort);
+    return this.audit.organizationTrail(p, org || undefined, page, parseSince(since));
   }
 
   @Get('admin/audit-trail')
@@ -56,7 +64,9 @@ export class AuditController {
     @QueryValue('since') since?: string,
     @QueryValue('page[number]') number?: string,
     @QueryValue('page[size]') size?: string,
+    @QueryValue('sort') sort?: string,
   ): Promise<Record<string, unknown>> {
-    return this.audit.installationTrail(p, org || undefined, parseAuditPage(number, size), parseSince(since));
+    const page = parseAuditPage(number, size, sort);
+    return this.audit.installationTrail(p, org || undefined, page, parseSince(since));
   }
 }

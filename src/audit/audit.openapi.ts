@@ -3,8 +3,10 @@ import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec
 const nullableString: SchemaObject = { type: 'string', nullable: true };
 
 /** The audit trail answer as OpenAPI describes it (see audit.serializer.ts). */
-export const AUDIT_TRAIL_SCHEMA: SchemaObject = {
+export const AUDIT_TRAIL_SCHEMA: SchemaObject & { 'x-plain-json': true } = {
   type: 'object',
+  // The real service's audit trail is plain JSON, not a JSON:API document (openapi-document.ts).
+  'x-plain-json': true,
   properties: {
     data: {
       type: 'array',

@@ -48,6 +48,7 @@ export class AuditRepository {
     if (filter.organizationId !== undefined)
       qb.andWhere('e.organization_id = :organizationId', { organizationId: filter.organizationId });
     if (filter.since) qb.andWhere('e.occurred_at > :since', { since: filter.since });
+    // `sort` (page.sort) replaces this order; paginate adds `id` as the last key.
     return paginate(qb.orderBy('e.occurred_at', 'ASC').addOrderBy('e.id', 'ASC'), page);
   }
 

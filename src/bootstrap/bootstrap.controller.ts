@@ -1,6 +1,6 @@
-import { Body, Controller, Get, Header, HttpCode, Post, Query, Req, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, Header, HttpCode, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
 import { ApiBody, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
-import type { Request } from 'express';
+import type { Request, Response } from 'express';
 import { Public } from '../common/auth/public.decorator';
 import { badRequest, notFound } from '../common/errors/domain-error';
 import { validateAttributes } from '../common/jsonapi/body';
@@ -59,6 +59,7 @@ export class BootstrapController {
   @ApiResponse({
     status: 201,
     description: 'The first site administrator exists; `token` is its API token, shown once',
+    headers: { Location: { description: 'The new user (`/api/v2/users/:id`)', schema: { type: 'string' } } },
     schema: {
       type: 'object',
       required: ['status', 'token'],
@@ -69,14 +70,17 @@ export class BootstrapController {
   async createInitialAdmin(
     @Query('token') token: string | undefined,
     @Body() body: unknown,
+    @Res({ passthrough: true }) res: Response,
   ): Promise<{ status: string; token: string }> {
     if (typeof body !== 'object' || body === null || Array.isArray(body)) {
       throw badRequest('request body must be a JSON object with username, email and password');
     }
     const attrs = validateAttributes(InitialAdminBody, body as Record<string, unknown>);
-    return {
-      status: 'created',
-      token: await this.bootstrap.createInitialAdmin(typeof token === 'string' ? token : undefined, attrs),
-    };
+    const created = await this.bootstrap.createInitialAdmin(
+      typeof token === 'string' ? token : undefined,
+      attrs,
+    );
+    res.setHeader('Location', `/api/v2/users/${created.userId}`);
+    return { status: 'created', token: created.token };
   }
 }

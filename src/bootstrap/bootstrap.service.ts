@@ -51,7 +51,10 @@ export class BootstrapService implements OnApplicationBootstrap {
     return iact;
   }
 
-  async createInitialAdmin(token: string | undefined, body: InitialAdminBody): Promise<string> {
+  async createInitialAdmin(
+    token: string | undefined,
+    body: InitialAdminBody,
+  ): Promise<{ userId: string; token: string }> {
     const refused = new DomainError('unauthorized', [
       { detail: 'the initial admin creation token is invalid or has been used', parameter: 'token' },
     ]);
@@ -67,7 +70,7 @@ export class BootstrapService implements OnApplicationBootstrap {
         { userId: user.id },
         { description: 'initial admin' },
       );
-      return issued.secret;
+      return { userId: user.id, token: issued.secret };
     });
   }
 }

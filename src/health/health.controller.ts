@@ -3,6 +3,7 @@ import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { HealthCheck, HealthCheckService, TypeOrmHealthIndicator } from '@nestjs/terminus';
 import { API_V2 } from '../common/api-prefix';
 import { Public } from '../common/auth/public.decorator';
+import { ApiErrors } from '../common/jsonapi/openapi';
 import { PublicDocs } from '../http/openapi-document';
 import { PLINTH_VERSION } from './plinth-version';
 
@@ -34,6 +35,8 @@ export class HealthController {
   @Get('readyz')
   @ApiOperation({ summary: 'Readiness: the database answers a ping within 2 s' })
   @HealthCheck()
+  // The 503 leaves through the one exception filter: a JSON:API error document.
+  @ApiErrors(503)
   ready() {
     return this.health.check([() => this.db.pingCheck('database', { timeout: 2000 })]);
   }

@@ -6,6 +6,7 @@ import {
   errorDocument,
   exampleValue,
   jsonApiContent,
+  PLAIN_ERRORS_SCHEMA,
   resourceComponents,
 } from '../common/jsonapi/openapi-schemas';
 import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
@@ -41,7 +42,11 @@ function operations(doc: OpenAPIObject): [string, string, Operation][] {
 }
 
 /** A JSON:API answer: a document with top-level `data` or `errors`. */
+/** Marks a response schema with `data` that is plain JSON all the same (the audit trail). */
+export const PLAIN_JSON = 'x-plain-json';
+
 function isJsonApiDocument(schema: { properties?: object } | undefined): boolean {
+  if ((schema as Record<string, unknown> | undefined)?.[PLAIN_JSON] === true) return false;
   const props = schema?.properties ?? {};
   return 'data' in props || 'errors' in props;
 }
@@ -55,14 +60,17 @@ function completeDocument(content: { schema?: SchemaObject; example?: unknown; e
   }
 }
 
-function addError(op: Operation, status: number): void {
+/** The registry protocol's routes write their own errors in plain JSON once routed. */
+const REGISTRY_PROTOCOL = '/api/registry/v1/';
+
+function addError(op: Operation, status: number, path = ''): void {
   const responses = (op.responses ??= {});
   if (responses[String(status)]) return;
   const { schema, example } = errorDocument(status);
-  responses[String(status)] = {
-    description: 'JSON:API error document',
-    content: jsonApiContent(schema, example),
-  } as never;
+  const content: Record<string, object> = jsonApiContent(schema, example);
+  // A refusal before routing (negotiation, rate limit) is JSON:API; one by the route, plain JSON.
+  if (path.startsWith(REGISTRY_PROTOCOL)) content['application/json'] = { schema: PLAIN_ERRORS_SCHEMA };
+  responses[String(status)] = { description: 'JSON:API error document', content } as never;
 }
 
 /**
@@ -74,7 +82,7 @@ function addError(op: Operation, status: number): void {
  */
 export function finishDocument(doc: OpenAPIObject): void {
   doc.components = { ...doc.components, schemas: { ...doc.components?.schemas, ...resourceComponents() } };
-  for (const [path, , op] of operations(doc)) {
+  for (const [path, method, op] of operations(doc)) {
     for (const response of Object.values(op.responses ?? {})) {
       const json = response.content?.['application/json'];
       if (json && isJsonApiDocument(json.schema) && path.startsWith(`/${API_V2}`)) {
@@ -93,10 +101,25 @@ export function finishDocument(doc: OpenAPIObject): void {
         op.requestBody!.content = { [JSONAPI_MEDIA_TYPE]: request['application/json'], ...request };
       }
     }
-    // Content negotiation (http/negotiation.ts) answers these on any route before routing.
+    // Content negotiation (http/negotiation.ts) answers these on any route before routing: 406
+    // for an Accept that names the JSON:API media type only with parameters, on every path.
     const speaksJsonApi = Object.values(op.responses ?? {}).some((r) => r.content?.[JSONAPI_MEDIA_TYPE]);
-    if (speaksJsonApi) addError(op, 406);
+    const answersClientErrors = Object.keys(op.responses ?? {}).some((status) => status.startsWith('4'));
+    if (speaksJsonApi || !answersClientErrors) addError(op, 406);
     if (op.requestBody?.content?.[JSONAPI_MEDIA_TYPE]) addError(op, 415);
+    // Answered on any route before its handler: the rate limit (429), the database away (503),
+    // and on any body the size cap (413).
+    addError(op, 429, path);
+    // The exception filter writes every 503 (readiness included) as a JSON:API error document.
+    if (op.responses?.['503'] && !op.responses['503'].content?.[JSONAPI_MEDIA_TYPE])
+      delete op.responses['503'];
+    addError(op, 503, path);
+    if (op.requestBody || ['post', 'put', 'patch'].includes(method)) addError(op, 413, path);
+    // Negotiation refuses a JSON:API media type with parameters on any body (415); the request
+    // guard checks `include`, `sort` and `fields[…]` on every route, and a path parameter that is
+    // not valid percent-encoding is refused too (400).
+    if (op.requestBody || ['post', 'put', 'patch'].includes(method)) addError(op, 415, path);
+    addError(op, 400, path);
     if (op[PUBLIC] === true) {
       if (op.security === undefined) op.security = [];
       delete op[PUBLIC];
@@ -109,6 +132,27 @@ export function finishDocument(doc: OpenAPIObject): void {
       if (!param.schema || Object.keys(param.schema).length === 0) param.schema = { type: 'string' };
     }
   }
+  dropUnusedSchemas(doc);
+}
+
+/**
+ * Resource schemas are made for every type (`resourceComponents`); those no operation's
+ * `included` refers to, directly or through another schema, are left out.
+ */
+function dropUnusedSchemas(doc: OpenAPIObject): void {
+  const schemas = doc.components?.schemas ?? {};
+  const refs = (value: unknown) =>
+    [...JSON.stringify(value).matchAll(/#\/components\/schemas\/([^"]+)"/g)].map((m) => m[1]);
+  const used = new Set(refs(doc.paths));
+  for (let todo = [...used]; todo.length;) {
+    for (const name of refs(schemas[todo.pop()!] ?? {})) {
+      if (!used.has(name)) {
+        used.add(name);
+        todo.push(name);
+      }
+    }
+  }
+  for (const name of Object.keys(schemas)) if (!used.has(name)) delete schemas[name];
 }
 
 export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {

@@ -7,6 +7,7 @@ import { PreparedBody } from '../common/jsonapi/prepared-body';
 import { enforceRateLimit, isLimited, principalKey } from '../common/rate-limit/rate-limit.http';
 import { RateLimitService } from '../common/rate-limit/rate-limit.service';
 import { ChangeEpoch } from '../common/cache/change-epoch';
+import { holdTracking, ReadSet, trackReads } from '../common/cache/read-set';
 import { ResponseCache } from './response-cache';
 
 /** Where a request that missed the cache keeps its answer (set on the request, used by the adapter). */
@@ -47,17 +48,18 @@ export interface ResponseCacheOptions {
 }
 
 /**
- * Answers a GET that the same credentials made for the same URL since the last write anywhere,
- * before routing: no router walk, no guards, no handler, no rendering. Mounted after the request
+ * Answers a GET that the same credentials made for the same URL since the last write to what it
+ * read, before routing: no router walk, no guards, no handler, no rendering. Mounted after the request
  * id, access log, metrics, drain, security headers and rate-limit announcement, so a remembered
  * answer leaves with every header a computed one has.
  *
  * Why this is exactly what the full path would answer: the key is the Authorization header (as a
  * digest), the origin links are built on, and the URL; an answer is kept only when it was a 200
- * computed for an authenticated principal, and only while the change epoch is the one its
- * computation started under. Anything that could change the answer — a revoked token, a removed
- * team member, a changed row — is a write, and every write moves the epoch before it is answered;
- * this request learns the epoch with a read that starts after it arrived. Time is the one thing
+ * computed for an authenticated principal, and only while no table its computation read (noted
+ * where the queries run) has changed since it started and the access counter stands. Anything that
+ * could change the answer — a revoked token, a removed team member, a changed row — is a write,
+ * and every write stamps the tables it wrote (and moves the access counter, for tokens and rights)
+ * before it is answered; this request learns the stamps with a read that starts after it arrived. Time is the one thing
  * that changes without a write: an entry lasts no longer than its token. The principal's rate
  * limit is spent as on the full path.
  *
@@ -79,8 +81,11 @@ export function responseCacheMiddleware(options: ResponseCacheOptions): RequestH
       () => {
         const hit = cache.get(key);
         if (!hit) {
-          keepOnSuccess(caching, res, key, options);
-          return next();
+          // Every table the computation reads is noted, whatever code reads it.
+          const reads = new ReadSet();
+          keepOnSuccess(caching, res, key, reads, options);
+          res.once('close', holdTracking());
+          return trackReads(reads, next);
         }
         caching[ROUTE] = hit.route;
         const counted = limits.enabled && isLimited(req);
@@ -95,7 +100,13 @@ export function responseCacheMiddleware(options: ResponseCacheOptions): RequestH
   };
 }
 
-function keepOnSuccess(req: CachingRequest, res: Response, key: string, options: ResponseCacheOptions): void {
+function keepOnSuccess(
+  req: CachingRequest,
+  res: Response,
+  key: string,
+  reads: ReadSet,
+  options: ResponseCacheOptions,
+): void {
   const since = options.cache.since();
   const headers = res.getHeaderNames().length;
   req[SLOT] = {
@@ -104,7 +115,7 @@ function keepOnSuccess(req: CachingRequest, res: Response, key: string, options:
       if (!principal) return; // a public route: nothing says who may see it again
       if (res.getHeaderNames().length !== headers) return; // headers a hit would not repeat
       const answer = { body, owner: principalKey(principal), route: options.routeOf(req) };
-      options.cache.set(key, answer, since, credentialExpiry(principal));
+      options.cache.set(key, answer, since, reads, credentialExpiry(principal));
     },
   };
 }

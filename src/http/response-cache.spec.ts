@@ -1,17 +1,15 @@
 import { AppConfig } from '../config/app-config';
 import { PreparedBody } from '../common/jsonapi/prepared-body';
-import { ChangeEpoch, Epochs, EpochStore } from '../common/cache/change-epoch';
+import { ChangeEpoch } from '../common/cache/change-epoch';
+import { MemoryEpochStore } from '../common/cache/memory-epoch-store.testing';
+import { ReadSet } from '../common/cache/read-set';
 import { ResponseCache } from './response-cache';
 
-class CountingStore implements EpochStore {
-  value = 0;
-  read(): Promise<Epochs> {
-    return Promise.resolve({ changes: this.value, access: 0 });
-  }
-  advance(): Promise<number> {
-    return Promise.resolve(++this.value);
-  }
-}
+const reading = (...tables: string[]) => {
+  const reads = new ReadSet();
+  reads.add(tables.length ? tables : ['policy_sets']);
+  return reads;
+};
 
 const body = (json: string) => ({
   body: new PreparedBody('application/json', json),
@@ -20,7 +18,7 @@ const body = (json: string) => ({
 });
 
 function setup(cacheTtlMs = 5000, megabytes = 1) {
-  const store = new CountingStore();
+  const store = new MemoryEpochStore();
   const epoch = new ChangeEpoch(store);
   const cache = new ResponseCache(
     { cacheTtlMs, responseCacheBytes: megabytes * 1024 * 1024 } as AppConfig,
@@ -32,21 +30,35 @@ function setup(cacheTtlMs = 5000, megabytes = 1) {
 describe(ResponseCache.name, () => {
   afterEach(() => jest.useRealTimers());
 
-  it('keeps an answer until the epoch moves', async () => {
+  it('keeps an answer until a table it read changes, across changes of others', async () => {
     const { epoch, cache } = setup();
     await epoch.sync();
-    cache.set('k', body('{"a":1}'), cache.since());
+    cache.set('k', body('{"a":1}'), cache.since(), reading('policy_sets', 'policy_set_versions'));
+    epoch.wrote(['reserved_tag_keys']);
+    await epoch.flush();
     expect(cache.get('k')?.body.bytes.toString()).toBe('{"a":1}');
-    await epoch.advance();
+    epoch.wrote(['policy_set_versions']);
+    await epoch.flush();
+    await epoch.sync();
     expect(cache.get('k')).toBeUndefined();
   });
 
-  it('does not keep an answer whose computation started before a change', async () => {
-    const { epoch, cache } = setup();
+  it('ends every answer with a change of access', async () => {
+    const { store, epoch, cache } = setup();
+    await epoch.sync();
+    cache.set('k', body('{}'), cache.since(), reading('policy_sets'));
+    store.access++;
+    await epoch.sync();
+    expect(cache.get('k')).toBeUndefined();
+  });
+
+  it('does not keep an answer whose computation started before a change to what it read', async () => {
+    const { store, epoch, cache } = setup();
     await epoch.sync();
     const since = cache.since();
-    await epoch.advance();
-    cache.set('k', body('{}'), since);
+    store.changedElsewhere('policy_sets');
+    await epoch.sync();
+    cache.set('k', body('{}'), since, reading('policy_sets'));
     expect(cache.get('k')).toBeUndefined();
   });
 
@@ -54,7 +66,7 @@ describe(ResponseCache.name, () => {
     jest.useFakeTimers({ now: 1_000_000 });
     const { epoch, cache } = setup(5000);
     await epoch.sync();
-    cache.set('k', body('{}'), cache.since());
+    cache.set('k', body('{}'), cache.since(), reading());
     jest.setSystemTime(1_004_999);
     expect(cache.get('k')).toBeDefined();
     jest.setSystemTime(1_005_000);
@@ -65,9 +77,9 @@ describe(ResponseCache.name, () => {
     const { epoch, cache } = setup(5000, 1);
     await epoch.sync();
     const big = 'x'.repeat(100 * 1024);
-    for (let i = 0; i < 10; i++) cache.set(`k${i}`, body(big), cache.since());
+    for (let i = 0; i < 10; i++) cache.set(`k${i}`, body(big), cache.since(), reading());
     expect(cache.get('k0')).toBeDefined(); // now the most recently used
-    cache.set('k10', body(big), cache.since());
+    cache.set('k10', body(big), cache.since(), reading());
     expect(cache.get('k0')).toBeDefined();
     expect(cache.get('k1')).toBeUndefined();
     expect(cache.get('k10')).toBeDefined();
@@ -76,7 +88,7 @@ describe(ResponseCache.name, () => {
   it('does not keep an answer larger than an eighth of the budget', async () => {
     const { epoch, cache } = setup(5000, 1);
     await epoch.sync();
-    cache.set('huge', body('x'.repeat(200 * 1024)), cache.since());
+    cache.set('huge', body('x'.repeat(200 * 1024)), cache.since(), reading());
     expect(cache.get('huge')).toBeUndefined();
   });
 
@@ -84,7 +96,7 @@ describe(ResponseCache.name, () => {
     jest.useFakeTimers({ now: 1_000_000 });
     const { epoch, cache } = setup(5000);
     await epoch.sync();
-    cache.set('k', body('{}'), cache.since(), 1_002_000);
+    cache.set('k', body('{}'), cache.since(), reading(), 1_002_000);
     jest.setSystemTime(1_001_999);
     expect(cache.get('k')).toBeDefined();
     jest.setSystemTime(1_002_000);

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../config/app-config';
 import { PreparedBody } from '../common/jsonapi/prepared-body';
-import { ChangeEpoch } from '../common/cache/change-epoch';
+import { ChangeEpoch, EpochView } from '../common/cache/change-epoch';
+import { ReadSet } from '../common/cache/read-set';
 
 /** A remembered answer, and what giving it again needs besides the bytes. */
 export interface CachedResponse {
@@ -16,20 +17,25 @@ interface Entry {
   answer: CachedResponse;
   expiresAt: number;
   bytes: number;
+  /** What its computation started under, and what it read. */
+  since: EpochView;
+  reads: ReadSet;
+  /** The newest view it was found current under: nothing to compare while that is still the view. */
+  checked: EpochView;
 }
 
 /**
- * Rendered GET answers, per credential and URL, kept until any write is answered anywhere (the
- * ChangeEpoch moves), for CACHE_TTL_MS at most, within RESPONSE_CACHE_MB per process (the least
- * recently used go first). A read-mostly API answers most requests again and again from unchanged
- * rows: this spares the queries, the permission checks and the rendering of those answers.
+ * Rendered GET answers, per credential and URL, kept until a write to a table their computation
+ * read is answered anywhere, or one that may change tokens or rights (ChangeEpoch), for
+ * CACHE_TTL_MS at most, within RESPONSE_CACHE_MB per process (the least recently used go first).
+ * A read-mostly API answers most requests again and again from unchanged rows: this spares the
+ * queries, the permission checks and the rendering of those answers, and a write ends only the
+ * answers that read what it wrote.
  */
 @Injectable()
 export class ResponseCache {
   private readonly entries = new Map<string, Entry>();
   private bytes = 0;
-  /** The epoch the entries were made under; a newer one empties the map in one step. */
-  private epochOfEntries = -1;
   private readonly ttlMs: number;
   private readonly maxBytes: number;
 
@@ -46,15 +52,14 @@ export class ResponseCache {
   }
 
   /** What an entry whose computation starts now will be tagged with. */
-  since(): number {
-    return this.epoch.current;
+  since(): EpochView {
+    return this.epoch.snapshot();
   }
 
   get(key: string): CachedResponse | undefined {
-    this.dropIfStale();
     const hit = this.entries.get(key);
     if (!hit) return undefined;
-    if (hit.expiresAt <= Date.now()) {
+    if (hit.expiresAt <= Date.now() || !this.current(hit)) {
       this.remove(key, hit);
       return undefined;
     }
@@ -65,12 +70,13 @@ export class ResponseCache {
   }
 
   /**
-   * Keeps `answer` if nothing changed since its computation started (`since`), until the TTL or
-   * `notAfter` (epoch ms: when the credential it was made for expires), whichever comes first.
+   * Keeps `answer` if nothing it read changed since its computation started (`since`), until the
+   * TTL or `notAfter` (epoch ms: when the credential it was made for expires), whichever is first.
    */
-  set(key: string, answer: CachedResponse, since: number, notAfter?: number): void {
-    this.dropIfStale();
-    if (since !== this.epoch.current) return;
+  set(key: string, answer: CachedResponse, since: EpochView, reads: ReadSet, notAfter?: number): void {
+    reads.close();
+    // unchangedSince also compares the access counter: the answer was made for a principal.
+    if (!this.epoch.unchangedSince(since, reads)) return;
     const bytes = answer.body.bytes.length + key.length;
     if (bytes > this.maxBytes / 8) return;
     const old = this.entries.get(key);
@@ -80,15 +86,17 @@ export class ResponseCache {
       this.remove(oldestKey, oldest);
     }
     const expiresAt = Math.min(Date.now() + this.ttlMs, notAfter ?? Infinity);
-    this.entries.set(key, { answer, bytes, expiresAt });
+    this.entries.set(key, { answer, bytes, expiresAt, since, reads, checked: this.epoch.snapshot() });
     this.bytes += bytes;
   }
 
-  private dropIfStale(): void {
-    if (this.epochOfEntries === this.epoch.current) return;
-    this.entries.clear();
-    this.bytes = 0;
-    this.epochOfEntries = this.epoch.current;
+  /** Made for a principal: it ends with a write to what it read, or to tokens and rights. */
+  private current(entry: Entry): boolean {
+    const now = this.epoch.snapshot();
+    if (entry.checked === now) return true;
+    if (!this.epoch.unchangedSince(entry.since, entry.reads)) return false;
+    entry.checked = now;
+    return true;
   }
 
   private remove(key: string, entry: Entry): void {

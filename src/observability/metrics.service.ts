@@ -36,6 +36,7 @@ export class MetricsService {
   readonly registry = new Registry();
   private readonly requests: Counter<'method' | 'route' | 'status'>;
   private readonly latency: Histogram<'method' | 'route' | 'status'>;
+  private readonly cacheHits: Counter<'route'>;
 
   constructor(@InjectDataSource() ds: DataSource) {
     collectDefaultMetrics({ register: this.registry });
@@ -50,6 +51,12 @@ export class MetricsService {
       help: 'Time from request arrival to the last byte of the response',
       labelNames: ['method', 'route', 'status'],
       buckets: LATENCY_BUCKETS,
+      registers: [this.registry],
+    });
+    this.cacheHits = new Counter({
+      name: 'http_response_cache_hits_total',
+      help: 'GET answers given from the response cache (no query, no rendering), by route template',
+      labelNames: ['route'],
       registers: [this.registry],
     });
     new Gauge({
@@ -76,6 +83,7 @@ export class MetricsService {
       res.once('finish', () => {
         const labels = { method: req.method, route: routeLabel(req), status: String(res.statusCode) };
         this.requests.inc(labels);
+        if (cachedRouteOf(req)) this.cacheHits.inc({ route: labels.route });
         this.latency.observe(labels, Number(process.hrtime.bigint() - stop) / 1e9);
       });
       next();

@@ -5,7 +5,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { PermissionService } from '../common/auth/permission.service';
 import { Principal } from '../common/auth/principal';
 import { Page } from '../common/sql/paginate';
-import { inTransaction } from '../common/sql/transaction';
+import { inOneStatement, inTransaction } from '../common/sql/transaction';
 import { isUniqueViolation } from '../common/errors/db-errors';
 import { invalidAttribute, notFound, Violations } from '../common/errors/domain-error';
 import { ParsedBody } from '../common/jsonapi/body';
@@ -163,7 +163,7 @@ export class PoliciesService {
   /** Deletes the policy; its memberships go with it (the sets themselves stay). */
   async delete(p: Principal, id: string): Promise<void> {
     const policy = await this.requireManageable(p, id);
-    await inTransaction(this.ds, (manager) => this.repo.delete(manager, policy.id));
+    await inOneStatement(this.ds, (manager) => this.repo.delete(manager, policy.id));
     await this.blobs.delete(codeKey(policy.id));
   }
 

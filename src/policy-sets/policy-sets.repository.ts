@@ -3,7 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, In, Repository } from 'typeorm';
 import { likeCondition, likePattern } from '../common/sql/like';
 import { RowReader } from '../common/sql/row-reader';
-import { lockRow } from '../common/sql/transaction';
+import { withRowLock } from '../common/sql/transaction';
 import { Page, paginate, paginateCounted } from '../common/sql/paginate';
 import { PageParams } from '../common/jsonapi/pagination';
 import { PolicyKind } from '../policies/policy-kinds';
@@ -89,18 +89,18 @@ export class PolicySetsRepository {
     return out;
   }
 
-  lock(manager: EntityManager, id: string): Promise<boolean> {
-    return lockRow(manager, PolicySetEntity, id);
+  /**
+   * The set's row, locked for the rest of the transaction, in one statement (SQLite's writers take
+   * turns anyway, so there it is a plain read); null when it does not exist.
+   */
+  findLocked(manager: EntityManager, id: string): Promise<PolicySetEntity | null> {
+    const qb = manager.getRepository(PolicySetEntity).createQueryBuilder('s').where('s.id = :id', { id });
+    return withRowLock(qb).getOne();
   }
 
   async findById(id: string, manager?: EntityManager): Promise<PolicySetEntity | null> {
     if (manager) return manager.getRepository(PolicySetEntity).findOne({ where: { id } });
-    const [set] = await this.rows.many(
-      `SELECT ${this.rows.select('s')} FROM policy_sets s WHERE s.id = ?`,
-      [id],
-      's',
-    );
-    return set ?? null;
+    return this.rows.byId(id);
   }
 
   /** framework_b sets pinned to each of `versions` (lower-cased keys), one aggregate query. */
@@ -291,17 +291,17 @@ export class PolicySetsRepository {
   ): Promise<void> {
     if (!memberIds.length) return;
     const { entity, column, property } = MEMBER_TABLES[relation];
-    const existing = await manager
-      .createQueryBuilder(entity, 'm')
-      .select(`m.${column}`, 'memberId')
-      .where('m.policy_set_id = :setId', { setId })
-      .andWhere(`m.${column} IN (:...memberIds)`, { memberIds })
-      .getRawMany<{ memberId: string }>();
-    const present = new Set(existing.map((r) => r.memberId));
-    const fresh = memberIds
-      .filter((id) => !present.has(id))
-      .map((id) => ({ policySetId: setId, [property]: id, createdAt: at }));
-    if (fresh.length) await manager.createQueryBuilder().insert().into(entity).values(fresh).execute();
+    // One statement: a member already present keeps its row (and its created-at, the order of the
+    // relationship) through a no-op update of the key; a member that is gone still fails the
+    // foreign key, as it would without the conflict clause.
+    await manager
+      .createQueryBuilder()
+      .insert()
+      .into(entity)
+      .values(memberIds.map((id) => ({ policySetId: setId, [property]: id, createdAt: at })))
+      .orUpdate(['policy_set_id'], ['policy_set_id', column])
+      .updateEntity(false)
+      .execute();
   }
 
   async removeMembers(

@@ -4,7 +4,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { PermissionService } from '../common/auth/permission.service';
 import { Principal } from '../common/auth/principal';
 import { Page } from '../common/sql/paginate';
-import { inTransaction } from '../common/sql/transaction';
+import { inOneStatement, inTransaction } from '../common/sql/transaction';
 import { isUniqueViolation } from '../common/errors/db-errors';
 import { invalid, invalidAttribute, notFound, Violations } from '../common/errors/domain-error';
 import { ParsedBody } from '../common/jsonapi/body';
@@ -259,14 +259,13 @@ export class PolicySetsService {
   /** Deletes the set, its attachments and versions; the policies themselves stay. */
   async delete(p: Principal, id: string): Promise<void> {
     const set = await this.requireManageable(p, id);
-    await inTransaction(this.ds, (manager) => this.repo.delete(manager, set.id));
+    await inOneStatement(this.ds, (manager) => this.repo.delete(manager, set.id));
     await this.blobs.deletePrefix(policySetBlobPrefix(set.id));
   }
 
   /** Locks the set's row for the rest of the transaction; 404 when it was deleted meanwhile. */
   async lockExisting(manager: EntityManager, id: string): Promise<PolicySetEntity> {
-    if (!(await this.repo.lock(manager, id))) throw notFound();
-    const set = await this.repo.findById(id, manager);
+    const set = await this.repo.findLocked(manager, id);
     if (!set) throw notFound();
     return set;
   }

@@ -48,11 +48,10 @@ export class ProjectWorkspaceCounts {
     }
     if (!missing.length) return counts;
     const generation = this.generation;
-    const since = this.memo.since();
-    const loaded = await this.exact(missing);
-    for (const [id, count] of loaded) {
+    const { value, stamp } = this.memo.loadNoting(() => this.exact(missing));
+    for (const [id, count] of await value) {
       counts.set(id, count);
-      if (generation === this.generation) this.memo.set(id, count, since);
+      if (generation === this.generation) this.memo.set(id, count, stamp);
     }
     return counts;
   }

@@ -4,7 +4,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { PermissionService } from '../common/auth/permission.service';
 import { Principal } from '../common/auth/principal';
 import { Page } from '../common/sql/paginate';
-import { inTransaction } from '../common/sql/transaction';
+import { inOneStatement, inTransaction } from '../common/sql/transaction';
 import { isUniqueViolation } from '../common/errors/db-errors';
 import { invalid, invalidAttribute, notFound } from '../common/errors/domain-error';
 import { ParsedBody } from '../common/jsonapi/body';
@@ -183,7 +183,7 @@ export class ProjectsService {
     if ((counts.get(project.id) ?? 0) > 0) {
       throw invalid('Project still has workspaces; move or delete them first');
     }
-    await inTransaction(this.ds, (manager) => this.repo.delete(manager, project.id));
+    await inOneStatement(this.ds, (manager) => this.repo.delete(manager, project.id));
   }
 
   /** Saves the project and, when the body listed them, replaces its tag bindings: one transaction. */

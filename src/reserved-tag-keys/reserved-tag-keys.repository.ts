@@ -2,17 +2,25 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository } from 'typeorm';
 import { paginate, Page } from '../common/sql/paginate';
+import { RowReader } from '../common/sql/row-reader';
 import { PageParams } from '../common/jsonapi/pagination';
+import { isUniqueViolation } from '../common/errors/db-errors';
+import { inOneStatement, inTransaction } from '../common/sql/transaction';
 import { ReservedTagKeyEntity } from './entities/reserved-tag-key.entity';
 
 @Injectable()
 export class ReservedTagKeysRepository {
+  private readonly rows: RowReader<ReservedTagKeyEntity>;
+
   constructor(
     @InjectRepository(ReservedTagKeyEntity) private readonly repo: Repository<ReservedTagKeyEntity>,
-  ) {}
+  ) {
+    this.rows = new RowReader(repo.manager.connection, ReservedTagKeyEntity);
+  }
 
-  findById(id: string): Promise<ReservedTagKeyEntity | null> {
-    return this.repo.findOne({ where: { id } });
+  /** Plain SQL (see RowReader): every route on one key starts here. */
+  async findById(id: string): Promise<ReservedTagKeyEntity | null> {
+    return this.rows.byId(id);
   }
 
   list(organizationId: string, page: PageParams): Promise<Page<ReservedTagKeyEntity>> {
@@ -56,11 +64,58 @@ export class ReservedTagKeysRepository {
     return rows.map((r) => r.key.toLowerCase());
   }
 
-  save(manager: EntityManager, key: ReservedTagKeyEntity): Promise<ReservedTagKeyEntity> {
-    return manager.getRepository(ReservedTagKeyEntity).save(key);
+  /**
+   * Inserts `key` unless another key of its organization equals it ignoring case: false then. On
+   * MySQL/MariaDB it is one statement: the unique index compares keys in the column's collation
+   * (utf8mb4_unicode_ci), which ignores case, so the insert itself refuses a clash. SQLite's index
+   * compares bytes: there the check and the insert run in one transaction (its writers take turns).
+   */
+  async insertUnlessTaken(key: ReservedTagKeyEntity): Promise<boolean> {
+    const ds = this.repo.manager.connection;
+    try {
+      if (ds.options.type === 'better-sqlite3') {
+        return await inTransaction(ds, async (manager) => {
+          if (await this.findClash(manager, key.organizationId, key.key, key.id)) return false;
+          await this.insert(manager, key);
+          return true;
+        });
+      }
+      await inOneStatement(ds, (manager) => this.insert(manager, key));
+      return true;
+    } catch (err) {
+      if (isUniqueViolation(err)) return false;
+      throw err;
+    }
   }
 
-  async delete(manager: EntityManager, id: string): Promise<void> {
-    await manager.getRepository(ReservedTagKeyEntity).delete({ id });
+  /** Writes both attributes and `updated-at` of an existing key, without reading it first. */
+  async update(manager: EntityManager, key: ReservedTagKeyEntity): Promise<void> {
+    await manager
+      .getRepository(ReservedTagKeyEntity)
+      .update(
+        { id: key.id },
+        { key: key.key, disableOverrides: key.disableOverrides, updatedAt: key.updatedAt },
+      );
+  }
+
+  /** One statement: nothing refers to a reserved key. */
+  async delete(id: string): Promise<void> {
+    await inOneStatement(this.repo.manager.connection, (manager) =>
+      manager.getRepository(ReservedTagKeyEntity).delete({ id }),
+    );
+  }
+
+  /**
+   * The entity is complete: nothing the database returns (MariaDB's RETURNING of defaulted columns,
+   * raw 1/0 for booleans) is merged back into it.
+   */
+  private async insert(manager: EntityManager, key: ReservedTagKeyEntity): Promise<void> {
+    await manager
+      .createQueryBuilder()
+      .insert()
+      .into(ReservedTagKeyEntity)
+      .values(key)
+      .updateEntity(false)
+      .execute();
   }
 }

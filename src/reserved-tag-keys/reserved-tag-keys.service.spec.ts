@@ -12,11 +12,11 @@ import { ReservedTagKeysService } from './reserved-tag-keys.service';
 const principal: Principal = { kind: 'user', tokenId: 't', userId: 'u', username: 'u', isSiteAdmin: false };
 const org = Object.assign(new OrganizationEntity(), { id: 'org-1', name: 'acme' });
 
-function duplicateKeyError(): QueryFailedError {
+function missingParentError(): QueryFailedError {
   return new QueryFailedError(
     'INSERT',
     [],
-    Object.assign(new Error('dup'), { code: 'ER_DUP_ENTRY', errno: 1062 }),
+    Object.assign(new Error('fk'), { code: 'ER_NO_REFERENCED_ROW_2', errno: 1452 }),
   );
 }
 
@@ -33,7 +33,10 @@ async function kindOf(promise: Promise<unknown>): Promise<[string, string | unde
 describe('ReservedTagKeysService', () => {
   let sut: ReservedTagKeysService;
   let repo: jest.Mocked<
-    Pick<ReservedTagKeysRepository, 'findById' | 'findClash' | 'save' | 'delete' | 'overrideLocked'>
+    Pick<
+      ReservedTagKeysRepository,
+      'findById' | 'findClash' | 'insertUnlessTaken' | 'update' | 'delete' | 'overrideLocked'
+    >
   >;
   let permissions: jest.Mocked<Pick<PermissionService, 'requireOwner' | 'requireMember'>>;
   let manager: { query: jest.Mock; connection: unknown };
@@ -50,7 +53,8 @@ describe('ReservedTagKeysService', () => {
     repo = {
       findById: jest.fn(),
       findClash: jest.fn().mockResolvedValue(null),
-      save: jest.fn(async (_m: EntityManager, k: ReservedTagKeyEntity) => k),
+      insertUnlessTaken: jest.fn<Promise<boolean>, [ReservedTagKeyEntity]>().mockResolvedValue(true),
+      update: jest.fn<Promise<void>, [EntityManager, ReservedTagKeyEntity]>(),
       delete: jest.fn(),
       overrideLocked: jest.fn(),
     };
@@ -69,37 +73,50 @@ describe('ReservedTagKeysService', () => {
 
   const attrs = (key: string, disableOverrides = true) => ({ key, 'disable-overrides': disableOverrides });
 
-  it('creates a key for an owner after locking the organization row', async () => {
+  it('creates a key for an owner, leaving the clash check to the insert', async () => {
     const key = await sut.create(principal, 'acme', attrs('env'));
     expect(key).toMatchObject({ organizationId: org.id, key: 'env', disableOverrides: true });
     expect(key.id).toMatch(/^rtk-[0-9A-Za-z]{16}$/);
     expect(key.updatedAt).toEqual(key.createdAt);
-    expect(manager.query).toHaveBeenCalledWith(expect.stringContaining('FOR UPDATE'), [org.id]);
-    expect(repo.findClash).toHaveBeenCalledWith(manager, org.id, 'env', key.id);
-    expect(repo.save).toHaveBeenCalledWith(manager, key);
+    expect(repo.insertUnlessTaken).toHaveBeenCalledWith(key);
+    expect(manager.query).not.toHaveBeenCalled();
   });
 
   it('answers 404 to a caller who is not an owner, writing nothing', async () => {
     permissions.requireOwner.mockRejectedValue(notFound());
     expect(await kindOf(sut.create(principal, 'acme', attrs('env')))).toEqual(['not-found', undefined]);
-    expect(repo.save).not.toHaveBeenCalled();
+    expect(repo.insertUnlessTaken).not.toHaveBeenCalled();
   });
 
   it('refuses a key that clashes with another one of the organization', async () => {
-    repo.findClash.mockResolvedValue(new ReservedTagKeyEntity());
+    repo.insertUnlessTaken.mockResolvedValue(false);
     expect(await kindOf(sut.create(principal, 'acme', attrs('ENV')))).toEqual([
       'invalid',
       'Key has already been taken',
     ]);
-    expect(repo.save).not.toHaveBeenCalled();
   });
 
-  it('turns a unique violation from a concurrent insert into the same 422', async () => {
-    repo.save.mockRejectedValue(duplicateKeyError());
-    expect(await kindOf(sut.create(principal, 'acme', attrs('env')))).toEqual([
+  it('answers 404 when the organization went away between its read and the insert', async () => {
+    repo.insertUnlessTaken.mockRejectedValue(missingParentError());
+    expect(await kindOf(sut.create(principal, 'acme', attrs('env')))).toEqual(['not-found', undefined]);
+  });
+
+  it('refuses an update to a key that clashes, after locking the organization row', async () => {
+    repo.findById.mockResolvedValue(
+      Object.assign(new ReservedTagKeyEntity(), {
+        id: 'rtk-1',
+        organizationId: org.id,
+        key: 'env',
+        updatedAt: new Date(),
+      }),
+    );
+    repo.findClash.mockResolvedValue(new ReservedTagKeyEntity());
+    expect(await kindOf(sut.update(principal, 'rtk-1', attrs('ENV')))).toEqual([
       'invalid',
       'Key has already been taken',
     ]);
+    expect(manager.query).toHaveBeenCalledWith(expect.stringContaining('FOR UPDATE'), [org.id]);
+    expect(repo.update).not.toHaveBeenCalled();
   });
 
   it('moves updated-at forward on update even within the same millisecond', async () => {
@@ -116,6 +133,7 @@ describe('ReservedTagKeysService', () => {
     const updated = await sut.update(principal, 'rtk-1', attrs('stage', true));
     expect(updated).toMatchObject({ key: 'stage', disableOverrides: true, createdAt: future });
     expect(updated.updatedAt.getTime()).toBe(future.getTime() + 1);
+    expect(repo.update).toHaveBeenCalledWith(manager, updated);
   });
 
   it('answers 404 for an unknown id before any permission question', async () => {

@@ -5,7 +5,7 @@ import { PermissionService } from '../common/auth/permission.service';
 import { Principal } from '../common/auth/principal';
 import { Page } from '../common/sql/paginate';
 import { inTransaction } from '../common/sql/transaction';
-import { isUniqueViolation } from '../common/errors/db-errors';
+import { isForeignKeyViolation, isUniqueViolation } from '../common/errors/db-errors';
 import { invalidAttribute, notFound } from '../common/errors/domain-error';
 import { PageParams } from '../common/jsonapi/pagination';
 import { newId } from '../common/ids';
@@ -52,7 +52,13 @@ export class ReservedTagKeysService {
       createdAt: now,
       updatedAt: now,
     });
-    await this.saveUnique(key);
+    try {
+      if (!(await this.repo.insertUnlessTaken(key))) throw taken();
+    } catch (err) {
+      // The organization went away since it was read.
+      if (isForeignKeyViolation(err)) throw notFound();
+      throw err;
+    }
     return key;
   }
 
@@ -63,7 +69,7 @@ export class ReservedTagKeysService {
     key.key = attrs.key;
     key.disableOverrides = attrs['disable-overrides'];
     key.updatedAt = new Date(Math.max(Date.now(), key.updatedAt.getTime() + 1));
-    await this.saveUnique(key);
+    await this.updateUnique(key);
     return key;
   }
 
@@ -74,7 +80,7 @@ export class ReservedTagKeysService {
   async delete(p: Principal, id: string): Promise<void> {
     const key = await this.requireReadable(p, id);
     await this.permissions.requireOwner(p, key.organizationId);
-    await inTransaction(this.ds, (manager) => this.repo.delete(manager, key.id));
+    await this.repo.delete(key.id);
   }
 
   /**
@@ -94,12 +100,12 @@ export class ReservedTagKeysService {
    * Keys are unique per organization ignoring case. Writers of one organization's keys take turns
    * on its row; the unique index still turns any race that slips through into the same 422.
    */
-  private async saveUnique(key: ReservedTagKeyEntity): Promise<void> {
+  private async updateUnique(key: ReservedTagKeyEntity): Promise<void> {
     try {
       await inTransaction(this.ds, async (manager) => {
         await this.organizations.lockForChildWrites(manager, key.organizationId);
         if (await this.repo.findClash(manager, key.organizationId, key.key, key.id)) throw taken();
-        await this.repo.save(manager, key);
+        await this.repo.update(manager, key);
       });
     } catch (err) {
       if (isUniqueViolation(err)) throw taken();

@@ -85,6 +85,46 @@ export class RunTriggersRepository {
     return pageOf(items, totalCount, page);
   }
 
+  /**
+   * `listViews` and the workspace it lists for, in one round trip: the workspace's row with the
+   * page of its triggers left-joined to it. Undefined when that row did not come back (no such
+   * workspace, or a page past the end): the caller then asks the two questions apart.
+   */
+  async listViewsOf(
+    workspaceId: string,
+    direction: TriggerDirection,
+    page: PageParams,
+  ): Promise<{ workspace: WorkspaceEntity; page: Page<RunTriggerView> } | undefined> {
+    // The listed workspace is one end of every trigger; only the other end is joined per row.
+    const [end, other] =
+      direction === 'inbound' ? ['workspace_id', 'sourceable_id'] : ['sourceable_id', 'workspace_id'];
+    const rows: Record<string, unknown>[] = await this.repo.manager.query(
+      `SELECT ${this.workspaces.select('d')}, ${this.triggers.select('rt')}, ${this.workspaces.select('o')},
+              COUNT(rt.id) OVER () AS page_total_count
+         FROM workspaces d
+         LEFT JOIN run_triggers rt ON rt.${end} = d.id
+         LEFT JOIN workspaces o ON o.id = rt.${other}
+        WHERE d.id = ?
+        ORDER BY ${orderOf(page)}
+        LIMIT ? OFFSET ?`,
+      [workspaceId, page.size, offsetOf(page)],
+    );
+    if (!rows.length) return undefined;
+    const totalCount = Number(rows[0].page_total_count);
+    const workspace = this.workspaces.hydrate(rows[0], 'd');
+    const items = totalCount
+      ? rows.map((row) => {
+          const otherEnd = this.workspaces.hydrate(row, 'o');
+          return {
+            trigger: this.triggers.hydrate(row, 'rt'),
+            workspace: direction === 'inbound' ? workspace : otherEnd,
+            sourceable: direction === 'inbound' ? otherEnd : workspace,
+          };
+        })
+      : [];
+    return { workspace, page: pageOf(items, totalCount, page) };
+  }
+
   /** Every trigger among the organization's workspaces (both ends share the organization). */
   async edgesInOrganization(manager: EntityManager, organizationId: string): Promise<TriggerEdge[]> {
     const rows: { workspaceId: string; sourceableId: string }[] = await manager

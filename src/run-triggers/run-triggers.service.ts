@@ -4,7 +4,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { PermissionService } from '../common/auth/permission.service';
 import { Principal } from '../common/auth/principal';
 import { Page } from '../common/sql/paginate';
-import { inTransaction } from '../common/sql/transaction';
+import { inOneStatement, inTransaction } from '../common/sql/transaction';
 import { isForeignKeyViolation, isUniqueViolation } from '../common/errors/db-errors';
 import { invalid, notFound, Violations } from '../common/errors/domain-error';
 import { ParsedBody } from '../common/jsonapi/body';
@@ -64,6 +64,11 @@ export class RunTriggersService {
     direction: TriggerDirection,
     page: PageParams,
   ): Promise<Page<RunTriggerView>> {
+    const read = await this.repo.listViewsOf(workspaceId, direction, page);
+    if (read) {
+      await this.permissions.requireWorkspaceLevel(p, read.workspace, 'read');
+      return read.page;
+    }
     const ws = await this.workspaces.requireAccess(p, workspaceId, 'read');
     return this.repo.listViews(ws.id, direction, page);
   }
@@ -84,7 +89,7 @@ export class RunTriggersService {
     const view = await this.repo.findView(id);
     if (!view) throw notFound();
     await this.permissions.requireWorkspaceLevel(p, view.workspace, 'admin');
-    await inTransaction(this.ds, (manager) => this.repo.delete(manager, id));
+    await inOneStatement(this.ds, (manager) => this.repo.delete(manager, id));
   }
 
   /**

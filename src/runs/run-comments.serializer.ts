@@ -8,6 +8,8 @@ export const COMMENT_DOC: ResourceDoc = {
     body: str('The comment, as written (at most 10,000 characters)'),
     action: {
       ...enumOf(COMMENTED_ACTIONS, 'The run action it was given with; null when posted on its own'),
+      // OpenAPI 3.0: a nullable enum lists null among its values.
+      enum: [...COMMENTED_ACTIONS, null],
       nullable: true,
     },
     'created-at': timestamp(),

@@ -8,7 +8,14 @@ import { pageResult } from '../common/sql/paginate';
 import { badRequest } from '../common/errors/domain-error';
 import { JsonApiBody, ParsedBody } from '../common/jsonapi/body';
 import { CollectionDocument, ResourceDocument } from '../common/jsonapi/document';
-import { ApiCreate, ApiErrors, ApiList, ApiShow, resourceSchema } from '../common/jsonapi/openapi';
+import {
+  ApiCreate,
+  ApiErrors,
+  ApiList,
+  ApiShow,
+  commaListOf,
+  resourceSchema,
+} from '../common/jsonapi/openapi';
 import { PageParams } from '../common/jsonapi/pagination';
 import { Includes, Paging, QueryValue } from '../common/jsonapi/query';
 import { LinkOrigin } from '../storage/link-origin.decorator';
@@ -107,7 +114,9 @@ export class RunsController {
   @ApiList(RUN_DOC, {
     includes: RUN_INCLUDES,
     includedDocs: INCLUDED_DOCS,
-    query: { 'filter[status]': 'comma list of run statuses' },
+    query: {
+      'filter[status]': { description: 'comma list of run statuses', schema: commaListOf(RUN_STATUSES) },
+    },
   })
   async list(
     @CurrentPrincipal() p: Principal,
@@ -133,7 +142,7 @@ export class RunsController {
   })
   @ApiBody(COMMENT_BODY)
   @ApiResponse({ status: 202, description: 'Accepted; no body' })
-  @ApiErrors(401, 404, 409)
+  @ApiErrors(401, 404, 409, 422)
   apply(@CurrentPrincipal() p: Principal, @Param('id') id: string, @Body() body: unknown): Promise<void> {
     return this.act(p, id, 'apply', body);
   }
@@ -146,7 +155,7 @@ export class RunsController {
   })
   @ApiBody(COMMENT_BODY)
   @ApiResponse({ status: 202, description: 'Accepted; no body' })
-  @ApiErrors(401, 404, 409)
+  @ApiErrors(401, 404, 409, 422)
   discard(@CurrentPrincipal() p: Principal, @Param('id') id: string, @Body() body: unknown): Promise<void> {
     return this.act(p, id, 'discard', body);
   }
@@ -163,7 +172,7 @@ export class RunsController {
   })
   @ApiBody(COMMENT_BODY)
   @ApiResponse({ status: 202, description: 'Accepted; no body' })
-  @ApiErrors(401, 404, 409)
+  @ApiErrors(401, 404, 409, 422)
   cancel(@CurrentPrincipal() p: Principal, @Param('id') id: string, @Body() body: unknown): Promise<void> {
     return this.act(p, id, 'cancel', body);
   }
@@ -176,7 +185,7 @@ export class RunsController {
   })
   @ApiBody(COMMENT_BODY)
   @ApiResponse({ status: 202, description: 'Accepted; no body' })
-  @ApiErrors(401, 404, 409)
+  @ApiErrors(401, 404, 409, 422)
   forceCancel(
     @CurrentPrincipal() p: Principal,
     @Param('id') id: string,
@@ -195,7 +204,7 @@ export class RunsController {
     status: 200,
     schema: { type: 'object', properties: { data: resourceSchema(WORKSPACE_DOC) } },
   })
-  @ApiErrors(401, 404, 409)
+  @ApiErrors(401, 404, 409, 422)
   async lock(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<ResourceDocument> {
     await this.runs.lock(p, id);
     return this.workspace(p, id);
@@ -212,7 +221,7 @@ export class RunsController {
     status: 200,
     schema: { type: 'object', properties: { data: resourceSchema(WORKSPACE_DOC) } },
   })
-  @ApiErrors(401, 404, 409)
+  @ApiErrors(401, 404, 409, 422)
   async unlock(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<ResourceDocument> {
     await this.runs.unlock(p, id);
     return this.workspace(p, id);

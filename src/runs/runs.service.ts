@@ -200,4 +200,3 @@ const LOCK_HOLDER_NAMES: Record<WorkspaceLockHolder['type'], string> = {
   teams: 'Team',
   organizations: 'Organization',
 };
-

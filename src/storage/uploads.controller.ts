@@ -55,8 +55,14 @@ export class UploadsController {
   })
   @ApiResponse({
     status: 200,
-    description: 'The file, with Content-Disposition and Content-Length',
-    content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } },
+    description:
+      'The file, with Content-Disposition and Content-Length; a plan in JSON is sent as application/json, anything else as application/octet-stream',
+    content: {
+      'application/octet-stream': { schema: { type: 'string', format: 'binary' } },
+      'application/json': {
+        schema: { type: 'object', description: 'a plan in JSON, as the executor uploaded it' },
+      },
+    },
   })
   @ApiErrors(404, 410)
   async download(@Param('token') token: string, @Res() res: Response): Promise<void> {

@@ -7,7 +7,7 @@ import { pageResult } from '../common/sql/paginate';
 import { badRequest } from '../common/errors/domain-error';
 import { JsonApiBody, ParsedBody } from '../common/jsonapi/body';
 import { CollectionDocument, ResourceDocument } from '../common/jsonapi/document';
-import { ApiCreate, ApiDelete, ApiList, ApiShow, ApiUpdate } from '../common/jsonapi/openapi';
+import { ApiCreate, ApiDelete, ApiList, ApiShow, ApiUpdate, idParam } from '../common/jsonapi/openapi';
 import { PageParams } from '../common/jsonapi/pagination';
 import { Paging, QueryValue } from '../common/jsonapi/query';
 import { TeamWorkspaceAttributes } from './dto/team-workspace-attributes.dto';
@@ -28,7 +28,12 @@ export class TeamWorkspacesController {
   @Get()
   @Sortable({ 'created-at': 'createdAt' }, 'created-at')
   @ApiList(TEAM_WORKSPACE_DOC, {
-    query: { 'filter[workspace][id]': 'required: the workspace whose team access to list' },
+    query: {
+      'filter[workspace][id]': {
+        description: 'required: the workspace whose team access to list',
+        schema: idParam('ws'),
+      },
+    },
   })
   async list(
     @CurrentPrincipal() p: Principal,

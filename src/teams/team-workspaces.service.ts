@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { PermissionService } from '../common/auth/permission.service';
 import { Principal } from '../common/auth/principal';
 import { Page } from '../common/sql/paginate';
-import { inTransaction } from '../common/sql/transaction';
+import { inOneStatement, inTransaction } from '../common/sql/transaction';
 import { isUniqueViolation } from '../common/errors/db-errors';
 import { invalid, notFound } from '../common/errors/domain-error';
 import { ParsedBody } from '../common/jsonapi/body';
@@ -83,7 +83,7 @@ export class TeamWorkspacesService {
   async delete(p: Principal, id: string): Promise<void> {
     const tw = await this.show(p, id);
     await this.workspaces.requireAccess(p, tw.workspaceId, 'admin');
-    await inTransaction(this.ds, (m) => this.repo.deleteTeamWorkspace(m, tw.id));
+    await inOneStatement(this.ds, (m) => this.repo.deleteTeamWorkspace(m, tw.id));
     this.workspaces.forgetListPositions();
   }
 }

@@ -63,6 +63,7 @@ describe(TeamsService.name, () => {
     } as unknown as EntityManager & { query: jest.Mock };
     const ds = {
       options: { type: 'mysql' },
+      manager,
       transaction: jest.fn((work: (m: EntityManager) => Promise<unknown>) => work(manager)),
     } as unknown as DataSource;
     repo = {

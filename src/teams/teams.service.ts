@@ -5,7 +5,7 @@ import { PermissionService } from '../common/auth/permission.service';
 import { FLAG_PROPERTY, ORGANIZATION_FLAGS, OrganizationAccess, Principal } from '../common/auth/principal';
 import { Page } from '../common/sql/paginate';
 import { IdSubquery } from '../common/sql/id-subquery';
-import { inTransaction } from '../common/sql/transaction';
+import { inOneStatement, inTransaction } from '../common/sql/transaction';
 import { isUniqueViolation } from '../common/errors/db-errors';
 import { invalid, invalidAttribute, notFound, Violations } from '../common/errors/domain-error';
 import { ParsedBody } from '../common/jsonapi/body';
@@ -175,7 +175,7 @@ export class TeamsService {
     const team = await this.requireVisible(p, id);
     await this.permissions.requireOwner(p, team.organizationId);
     if (team.isOwners) throw invalid('The owners team cannot be deleted');
-    await inTransaction(this.ds, (m) => this.repo.deleteTeam(m, team.id));
+    await inOneStatement(this.ds, (m) => this.repo.deleteTeam(m, team.id));
     this.permissions.forgetCachedAccess();
   }
 

@@ -49,7 +49,7 @@ export class LoginController {
   @HttpCode(201)
   @ApiBody({ schema: LOGIN_BODY })
   @ApiResponse({ status: 201, schema: { type: 'object', properties: { data: resourceSchema(TOKEN_DOC) } } })
-  @ApiErrors(400, 401, 415, 422, 429)
+  @ApiErrors(400, 401, 403, 415, 422, 429)
   async create(
     @Req() req: Request,
     @JsonApiBody(LoginAttributes, { types: ['authentication-tokens'] }) body: ParsedBody<LoginAttributes>,

@@ -8,7 +8,7 @@ import { pageResult } from '../common/sql/paginate';
 import { notFound } from '../common/errors/domain-error';
 import { JsonApiBody, ParsedBody } from '../common/jsonapi/body';
 import { CollectionDocument, ResourceDocument } from '../common/jsonapi/document';
-import { ApiCreate, ApiDelete, ApiList, ApiShow } from '../common/jsonapi/openapi';
+import { ApiCreate, ApiDelete, ApiList, ApiShow, enumOf } from '../common/jsonapi/openapi';
 import { PageParams } from '../common/jsonapi/pagination';
 import { Paging, QueryValue } from '../common/jsonapi/query';
 import { badRequest } from '../common/errors/domain-error';
@@ -71,7 +71,11 @@ export class TokensController {
   /** Metadata of the organization's token and its teams' tokens (never a secret), for its owners. */
   @Get('organizations/:org/authentication-tokens')
   @Sortable({ 'created-at': 'createdAt' }, 'created-at')
-  @ApiList(TOKEN_DOC, { query: { 'filter[kind]': 'team or organization' } })
+  @ApiList(TOKEN_DOC, {
+    query: {
+      'filter[kind]': { description: 'team or organization', schema: enumOf(['team', 'organization']) },
+    },
+  })
   async listOrganizationTokens(
     @CurrentPrincipal() p: Principal,
     @Param('org') org: string,

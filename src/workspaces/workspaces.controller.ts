@@ -6,7 +6,7 @@ import { Principal } from '../common/auth/principal';
 import { pageResult } from '../common/sql/paginate';
 import { JsonApiBody, ParsedBody } from '../common/jsonapi/body';
 import { CollectionDocument, ResourceDocument } from '../common/jsonapi/document';
-import { ApiCreate, ApiDelete, ApiList, ApiShow, ApiUpdate } from '../common/jsonapi/openapi';
+import { ApiCreate, ApiDelete, ApiList, ApiShow, ApiUpdate, idParam } from '../common/jsonapi/openapi';
 import { PageParams } from '../common/jsonapi/pagination';
 import { Includes, Paging, QueryValue } from '../common/jsonapi/query';
 import { TAG_BINDINGS_RELATIONSHIP_BODY } from '../tag-bindings/tag-bindings.relationships';
@@ -56,7 +56,10 @@ export class WorkspacesController {
   @ApiList(WORKSPACE_DOC, {
     includes: WORKSPACE_INCLUDES,
     includedDocs: INCLUDED_DOCS,
-    query: { 'search[name]': 'substring of the name', 'filter[project][id]': 'project id' },
+    query: {
+      'search[name]': 'substring of the name',
+      'filter[project][id]': { description: 'only the workspaces of this project', schema: idParam('prj') },
+    },
   })
   async list(
     @CurrentPrincipal() p: Principal,

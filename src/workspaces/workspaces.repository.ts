@@ -39,12 +39,7 @@ export class WorkspacesRepository {
 
   /** Read on nearly every workspace-scoped request: plain SQL (see RowReader). */
   async findById(id: string): Promise<WorkspaceEntity | null> {
-    const [ws] = await this.rows.many(
-      `SELECT ${this.rows.select('w')} FROM workspaces w WHERE w.id = ?`,
-      [id],
-      'w',
-    );
-    return ws ?? null;
+    return this.rows.byId(id);
   }
 
   /** The workspace with exactly this name (MySQL alone would also match other letter cases). */

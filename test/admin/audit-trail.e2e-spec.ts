@@ -233,6 +233,25 @@ describe('the audit trail', () => {
     );
   });
 
+  it('sorts by timestamp either way, id breaking ties, and refuses other sort fields', async () => {
+    const oldest = (await trail(owner)).data;
+    expect(oldest.length).toBeGreaterThan(2);
+    const newest = (await trail(owner, '&sort=-timestamp')).data;
+    expect(newest.map((e) => e.id)).toEqual(oldest.map((e) => e.id).reverse());
+    expect((await trail(owner, '&sort=timestamp')).data.map((e) => e.id)).toEqual(oldest.map((e) => e.id));
+    const firstOfNewest = (await trail(owner, '&sort=-timestamp&page[size]=1')).data;
+    expect(firstOfNewest.map((e) => e.id)).toEqual([newest[0].id]);
+    const refused = await owner.api
+      .get(`/api/v2/organization/audit-trail?filter[organization]=${org}&sort=resource`)
+      .expect(400);
+    expect(refused.body).toEqual(
+      errorsOf(400, {
+        detail: 'sort field resource is not supported; allowed: timestamp',
+        parameter: 'sort',
+      }),
+    );
+  });
+
   it('prunes events older than AUDIT_RETENTION_DAYS', async () => {
     const recorder = t.app.get(AuditRecorder);
     await recorder.flush();

@@ -89,7 +89,9 @@ describe('agent tokens and executor registration', () => {
       'heartbeat-interval-seconds': 10,
     });
     const agentId = res.body['agent-id'];
-    const shown = await owner.api.get(`/api/v2/agents/${agentId}`).expect(200);
+    // The new agent's URL, as every 201 carries one: the links.self of the agent it shows.
+    expect(res.headers.location).toBe(`/api/v2/agents/${agentId}`);
+    const shown = await owner.api.get(res.headers.location).expect(200);
     expect(shown.body.data).toEqual({
       id: agentId,
       type: 'agents',

@@ -63,6 +63,9 @@ describe('first administrator bootstrap', () => {
     expect(created.body).toEqual({ status: 'created', token: expect.stringMatching(/\.plinthv1\./) });
 
     const me = await client(t, created.body.token).get('/api/v2/account/details').expect(200);
+    // The new user's URL, as every 201 carries one: the links.self of the user it shows.
+    expect(created.headers.location).toBe(`/api/v2/users/${me.body.data.id}`);
+    await client(t, created.body.token).get(created.headers.location).expect(200);
     expect(me.body.data).toEqual({
       id: expect.stringMatching(/^user-[0-9A-Za-z]{16}$/),
       type: 'users',

@@ -9,6 +9,7 @@ import { AppModule } from '../../src/app.module';
 import { configureApp } from '../../src/http/pipeline';
 import { JsonApiExpressAdapter } from '../../src/http/jsonapi.adapter';
 import { AppConfig } from '../../src/config/app-config';
+import { ResponseRecorder } from './response-recorder';
 
 export const JSONAPI = 'application/vnd.api+json';
 
@@ -89,6 +90,9 @@ export async function startApp(
     bodyParser: false,
     logger: false,
   });
+  // Every JSON answer of the suite is checked against the OpenAPI document when it closes.
+  const recorder = process.env.VALIDATE_RESPONSES === '0' ? undefined : new ResponseRecorder();
+  if (recorder) app.use(recorder.middleware());
   await configureApp(app);
   await app.listen(0, '127.0.0.1');
   const address = app.getHttpServer().address() as { port: number };
@@ -97,9 +101,13 @@ export async function startApp(
     origin: `http://127.0.0.1:${address.port}`,
     config,
     close: async () => {
+      const problems = recorder?.problems(app) ?? [];
       await app.close();
       rmSync(dataDir, { recursive: true, force: true });
       await database?.drop();
+      if (problems.length) {
+        throw new Error(`answers that do not match the OpenAPI document:\n${problems.join('\n')}`);
+      }
     },
   };
 }

@@ -1,4 +1,4 @@
-import { DataSource } from 'typeorm';
+import { cutOffDatabase } from '../helpers/database-outage';
 import { bootstrapAdmin } from '../helpers/fixtures';
 import { send } from '../helpers/raw-http';
 import { startApp, TestApp, usesMysql } from '../helpers/test-app';
@@ -10,22 +10,15 @@ import { startApp, TestApp, usesMysql } from '../helpers/test-app';
 (usesMysql() ? describe : describe.skip)('when the database cannot be reached', () => {
   let t: TestApp;
   let token: string;
-  let pool: {
-    config: { connectionConfig: { port: number } };
-    _freeConnections: { length: number; get(i: number): { destroy(): void } };
-  };
-  let port: number;
+  let restore: () => void;
 
   beforeAll(async () => {
     t = await startApp();
     token = (await bootstrapAdmin(t)).token;
-    pool = (t.app.get(DataSource).driver as unknown as { pool: typeof pool }).pool;
-    port = pool.config.connectionConfig.port;
-    pool.config.connectionConfig.port = 1;
-    while (pool._freeConnections.length) pool._freeConnections.get(0).destroy();
+    restore = await cutOffDatabase(t.app);
   });
   afterAll(async () => {
-    pool.config.connectionConfig.port = port;
+    restore();
     await t.close();
   });
 
@@ -63,12 +56,11 @@ import { startApp, TestApp, usesMysql } from '../helpers/test-app';
   });
 
   it('serves again as soon as the database can be reached', async () => {
-    pool.config.connectionConfig.port = port;
+    restore();
     const res = await send(t.origin, {
       path: '/api/v2/organizations',
       headers: { Authorization: `Bearer ${token}` },
     });
     expect(res.status).toBe(200);
-    pool.config.connectionConfig.port = 1;
   });
 });

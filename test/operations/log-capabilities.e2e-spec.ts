@@ -1,12 +1,13 @@
 import { request as httpRequest } from 'node:http';
 import { Readable } from 'node:stream';
-import { DataSource, QueryFailedError } from 'typeorm';
+import { QueryFailedError } from 'typeorm';
 import { LOG_DESTINATION } from '../../src/observability/http-logging';
 import { ProviderProtocolService } from '../../src/registry/protocol/provider-protocol.service';
 import { PURPOSE } from '../../src/registry/registry-links';
 import { BlobStore } from '../../src/storage/blob-store';
 import { SignedLinks } from '../../src/storage/signed-links';
 import { UploadRegistry } from '../../src/storage/upload-registry';
+import { cutOffDatabase } from '../helpers/database-outage';
 import { Actor, bootstrapAdmin } from '../helpers/fixtures';
 import { LogCapture } from '../helpers/log-capture';
 import { send } from '../helpers/raw-http';
@@ -189,17 +190,7 @@ describe('signed links in the logs', () => {
   });
 
   (usesMysql() ? it : it.skip)('keeps links out of the warning of a real database outage', async () => {
-    const pool = (
-      t.app.get(DataSource).driver as unknown as {
-        pool: {
-          config: { connectionConfig: { port: number } };
-          _freeConnections: { length: number; get(i: number): { destroy(): void } };
-        };
-      }
-    ).pool;
-    const port = pool.config.connectionConfig.port;
-    pool.config.connectionConfig.port = 1;
-    while (pool._freeConnections.length) pool._freeConnections.get(0).destroy();
+    const restore = await cutOffDatabase(t.app);
     try {
       const res = await send(t.origin, {
         path: link(PURPOSE.binaryDownload, 'provpltfrm-missing'),
@@ -207,7 +198,7 @@ describe('signed links in the logs', () => {
       });
       expect(res.status).toBe(503);
     } finally {
-      pool.config.connectionConfig.port = port;
+      restore();
     }
     const warning = logs.entries().find((e) => String(e.msg).startsWith('database unavailable during GET'));
     expect(warning?.msg).toBe('database unavailable during GET /uploads/[redacted]');

@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { DataSource } from 'typeorm';
+import { writeAroundTracking } from '../helpers/untracked-write';
 import {
   Actor,
   bootstrapAdmin,
@@ -36,7 +37,10 @@ describe('answers remembered before routing', () => {
   afterAll(() => t.close());
 
   const behindTheApi = (id: string, description: string) =>
-    t.app.get(DataSource).query(`UPDATE workspaces SET description = '${description}' WHERE id = '${id}'`);
+    writeAroundTracking(
+      t.app.get(DataSource),
+      `UPDATE workspaces SET description = '${description}' WHERE id = '${id}'`,
+    );
 
   /** A workspace whose description the owner has read once, then changed behind the API's back. */
   async function rememberedWorkspace(): Promise<{ id: string; path: string; first: request.Response }> {

@@ -227,6 +227,19 @@ describe('run triggers', () => {
       expectPagination(none.body, { current: 1, size: 20, prev: null, next: null, pages: 0, count: 0 });
     });
 
+    it('answers a page past the end with no items and the real total, and 404 for an unknown workspace', async () => {
+      const past = await listTriggers(owner, dest.id, 'inbound', '&page%5Bsize%5D=2&page%5Bnumber%5D=5');
+      expect(past.status).toBe(200);
+      expect(past.body.data).toEqual([]);
+      expectPagination(past.body, { current: 5, size: 2, prev: 2, next: null, pages: 2, count: 3 });
+      const emptyPast = await listTriggers(owner, dest.id, 'outbound', '&page%5Bnumber%5D=3');
+      expect(emptyPast.status).toBe(200);
+      expectPagination(emptyPast.body, { current: 3, size: 20, prev: 1, next: null, pages: 0, count: 0 });
+      const unknown = await listTriggers(owner, 'ws-AAAAAAAAAAAAAAAA', 'inbound');
+      expect(unknown.status).toBe(404);
+      expect(unknown.body).toEqual({ errors: [{ status: '404', title: 'not found' }] });
+    });
+
     it('gives each item exactly the bytes of its create response', async () => {
       const res = await listTriggers(owner, dest.id, 'inbound').expect(200);
       const items = JSON.parse(res.text).data as unknown[];

@@ -91,11 +91,13 @@ describe('authentication tokens', () => {
       await user.api
         .post(`/api/v2/users/${user.userId}/authentication-tokens`, tokenBody({ description: 'two' }))
         .expect(201);
+      // Newest first: the token just issued, which has not authenticated anything (the one the
+      // user calls with may have been noted as used by now, a second after its first use).
       const res = await user.api
-        .get(`/api/v2/users/${user.userId}/authentication-tokens?page[size]=1`)
+        .get(`/api/v2/users/${user.userId}/authentication-tokens?page[size]=1&sort=-created-at`)
         .expect(200);
       expect(res.body.data).toEqual([
-        tokenShape(res.body.data[0].id, { kind: 'user', createdBy: user.userId }),
+        tokenShape(res.body.data[0].id, { kind: 'user', description: 'two', createdBy: user.userId }),
       ]);
       expectPagination(res.body, { current: 1, size: 1, prev: null, next: 2, pages: 2, count: 2 });
       await owner.api.get(`/api/v2/users/${user.userId}/authentication-tokens`).expect(404);
@@ -282,5 +284,22 @@ describe('authentication tokens', () => {
       expect(res.body).toEqual(errorsOf(401));
     }
     await client(t).get('/api/v2/organizations').expect(401);
+  });
+
+  it('reads the token from the Authorization header only, the scheme in any case, with one space', async () => {
+    const path = '/api/v2/account/details';
+    await client(t).get(path).set('Authorization', `bearer ${owner.token}`).expect(200);
+    await client(t).get(path).set('Authorization', `BEARER ${owner.token}`).expect(200);
+    for (const header of [`Bearer  ${owner.token}`, `Bearer ${owner.token} extra`, `Token ${owner.token}`]) {
+      const res = await client(t).get(path).set('Authorization', header).expect(401);
+      expect(res.body).toEqual(errorsOf(401));
+    }
+    // RFC 6750 also allows a query parameter and a form field; neither is accepted (URLs get logged).
+    await client(t).get(`${path}?access_token=${owner.token}`).expect(401);
+    await client(t)
+      .post('/api/v2/organizations')
+      .type('form')
+      .send({ access_token: owner.token })
+      .expect(401);
   });
 });

@@ -4,7 +4,7 @@ const acting = new WeakMap<Principal, string>();
 
 /**
  * The organization a request's principal acted in: the first one PermissionService found it to be
- * a member (or site administrator) of. Each request has its own principal object (BearerStrategy
+ * a member (or site administrator) of. Each request has its own principal object (BearerTokens
  * copies it), so this is per request. The audit trail files the request's event under it.
  */
 export function noteActingOrganization(principal: Principal, organizationId: string): void {

@@ -1,6 +1,5 @@
-import { ExecutionContext, Injectable } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { AuthGuard } from '@nestjs/passport';
 import type { Request, Response } from 'express';
 import { DomainError } from '../errors/domain-error';
 import {
@@ -12,6 +11,7 @@ import {
   principalKey,
 } from '../rate-limit/rate-limit.http';
 import { RateLimitService } from '../rate-limit/rate-limit.service';
+import { BearerTokens } from './bearer-tokens';
 import { Principal } from './principal';
 import { IS_PUBLIC } from './public.decorator';
 
@@ -22,15 +22,14 @@ import { IS_PUBLIC } from './public.decorator';
  * (Requests without credentials were already counted per address by the rate-limit middleware.)
  */
 @Injectable()
-export class BearerAuthGuard extends AuthGuard('bearer') {
+export class BearerAuthGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
     private readonly limits: RateLimitService,
-  ) {
-    super({ session: false });
-  }
+    private readonly tokens: BearerTokens,
+  ) {}
 
-  override async canActivate(context: ExecutionContext): Promise<boolean> {
+  async canActivate(context: ExecutionContext): Promise<boolean> {
     const http = context.switchToHttp();
     const req = http.getRequest<Request & { user?: Principal }>();
     const res = http.getResponse<Response>();
@@ -48,23 +47,26 @@ export class BearerAuthGuard extends AuthGuard('bearer') {
       return true;
     }
     try {
-      await super.canActivate(context);
+      // Any error from the token lookup propagates as it is: a database outage must be a 503, not a 401.
+      req.user = await this.tokens.principalOf(bearerToken(req));
     } catch (err) {
       if (counted) await enforceRateLimit(this.limits, addressKey(req), res);
       throw err;
     }
-    if (counted) await enforceRateLimit(this.limits, principalKey(req.user!), res);
+    if (counted) await enforceRateLimit(this.limits, principalKey(req.user), res);
     return true;
   }
+}
 
-  /**
-   * Any error from the token lookup propagates as it is (a database outage must be a 503, not a
-   * 401); `instanceof Error` is not a test for that, as errors raised by Node's own modules may
-   * come from another realm.
-   */
-  override handleRequest<T>(err: unknown, user: T): T {
-    if (err) throw err as Error;
-    if (!user) throw new DomainError('unauthorized');
-    return user;
+/**
+ * The token of `Authorization: Bearer <token>` (RFC 6750 §2.1: the scheme in any case, one space,
+ * the token). Only the header is read: a token in a query string or a form body (RFC 6750 §2.2–2.3)
+ * is not accepted, since URLs end up in logs and histories.
+ */
+export function bearerToken(req: Request): string {
+  const parts = req.headers.authorization?.split(' ');
+  if (!parts || parts.length !== 2 || !/^bearer$/i.test(parts[0]) || !parts[1]) {
+    throw new DomainError('unauthorized');
   }
+  return parts[1];
 }

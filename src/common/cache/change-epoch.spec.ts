@@ -1,146 +1,198 @@
-import { ChangeEpoch, Epochs, EpochScope, EpochStore } from './change-epoch';
+import { ChangeEpoch, EpochRead } from './change-epoch';
+import { MemoryEpochStore } from './memory-epoch-store.testing';
+import { ReadSet } from './read-set';
 
-/** A store whose reads stay pending until the test settles them. */
-class ManualStore implements EpochStore {
-  /** The `changes` counter. */
-  value = 0;
-  access = 0;
-  readonly pending: { resolve: (v: Epochs) => void; reject: (e: Error) => void }[] = [];
-  advances = 0;
-  readonly advanced: EpochScope[] = [];
+const reading = (...tables: string[]) => {
+  const reads = new ReadSet();
+  reads.add(tables);
+  return reads;
+};
 
-  read(): Promise<Epochs> {
-    return new Promise((resolve, reject) => this.pending.push({ resolve, reject }));
-  }
-
-  advance(scope: EpochScope): Promise<number> {
-    this.advances++;
-    this.advanced.push(scope);
-    return Promise.resolve(scope === 'access' ? ++this.access : ++this.value);
-  }
-
-  /** Answers the oldest pending read with the values the store holds now. */
-  async answer(): Promise<void> {
-    this.pending.shift()!.resolve({ changes: this.value, access: this.access });
-    await new Promise((r) => setImmediate(r));
-  }
-}
-
-/** Syncs `epoch` with the store holding `value`, answering the read. */
-async function syncWith(epoch: ChangeEpoch, store: ManualStore, value: number): Promise<void> {
-  store.value = value;
-  const synced = epoch.sync();
-  await store.answer();
-  await synced;
+async function synced(store = new MemoryEpochStore()) {
+  const epoch = new ChangeEpoch(store);
+  await epoch.sync();
+  return { store, epoch };
 }
 
 describe(ChangeEpoch.name, () => {
-  it('starts unknown (-1) and learns the stored value from a read', async () => {
-    const store = new ManualStore();
-    const epoch = new ChangeEpoch(store);
-    expect(epoch.current).toBe(-1);
-    await syncWith(epoch, store, 7);
-    expect(epoch.current).toBe(7);
+  describe('reading the counters', () => {
+    it('makes callers that arrive during a read wait for the next one, which all of them share', async () => {
+      const store = new MemoryEpochStore();
+      store.holdReads = true;
+      const epoch = new ChangeEpoch(store);
+      const first = epoch.sync();
+      const late = [epoch.sync(), epoch.sync(), epoch.sync()];
+      expect(store.pendingReads).toBe(1);
+      const start = epoch.snapshot();
+      // A write is answered while the first read is in flight: the late callers must see it.
+      await store.answer();
+      await first;
+      store.changedElsewhere('policy_sets');
+      expect(store.pendingReads).toBe(1);
+      await store.answer();
+      await Promise.all(late);
+      expect(store.reads).toBe(2);
+      expect(epoch.unchangedSince(start, reading('policy_sets'))).toBe(false);
+    });
+
+    it('reads once per request, however often that request asks', async () => {
+      const store = new MemoryEpochStore();
+      const epoch = new ChangeEpoch(store);
+      const [a, b] = [{}, {}];
+      const first = epoch.syncFor(a);
+      expect(epoch.syncFor(a)).toBe(first);
+      await Promise.all([first, epoch.syncFor(b)]);
+      expect(store.reads).toBe(2);
+    });
+
+    it('hands a failed read to its callers and reads again for the next', async () => {
+      const store = new MemoryEpochStore();
+      store.holdReads = true;
+      const epoch = new ChangeEpoch(store);
+      const failing = epoch.sync();
+      const waiting = epoch.sync();
+      await store.answer(new Error('database away'));
+      await expect(failing).rejects.toThrow('database away');
+      await store.answer();
+      await waiting;
+      expect(store.reads).toBe(2);
+    });
+
+    it('asks only for the stamps after the last snapshot, and is not moved back by an older read', async () => {
+      const asked: number[] = [];
+      const answers: EpochRead[] = [
+        { all: 5, access: 1, tracked: 5, tables: [['runs', 5]] },
+        { all: 3, access: 0, tracked: 3, tables: [['runs', 2]] },
+      ];
+      const epoch = new ChangeEpoch({
+        read: (after) => (asked.push(after), Promise.resolve(answers.shift()!)),
+        advance: () => Promise.resolve(),
+      });
+      await epoch.sync();
+      const start = epoch.snapshot();
+      await epoch.sync();
+      expect(asked).toEqual([-1, 5]);
+      expect(epoch.snapshot()).toBe(start);
+    });
   });
 
-  it('makes callers that arrive during a read wait for the next one, which all of them share', async () => {
-    const store = new ManualStore();
-    const epoch = new ChangeEpoch(store);
-    const first = epoch.sync();
-    const late = [epoch.sync(), epoch.sync(), epoch.sync()];
-    expect(store.pending).toHaveLength(1);
+  describe('what a remembered answer depends on', () => {
+    it('ends an answer when a table it read changed, and only then', async () => {
+      const { store, epoch } = await synced();
+      const start = epoch.snapshot();
+      store.changedElsewhere('reserved_tag_keys');
+      await epoch.sync();
+      expect(epoch.unchangedSince(start, reading('policy_sets', 'policy_set_versions'))).toBe(true);
+      store.changedElsewhere('policy_set_versions');
+      await epoch.sync();
+      expect(epoch.unchangedSince(start, reading('policy_sets', 'policy_set_versions'))).toBe(false);
+    });
 
-    // A write is answered while the first read is in flight: the late callers must see it.
-    store.value = 1;
-    await store.answer();
-    await first;
-    expect(store.pending).toHaveLength(1);
-    store.value = 2;
-    await store.answer();
-    await Promise.all(late);
-    expect(epoch.current).toBe(2);
-    expect(store.pending).toHaveLength(0);
+    it('ends an answer whose reads are not known with any change', async () => {
+      const { store, epoch } = await synced();
+      const start = epoch.snapshot();
+      const unknown = new ReadSet();
+      unknown.absorb(null);
+      store.changedElsewhere('reserved_tag_keys');
+      await epoch.sync();
+      expect(epoch.unchangedSince(start, null)).toBe(false);
+      expect(epoch.unchangedSince(start, unknown)).toBe(false);
+    });
+
+    it('ends every answer after an advance whose tables are not known (an older process, a bulk load)', async () => {
+      const { store, epoch } = await synced();
+      const start = epoch.snapshot();
+      store.all++; // what a process that stamps no tables does
+      await epoch.sync();
+      expect(epoch.unchangedSince(start, reading('policy_sets'))).toBe(false);
+    });
+
+    it('ends answers and rights with a change of access, and rights with nothing else', async () => {
+      const { store, epoch } = await synced();
+      const start = epoch.snapshot();
+      store.changedElsewhere('policy_sets');
+      await epoch.sync();
+      expect(epoch.unchangedSince(start, 'access')).toBe(true);
+      store.access++;
+      await epoch.sync();
+      expect(epoch.unchangedSince(start, 'access')).toBe(false);
+      expect(epoch.unchangedSince(start, reading('workspaces'))).toBe(false);
+    });
   });
 
-  it('reads once per request, however often that request asks', async () => {
-    const store = new ManualStore();
-    const epoch = new ChangeEpoch(store);
-    const [a, b] = [{}, {}];
-    const first = epoch.syncFor(a);
-    expect(epoch.syncFor(a)).toBe(first);
-    const other = epoch.syncFor(b);
-    expect(other).not.toBe(first);
-    await store.answer();
-    await store.answer();
-    await Promise.all([first, other]);
-    expect(store.pending).toHaveLength(0);
-  });
+  describe('announcing what this process wrote', () => {
+    it('advances the written tables, their cascades included, in one advance for concurrent writers', async () => {
+      const { store, epoch } = await synced();
+      epoch.wrote(['workspaces']);
+      epoch.wrote(['run_triggers', 'workspaces']);
+      await Promise.all([epoch.flush(), epoch.flush()]);
+      expect(store.advances).toEqual([
+        { tables: ['workspaces', 'run_triggers'], access: false, everything: false },
+      ]);
+      expect(store.stamps.get('run_triggers')).toBe(store.all);
+    });
 
-  it('never goes back to an older value', async () => {
-    const store = new ManualStore();
-    const epoch = new ChangeEpoch(store);
-    await syncWith(epoch, store, 5);
-    await syncWith(epoch, store, 3);
-    expect(epoch.current).toBe(5);
-  });
+    it('advances nothing for a write request that wrote nothing', async () => {
+      const { store, epoch } = await synced();
+      await epoch.flush();
+      expect(store.advances).toEqual([]);
+    });
 
-  it('hands a failed read to its callers and reads again for the next', async () => {
-    const store = new ManualStore();
-    const epoch = new ChangeEpoch(store);
-    const failing = epoch.sync();
-    const waiting = epoch.sync();
-    store.pending.shift()!.reject(new Error('database away'));
-    await expect(failing).rejects.toThrow('database away');
-    store.value = 4;
-    await store.answer();
-    await waiting;
-    expect(epoch.current).toBe(4);
-  });
+    it('moves the access counter in the same advance for a write that may change access', async () => {
+      const { store, epoch } = await synced();
+      epoch.wrote(['team_members']);
+      await epoch.advance('access');
+      expect(store.advances).toEqual([{ tables: ['team_members'], access: true, everything: false }]);
+    });
 
-  it('advances the store and its own view in one step, with no read', async () => {
-    const store = new ManualStore();
-    const epoch = new ChangeEpoch(store);
-    store.value = 6;
-    await epoch.advance();
-    expect(store.advances).toBe(1);
-    expect(store.pending).toHaveLength(0);
-    expect(epoch.current).toBe(7);
-  });
+    it('waits for an advance that started after its write, not for one already in flight', async () => {
+      const store = new MemoryEpochStore();
+      const releases: (() => void)[] = [];
+      const advance = store.advance.bind(store);
+      store.advance = (what) => new Promise<void>((r) => releases.push(r)).then(() => advance(what));
+      const epoch = new ChangeEpoch(store);
+      epoch.wrote(['a']);
+      const first = epoch.flush();
+      epoch.wrote(['b']);
+      let secondDone = false;
+      const second = epoch.flush().then(() => (secondDone = true));
+      releases.shift()!();
+      await first;
+      await new Promise((r) => setImmediate(r));
+      expect(secondDone).toBe(false);
+      expect(releases).toHaveLength(1);
+      releases.shift()!();
+      await second;
+      expect(store.advances.map((a) => a.tables)).toEqual([['a'], ['b']]);
+    });
 
-  it('is not moved back by a read that started before an advance and ends after it', async () => {
-    const store = new ManualStore();
-    const epoch = new ChangeEpoch(store);
-    const reading = epoch.sync();
-    const staleAnswer = store.pending.shift()!;
-    await epoch.advance();
-    expect(epoch.current).toBe(1);
-    staleAnswer.resolve({ changes: 0, access: 0 });
-    await reading;
-    expect(epoch.current).toBe(1);
-  });
+    it('keeps what a failed advance carried for the next one, and fails the writers it covered', async () => {
+      const store = new MemoryEpochStore();
+      const advance = store.advance.bind(store);
+      let fail = true;
+      store.advance = (what) => (fail ? Promise.reject(new Error('database away')) : advance(what));
+      const epoch = new ChangeEpoch(store);
+      epoch.wrote(['a']);
+      await expect(epoch.flush()).rejects.toThrow('database away');
+      fail = false;
+      epoch.wrote(['b']);
+      await epoch.flush();
+      expect(store.advances.map((a) => [...a.tables].sort())).toEqual([['a', 'b']]);
+    });
 
-  it('leaves the access counter alone on a plain write and moves both on a write to access', async () => {
-    const store = new ManualStore();
-    const epoch = new ChangeEpoch(store);
-    store.access = 3;
-    await syncWith(epoch, store, 10);
-    expect([epoch.current, epoch.of('access')]).toEqual([10, 3]);
+    it('announces a background write by itself, shortly after', async () => {
+      const { store, epoch } = await synced();
+      epoch.wrote(['tokens']);
+      await new Promise((r) => setTimeout(r, 60));
+      expect(store.advances).toEqual([{ tables: ['tokens'], access: false, everything: false }]);
+    });
 
-    await epoch.advance();
-    expect([epoch.current, epoch.of('access')]).toEqual([11, 3]);
-    await epoch.advance('access');
-    expect([epoch.current, epoch.of('access')]).toEqual([12, 4]);
-    // Access first: a process that reads between the two drops its tokens and rights no later.
-    expect(store.advanced).toEqual(['changes', 'access', 'changes']);
-  });
-
-  it('learns both counters from one read, each only forwards', async () => {
-    const store = new ManualStore();
-    const epoch = new ChangeEpoch(store);
-    store.access = 5;
-    await syncWith(epoch, store, 2);
-    store.access = 4;
-    await syncWith(epoch, store, 3);
-    expect([epoch.current, epoch.of('access')]).toEqual([3, 5]);
+    it('does nothing when caches are off', async () => {
+      const store = new MemoryEpochStore();
+      const epoch = new ChangeEpoch(store, false);
+      epoch.wrote(['a']);
+      await epoch.advance('access');
+      expect(store.advances).toEqual([]);
+    });
   });
 });

@@ -1,84 +1,99 @@
-import { DataSource } from 'typeorm';
+import { Logger } from '@nestjs/common';
+import { AsyncResource } from 'node:async_hooks';
+import type { ReadSet } from './read-set';
 
 /**
- * The two counters: `changes` moves with every write; `access` only with writes that may change
+ * `changes`: what changed in the data (tables, see EpochView); `access`: writes that may change
  * what a token stands for or what a principal may do (tokens, users, teams, memberships,
  * organizations), which is all the AuthCache remembers.
  */
 export type EpochScope = 'changes' | 'access';
 
-export type Epochs = Record<EpochScope, number>;
+/** What one read of the shared counters found (see EpochStore). */
+export interface EpochRead {
+  /** Every advance, tracked or not: the stamp the last one gave. */
+  all: number;
+  access: number;
+  /** Advances that named their tables; `all - tracked` counts those that did not. */
+  tracked: number;
+  /** Tables stamped after the `after` the read was asked for, with their stamps. */
+  tables: [string, number][];
+}
 
-/** Where the epochs are kept; ChangeEpoch's only dependency, so tests can count the round trips. */
+/** What to advance: the tables written since the last advance, and the two special cases. */
+export interface Advance {
+  tables: readonly string[];
+  /** Tokens or rights may have changed. */
+  access: boolean;
+  /** Something whose tables are not known was written: every remembered answer ends. */
+  everything: boolean;
+}
+
+/** Where the counters are kept (common/cache/sql-epoch-store.ts); tests use their own. */
 export interface EpochStore {
-  /** Both counters, in one read. */
-  read(): Promise<Epochs>;
-  /** Adds one to a counter and says what it became. */
-  advance(scope: EpochScope): Promise<number>;
+  /** The counters, and the tables stamped after `after`, as one consistent snapshot. */
+  read(after: number): Promise<EpochRead>;
+  advance(what: Advance): Promise<void>;
 }
 
-/** Row ids of the counters in `change_epoch` (both created with the value 0 by the migrations). */
-const ROWS: Record<EpochScope, number> = { changes: 1, access: 2 };
-
 /**
- * The `change_epoch` rows. An advance is one round trip on both databases: MySQL hands the new
- * value back in the statement's OK packet (`LAST_INSERT_ID(expr)`), SQLite through `RETURNING`.
+ * What a process knows of the installation's changes at one moment. Never changed: a newer
+ * knowledge is a new view, so a computation keeps the view it started under and compares.
  */
-export class SqlEpochStore implements EpochStore {
-  private readonly table: string;
-  private readonly mysql: boolean;
-
-  constructor(private readonly ds: DataSource) {
-    this.table = ds.driver.escape('change_epoch');
-    this.mysql = ds.options.type === 'mysql' || ds.options.type === 'mariadb';
-  }
-
-  async read(): Promise<Epochs> {
-    const rows = await this.ds.query<{ id: unknown; value: unknown }[]>(
-      `SELECT id, value FROM ${this.table} WHERE id IN (${ROWS.changes}, ${ROWS.access})`,
-    );
-    const value = (id: number) => Number(rows.find((r) => Number(r.id) === id)?.value ?? 0);
-    return { changes: value(ROWS.changes), access: value(ROWS.access) };
-  }
-
-  async advance(scope: EpochScope): Promise<number> {
-    const id = ROWS[scope];
-    if (this.mysql) {
-      const ok = await this.ds.query<{ insertId: number | string }>(
-        `UPDATE ${this.table} SET value = LAST_INSERT_ID(value + 1) WHERE id = ${id}`,
-      );
-      return Number(ok.insertId);
-    }
-    const rows = await this.ds.query<{ value: unknown }[]>(
-      `UPDATE ${this.table} SET value = value + 1 WHERE id = ${id} RETURNING value`,
-    );
-    return Number(rows[0].value);
-  }
+export interface EpochView {
+  readonly all: number;
+  readonly access: number;
+  /** Advances whose tables are not known (older processes, `everything`). */
+  readonly untracked: number;
+  /** Each table's last stamp; absent: not changed since the counters were created. */
+  readonly tables: ReadonlyMap<string, number>;
 }
 
+const UNKNOWN: EpochView = { all: -1, access: -1, untracked: -1, tables: new Map() };
+
+/** Background writes (timers, sweepers) are announced this soon after their statement ends. */
+const AUTO_FLUSH_MS = 20;
+
 /**
- * Makes the per-process caches exact across processes and nodes.
+ * Makes the per-process caches exact across processes and nodes, and lets a write end only the
+ * remembered answers that read what it wrote.
  *
- * Every request that may change state advances the shared epoch after its work has committed and
- * before its answer leaves (ChangeEpochGuard); every request that reads through a cache first
- * learns the epoch with a read that starts after the request arrived (`sync`). Cache entries carry
- * the epoch `current` had when their computation started and count only while it is still current.
- * So once a write has been answered, no request that arrives afterwards, on any process, is served
- * from anything computed before that write. Caches of access state (AuthCache) follow the `access`
- * counter instead, which only writes that may change access advance (besides `changes`): the many
- * writes that cannot change access leave every process's tokens and rights in place.
+ * Every statement that writes is noted with the tables it touched (persistence/statement-tracking:
+ * the statement's target and every table a foreign key cascades to), at its end or, inside a
+ * transaction, again at the commit. A write request, before its answer leaves, waits for an
+ * advance that covers everything this process wrote until then (`flush`, ChangeEpochGuard); an
+ * advance stamps the written tables with a new number in one transaction with the counter that
+ * orders all advances, so the stamps become visible in order. Every request that reads through a
+ * cache first reads the counters with a query that starts after the request arrived (`sync`), and
+ * learns the tables stamped since its last read. A remembered answer keeps the view its
+ * computation started under and the tables it read; it counts while none of those tables has a
+ * newer stamp, no untracked advance happened and, for anything made for a principal, the access
+ * counter stands. So once a write has been answered, no request that arrives afterwards, on any
+ * process, is served from anything computed before that write and that read what it wrote.
  *
  * Reads are shared: a request that arrives while a read is in flight waits for the next one, which
- * starts when the current one ends (it could not trust the one in flight: that may have started
- * before a write it must see). Under load this is one query per round-trip time, not per request.
+ * starts when the current one ends. Advances are shared as well: one advance carries what every
+ * request of the process wrote since the previous one.
  */
 export class ChangeEpoch {
-  /** The newest epochs this process has seen; -1 until the first read. */
-  private readonly latest: Epochs = { changes: -1, access: -1 };
+  private view: EpochView = UNKNOWN;
+  /** Stamps up to here are known (the `all` of the last read, a consistent snapshot). */
+  private mark = -1;
   private inFlight: Promise<void> | null = null;
   private next: Promise<void> | null = null;
-  /** The sync each request in flight made, for whoever in that request asks again. */
   private readonly ofRequest = new WeakMap<object, Promise<void>>();
+
+  private dirty = new Set<string>();
+  private dirtyAccess = false;
+  private dirtyEverything = false;
+  /** Numbers the notes of writes; `covered`: every note up to it has been advanced. */
+  private published = 0;
+  private covered = 0;
+  private advancing: Promise<void> | null = null;
+  private advancingUpTo = 0;
+  private timer: NodeJS.Timeout | undefined;
+  /** The context background advances run in: none of a request's, nor of its transaction. */
+  private readonly background = new AsyncResource('ChangeEpoch');
 
   /** `enabled` false (CACHE_TTL_MS=0: no caches) means nobody needs to sync or advance. */
   constructor(
@@ -86,17 +101,29 @@ export class ChangeEpoch {
     readonly enabled = true,
   ) {}
 
-  /** What cache entries made from now on are tagged with. */
-  get current(): number {
-    return this.latest.changes;
+  /** What a computation that starts now keeps, to ask `unchangedSince` later. */
+  snapshot(): EpochView {
+    return this.view;
   }
 
-  /** The same for caches of one scope (`of('changes')` is `current`). */
-  of(scope: EpochScope): number {
-    return this.latest[scope];
+  /**
+   * Whether what was computed under `start` still counts: `reads` is what it read (null: not
+   * known, so any change ends it); `'access'` asks only about tokens and rights.
+   */
+  unchangedSince(start: EpochView, reads: ReadSet | null | 'access'): boolean {
+    const now = this.view;
+    if (now === start) return true;
+    if (now.access !== start.access) return false;
+    if (reads === 'access') return true;
+    if (now.untracked !== start.untracked) return false;
+    if (!reads || reads.unknown) return now.all === start.all;
+    for (const table of reads.tables) {
+      if (now.tables.get(table) !== start.tables.get(table)) return false;
+    }
+    return true;
   }
 
-  /** Resolves once the epoch has been read by a query that started after this call. */
+  /** Resolves once the counters have been read by a query that started after this call. */
   sync(): Promise<void> {
     if (!this.inFlight) return (this.inFlight = this.readNow());
     if (!this.next) {
@@ -110,7 +137,7 @@ export class ChangeEpoch {
 
   /**
    * `sync()` once per request: the response cache (before routing) and ChangeEpochGuard both need
-   * the epoch learnt after the request arrived; the second asks and gets the first one's read.
+   * the counters learnt after the request arrived; the second asks and gets the first one's read.
    */
   syncFor(req: object): Promise<void> {
     let synced = this.ofRequest.get(req);
@@ -121,18 +148,85 @@ export class ChangeEpoch {
     return synced;
   }
 
-  /**
-   * Advances the shared epoch, and this process's view of it; `access` advances the access counter
-   * first, for a write that may have changed tokens or rights.
-   */
-  async advance(scope: EpochScope = 'changes'): Promise<void> {
-    if (scope === 'access') this.learn('access', await this.store.advance('access'));
-    this.learn('changes', await this.store.advance('changes'));
+  /** Notes tables this process wrote (statement tracking); `'all'`: not known which. */
+  wrote(tables: readonly string[] | 'all'): void {
+    if (!this.enabled) return;
+    if (tables === 'all') this.dirtyEverything = true;
+    else for (const t of tables) this.dirty.add(t);
+    this.published++;
+    this.timer ??= this.background.runInAsyncScope(() =>
+      setTimeout(() => {
+        this.timer = undefined;
+        this.flush().catch((err: unknown) => logger.warn(`could not announce a change: ${String(err)}`));
+      }, AUTO_FLUSH_MS).unref(),
+    );
   }
 
-  /** A newer value moves this process's view; an older one (a read overtaken) changes nothing. */
-  private learn(scope: EpochScope, value: number): void {
-    if (value > this.latest[scope]) this.latest[scope] = value;
+  /**
+   * Resolves once everything this process wrote until now has been advanced. Nothing written:
+   * nothing to wait for (a refused write ends no remembered answer).
+   */
+  async flush(): Promise<void> {
+    const target = this.published;
+    while (this.covered < target) {
+      if (!this.advancing) this.startAdvance();
+      const attempt = this.advancing!;
+      // The advance in flight took what was noted when it started: enough, or wait and go again.
+      if (this.advancingUpTo >= target) return attempt;
+      await attempt.catch(() => undefined);
+    }
+  }
+
+  /**
+   * `flush()`, for a write that may also have changed tokens or rights (`access`): then the
+   * access counter moves in the same advance and every process forgets its tokens and rights.
+   */
+  advance(scope: EpochScope = 'changes'): Promise<void> {
+    if (scope === 'access' && this.enabled) {
+      this.dirtyAccess = true;
+      this.published++;
+    }
+    return this.flush();
+  }
+
+  /** For changes made around the statement tracking (bulk loads): every remembered answer ends. */
+  advanceEverything(): Promise<void> {
+    this.wrote('all');
+    return this.flush();
+  }
+
+  /** Nest calls it before closing the data source: what is noted but not advanced goes now. */
+  async beforeApplicationShutdown(): Promise<void> {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    await this.flush().catch((err: unknown) => logger.warn(`could not announce a change: ${String(err)}`));
+  }
+
+  private startAdvance(): void {
+    const upTo = this.published;
+    const what: Advance = {
+      tables: [...this.dirty],
+      access: this.dirtyAccess,
+      everything: this.dirtyEverything,
+    };
+    this.dirty = new Set();
+    this.dirtyAccess = false;
+    this.dirtyEverything = false;
+    this.advancingUpTo = upTo;
+    this.advancing = this.store.advance(what).then(
+      () => {
+        this.advancing = null;
+        if (upTo > this.covered) this.covered = upTo;
+      },
+      (err: unknown) => {
+        // Noted again, for the next advance to carry.
+        this.advancing = null;
+        for (const t of what.tables) this.dirty.add(t);
+        this.dirtyAccess ||= what.access;
+        this.dirtyEverything ||= what.everything;
+        throw err;
+      },
+    );
   }
 
   private startNext(): Promise<void> {
@@ -143,19 +237,41 @@ export class ChangeEpoch {
 
   private async readNow(): Promise<void> {
     try {
-      const read = await this.store.read();
-      this.learn('changes', read.changes);
-      this.learn('access', read.access);
+      this.learn(await this.store.read(this.mark));
     } finally {
       this.inFlight = null;
     }
   }
+
+  /** Newer values move the view; older ones (a read overtaken by another) change nothing. */
+  private learn(read: EpochRead): void {
+    const was = this.view;
+    let tables: Map<string, number> | undefined;
+    for (const [name, stamp] of read.tables) {
+      if (stamp > (was.tables.get(name) ?? -1)) {
+        tables ??= new Map(was.tables);
+        tables.set(name, stamp);
+      }
+    }
+    const all = Math.max(was.all, read.all);
+    const access = Math.max(was.access, read.access);
+    const untracked = Math.max(was.untracked, read.all - read.tracked);
+    if (tables || all !== was.all || access !== was.access || untracked !== was.untracked) {
+      this.view = { all, access, untracked, tables: tables ?? was.tables };
+    }
+    if (read.all > this.mark) this.mark = read.all;
+  }
 }
+
+const logger = new Logger('ChangeEpoch');
 
 /** An epoch nobody advances: for caches used outside a server (unit tests, scripts). */
 export function standingEpoch(): ChangeEpoch {
   return new ChangeEpoch(
-    { read: () => Promise.resolve({ changes: 0, access: 0 }), advance: () => Promise.resolve(0) },
+    {
+      read: () => Promise.resolve({ all: 0, access: 0, tracked: 0, tables: [] }),
+      advance: () => Promise.resolve(),
+    },
     false,
   );
 }

@@ -1,4 +1,6 @@
 import { ChangeEpoch } from './change-epoch';
+import { MemoryEpochStore } from './memory-epoch-store.testing';
+import { currentReadSet, ReadSet, trackReads } from './read-set';
 import { TtlMemo } from './ttl-memo';
 
 const cache = (ttlMs: number, maxEntries?: number) => new TtlMemo(ttlMs, undefined, maxEntries);
@@ -81,48 +83,108 @@ describe(TtlMemo.name, () => {
     expect([sut.peek('a'), sut.peek('b'), sut.peek('c')]).toEqual([undefined, 2, 3]);
   });
 
-  it('counts an entry only while the change epoch is the one its load started under', async () => {
-    let stored = 0;
-    const epoch = new ChangeEpoch({
-      read: () => Promise.resolve({ changes: stored, access: 0 }),
-      advance: async () => ++stored,
-    });
+  it('counts an entry only while no table its load read has changed', async () => {
+    const store = new MemoryEpochStore();
+    const epoch = new ChangeEpoch(store);
     await epoch.sync();
     const sut = new TtlMemo(60_000, epoch);
-    const load = jest.fn(() => Promise.resolve('rights'));
-    await sut.get('k', load);
-    await sut.get('k', load);
+    const load = jest.fn(() => {
+      currentReadSet()?.add(['workspaces']);
+      return Promise.resolve('page');
+    });
+    const tracked = () => trackReads(new ReadSet(), () => sut.get('k', load));
+    await tracked();
+    await tracked();
     expect(load).toHaveBeenCalledTimes(1);
-    // Another process answered a write; this one learns of it with its next sync.
-    stored++;
-    await sut.get('k', load);
+    // Another process answered a write elsewhere: the entry stands.
+    store.changedElsewhere('policy_sets');
+    await epoch.sync();
+    await tracked();
     expect(load).toHaveBeenCalledTimes(1);
+    // ...and to the table it read: learnt with the next sync, the entry ends.
+    store.changedElsewhere('workspaces');
+    await tracked();
+    expect(load).toHaveBeenCalledTimes(1);
+    await epoch.sync();
+    await tracked();
+    expect(load).toHaveBeenCalledTimes(2);
+  });
+
+  it('hands what an entry read to the tracked computations that use it, pending or not', async () => {
+    const epoch = new ChangeEpoch(new MemoryEpochStore());
+    await epoch.sync();
+    const sut = new TtlMemo(60_000, epoch);
+    let finish!: (v: string) => void;
+    const load = () => {
+      currentReadSet()?.add(['projects']);
+      return new Promise<string>((r) => (finish = r));
+    };
+    const [first, second, later] = [new ReadSet(), new ReadSet(), new ReadSet()];
+    const a = trackReads(first, () => sut.get('k', load));
+    const b = trackReads(second, () => sut.get('k', load));
+    finish('counts');
+    await Promise.all([a, b]);
+    await trackReads(later, () => sut.get('k', load));
+    expect([first, second, later].map((r) => [...r.tables])).toEqual([
+      ['projects'],
+      ['projects'],
+      ['projects'],
+    ]);
+  });
+
+  it('ends an entry loaded outside a tracked computation with any change, and says so to its users', async () => {
+    const store = new MemoryEpochStore();
+    const epoch = new ChangeEpoch(store);
+    await epoch.sync();
+    const sut = new TtlMemo(60_000, epoch);
+    const load = jest.fn(() => Promise.resolve('v'));
+    await sut.get('k', load);
+    const user = new ReadSet();
+    await trackReads(user, () => sut.get('k', load));
+    expect(user.unknown).toBe(true);
+    store.changedElsewhere('anything');
     await epoch.sync();
     await sut.get('k', load);
     expect(load).toHaveBeenCalledTimes(2);
-    const since = sut.since();
-    await epoch.advance();
-    sut.set('late', 'computed before the change', since);
+  });
+
+  it('does not keep a value computed before a change it read', async () => {
+    const store = new MemoryEpochStore();
+    const epoch = new ChangeEpoch(store);
+    await epoch.sync();
+    const sut = new TtlMemo(60_000, epoch);
+    const { value, stamp } = trackReads(new ReadSet(), () =>
+      sut.loadNoting(() => {
+        currentReadSet()?.add(['projects']);
+        return Promise.resolve(3);
+      }),
+    );
+    store.changedElsewhere('projects');
+    await epoch.sync();
+    sut.set('late', await value, stamp);
     expect(sut.peek('late')).toBeUndefined();
   });
 
-  it('in the access scope, keeps its entries across writes that leave access alone', async () => {
-    const stored = { changes: 0, access: 0 };
-    const epoch = new ChangeEpoch({
-      read: () => Promise.resolve({ ...stored }),
-      advance: async (scope) => ++stored[scope],
-    });
+  it('in the access scope, keeps its entries across writes that leave access alone, and tracks no reads', async () => {
+    const store = new MemoryEpochStore();
+    const epoch = new ChangeEpoch(store);
     await epoch.sync();
     const sut = new TtlMemo(60_000, epoch, undefined, 'access');
-    const load = jest.fn(() => Promise.resolve('principal'));
-    await sut.get('token', load);
-    await epoch.advance();
-    stored.changes++;
+    const load = jest.fn(() => {
+      expect(currentReadSet()).toBeUndefined();
+      return Promise.resolve('principal');
+    });
+    const user = new ReadSet();
+    await trackReads(user, () => sut.get('token', load));
+    store.changedElsewhere('tokens', 'users');
     await epoch.sync();
     await sut.get('token', load);
     expect(load).toHaveBeenCalledTimes(1);
+    epoch.wrote(['team_members']);
     await epoch.advance('access');
+    await epoch.sync();
     await sut.get('token', load);
     expect(load).toHaveBeenCalledTimes(2);
+    expect([...user.tables]).toEqual([]);
   });
 });

@@ -1,20 +1,32 @@
-import type { ChangeEpoch, EpochScope } from './change-epoch';
+import type { ChangeEpoch, EpochScope, EpochView } from './change-epoch';
+import { currentReadSet, ReadSet, trackReads, untrackedReads } from './read-set';
 
-interface Entry {
+/** When a value's computation started, and what it read (null: not known). */
+export interface MemoStamp {
+  view: EpochView | undefined;
+  reads: ReadSet | null;
+}
+
+interface Entry extends MemoStamp {
   expiresAt: number;
-  /** The change epoch when the value's computation started. */
-  since: number;
   value: unknown;
 }
 
 /**
  * A process-local memo whose entries live `ttlMs` at most: the base of the caches that spare the
  * database work every request would repeat (see AuthCache, WorkspaceListCache). Given the
- * installation's ChangeEpoch, an entry counts only while no write has been answered anywhere since
- * its computation started, so every process sees every change at once; holders may still call
- * `invalidate()` after a change of their own. The TTL bounds how long an entry lives if the epoch
- * could not be advanced (the database went away between a write and its answer). A TTL of 0 turns
- * it off. Entries beyond `maxEntries` push out the oldest.
+ * installation's ChangeEpoch, an entry counts only while none of the tables its load read has
+ * changed anywhere since the load started (any table, when the load ran outside a tracked
+ * computation and so its reads are not known), so every process sees every change at once; holders
+ * may still call `invalidate()` after a change of their own. A tracked computation that uses an
+ * entry takes on what the entry read, so an answer made from it ends when it would have.
+ *
+ * With scope `access` (AuthCache) entries follow the access counter only, and loads are not
+ * tracked: tokens and rights are announced by the writes that change them, not by their tables.
+ *
+ * The TTL bounds how long an entry lives if the epoch could not be advanced (the database went
+ * away between a write and its answer). A TTL of 0 turns it off. Entries beyond `maxEntries` push
+ * out the oldest.
  */
 export class TtlMemo {
   private readonly entries = new Map<string, Entry>();
@@ -23,47 +35,51 @@ export class TtlMemo {
     private readonly ttlMs: number,
     private readonly epoch?: ChangeEpoch,
     private readonly maxEntries = 10_000,
-    /** Which writes end the entries: every write, or those that may change access (AuthCache). */
+    /** Which writes end the entries: those to the tables read, or those that may change access. */
     private readonly scope: EpochScope = 'changes',
   ) {}
-
-  /** What an entry whose computation starts now is tagged with (pass it to `set`). */
-  since(): number {
-    return this.epoch?.of(this.scope) ?? 0;
-  }
 
   /** The remembered answer for `key`, or `load()`'s (shared by concurrent callers, kept for the TTL). */
   get<T>(key: string, load: () => Promise<T>): Promise<T> {
     if (this.ttlMs <= 0) return load();
-    const hit = this.peek<Promise<T>>(key);
-    if (hit) return hit;
-    const since = this.since();
-    const value = load();
-    this.set(key, value, since);
+    const hit = this.live(key);
+    if (hit) return this.handOver(hit.value as Promise<T>, hit.reads);
+    const { value, stamp } = this.loadNoting(load);
+    this.set(key, value, stamp);
     // A failed load (the database is away) is not remembered.
     value.catch(() => {
-      if (this.peek(key) === value) this.forget(key);
+      if (this.entries.get(key)?.value === value) this.forget(key);
     });
     return value;
   }
 
-  /** The live entry for `key`, if any. */
-  peek<T>(key: string): T | undefined {
-    const hit = this.entries.get(key);
-    if (!hit) return undefined;
-    if (hit.expiresAt > Date.now() && hit.since === this.since()) return hit.value as T;
-    this.entries.delete(key);
-    return undefined;
+  /**
+   * Runs `load` noting what it reads when the caller is tracked (the caller takes it on when the
+   * load ends); `set` its results with the stamp, which is taken before the load starts.
+   */
+  loadNoting<T>(load: () => Promise<T>): { value: Promise<T>; stamp: MemoStamp } {
+    const view = this.epoch?.snapshot();
+    if (this.scope === 'access') return { value: untrackedReads(load), stamp: { view, reads: null } };
+    if (!currentReadSet()) return { value: load(), stamp: { view, reads: null } };
+    const reads = new ReadSet();
+    return { value: this.handOver(trackReads(reads, load), reads), stamp: { view, reads } };
   }
 
-  set(key: string, value: unknown, since = this.since()): void {
+  /** The live entry for `key`, if any; a tracked caller takes on what it read. */
+  peek<T>(key: string): T | undefined {
+    const hit = this.live(key);
+    if (hit && this.scope !== 'access') currentReadSet()?.absorb(hit.reads);
+    return hit?.value as T | undefined;
+  }
+
+  set(key: string, value: unknown, stamp: MemoStamp = { view: this.epoch?.snapshot(), reads: null }): void {
     if (this.ttlMs <= 0) return;
     this.entries.delete(key);
     if (this.entries.size >= this.maxEntries) {
       const oldest = this.entries.keys().next();
       if (!oldest.done) this.entries.delete(oldest.value);
     }
-    this.entries.set(key, { expiresAt: Date.now() + this.ttlMs, since, value });
+    this.entries.set(key, { expiresAt: Date.now() + this.ttlMs, value, ...stamp });
   }
 
   forget(key: string): void {
@@ -76,5 +92,28 @@ export class TtlMemo {
    */
   invalidate(): void {
     this.entries.clear();
+  }
+
+  private live(key: string): Entry | undefined {
+    const hit = this.entries.get(key);
+    if (!hit) return undefined;
+    if (hit.expiresAt > Date.now() && this.current(hit)) return hit;
+    this.entries.delete(key);
+    return undefined;
+  }
+
+  private current(entry: Entry): boolean {
+    if (!this.epoch || !entry.view) return true;
+    return this.epoch.unchangedSince(entry.view, this.scope === 'access' ? 'access' : entry.reads);
+  }
+
+  /** A pending load's reads are complete only when it ends: the caller takes them on then. */
+  private handOver<T>(value: Promise<T>, reads: ReadSet | null): Promise<T> {
+    const caller = this.scope === 'access' ? undefined : currentReadSet();
+    if (!caller) return value;
+    return value.then((v) => {
+      caller.absorb(reads);
+      return v;
+    });
   }
 }

@@ -9,7 +9,7 @@ export interface ResourceDoc {
   type: string;
   attributes: Record<string, SchemaObject>;
   /** Relationship name → member type; `many` for to-many; `linksOnly`: only `links.related`, no data. */
-  relationships?: Record<string, { type: string; many?: boolean; linksOnly?: boolean }>;
+  relationships?: Record<string, { type: string | readonly string[]; many?: boolean; linksOnly?: boolean }>;
   links?: string[];
 }
 
@@ -36,6 +36,34 @@ export const enumOf = (values: readonly string[], description?: string): SchemaO
   enum: [...values],
   description,
 });
+
+/** The registry protocol's error shape, `{"errors": ["message", …]}` (not JSON:API). */
+export const PLAIN_ERRORS_SCHEMA: SchemaObject = {
+  type: 'object',
+  properties: { errors: { type: 'array', items: { type: 'string' }, example: ['Not Found'] } },
+};
+
+/** A query parameter that is `true` or `false`. */
+export const booleanParam = (description?: string): SchemaObject => enumOf(['true', 'false'], description);
+
+/** A query parameter naming one resource by id (`ws-…`): the prefix and 16 base-62 characters. */
+export const idParam = (prefix: string, description?: string): SchemaObject => ({
+  type: 'string',
+  pattern: `^${prefix}-[0-9A-Za-z]{16}$`,
+  example: `${prefix}-3yVQZvHzf5j3WRJ1`,
+  description,
+});
+
+/** A query parameter that is a comma list of some of `values` (`planned,applied`). */
+export const commaListOf = (values: readonly string[], description?: string): SchemaObject => {
+  const one = `(${values.join('|')})`;
+  return {
+    type: 'string',
+    pattern: `^${one}(,${one})*$`,
+    example: values.slice(0, 2).join(','),
+    description,
+  };
+};
 
 /** `{ 'application/vnd.api+json': { schema, example } }`: every JSON:API body is declared so. */
 export function jsonApiContent(schema: SchemaObject, example?: unknown): Record<string, object> {
@@ -267,9 +295,10 @@ export function exampleResource(doc: ResourceDoc): Record<string, unknown> {
   const relationships = Object.fromEntries(
     Object.entries(doc.relationships ?? {}).map(([name, rel]) => {
       if (rel.linksOnly) return [name, { links: { related: `${self}/${name}` } }];
+      const type = typeof rel.type === 'string' ? rel.type : rel.type[0];
       const member = {
-        id: rel.type === 'organizations' ? 'acme' : `${typePrefix(rel.type)}-${EXAMPLE_ID}`,
-        type: rel.type,
+        id: type === 'organizations' ? 'acme' : `${typePrefix(type)}-${EXAMPLE_ID}`,
+        type,
       };
       return [name, { data: rel.many ? [member] : member }];
     }),

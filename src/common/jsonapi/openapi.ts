@@ -107,7 +107,8 @@ function includedSchema(
   const types = new Set(includedDocs.map((d) => d.type));
   for (const include of includes) {
     const rel = doc.relationships?.[include] ?? doc.relationships?.[include.replace(/_/g, '-')];
-    if (rel && !rel.linksOnly) types.add(rel.type);
+    if (rel && !rel.linksOnly)
+      for (const t of typeof rel.type === 'string' ? [rel.type] : rel.type) types.add(t);
   }
   if (!types.size) return { type: 'array', maxItems: 0, items: { type: 'object' } };
   const refs = [...types].map((type) => ({ $ref: resourceRef(type) }));
@@ -341,6 +342,6 @@ export function ApiRelationship(memberType: string): MethodDecorator {
     ApiConsumes(JSONAPI_MEDIA_TYPE, 'application/json'),
     ApiBody({ required: true, schema, examples: { [memberType]: { value: exampleRequest(schema) } } }),
     ApiResponse({ status: 204, description: 'Done; no body' }),
-    ...errorResponses([...COMMON_ERRORS, 415, 422]),
+    ...errorResponses([...COMMON_ERRORS, 400, 415, 422]),
   );
 }

@@ -12,6 +12,12 @@ const ID_CHUNK = 500;
 export class RowReader<T extends ObjectLiteral> {
   private readonly metadata: EntityMetadata;
   private readonly columns: ColumnMetadata[];
+  /** Per column: its value is a plain property of the entity (not inside an embedded object). */
+  private readonly plain: boolean[];
+  /** Per alias: the result-column name of each column, built once. */
+  private readonly keys = new Map<string, string[]>();
+  private readonly selects = new Map<string, string>();
+  private readonly nullLists = new Map<string, string>();
 
   constructor(
     private readonly ds: DataSource,
@@ -19,6 +25,7 @@ export class RowReader<T extends ObjectLiteral> {
   ) {
     this.metadata = ds.getMetadata(entity);
     this.columns = this.metadata.columns.filter((c) => !c.isVirtual);
+    this.plain = this.columns.map((c) => !c.embeddedMetadata);
   }
 
   /** The entity's table name, quoted for this database. */
@@ -28,8 +35,10 @@ export class RowReader<T extends ObjectLiteral> {
 
   /** `a.col1 AS a_col1, a.col2 AS a_col2, …`: the select list for this entity under `alias`. */
   select(alias: string): string {
-    const q = (name: string) => this.ds.driver.escape(name);
-    return this.columns.map((c) => `${alias}.${q(c.databaseName)} AS ${this.named(alias, c)}`).join(', ');
+    return this.memo(this.selects, alias, () => {
+      const q = (name: string) => this.ds.driver.escape(name);
+      return this.columns.map((c) => `${alias}.${q(c.databaseName)} AS ${this.named(alias, c)}`).join(', ');
+    });
   }
 
   /**
@@ -37,7 +46,19 @@ export class RowReader<T extends ObjectLiteral> {
    * for the parts of a `UNION` that carry something else.
    */
   nulls(alias: string): string {
-    return this.columns.map((c) => `NULL AS ${this.named(alias, c)}`).join(', ');
+    return this.memo(this.nullLists, alias, () =>
+      this.columns.map((c) => `NULL AS ${this.named(alias, c)}`).join(', '),
+    );
+  }
+
+  /** What depends only on the alias is built once per alias (aliases are a handful of literals). */
+  private memo<V>(lists: Map<string, V>, alias: string, build: () => V): V {
+    let list = lists.get(alias);
+    if (list === undefined) {
+      list = build();
+      lists.set(alias, list);
+    }
+    return list;
   }
 
   /** The quoted result-column name of `column` under `alias`, as `hydrate` reads it back. */
@@ -48,13 +69,26 @@ export class RowReader<T extends ObjectLiteral> {
   /** The entity in `row`, read from the columns `select(alias)` named. */
   hydrate(row: Record<string, unknown>, alias: string): T {
     const entity = this.metadata.create() as T;
-    for (const column of this.columns) {
-      column.setEntityValue(
-        entity,
-        this.ds.driver.prepareHydratedValue(row[`${alias}_${column.databaseName}`], column),
-      );
+    const keys = this.keysOf(alias);
+    const driver = this.ds.driver;
+    for (let i = 0; i < this.columns.length; i++) {
+      const column = this.columns[i];
+      const value: unknown = driver.prepareHydratedValue(row[keys[i]], column);
+      // What setEntityValue does for a real column outside embeddeds, without its checks per value.
+      if (this.plain[i]) (entity as Record<string, unknown>)[column.propertyName] = value;
+      else column.setEntityValue(entity, value);
     }
     return entity;
+  }
+
+  private keysOf(alias: string): string[] {
+    return this.memo(this.keys, alias, () => this.columns.map((c) => `${alias}_${c.databaseName}`));
+  }
+
+  /** The entity with this primary key, or null: one plain statement. */
+  async byId(id: string): Promise<T | null> {
+    const [entity] = await this.byIds([id]);
+    return entity ?? null;
   }
 
   /**

@@ -1,14 +1,38 @@
-import { DataSource, EntityManager } from 'typeorm';
-import { inTransaction } from './transaction';
+import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
+import { inOneStatement, inTransaction } from './transaction';
 import { guardTransactions, holdsTransaction, SecondConnectionError } from './transaction-scope';
 
+const inTransactionManager = { in: 'transaction' } as unknown as EntityManager;
+const plainManager = { in: 'autocommit' } as unknown as EntityManager;
+
 function fakeDataSource(type: string): DataSource {
-  const manager = {} as EntityManager;
   return {
     options: { type },
-    transaction: (work: (m: EntityManager) => Promise<unknown>) => work(manager),
+    manager: plainManager,
+    transaction: (work: (m: EntityManager) => Promise<unknown>) => work(inTransactionManager),
   } as unknown as DataSource;
 }
+
+describe('inOneStatement', () => {
+  it('runs the statement on its own on MySQL/MariaDB, without BEGIN and COMMIT', async () => {
+    expect(await inOneStatement(fakeDataSource('mariadb'), async (m) => m)).toBe(plainManager);
+  });
+
+  it("takes its turn in SQLite's transaction queue", async () => {
+    expect(await inOneStatement(fakeDataSource('better-sqlite3'), async (m) => m)).toBe(inTransactionManager);
+  });
+
+  it('runs a statement that lost a deadlock again', async () => {
+    const deadlock = new QueryFailedError(
+      'DELETE',
+      [],
+      Object.assign(new Error('deadlock'), { errno: 1213 }),
+    );
+    const work = jest.fn().mockRejectedValueOnce(deadlock).mockResolvedValueOnce('done');
+    expect(await inOneStatement(fakeDataSource('mariadb'), work)).toBe('done');
+    expect(work).toHaveBeenCalledTimes(2);
+  });
+});
 
 describe('inTransaction without DB_TRANSACTION_GUARD', () => {
   it('tracks nothing, so requests pay nothing for the guard', async () => {

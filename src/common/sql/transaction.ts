@@ -1,4 +1,4 @@
-import { DataSource, EntityManager, ObjectType } from 'typeorm';
+import { DataSource, EntityManager, ObjectLiteral, ObjectType, SelectQueryBuilder } from 'typeorm';
 import { isRetryableTransactionError } from '../errors/db-errors';
 import { holdsTransaction, SecondConnectionError, withinTransaction } from './transaction-scope';
 
@@ -42,9 +42,29 @@ export async function inTransaction<T>(
   if (holdsTransaction()) throw new SecondConnectionError();
   const once = () => ds.transaction((manager) => withinTransaction(() => work(manager)));
   const queue = queueFor(ds);
+  return retried(() => (queue ? queue.run(once) : once()), attempts);
+}
+
+/**
+ * Runs `work`, which issues exactly one writing statement through its manager, atomically and with
+ * the fewest round trips: on MySQL/MariaDB the statement commits by itself (no BEGIN and COMMIT
+ * around it); on SQLite it takes its turn in the transaction queue, because the one connection may
+ * be inside another request's transaction at that moment. Retried like `inTransaction`.
+ */
+export async function inOneStatement<T>(
+  ds: DataSource,
+  work: (manager: EntityManager) => Promise<T>,
+  attempts = 4,
+): Promise<T> {
+  if (queueFor(ds)) return inTransaction(ds, work, attempts);
+  if (holdsTransaction()) throw new SecondConnectionError();
+  return retried(() => work(ds.manager), attempts);
+}
+
+async function retried<T>(once: () => Promise<T>, attempts: number): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return queue ? await queue.run(once) : await once();
+      return await once();
     } catch (err) {
       if (attempt >= attempts || !isRetryableTransactionError(err)) throw err;
       await new Promise((r) => setTimeout(r, 5 * attempt + Math.random() * 20));
@@ -70,4 +90,17 @@ export async function lockRow(
   }
   const rows: unknown[] = await manager.query(`SELECT id FROM ${table} WHERE id = ? FOR UPDATE`, [id]);
   return rows.length > 0;
+}
+
+/**
+ * `qb` reading its rows locked for the rest of the transaction (`write`: FOR UPDATE, `share`: a
+ * shared lock) where the database has row locks; on SQLite, whose writers take turns through the
+ * transaction queue, it reads them as they are.
+ */
+export function withRowLock<T extends ObjectLiteral>(
+  qb: SelectQueryBuilder<T>,
+  mode: 'write' | 'share' = 'write',
+): SelectQueryBuilder<T> {
+  if (qb.connection.options.type === 'better-sqlite3') return qb;
+  return qb.setLock(mode === 'write' ? 'pessimistic_write' : 'pessimistic_read');
 }

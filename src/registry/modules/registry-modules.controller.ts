@@ -5,7 +5,7 @@ import { CurrentPrincipal } from '../../common/auth/current-principal.decorator'
 import { Principal } from '../../common/auth/principal';
 import { JsonApiBody, ParsedBody } from '../../common/jsonapi/body';
 import { CollectionDocument, ResourceDocument } from '../../common/jsonapi/document';
-import { ApiCreate, ApiDelete, ApiList, ApiShow } from '../../common/jsonapi/openapi';
+import { ApiCreate, ApiDelete, ApiList, ApiShow, enumOf } from '../../common/jsonapi/openapi';
 import { PageParams } from '../../common/jsonapi/pagination';
 import { Paging, QueryValue } from '../../common/jsonapi/query';
 import { pageResult } from '../../common/sql/paginate';
@@ -37,7 +37,10 @@ export class RegistryModulesController {
     query: {
       q: 'substring of the module name, namespace or provider',
       'search[name]': 'substring of the module name',
-      'filter[registry_name]': '`private` or `public`',
+      'filter[registry_name]': {
+        description: '`private` or `public`',
+        schema: enumOf(['private', 'public']),
+      },
       'filter[provider]': 'the provider, exactly',
     },
   })

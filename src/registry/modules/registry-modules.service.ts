@@ -9,7 +9,7 @@ import { newId } from '../../common/ids';
 import { ParsedBody } from '../../common/jsonapi/body';
 import { PageParams } from '../../common/jsonapi/pagination';
 import { Page } from '../../common/sql/paginate';
-import { inTransaction } from '../../common/sql/transaction';
+import { inOneStatement, inTransaction } from '../../common/sql/transaction';
 import type { OrganizationEntity } from '../../organizations/entities/organization.entity';
 import { OrganizationsService } from '../../organizations/organizations.service';
 import { BlobStore } from '../../storage/blob-store';
@@ -180,7 +180,7 @@ export class RegistryModulesService {
       updatedAt: now,
     });
     try {
-      await inTransaction(this.ds, (manager) => this.repo.insert(manager, module));
+      await inOneStatement(this.ds, (manager) => this.repo.insert(manager, module));
     } catch (err) {
       if (isUniqueViolation(err)) throw invalidAttribute('name', 'has already been taken');
       throw err;

@@ -1,5 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import { ErrorWriter, JsonApiExceptionFilter } from '../../common/errors/jsonapi-exception.filter';
+import { PLAIN_ERRORS_SCHEMA } from '../../common/jsonapi/openapi-schemas';
 
 /**
  * The registry protocol's error shape, `{"errors": ["message", …]}` (not JSON:API): each item's
@@ -19,7 +20,4 @@ export const writeRegistryProtocolErrors: ErrorWriter = (res, failure) => {
 export const registryProtocolExceptionFilter = new JsonApiExceptionFilter(writeRegistryProtocolErrors);
 
 /** OpenAPI schema of the protocol's error shape. */
-export const REGISTRY_PROTOCOL_ERRORS = {
-  type: 'object',
-  properties: { errors: { type: 'array', items: { type: 'string' }, example: ['Not Found'] } },
-} as const;
+export const REGISTRY_PROTOCOL_ERRORS = PLAIN_ERRORS_SCHEMA;

@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { PermissionService } from '../../common/auth/permission.service';
 import { Principal } from '../../common/auth/principal';
 import { Page } from '../../common/sql/paginate';
-import { inTransaction } from '../../common/sql/transaction';
+import { inOneStatement, inTransaction } from '../../common/sql/transaction';
 import { isUniqueViolation } from '../../common/errors/db-errors';
 import { badRequest, forbidden, invalidAttribute, notFound } from '../../common/errors/domain-error';
 import { ParsedBody } from '../../common/jsonapi/body';
@@ -159,7 +159,7 @@ export class RegistryProvidersService {
       updatedAt: now,
     });
     try {
-      await inTransaction(this.ds, (manager) => this.repo.insert(manager, provider));
+      await inOneStatement(this.ds, (manager) => this.repo.insert(manager, provider));
     } catch (err) {
       if (isUniqueViolation(err)) throw invalidAttribute('name', 'has already been taken');
       throw err;

@@ -1,6 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { PassportStrategy } from '@nestjs/passport';
-import { Strategy } from 'passport-http-bearer';
 import { DomainError } from '../errors/domain-error';
 import { AccessRepository } from './access.repository';
 import { AuthCache } from './auth-cache';
@@ -15,17 +13,20 @@ interface Resolved {
   expiresAt: number | null;
 }
 
+/**
+ * What a bearer token stands for: the principal of a user, team or organization token, remembered
+ * per token digest in the AuthCache (BearerAuthGuard asks on every authenticated request).
+ */
 @Injectable()
-export class BearerStrategy extends PassportStrategy(Strategy, 'bearer') {
+export class BearerTokens {
   constructor(
     private readonly access: AccessRepository,
     private readonly cache: AuthCache,
     private readonly usage: TokenUsage,
-  ) {
-    super();
-  }
+  ) {}
 
-  async validate(secret: string): Promise<Principal> {
+  /** The principal of a token secret; 401 for an unknown, expired or suspended one. */
+  async principalOf(secret: string): Promise<Principal> {
     const key = `token:${tokenDigest(secret)}`;
     const resolved = await this.cache.get(key, () => this.resolve(key.slice(6)));
     if (!resolved) {

@@ -1,0 +1,226 @@
+/**
+ * The `runs-while-reading` scenario: executors run runs from start to finish (a user queues a run,
+ * its executor claims the plan, reports it, claims the auto-applied apply, reports it, again and
+ * again) while users read policy sets and providers. What the reads get from the response cache
+ * while the run tables change every few milliseconds is the point.
+ */
+import { gzipSync } from 'node:zlib';
+import { Agent, request } from 'node:http';
+import { Header } from 'tar';
+import { Api, putBytes } from './http';
+import { Scenario, SideLoad } from './scenarios';
+import { Seeded } from './seed';
+
+export interface RunTrafficOptions {
+  origin: string;
+  /** Executors, each with a pool and a workspace of its own in an organization of their own. */
+  executors: number;
+}
+
+interface Executor {
+  workspaceId: string;
+  configurationVersionId: string;
+  secret: string;
+  agentId: string;
+}
+
+function call(
+  agent: Agent,
+  url: URL,
+  path: string,
+  secret: string,
+  agentId: string | undefined,
+  body = '{}',
+) {
+  return new Promise<{ status: number; text: string }>((resolve, reject) => {
+    const req = request(
+      {
+        agent,
+        host: url.hostname,
+        port: url.port,
+        path,
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${secret}`,
+          'content-type': path.startsWith('/api/v2/agent/') ? 'application/json' : 'application/vnd.api+json',
+          'content-length': Buffer.byteLength(body),
+          ...(agentId ? { 'x-plinth-agent': agentId } : {}),
+        },
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/** A one-file configuration: main.tf. */
+function configurationArchive(): Buffer {
+  const body = Buffer.from('resource "null_resource" "bench" {}\n');
+  const header = new Header({
+    path: 'main.tf',
+    type: 'File',
+    size: body.length,
+    mode: 0o644,
+    mtime: new Date(0),
+  });
+  const block = Buffer.alloc(512);
+  header.encode(block, 0);
+  const tar = Buffer.concat([
+    block,
+    body,
+    Buffer.alloc((512 - (body.length % 512)) % 512),
+    Buffer.alloc(1024),
+  ]);
+  return gzipSync(tar);
+}
+
+async function setUp(
+  api: Api,
+  agent: Agent,
+  opts: RunTrafficOptions,
+): Promise<{ org: string; executors: Executor[] }> {
+  const url = new URL(opts.origin);
+  const org = `bench-runs-${Date.now().toString(36)}`;
+  await api.post('/api/v2/organizations', {
+    data: { type: 'organizations', attributes: { name: org, email: 'ops@bench-runs.example' } },
+  });
+  const archive = configurationArchive();
+  const executors: Executor[] = [];
+  for (let i = 0; i < opts.executors; i++) {
+    const pool = await api.post<{ data: { id: string } }>(`/api/v2/organizations/${org}/agent-pools`, {
+      data: { type: 'agent-pools', attributes: { name: `pool-${i}` } },
+    });
+    const token = await api.post<{ data: { attributes: { token: string } } }>(
+      `/api/v2/agent-pools/${pool.data.id}/authentication-tokens`,
+      { data: { type: 'authentication-tokens', attributes: { description: `executor ${i}` } } },
+    );
+    const secret = token.data.attributes.token;
+    const registered = await call(
+      agent,
+      url,
+      '/api/v2/agent/register',
+      secret,
+      undefined,
+      `{"name":"runner-${i}"}`,
+    );
+    if (registered.status !== 201)
+      throw new Error(`register → ${registered.status}: ${registered.text.slice(0, 200)}`);
+    const workspace = await api.post<{ data: { id: string } }>(`/api/v2/organizations/${org}/workspaces`, {
+      data: {
+        type: 'workspaces',
+        attributes: { name: `runs-${i}`, 'execution-mode': 'agent', 'auto-apply': true },
+        relationships: { 'agent-pool': { data: { type: 'agent-pools', id: pool.data.id } } },
+      },
+    });
+    const cv = await api.post<{ data: { id: string; attributes: { 'upload-url': string } } }>(
+      `/api/v2/workspaces/${workspace.data.id}/configuration-versions`,
+      { data: { type: 'configuration-versions', attributes: { 'auto-queue-runs': false } } },
+    );
+    await putBytes(cv.data.attributes['upload-url'], archive);
+    executors.push({
+      workspaceId: workspace.data.id,
+      configurationVersionId: cv.data.id,
+      secret,
+      agentId: (JSON.parse(registered.text) as { 'agent-id': string })['agent-id'],
+    });
+  }
+  return { org, executors };
+}
+
+/** Executors running runs end to end, each one run at a time, until stopped. */
+function executorLoad(origin: string, userToken: string, agent: Agent, executors: Executor[]): SideLoad {
+  const url = new URL(origin);
+  let stopped = false;
+  let loops: Promise<void>[] = [];
+  const counted = { requests: 0, errors: 0 };
+  const send = async (
+    path: string,
+    secret: string,
+    agentId: string | undefined,
+    body: string,
+    ok: number[],
+  ) => {
+    const res = await call(agent, url, path, secret, agentId, body);
+    counted.requests++;
+    if (!ok.includes(res.status)) counted.errors++;
+    return res;
+  };
+  const runRuns = async (e: Executor) => {
+    while (!stopped) {
+      const run = JSON.stringify({
+        data: {
+          type: 'runs',
+          attributes: { 'auto-apply': true },
+          relationships: {
+            workspace: { data: { type: 'workspaces', id: e.workspaceId } },
+            'configuration-version': {
+              data: { type: 'configuration-versions', id: e.configurationVersionId },
+            },
+          },
+        },
+      });
+      const created = await send('/api/v2/runs', userToken, undefined, run, [201]);
+      if (created.status !== 201) {
+        await new Promise((r) => setTimeout(r, 100));
+        continue;
+      }
+      for (let applied = false; !applied && !stopped;) {
+        const claim = await send('/api/v2/agent/jobs/claim', e.secret, e.agentId, '{}', [200, 204]);
+        if (claim.status !== 200) {
+          await new Promise((r) => setTimeout(r, 20));
+          continue;
+        }
+        const job = (JSON.parse(claim.text) as { job: { id: string; kind: string } }).job;
+        const report = { status: 'finished', 'has-changes': true, 'resource-additions': 1 };
+        await send(`/api/v2/agent/jobs/${job.id}/finish`, e.secret, e.agentId, JSON.stringify(report), [204]);
+        applied = job.kind === 'apply';
+      }
+    }
+  };
+  return {
+    start: () => {
+      stopped = false;
+      loops = executors.map(runRuns);
+      return Promise.resolve();
+    },
+    stop: async () => {
+      stopped = true;
+      await Promise.all(loops);
+    },
+    counts: () => ({ ...counted }),
+  };
+}
+
+/**
+ * Reads of a policy set and of a provider's versions (in turn) while `executors` executors run
+ * runs in an organization of their own.
+ */
+export async function runsWhileReading(
+  api: Api,
+  seed: Seeded,
+  userToken: string,
+  opts: RunTrafficOptions,
+): Promise<{ scenario: Scenario; close: () => void }> {
+  const agent = new Agent({ keepAlive: true, maxSockets: opts.executors * 2 });
+  const { executors } = await setUp(api, agent, opts);
+  const scenario: Scenario = {
+    name: 'runs-while-reading',
+    title: `show policy set and provider versions in turn, while ${opts.executors} executors run runs end to end`,
+    cls: 'mixed',
+    requests: [
+      {
+        method: 'GET',
+        path: `/api/v2/policy-sets/${seed.versionedSetId}?include=current_version,newest_version`,
+      },
+      { method: 'GET', path: `/api/registry/v1/providers/${seed.org}/${seed.providerName}/versions` },
+    ],
+    load: executorLoad(opts.origin, userToken, agent, executors),
+  };
+  return { scenario, close: () => agent.destroy() };
+}

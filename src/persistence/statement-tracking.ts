@@ -1,0 +1,66 @@
+import { DataSource, QueryRunner } from 'typeorm';
+import { StatementTables } from './statement-tables';
+
+/** Who is told what the statements did. */
+export interface StatementSink {
+  /** Tables a SELECT read, for the computation that ran it. */
+  read(tables: readonly string[]): void;
+  /** Tables a write changed (at its end, and again at the commit of its transaction). */
+  wrote(tables: readonly string[] | 'all'): void;
+}
+
+const TRACKED = Symbol('statement-tracking');
+
+type Query = QueryRunner['query'];
+type TrackedRunner = QueryRunner & { [TRACKED]?: true };
+
+/**
+ * Every statement the data source runs, whatever issued it (repositories, query builders, raw
+ * queries, migrations), passes through its query runner's `query`: this wraps it on every runner
+ * the driver hands out. A write is reported when it ends; inside a transaction it is reported
+ * again when the outermost transaction commits (a reader that learnt of it in between could have
+ * read the rows before the commit), and forgotten at its rollback.
+ */
+export function trackStatements(ds: DataSource, tables: StatementTables, sink: StatementSink): void {
+  const driver = ds.driver as { createQueryRunner(mode: string): QueryRunner };
+  const create = driver.createQueryRunner.bind(driver);
+  driver.createQueryRunner = (mode: string) => track(create(mode), tables, sink);
+}
+
+function track(runner: TrackedRunner, tables: StatementTables, sink: StatementSink): QueryRunner {
+  if (runner[TRACKED]) return runner;
+  runner[TRACKED] = true;
+  const query = runner.query.bind(runner) as (...args: unknown[]) => Promise<unknown>;
+  /** What the open transaction wrote, to report at its commit. */
+  let pending: Set<string> | 'all' | null = null;
+
+  const noteWrite = (writes: readonly string[] | 'all') => {
+    sink.wrote(writes);
+    if (!runner.isTransactionActive) return;
+    if (writes === 'all' || pending === 'all') pending = 'all';
+    else {
+      pending ??= new Set();
+      for (const t of writes) pending.add(t);
+    }
+  };
+
+  runner.query = ((sql: string, ...rest: unknown[]) => {
+    const effect = tables.effectOf(sql);
+    if (effect.reads.length) sink.read(effect.reads);
+    const writes = effect.writes;
+    if (writes) {
+      // Also when it failed: a statement that timed out on the client may still have run.
+      return query(sql, ...rest).finally(() => noteWrite(writes));
+    }
+    if (sql === 'COMMIT' || sql === 'ROLLBACK') {
+      return query(sql, ...rest).then((result) => {
+        const wrote = pending;
+        pending = null;
+        if (sql === 'COMMIT' && wrote) sink.wrote(wrote === 'all' ? 'all' : [...wrote]);
+        return result;
+      });
+    }
+    return query(sql, ...rest);
+  }) as Query;
+  return runner;
+}

@@ -1,0 +1,99 @@
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { NextFunction, Request, Response } from 'express';
+import { buildOpenApiDocument } from '../../src/http/openapi-document';
+import { OpenApiDoc, Recorded, ResponseValidator } from './openapi-check';
+
+/** Answers of one kind are checked once per suite: the shape, not each instance, is the point. */
+const MAX_PER_KIND = 3;
+
+/** One validator per distinct document in this worker (ajv compiles each schema once). */
+const validators = new Map<string, ResponseValidator>();
+
+function validatorFor(doc: OpenApiDoc): ResponseValidator {
+  const key = JSON.stringify(doc);
+  let validator = validators.get(key);
+  if (!validator) {
+    validator = new ResponseValidator(doc);
+    validators.set(key, validator);
+  }
+  return validator;
+}
+
+/**
+ * Every JSON answer an e2e suite's server gives, checked against the OpenAPI document of that
+ * server when the suite closes it (`startApp`'s `close`): the operation exists, the status is
+ * documented, the body matches its schema, every resource uses only declared fields. So each suite
+ * is also a test of the document, for every response shape it provokes. `VALIDATE_RESPONSES=0`
+ * turns it off. Left out: client errors on paths the document does not list (tests of unknown
+ * paths), 500s (provoked faults), answers to HEAD, and the document and explorer themselves.
+ */
+export class ResponseRecorder {
+  private readonly recorded: Recorded[] = [];
+  private readonly seen = new Map<string, number>();
+
+  middleware() {
+    return (req: Request, res: Response, next: NextFunction) => {
+      if (req.path.startsWith('/docs')) return next();
+      const chunks: Buffer[] = [];
+      const write = res.write.bind(res) as (...args: unknown[]) => boolean;
+      const end = res.end.bind(res) as (...args: unknown[]) => Response;
+      const keep = (chunk: unknown) => {
+        if (typeof chunk === 'string') chunks.push(Buffer.from(chunk));
+        else if (Buffer.isBuffer(chunk)) chunks.push(chunk);
+        else if (chunk instanceof Uint8Array) chunks.push(Buffer.from(chunk));
+      };
+      res.write = ((chunk: unknown, ...rest: unknown[]) => {
+        keep(chunk);
+        return write(chunk, ...rest);
+      }) as Response['write'];
+      res.end = ((chunk?: unknown, ...rest: unknown[]) => {
+        if (chunk !== undefined && typeof chunk !== 'function') keep(chunk);
+        return end(chunk, ...rest);
+      }) as Response['end'];
+      res.once('finish', () => this.note(req, res, chunks));
+      next();
+    };
+  }
+
+  private note(req: Request, res: Response, chunks: Buffer[]): void {
+    const contentType = res.getHeader('content-type');
+    const type = typeof contentType === 'string' ? contentType : undefined;
+    // A HEAD has no body; a 500 is a fault some suites provoke on purpose, never a documented answer.
+    if (!type || !/json/.test(type) || req.method === 'HEAD' || res.statusCode === 500) return;
+    // Express matches a path with a trailing slash as the one without.
+    const path = req.originalUrl.split('?')[0].replace(/(.)\/+$/, '$1');
+    const kind = `${req.method} ${req.route ? String((req.route as { path: string }).path) : path} ${res.statusCode}`;
+    const count = this.seen.get(kind) ?? 0;
+    if (count >= MAX_PER_KIND) return;
+    this.seen.set(kind, count + 1);
+    let body: unknown;
+    try {
+      body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    } catch {
+      body = Buffer.concat(chunks).toString('utf8');
+    }
+    this.recorded.push({
+      method: req.method.toLowerCase(),
+      path,
+      status: res.statusCode,
+      contentType: type,
+      body,
+    });
+  }
+
+  /** The problems of everything recorded, one line each (at most 20). */
+  problems(app: NestExpressApplication): string[] {
+    if (!this.recorded.length) return [];
+    const validator = validatorFor(buildOpenApiDocument(app) as unknown as OpenApiDoc);
+    const out: string[] = [];
+    for (const record of this.recorded) {
+      for (const problem of validator.problems(record)) {
+        // A path the document does not list answered 404 (or 429 before routing): a test of it.
+        if (record.status >= 400 && record.status < 500 && problem.endsWith('no operation in the document'))
+          continue;
+        out.push(problem);
+      }
+    }
+    return [...new Set(out)].slice(0, 20);
+  }
+}

@@ -1,0 +1,73 @@
+import { DataSource } from 'typeorm';
+import { EPOCH_TABLES } from '../../src/common/cache/sql-epoch-store';
+import { statementTablesOf } from '../../src/persistence/statement-tables';
+import { startApp, TestApp, usesMysql } from '../helpers/test-app';
+
+/**
+ * What a write ends is worked out from the entities' metadata (tables and foreign-key actions).
+ * The schema the migrations made is the truth: every table in it must be known, and every foreign
+ * key that changes rows of another table (CASCADE, SET NULL, SET DEFAULT) must be followed.
+ */
+describe('the tables statements are tracked by', () => {
+  let t: TestApp;
+  let ds: DataSource;
+  beforeAll(async () => {
+    t = await startApp();
+    ds = t.app.get(DataSource);
+  });
+  afterAll(() => t.close());
+
+  async function schemaTables(): Promise<string[]> {
+    const rows: { name: string }[] = usesMysql()
+      ? await ds.query(
+          'SELECT TABLE_NAME AS name FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE()',
+        )
+      : await ds.query(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`);
+    // TypeORM's own bookkeeping, written only by migrations before the server starts.
+    return rows.map((r) => r.name).filter((n) => n !== 'migrations' && n !== 'typeorm_metadata');
+  }
+
+  async function schemaCascades(tables: string[]): Promise<{ parent: string; child: string }[]> {
+    const acting = (rule: string) => !['RESTRICT', 'NO ACTION'].includes(rule.toUpperCase());
+    if (usesMysql()) {
+      const rows: { child: string; parent: string; del: string; upd: string }[] = await ds.query(
+        'SELECT TABLE_NAME AS child, REFERENCED_TABLE_NAME AS parent, DELETE_RULE AS del, UPDATE_RULE AS upd ' +
+          'FROM information_schema.REFERENTIAL_CONSTRAINTS WHERE CONSTRAINT_SCHEMA = DATABASE()',
+      );
+      return rows
+        .filter((r) => acting(r.del) || acting(r.upd))
+        .map(({ parent, child }) => ({ parent, child }));
+    }
+    const found: { parent: string; child: string }[] = [];
+    for (const child of tables) {
+      const fks: { table: string; on_update: string; on_delete: string }[] = await ds.query(
+        `SELECT * FROM pragma_foreign_key_list('${child}')`,
+      );
+      for (const fk of fks)
+        if (acting(fk.on_delete) || acting(fk.on_update)) found.push({ parent: fk.table, child });
+    }
+    return found;
+  }
+
+  it('knows every table of the schema', async () => {
+    const tracked = statementTablesOf(ds, EPOCH_TABLES);
+    const tables = await schemaTables();
+    expect(tables.length).toBeGreaterThan(30);
+    const unknown = tables.filter(
+      (name) =>
+        !EPOCH_TABLES.includes(name as never) && tracked.effectOf(`SELECT 1 FROM ${name}`).reads[0] !== name,
+    );
+    expect(unknown).toEqual([]);
+  });
+
+  it('follows every foreign key that changes another table', async () => {
+    const tracked = statementTablesOf(ds, EPOCH_TABLES);
+    const cascades = await schemaCascades(await schemaTables());
+    expect(cascades.length).toBeGreaterThan(10);
+    const missed = cascades.filter(({ parent, child }) => {
+      const writes = tracked.effectOf(`DELETE FROM ${parent} WHERE id = ?`).writes;
+      return writes !== 'all' && !writes?.includes(child);
+    });
+    expect(missed).toEqual([]);
+  });
+});
