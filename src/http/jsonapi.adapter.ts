@@ -1,6 +1,7 @@
 import { ExpressAdapter } from '@nestjs/platform-express';
 import { responseSlotOf } from './response-cache.middleware';
-import type { Request, Response } from 'express';
+import type { Express, Request, RequestHandler, Response } from 'express';
+import { RouteMethod, RouteTable } from './route-table';
 import { requestOrigin } from '../common/jsonapi/base-url';
 import { CollectionDocument, ResourceDocument, ResourceObject } from '../common/jsonapi/document';
 import { applyFieldset, parseFieldsets } from '../common/jsonapi/fields';
@@ -63,6 +64,56 @@ export function prepareBody(
  */
 export class JsonApiExpressAdapter extends ExpressAdapter {
   private baseUrl?: string;
+  /** The table routes are being added to, and the layer of the application router it sits in. */
+  private table?: { routes: RouteTable; layer: unknown };
+
+  override get(...args: unknown[]): unknown {
+    return this.route('get', args);
+  }
+  override post(...args: unknown[]): unknown {
+    return this.route('post', args);
+  }
+  override put(...args: unknown[]): unknown {
+    return this.route('put', args);
+  }
+  override patch(...args: unknown[]): unknown {
+    return this.route('patch', args);
+  }
+  override delete(...args: unknown[]): unknown {
+    return this.route('delete', args);
+  }
+  override head(...args: unknown[]): unknown {
+    return this.route('head', args);
+  }
+  override options(...args: unknown[]): unknown {
+    return this.route('options', args);
+  }
+  override all(...args: unknown[]): unknown {
+    return this.route('all', args);
+  }
+
+  /**
+   * A route (a path and one handler) goes into a RouteTable instead of its own layer of the
+   * application router. Consecutive routes share one table; anything mounted in between (a
+   * middleware) closes it, so the order of layers stays the order of registration. Other calls
+   * (`get('setting')`, several handlers) go to Express as they are.
+   */
+  private route(method: RouteMethod, args: unknown[]): unknown {
+    const app = this.getInstance<Express>();
+    const [path, handler] = args;
+    if (args.length !== 2 || typeof path !== 'string' || typeof handler !== 'function') {
+      return (app[method] as (...a: unknown[]) => unknown).apply(app, args);
+    }
+    const router = app.router as unknown as { stack: unknown[]; caseSensitive?: boolean; strict?: boolean };
+    const stack = router.stack;
+    if (!this.table || stack[stack.length - 1] !== this.table.layer) {
+      const routes = new RouteTable({ caseSensitive: !!router.caseSensitive, strict: !!router.strict });
+      app.use(routes.middleware);
+      this.table = { routes, layer: stack[stack.length - 1] };
+    }
+    this.table.routes.add(method, path, handler as RequestHandler);
+    return this;
+  }
 
   /** `BASE_URL` for absolute links, once the configuration is known (configureApp). */
   useBaseUrl(baseUrl: string | undefined): void {

@@ -21,6 +21,8 @@ import { HttpLogging, PinoNestLogger } from '../observability/http-logging';
 import { MetricsService, routeLabel } from '../observability/metrics.service';
 import { answerClientErrors } from './client-errors';
 import { HttpDrain } from './http-drain';
+import { middlewareSequence } from './middleware-sequence';
+import { parseQueryOnce } from './query-memo';
 import { contentNegotiation } from './negotiation';
 import { buildOpenApiDocument } from './openapi-document';
 
@@ -68,24 +70,28 @@ export async function configureApp(app: NestExpressApplication): Promise<void> {
   // No ETag: hashing every body costs more than the rare revalidation it would save (docs/benchmarks.md).
   app.set('etag', false);
   app.set('query parser', 'simple');
+  parseQueryOnce(adapter.getInstance<express.Express>().request);
   app.set('trust proxy', config.trustProxy);
   answerClientErrors(app.getHttpServer());
-  app.use(app.get(HttpLogging).middleware);
-  app.use(app.get(HttpDrain).middleware());
-  app.use(app.get(MetricsService).middleware());
-  app.use(rateLimitMiddleware(app.get(RateLimitService)));
-  app.use(helmet({ contentSecurityPolicy: false, crossOriginEmbedderPolicy: false }));
-  app.use(contentNegotiation());
+  // One layer of the application router: every request passes all of them, in this order.
   app.use(
-    responseCacheMiddleware({
-      cache: app.get(ResponseCache),
-      epoch: app.get(ChangeEpoch),
-      limits: app.get(RateLimitService),
-      routeOf: routeLabel,
-      baseUrl: config.baseUrl,
-    }),
+    middlewareSequence([
+      app.get(HttpLogging).middleware,
+      app.get(HttpDrain).middleware(),
+      app.get(MetricsService).middleware(),
+      rateLimitMiddleware(app.get(RateLimitService)),
+      helmet({ contentSecurityPolicy: false, crossOriginEmbedderPolicy: false }),
+      contentNegotiation(),
+      responseCacheMiddleware({
+        cache: app.get(ResponseCache),
+        epoch: app.get(ChangeEpoch),
+        limits: app.get(RateLimitService),
+        routeOf: routeLabel,
+        baseUrl: config.baseUrl,
+      }),
+      jsonBodies(),
+    ]),
   );
-  app.use(jsonBodies());
   SwaggerModule.setup('docs', app, () => buildOpenApiDocument(app), {
     jsonDocumentUrl: 'docs-json',
     swaggerOptions: { persistAuthorization: true },
