@@ -1,9 +1,5 @@
 import { DataSource } from 'typeorm';
-import {
-  guardTransactions,
-  SecondConnectionError,
-  withinTransaction,
-} from '../common/sql/transaction-scope';
+import { guardTransactions, SecondConnectionError, withinTransaction } from '../common/sql/transaction-scope';
 import { enforceAcquireDeadline, poolStats } from './mysql-pool';
 
 type Cb = (err: Error | null, connection?: { release(): void }) => void;

@@ -4,8 +4,9 @@ import { holdsTransaction, SecondConnectionError } from '../common/sql/transacti
 type Callback = (err: Error | null, connection?: { release(): void }) => void;
 
 /** The parts of a mysql2 callback pool that Plinth reads (sizes) or wraps (acquisition). */
-interface Mysql2Pool {
+export interface Mysql2Pool {
   getConnection(cb: Callback): void;
+  query(sql: string, values: unknown[], cb: (err: Error | null, rows?: unknown) => void): void;
   _allConnections: { length: number };
   _freeConnections: { length: number };
   _connectionQueue: { length: number };
@@ -19,7 +20,7 @@ export interface PoolStats {
   queued: number;
 }
 
-function mysqlPool(ds: DataSource): Mysql2Pool | undefined {
+export function mysqlPool(ds: DataSource): Mysql2Pool | undefined {
   if (ds.options.type !== 'mysql' && ds.options.type !== 'mariadb') return undefined;
   return (ds.driver as unknown as { pool?: Mysql2Pool }).pool;
 }

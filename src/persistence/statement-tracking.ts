@@ -22,9 +22,26 @@ type TrackedRunner = QueryRunner & { [TRACKED]?: true };
  * read the rows before the commit), and forgotten at its rollback.
  */
 export function trackStatements(ds: DataSource, tables: StatementTables, sink: StatementSink): void {
+  trackers.set(ds, { tables, sink });
   const driver = ds.driver as { createQueryRunner(mode: string): QueryRunner };
   const create = driver.createQueryRunner.bind(driver);
   driver.createQueryRunner = (mode: string) => track(create(mode), tables, sink);
+}
+
+const trackers = new WeakMap<DataSource, { tables: StatementTables; sink: StatementSink }>();
+
+/**
+ * For a statement run beside the query runners (pool-reads.ts): tells the sink what it reads, as
+ * the runners do, and answers whether it reads only. A statement that writes must go through a
+ * runner, which reports the write at its end and at its transaction's commit.
+ */
+export function noteReadOnly(ds: DataSource, sql: string): boolean {
+  const tracker = trackers.get(ds);
+  if (!tracker) return true;
+  const effect = tracker.tables.effectOf(sql);
+  if (effect.writes) return false;
+  if (effect.reads.length) tracker.sink.read(effect.reads);
+  return true;
 }
 
 function track(runner: TrackedRunner, tables: StatementTables, sink: StatementSink): QueryRunner {

@@ -1,5 +1,7 @@
-import { DataSource } from 'typeorm';
+import { DataSource, QueryFailedError } from 'typeorm';
+import { ReadSet, trackReads } from '../../src/common/cache/read-set';
 import { EPOCH_TABLES } from '../../src/common/cache/sql-epoch-store';
+import { readRows } from '../../src/persistence/pool-reads';
 import { statementTablesOf } from '../../src/persistence/statement-tables';
 import { startApp, TestApp, usesMysql } from '../helpers/test-app';
 
@@ -69,5 +71,21 @@ describe('the tables statements are tracked by', () => {
       return writes !== 'all' && !writes?.includes(child);
     });
     expect(missed).toEqual([]);
+  });
+
+  it('notes what a read beside the query runners reads, and fails as the runners fail', async () => {
+    const reads = new ReadSet();
+    const rows = await trackReads(reads, () =>
+      readRows(
+        ds,
+        'SELECT o.name FROM organizations o JOIN teams t ON t.organization_id = o.id WHERE o.name = ?',
+        ['none-such'],
+      ),
+    );
+    expect(rows).toEqual([]);
+    expect([...reads.tables].sort()).toEqual(['organizations', 'teams']);
+    await expect(readRows(ds, 'SELECT nothing FROM organizations', [])).rejects.toBeInstanceOf(
+      QueryFailedError,
+    );
   });
 });

@@ -1,5 +1,6 @@
 import { DataSource, EntityMetadata, EntityTarget, ObjectLiteral } from 'typeorm';
 import { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
+import { readRows } from '../../persistence/pool-reads';
 
 /**
  * Reads whole entities with plain SQL for the hottest lookups. TypeORM's find/query-builder paths
@@ -116,7 +117,7 @@ export class RowReader<T extends ObjectLiteral> {
 
   /** Runs a query whose rows carry this entity under `alias`, returning the entities. */
   async many(sql: string, params: unknown[], alias: string): Promise<T[]> {
-    const rows: Record<string, unknown>[] = await this.ds.query(sql, params);
+    const rows = await readRows(this.ds, sql, params);
     return rows.map((row) => this.hydrate(row, alias));
   }
 }

@@ -1,0 +1,23 @@
+import { DataSource, QueryFailedError } from 'typeorm';
+import { mysqlPool } from './mysql-pool';
+import { noteReadOnly } from './statement-tracking';
+
+/**
+ * The rows of one SELECT outside any transaction. On MySQL/MariaDB it runs on the driver's pool
+ * directly: TypeORM's `DataSource.query` builds a query runner, a promise wrapper of the
+ * connection, its broadcaster's events and a copy of the rows for every statement, which the hot
+ * reads (RowReader) pay on every request. What stays the same: the pool and its acquisition
+ * deadline (mysql-pool.ts), the statement tracking (the tables read are noted as the runners
+ * note them), and the error (a QueryFailedError around the driver's, as the runner throws).
+ * A statement that writes, and every statement on SQLite, goes through `DataSource.query`.
+ */
+export function readRows(ds: DataSource, sql: string, params: unknown[]): Promise<Record<string, unknown>[]> {
+  const pool = mysqlPool(ds);
+  if (!pool || !noteReadOnly(ds, sql)) return ds.query(sql, params);
+  return new Promise((resolve, reject) => {
+    pool.query(sql, params, (err, rows) => {
+      if (err) reject(new QueryFailedError(sql, params, err));
+      else resolve(rows as Record<string, unknown>[]);
+    });
+  });
+}
