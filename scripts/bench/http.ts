@@ -1,3 +1,5 @@
+import { Agent, request } from 'node:http';
+
 /** A tiny JSON:API client for seeding the benchmark through the public API. */
 export class Api {
   constructor(
@@ -63,4 +65,44 @@ export async function inParallel<T, R>(
   });
   await Promise.all(runners);
   return out;
+}
+
+/**
+ * A POST over a kept-alive agent as an executor sends it (its token, `X-Plinth-Agent` once
+ * registered): plain JSON to the agent protocol, JSON:API elsewhere. Status and body, never throws
+ * on a status.
+ */
+export function agentPost(
+  agent: Agent,
+  url: URL,
+  path: string,
+  secret: string,
+  agentId: string | undefined,
+  body = '{}',
+) {
+  return new Promise<{ status: number; text: string }>((resolve, reject) => {
+    const req = request(
+      {
+        agent,
+        host: url.hostname,
+        port: url.port,
+        path,
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${secret}`,
+          'content-type': path.startsWith('/api/v2/agent/') ? 'application/json' : 'application/vnd.api+json',
+          'content-length': Buffer.byteLength(body),
+          ...(agentId ? { 'x-plinth-agent': agentId } : {}),
+        },
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
 }

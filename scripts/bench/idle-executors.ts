@@ -4,8 +4,8 @@
  * figures that matter are the latency of a poll and the CPU it costs the server and the database:
  * "no work" must stay cheap however many executors wait.
  */
-import { Agent, request } from 'node:http';
-import { Api } from './http';
+import { Agent } from 'node:http';
+import { agentPost, Api } from './http';
 import { CpuMeters, Measured, Scenario } from './scenarios';
 
 export interface IdleExecutorOptions {
@@ -31,34 +31,6 @@ interface Poller {
   agentId: string;
 }
 
-function post(agent: Agent, url: URL, path: string, secret: string, agentId?: string, body = '{}') {
-  return new Promise<{ status: number; text: string }>((resolve, reject) => {
-    const req = request(
-      {
-        agent,
-        host: url.hostname,
-        port: url.port,
-        path,
-        method: 'POST',
-        headers: {
-          authorization: `Bearer ${secret}`,
-          'content-type': 'application/json',
-          'content-length': Buffer.byteLength(body),
-          ...(agentId ? { 'x-plinth-agent': agentId } : {}),
-        },
-      },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => (text += chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
-}
-
 /** A pool in the seeded organization, its tokens and `executors` registered agents. */
 async function registerExecutors(api: Api, agent: Agent, opts: IdleExecutorOptions): Promise<Poller[]> {
   const url = new URL(opts.origin);
@@ -78,7 +50,7 @@ async function registerExecutors(api: Api, agent: Agent, opts: IdleExecutorOptio
     } else {
       pollers.push({ secret: pollers[pollers.length - 1].secret, agentId: '' });
     }
-    const res = await post(
+    const res = await agentPost(
       agent,
       url,
       '/api/v2/agent/register',
@@ -111,7 +83,7 @@ async function pollFor(
       while (Date.now() < end) {
         const started = process.hrtime.bigint();
         try {
-          const res = await post(agent, url, '/api/v2/agent/jobs/claim', p.secret, p.agentId);
+          const res = await agentPost(agent, url, '/api/v2/agent/jobs/claim', p.secret, p.agentId);
           statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
         } catch {
           failures++;

@@ -5,9 +5,9 @@
  * while the run tables change every few milliseconds is the point.
  */
 import { gzipSync } from 'node:zlib';
-import { Agent, request } from 'node:http';
+import { Agent } from 'node:http';
 import { Header } from 'tar';
-import { Api, putBytes } from './http';
+import { agentPost, Api, putBytes } from './http';
 import { Scenario, SideLoad } from './scenarios';
 import { Seeded } from './seed';
 
@@ -22,41 +22,6 @@ interface Executor {
   configurationVersionId: string;
   secret: string;
   agentId: string;
-}
-
-function call(
-  agent: Agent,
-  url: URL,
-  path: string,
-  secret: string,
-  agentId: string | undefined,
-  body = '{}',
-) {
-  return new Promise<{ status: number; text: string }>((resolve, reject) => {
-    const req = request(
-      {
-        agent,
-        host: url.hostname,
-        port: url.port,
-        path,
-        method: 'POST',
-        headers: {
-          authorization: `Bearer ${secret}`,
-          'content-type': path.startsWith('/api/v2/agent/') ? 'application/json' : 'application/vnd.api+json',
-          'content-length': Buffer.byteLength(body),
-          ...(agentId ? { 'x-plinth-agent': agentId } : {}),
-        },
-      },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => (text += chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
 }
 
 /** A one-file configuration: main.tf. */
@@ -101,7 +66,7 @@ async function setUp(
       { data: { type: 'authentication-tokens', attributes: { description: `executor ${i}` } } },
     );
     const secret = token.data.attributes.token;
-    const registered = await call(
+    const registered = await agentPost(
       agent,
       url,
       '/api/v2/agent/register',
@@ -146,7 +111,7 @@ function executorLoad(origin: string, userToken: string, agent: Agent, executors
     body: string,
     ok: number[],
   ) => {
-    const res = await call(agent, url, path, secret, agentId, body);
+    const res = await agentPost(agent, url, path, secret, agentId, body);
     counted.requests++;
     if (!ok.includes(res.status)) counted.errors++;
     return res;

@@ -1,5 +1,5 @@
 import { DataSource, QueryRunner } from 'typeorm';
-import { StatementTables } from './statement-tables';
+import { StatementEffect, StatementTables } from './statement-tables';
 
 /** Who is told what the statements did. */
 export interface StatementSink {
@@ -38,10 +38,17 @@ const trackers = new WeakMap<DataSource, { tables: StatementTables; sink: Statem
 export function noteReadOnly(ds: DataSource, sql: string): boolean {
   const tracker = trackers.get(ds);
   if (!tracker) return true;
-  const effect = tracker.tables.effectOf(sql);
-  if (effect.writes) return false;
-  if (effect.reads.length) tracker.sink.read(effect.reads);
-  return true;
+  return !noteStatement(tracker.tables, tracker.sink, sql).writes;
+}
+
+/**
+ * What a statement does, its reads told to the sink as it starts. Its writes are the caller's to
+ * report, once the statement has run.
+ */
+function noteStatement(tables: StatementTables, sink: StatementSink, sql: string): StatementEffect {
+  const effect = tables.effectOf(sql);
+  if (effect.reads.length) sink.read(effect.reads);
+  return effect;
 }
 
 function track(runner: TrackedRunner, tables: StatementTables, sink: StatementSink): QueryRunner {
@@ -62,9 +69,7 @@ function track(runner: TrackedRunner, tables: StatementTables, sink: StatementSi
   };
 
   runner.query = ((sql: string, ...rest: unknown[]) => {
-    const effect = tables.effectOf(sql);
-    if (effect.reads.length) sink.read(effect.reads);
-    const writes = effect.writes;
+    const writes = noteStatement(tables, sink, sql).writes;
     if (writes) {
       // Also when it failed: a statement that timed out on the client may still have run.
       return query(sql, ...rest).finally(() => noteWrite(writes));
