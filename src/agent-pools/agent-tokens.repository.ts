@@ -5,6 +5,7 @@ import { paginate, Page } from '../common/sql/paginate';
 import { PageParams } from '../common/jsonapi/pagination';
 import { AgentTokenContext } from './agent-context';
 import { AgentTokenEntity } from './entities/agent-token.entity';
+import { readRows } from '../persistence/pool-reads';
 
 @Injectable()
 export class AgentTokensRepository {
@@ -22,7 +23,7 @@ export class AgentTokensRepository {
 
   /** What the token with this digest lets an executor do: one indexed lookup. */
   async contextByDigest(digest: string): Promise<AgentTokenContext | null> {
-    const [row] = await this.ds.query<Record<string, unknown>[]>(this.contextSql, [digest]);
+    const [row] = await readRows(this.ds, this.contextSql, [digest]);
     if (!row) return null;
     return {
       tokenId: String(row.token_id),

@@ -1,4 +1,4 @@
-import { DataSource, QueryFailedError } from 'typeorm';
+import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
 import { mysqlPool } from './mysql-pool';
 import { noteReadOnly } from './statement-tracking';
 
@@ -11,13 +11,29 @@ import { noteReadOnly } from './statement-tracking';
  * note them), and the error (a QueryFailedError around the driver's, as the runner throws).
  * A statement that writes, and every statement on SQLite, goes through `DataSource.query`.
  */
-export function readRows(ds: DataSource, sql: string, params: unknown[]): Promise<Record<string, unknown>[]> {
+export function readRows<R = Record<string, unknown>>(
+  ds: DataSource,
+  sql: string,
+  params: unknown[] = [],
+): Promise<R[]> {
   const pool = mysqlPool(ds);
   if (!pool || !noteReadOnly(ds, sql)) return ds.query(sql, params);
   return new Promise((resolve, reject) => {
     pool.query(sql, params, (err, rows) => {
       if (err) reject(new QueryFailedError(sql, params, err));
-      else resolve(rows as Record<string, unknown>[]);
+      else resolve(rows as R[]);
     });
   });
+}
+
+/**
+ * `readRows` through `manager`: inside a transaction on its connection (TypeORM's runner, so the
+ * statement sees the transaction's writes and takes its locks); outside one, on the pool directly.
+ */
+export function readRowsWith<R = Record<string, unknown>>(
+  manager: EntityManager,
+  sql: string,
+  params: unknown[] = [],
+): Promise<R[]> {
+  return manager.queryRunner ? manager.query(sql, params) : readRows<R>(manager.connection, sql, params);
 }

@@ -13,6 +13,10 @@ import { PolicySetWorkspaceExclusionEntity } from './entities/policy-set-workspa
 import { PolicySetVersionEntity } from './entities/policy-set-version.entity';
 import { PolicySetWorkspaceEntity } from './entities/policy-set-workspace.entity';
 import { PolicySetEntity } from './entities/policy-set.entity';
+import { readRowsWith } from '../persistence/pool-reads';
+
+/** Statement texts of `relations` remembered by shape (sets, versioned sets); pages hold at most 100. */
+const MAX_REMEMBERED_SHAPES = 200;
 
 /** The four to-many relationships of a policy set, each backed by its own membership table. */
 export type MemberRelation = 'policies' | 'projects' | 'workspaces' | 'workspace-exclusions';
@@ -69,6 +73,7 @@ export interface PolicySetListFilter {
 export class PolicySetsRepository {
   private readonly rows: RowReader<PolicySetEntity>;
   private readonly versionRows: RowReader<PolicySetVersionEntity>;
+  private readonly relationsSqlByShape = new Map<string, string>();
 
   constructor(@InjectRepository(PolicySetEntity) private readonly repo: Repository<PolicySetEntity>) {
     this.rows = new RowReader(repo.manager.connection, PolicySetEntity);
@@ -227,32 +232,13 @@ export class PolicySetsRepository {
       current: new Map(),
     };
     if (!setIds.length) return out;
-    const marks = setIds.map(() => '?').join(', ');
-    // Version rows ride along in columns of their own, NULL in the member parts of the UNION.
-    const versionNulls = versioned.length ? `, ${this.versionRows.nulls('v')}` : '';
-    const members = MEMBER_RELATIONS.map(
-      (relation) =>
-        `SELECT '${relation}' AS rel, m.policy_set_id AS set_id, m.${MEMBER_TABLES[relation].column} AS member_id,
-                CAST(m.created_at AS CHAR) AS at${versionNulls}
-           FROM ${MEMBER_TABLE_NAMES[relation]} m WHERE m.policy_set_id IN (${marks})`,
-    );
-    const versionMarks = versioned.map(() => '?').join(', ');
-    const newest = (rel: 'newest' | 'current') => {
-      const ready = (alias: string) => (rel === 'current' ? `AND ${alias}.status = 'ready'` : '');
-      return `SELECT '${rel}' AS rel, v.policy_set_id AS set_id, v.id AS member_id, '' AS at,
-                     ${this.versionRows.select('v')}
-                FROM policy_set_versions v
-               WHERE v.policy_set_id IN (${versionMarks}) ${ready('v')}
-                 AND v.created_at = (SELECT MAX(v2.created_at) FROM policy_set_versions v2
-                                      WHERE v2.policy_set_id = v.policy_set_id ${ready('v2')})`;
-    };
-    const parts = versioned.length ? [...members, newest('newest'), newest('current')] : members;
     const params = [
       ...MEMBER_RELATIONS.flatMap(() => setIds),
       ...(versioned.length ? [...versioned, ...versioned] : []),
     ];
-    const rows: (MemberRow & Record<string, unknown>)[] = await manager.query(
-      parts.join(' UNION ALL '),
+    const rows = await readRowsWith<MemberRow & Record<string, unknown>>(
+      manager,
+      this.relationsSql(setIds.length, versioned.length),
       params,
     );
     const grouped = new Map<string[], MemberRow[]>();
@@ -274,6 +260,42 @@ export class PolicySetsRepository {
       for (const r of group) ids.push(r.member_id);
     }
     return out;
+  }
+
+  /**
+   * The statement `relations` runs for `sets` sets of which `versioned` have versions. The same
+   * shape gives the same text, built once: a show or a page of the usual size reuses it, and the
+   * statement tracking finds the same string again (its hash already computed).
+   */
+  private relationsSql(sets: number, versioned: number): string {
+    const key = `${sets}/${versioned}`;
+    let sql = this.relationsSqlByShape.get(key);
+    if (sql !== undefined) return sql;
+    const marks = Array(sets).fill('?').join(', ');
+    // Version rows ride along in columns of their own, NULL in the member parts of the UNION.
+    const versionNulls = versioned ? `, ${this.versionRows.nulls('v')}` : '';
+    const members = MEMBER_RELATIONS.map(
+      (relation) =>
+        `SELECT '${relation}' AS rel, m.policy_set_id AS set_id, m.${MEMBER_TABLES[relation].column} AS member_id,
+                CAST(m.created_at AS CHAR) AS at${versionNulls}
+           FROM ${MEMBER_TABLE_NAMES[relation]} m WHERE m.policy_set_id IN (${marks})`,
+    );
+    const versionMarks = Array(versioned).fill('?').join(', ');
+    const newest = (rel: 'newest' | 'current') => {
+      const ready = (alias: string) => (rel === 'current' ? `AND ${alias}.status = 'ready'` : '');
+      return `SELECT '${rel}' AS rel, v.policy_set_id AS set_id, v.id AS member_id, '' AS at,
+                     ${this.versionRows.select('v')}
+                FROM policy_set_versions v
+               WHERE v.policy_set_id IN (${versionMarks}) ${ready('v')}
+                 AND v.created_at = (SELECT MAX(v2.created_at) FROM policy_set_versions v2
+                                      WHERE v2.policy_set_id = v.policy_set_id ${ready('v2')})`;
+    };
+    sql = (versioned ? [...members, newest('newest'), newest('current')] : members)
+      .join(' UNION ALL ')
+      .replace(/\s+/g, ' '); // the indentation above is for reading; the server parses fewer bytes
+    if (this.relationsSqlByShape.size >= MAX_REMEMBERED_SHAPES) this.relationsSqlByShape.clear();
+    this.relationsSqlByShape.set(key, sql);
+    return sql;
   }
 
   async countMembers(manager: EntityManager, relation: MemberRelation, setId: string): Promise<number> {

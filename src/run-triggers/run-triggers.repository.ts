@@ -7,6 +7,7 @@ import { offsetOf, PageParams } from '../common/jsonapi/pagination';
 import { WorkspaceEntity } from '../workspaces/entities/workspace.entity';
 import { RunTriggerEntity } from './entities/run-trigger.entity';
 import { TriggerEdge } from './run-triggers.rules';
+import { readRowsWith } from '../persistence/pool-reads';
 
 /** A trigger with both of its workspaces, as read: the names on the wire come from these. */
 export interface RunTriggerView {
@@ -63,7 +64,8 @@ export class RunTriggersRepository {
     page: PageParams,
   ): Promise<Page<RunTriggerView>> {
     const column = direction === 'inbound' ? 'rt.workspace_id' : 'rt.sourceable_id';
-    const rows: Record<string, unknown>[] = await this.repo.manager.query(
+    const rows = await readRowsWith(
+      this.repo.manager,
       `SELECT ${this.triggers.select('rt')}, ${this.workspaces.select('w')}, ${this.workspaces.select('s')},
               ${WINDOW_TOTAL}
          FROM run_triggers rt
@@ -98,7 +100,8 @@ export class RunTriggersRepository {
     // The listed workspace is one end of every trigger; only the other end is joined per row.
     const [end, other] =
       direction === 'inbound' ? ['workspace_id', 'sourceable_id'] : ['sourceable_id', 'workspace_id'];
-    const rows: Record<string, unknown>[] = await this.repo.manager.query(
+    const rows = await readRowsWith(
+      this.repo.manager,
       `SELECT ${this.workspaces.select('d')}, ${this.triggers.select('rt')}, ${this.workspaces.select('o')},
               COUNT(rt.id) OVER () AS page_total_count
          FROM workspaces d

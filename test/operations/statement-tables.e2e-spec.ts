@@ -1,7 +1,9 @@
 import { DataSource, QueryFailedError } from 'typeorm';
 import { ReadSet, trackReads } from '../../src/common/cache/read-set';
 import { EPOCH_TABLES } from '../../src/common/cache/sql-epoch-store';
-import { readRows } from '../../src/persistence/pool-reads';
+import { readRows, readRowsWith } from '../../src/persistence/pool-reads';
+import { inTransaction } from '../../src/common/sql/transaction';
+import { OrganizationEntity } from '../../src/organizations/entities/organization.entity';
 import { statementTablesOf } from '../../src/persistence/statement-tables';
 import { startApp, TestApp, usesMysql } from '../helpers/test-app';
 
@@ -87,5 +89,33 @@ describe('the tables statements are tracked by', () => {
     await expect(readRows(ds, 'SELECT nothing FROM organizations', [])).rejects.toBeInstanceOf(
       QueryFailedError,
     );
+  });
+
+  it("reads through a transaction's manager inside it, and on the pool outside", async () => {
+    const name = 'read-rows-with';
+    const sql = 'SELECT name FROM organizations WHERE name = ?';
+    const rolledBack = new Error('roll back');
+    await expect(
+      inTransaction(ds, async (m) => {
+        await ds
+          .createQueryBuilder(m.queryRunner)
+          .insert()
+          .into(OrganizationEntity)
+          .values({
+            id: 'org-readrowswith',
+            name,
+            email: 'a@example.com',
+            edition: 'free',
+            createdAt: new Date(),
+            updatedAt: new Date(),
+          })
+          .execute();
+        // The transaction's own connection, which sees its uncommitted row (a read on the pool
+        // would not, and the tests' transaction guard refuses a second connection here anyway).
+        expect(await readRowsWith(m, sql, [name])).toEqual([{ name }]);
+        throw rolledBack;
+      }),
+    ).rejects.toBe(rolledBack);
+    expect(await readRowsWith(ds.manager, sql, [name])).toEqual([]);
   });
 });

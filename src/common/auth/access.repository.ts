@@ -8,6 +8,7 @@ import { TeamWorkspaceEntity, WorkspaceAccessLevel } from '../../teams/entities/
 import { TokenEntity } from '../../tokens/entities/token.entity';
 import { UserEntity } from '../../users/entities/user.entity';
 import { WorkspaceEntity } from '../../workspaces/entities/workspace.entity';
+import { readRows } from '../../persistence/pool-reads';
 
 export interface TokenRow {
   token: TokenEntity;
@@ -39,7 +40,7 @@ export class AccessRepository {
 
   /** The token with this digest and the user or team it belongs to: one round trip. */
   async findToken(digest: string): Promise<TokenRow | null> {
-    const [row] = await this.ds.query<Record<string, unknown>[]>(this.tokenSql, [digest]);
+    const [row] = await readRows(this.ds, this.tokenSql, [digest]);
     if (!row) return null;
     return {
       token: this.tokens.hydrate(row, 'k'),

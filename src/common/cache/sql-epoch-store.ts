@@ -1,6 +1,7 @@
 import { DataSource, EntityManager } from 'typeorm';
 import { inTransaction } from '../sql/transaction';
 import { Advance, EpochRead, EpochStore } from './change-epoch';
+import { readRows } from '../../persistence/pool-reads';
 
 /** Row ids in `change_epoch`: every advance; access; advances that named their tables. */
 const ALL = 1;
@@ -27,7 +28,8 @@ export class SqlEpochStore implements EpochStore {
 
   async read(after: number): Promise<EpochRead> {
     const { q } = this;
-    const rows = await this.ds.query<{ id: unknown; name: string | null; value: unknown }[]>(
+    const rows = await readRows<{ id: unknown; name: string | null; value: unknown }>(
+      this.ds,
       `SELECT ${q('id')} AS id, NULL AS name, ${q('value')} AS value FROM ${q('change_epoch')}` +
         ` UNION ALL SELECT NULL, ${q('name')}, ${q('stamp')} FROM ${q('changed_tables')} WHERE ${q('stamp')} > ?`,
       [after],

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { readRows } from '../../persistence/pool-reads';
 
 /** One row per `ok` version; a module without any gives one row with a null version. */
 export interface ModuleVersionRow {
@@ -26,7 +27,8 @@ export class ModuleProtocolRepository {
 
   /** Versions whose archive is ready, oldest first; empty when the module does not exist. */
   versionList(organizationId: string, name: string, provider: string): Promise<ModuleVersionRow[]> {
-    return this.ds.query(
+    return readRows(
+      this.ds,
       `SELECT v.version
          FROM registry_modules m
          LEFT JOIN registry_module_versions v ON v.module_id = m.id AND v.status = 'ok'
@@ -43,7 +45,8 @@ export class ModuleProtocolRepository {
     provider: string,
     version: string,
   ): Promise<ModuleDownloadRow | undefined> {
-    const rows: ModuleDownloadRow[] = await this.ds.query(
+    const rows = await readRows<ModuleDownloadRow>(
+      this.ds,
       `SELECT v.id AS version_id, v.status
          FROM registry_modules m
          LEFT JOIN registry_module_versions v ON v.module_id = m.id AND v.version = ?

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { readRows } from '../../persistence/pool-reads';
 
 /** One row per ready platform of a usable version; a provider without any gives one row of nulls. */
 export interface VersionListRow {
@@ -41,7 +42,8 @@ export class ProviderProtocolRepository {
 
   /** Usable versions with their ready platforms; empty when the provider does not exist. */
   versionList(organizationId: string, name: string): Promise<VersionListRow[]> {
-    return this.ds.query(
+    return readRows(
+      this.ds,
       `SELECT v.id AS version_id, v.version, v.protocols, pl.os, pl.arch
          FROM registry_providers p
          LEFT JOIN registry_provider_versions v ON v.provider_id = p.id AND v.usable = 1
@@ -60,7 +62,8 @@ export class ProviderProtocolRepository {
     os: string,
     arch: string,
   ): Promise<DownloadRow | undefined> {
-    const rows: DownloadRow[] = await this.ds.query(
+    const rows = await readRows<DownloadRow>(
+      this.ds,
       `SELECT p.organization_id, v.id AS version_id, v.protocols, v.usable,
               pl.id AS platform_id, pl.os, pl.arch, pl.filename, pl.shasum, pl.ready,
               k.key_id, k.ascii_armor
