@@ -1,5 +1,6 @@
 import { MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { AppConfig } from '../config/app-config';
 import { CatalogImportService } from './catalog-import.service';
 import { CatalogUsageRegistry } from './catalog-usage.registry';
 import { ToolVersionEntity } from './entities/tool-version.entity';
@@ -27,7 +28,15 @@ import { ToolVersionsService } from './tool-versions.service';
   exports: [ToolVersionsService, CatalogUsageRegistry],
 })
 export class AdminCatalogsModule implements NestModule {
+  constructor(private readonly config: AppConfig) {}
+
+  /**
+   * Mounted only where it refuses something (a cloud deployment): Express would otherwise try the
+   * catalogs' twenty routes on every request of a self-hosted server, to let it through.
+   */
   configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(SelfHostedOnlyMiddleware).forRoutes(...CATALOG_CONTROLLERS);
+    if (this.config.deployment === 'cloud') {
+      consumer.apply(SelfHostedOnlyMiddleware).forRoutes(...CATALOG_CONTROLLERS);
+    }
   }
 }

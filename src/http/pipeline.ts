@@ -24,6 +24,7 @@ import { HttpDrain } from './http-drain';
 import { middlewareSequence } from './middleware-sequence';
 import { parseQueryOnce } from './query-memo';
 import { contentNegotiation } from './negotiation';
+import { fixedHeaders } from './fixed-headers';
 import { buildOpenApiDocument } from './openapi-document';
 
 export const MAX_JSON_BODY = '1mb';
@@ -41,6 +42,12 @@ function jsonBodies(): express.RequestHandler {
     strict: true,
   });
   return (req: Request, res: Response, next: NextFunction) => {
+    // Most requests (every GET) carry no body: nothing to parse, decided without the parser's
+    // own checks (body-parser tells a body by the same two headers).
+    if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) {
+      req.body = undefined;
+      return next();
+    }
     if (RAW_BODY_PATHS.some((p) => p.test(req.path))) return next();
     parse(req, res, (err?: unknown) => {
       // Turned into a domain error here: the framework would otherwise quote the parser's message.
@@ -79,8 +86,8 @@ export async function configureApp(app: NestExpressApplication): Promise<void> {
       app.get(HttpLogging).middleware,
       app.get(HttpDrain).middleware(),
       app.get(MetricsService).middleware(),
+      fixedHeaders(helmet({ contentSecurityPolicy: false, crossOriginEmbedderPolicy: false })),
       rateLimitMiddleware(app.get(RateLimitService)),
-      helmet({ contentSecurityPolicy: false, crossOriginEmbedderPolicy: false }),
       contentNegotiation(),
       responseCacheMiddleware({
         cache: app.get(ResponseCache),

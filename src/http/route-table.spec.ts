@@ -77,6 +77,89 @@ describe('RouteTable', () => {
   });
 });
 
+describe('RouteTable beside Express', () => {
+  type Add = (
+    method: 'get' | 'post' | 'head' | 'delete' | 'all',
+    path: string,
+    handler: express.RequestHandler,
+  ) => void;
+  const seen = (req: Request) => ({
+    params: { ...req.params },
+    route: (req.route as { path: string } | undefined)?.path,
+  });
+  function routes(add: Add): void {
+    add('get', '/api/v2/things/:id', (req, res, next) =>
+      req.params.id === 'pass' ? next() : void res.json(seen(req)),
+    );
+    add('get', '/api/v2/things/:id', (req, res, next) =>
+      req.params.id === 'pass' ? next('route') : void res.json(seen(req)),
+    );
+    add('get', '/api/v2/things/:other', (req, res) => void res.json({ last: true, ...seen(req) }));
+    add('get', '/api/v2/fail/:id', (_req, _res, next) => next(new Error('failed')));
+    add('get', '/api/v2/fail/:id', (req, res) => void res.json(seen(req)));
+    add('get', '/api/v2/throws', () => {
+      throw new Error('thrown');
+    });
+    add('get', '/api/v2/rejects', () => Promise.reject(new Error('rejected')));
+    add('get', '/api/v2/leave', (_req, _res, next) => next('router'));
+    add('get', '/api/v2/leave', (req, res) => void res.json(seen(req)));
+    add('post', '/api/v2/things', (req, res) => void res.status(201).json(seen(req)));
+    add('head', '/api/v2/only-head', (_req, res) => void res.set('X-Head', '1').end());
+    add('delete', '/api/v2/things/:id', (req, res) => void res.json(seen(req)));
+    add('all', '/api/v2/any/:x', (req, res) => void res.json({ method: req.method, ...seen(req) }));
+  }
+  const after = (app: express.Express) => {
+    app.use((req: Request, res: Response) => void res.status(404).json({ fellThrough: true, ...seen(req) }));
+    app.use(
+      (err: Error, _req: Request, res: Response, _next: express.NextFunction) =>
+        void res.status(500).json({ error: err.message }),
+    );
+    return app;
+  };
+  const plain = express();
+  routes((method, path, handler) => plain[method](path, handler));
+  after(plain);
+  const tabled = express();
+  const table = new RouteTable({ caseSensitive: false, strict: false });
+  routes((method, path, handler) => table.add(method, path, handler));
+  tabled.use(table.middleware);
+  after(tabled);
+
+  const cases: [string, string][] = [
+    ['GET', '/api/v2/things/1'],
+    ['GET', '/api/v2/things/pass'],
+    ['GET', '/API/v2/Things/a%2Fb/'],
+    ['GET', '/api/v2/things/%E0%A4%A'],
+    ['GET', '/api/v2/fail/1'],
+    ['GET', '/api/v2/throws'],
+    ['GET', '/api/v2/rejects'],
+    ['GET', '/api/v2/nothing'],
+    ['POST', '/api/v2/things'],
+    ['POST', '/api/v2/things/1'],
+    ['HEAD', '/api/v2/things/1'],
+    ['HEAD', '/api/v2/only-head'],
+    ['GET', '/api/v2/only-head'],
+    ['DELETE', '/api/v2/things/2'],
+    ['PATCH', '/api/v2/any/3'],
+    ['OPTIONS', '/api/v2/things/1'],
+    ['OPTIONS', '/api/v2/nothing'],
+  ];
+
+  it.each(cases)('%s %s: the same status, headers that matter and body as Express', async (method, path) => {
+    const send = (app: express.Express) => request(app)[method.toLowerCase() as 'get'](path);
+    const [expected, actual] = [await send(plain), await send(tabled)];
+    expect(actual.status).toBe(expected.status);
+    expect(actual.headers.allow).toBe(expected.headers.allow);
+    expect(actual.headers['x-head']).toBe(expected.headers['x-head']);
+    expect(actual.text).toBe(expected.text);
+  });
+
+  it("leaves the table, not the application, on next('router')", async () => {
+    const res = await request(tabled).get('/api/v2/leave').expect(404);
+    expect(res.body).toEqual({ fellThrough: true, params: {}, route: '/api/v2/leave' });
+  });
+});
+
 describe('JsonApiExpressAdapter routes', () => {
   it('puts consecutive routes in one table and keeps a middleware mounted between them in its place', async () => {
     const adapter = new JsonApiExpressAdapter();

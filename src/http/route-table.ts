@@ -21,7 +21,7 @@ const STATIC_SEGMENT = /^[\w.~-]+$/;
 class PrefixNode {
   readonly children = new Map<string, PrefixNode>();
   readonly routes: RegisteredRoute[] = [];
-  router?: Router;
+  dispatch?: Dispatch;
 
   constructor(readonly parent?: PrefixNode) {}
 
@@ -37,10 +37,10 @@ class PrefixNode {
  * application router tries every route layer in turn until one matches, some 180 path-to-regexp
  * matches for a route registered late; here a request walks down the static segments of its path
  * (`api` → `v2` → `policy-sets`) and hands itself to a router that holds only the routes that can
- * match it, in the order they were registered. That router is Express's own, built with the
- * application router's options, so what matches, `req.params`, `req.route`, HEAD served by GET,
- * and a handler's `next()` all behave as before; the table only leaves out routes whose static
- * prefix differs from the request's.
+ * match it, in the order they were registered. Those routes are Express's own (a router built
+ * with the application router's options), so what matches, `req.params`, `req.route`, HEAD served
+ * by GET and a handler's `next()` behave as before; the table only leaves out routes whose static
+ * prefix differs from the request's, and walks the few that remain itself (see Dispatch).
  */
 export class RouteTable {
   private readonly root = new PrefixNode();
@@ -66,11 +66,12 @@ export class RouteTable {
 
   /** The middleware that dispatches to the table's routes; mount it where the routes belong. */
   readonly middleware = (req: Request, res: Response, next: NextFunction): void => {
-    this.routerFor(req.path)(req, res, next);
+    const path = req.path;
+    this.dispatchFor(path).handle(req, res, next, path);
   };
 
-  /** The router of the deepest node the path's leading segments lead to. */
-  routerFor(path: string): Router {
+  /** The routes of the deepest node the path's leading segments lead to. */
+  private dispatchFor(path: string): Dispatch {
     let node = this.root;
     let start = 1;
     while (start < path.length) {
@@ -81,13 +82,13 @@ export class RouteTable {
       node = child;
       start = end + 1;
     }
-    return (node.router ??= this.build(node));
+    return (node.dispatch ??= this.build(node));
   }
 
-  private build(node: PrefixNode): Router {
+  private build(node: PrefixNode): Dispatch {
     const router = express.Router({ caseSensitive: this.options.caseSensitive, strict: this.options.strict });
     for (const route of node.candidates()) router[route.method](route.path, route.handler);
-    return router;
+    return new Dispatch(router);
   }
 
   private key(segment: string): string {
@@ -95,7 +96,70 @@ export class RouteTable {
   }
 
   private forgetRouters(node: PrefixNode): void {
-    node.router = undefined;
+    node.dispatch = undefined;
     for (const child of node.children.values()) this.forgetRouters(child);
+  }
+}
+
+/** What Express's router keeps of a route: its layer matches the path, its route the method. */
+interface RouteLayer {
+  match(path: string): { params: Record<string, string> } | false;
+  route: {
+    path: string;
+    _handlesMethod(method: string): boolean;
+    dispatch(req: Request, res: Response, done: (err?: unknown) => void): void;
+  };
+}
+
+/**
+ * Express's `Router.handle` for a router that holds only routes, one loop instead of its general
+ * machinery (mounted paths, URL rewriting, parameter callbacks, per-request closures): a request
+ * meets each route in registration order; the first whose layer matches the path and whose route
+ * takes the method (HEAD by GET) gets `req.route` and `req.params` and dispatches through the
+ * route itself. A handler's `next()` or `next('route')` goes on with the routes after it,
+ * `next(err)` and a parameter that cannot be decoded leave with the error, `next('router')`
+ * leaves the table without one, and no match leaves it with `req.params` as it found it. An
+ * OPTIONS request only meets routes registered for OPTIONS: Express's automatic answer (the
+ * methods of the routes that match) comes from a router that nothing follows, and in an
+ * application something always does (Nest's 404), so the table leaves it to what follows too.
+ */
+class Dispatch {
+  private readonly layers: RouteLayer[];
+
+  constructor(router: Router) {
+    this.layers = (router as unknown as { stack: RouteLayer[] }).stack;
+  }
+
+  handle(req: Request, res: Response, out: NextFunction, path: string): void {
+    const params = req.params;
+    const outerNext = req.next;
+    const leave = (err?: unknown) => {
+      req.params = params;
+      req.next = outerNext;
+      out(err);
+    };
+    const from = (start: number): void => {
+      for (let i = start; i < this.layers.length; i++) {
+        const layer = this.layers[i];
+        let match: ReturnType<RouteLayer['match']>;
+        try {
+          match = layer.match(path);
+        } catch (err) {
+          return leave(err);
+        }
+        if (!match || !layer.route._handlesMethod(req.method)) continue;
+        const after = (err?: unknown) => {
+          if (err === 'router') return void setImmediate(leave);
+          if (err && err !== 'route') return leave(err);
+          from(i + 1);
+        };
+        req.route = layer.route;
+        req.params = match.params;
+        req.next = after;
+        return layer.route.dispatch(req, res, after);
+      }
+      leave();
+    };
+    from(0);
   }
 }

@@ -16,6 +16,29 @@ describe('SignedLinks', () => {
     expect(sut.verify(sut.token(claims))).toEqual(claims);
   });
 
+  it('gives the same claims the same token, and any other claims another one that verifies', () => {
+    const first = sut.token(claims);
+    expect(sut.token({ ...claims })).toBe(first);
+    const others = [
+      { ...claims, purpose: 'q' },
+      { ...claims, resourceId: 'r-2' },
+      { ...claims, expiresAt: claims.expiresAt + 1 },
+    ];
+    for (const other of others) {
+      const token = sut.token(other);
+      expect(token).not.toBe(first);
+      expect(sut.verify(token)).toEqual(other);
+    }
+  });
+
+  it('signs with its own secret: another secret does not accept its tokens', () => {
+    const other = new SignedLinks(
+      new AppConfig({ SIGNING_SECRET: 'signed-links-unit-test-secret-b-4567', DATA_DIR: '/tmp/plinth-unit' }),
+      clock,
+    );
+    expect(() => other.verify(sut.token(claims))).toThrow(DomainError);
+  });
+
   it('builds absolute URLs under the request origin when no URL is configured', () => {
     expect(sut.url('http://h:1', claims)).toMatch(/^http:\/\/h:1\/uploads\/[\w-]+\.[\w-]+$/);
   });

@@ -15,20 +15,37 @@ export interface LinkClaims {
 
 const b64 = (s: string | Buffer) => Buffer.from(s).toString('base64url');
 
+/** Tokens remembered by their claims; past this many the memory starts over. */
+const REMEMBERED_TOKENS = 10_000;
+
 /**
  * Capability URLs: an HMAC over (purpose, resource, expiry) with SIGNING_SECRET. They are accepted
  * without an Authorization header; verification is constant-time.
  */
 @Injectable()
 export class SignedLinks {
+  private readonly tokens = new Map<string, string>();
+
   constructor(
     private readonly config: AppConfig,
     private readonly clock: Clock,
   ) {}
 
+  /**
+   * The token of these claims. A link's claims are fixed per resource (its expiry derives from the
+   * resource, not from the clock), so a resource shown again gets the same token: remembered
+   * rather than signed again on every answer that carries it.
+   */
   token(claims: LinkClaims): string {
-    const payload = b64(JSON.stringify({ p: claims.purpose, r: claims.resourceId, e: claims.expiresAt }));
-    return `${payload}.${this.mac(payload)}`;
+    const key = `${claims.purpose}\n${claims.resourceId}\n${claims.expiresAt}`;
+    let token = this.tokens.get(key);
+    if (token === undefined) {
+      const payload = b64(JSON.stringify({ p: claims.purpose, r: claims.resourceId, e: claims.expiresAt }));
+      token = `${payload}.${this.mac(payload)}`;
+      if (this.tokens.size >= REMEMBERED_TOKENS) this.tokens.clear();
+      this.tokens.set(key, token);
+    }
+    return token;
   }
 
   /** Absolute URL under UPLOAD_URL, else BASE_URL, else the origin the client used. */

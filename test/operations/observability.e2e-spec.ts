@@ -53,6 +53,36 @@ describe('request ids and logs', () => {
     expect(limited.headers['x-request-id']).toMatch(UUID);
   });
 
+  it('sends the security headers on every answer, refusals and the rate limit too, and no X-Powered-By', async () => {
+    const answers = [
+      await send(t.origin, { path: '/api/v2/ping', localAddress: '127.0.1.40' }),
+      await send(t.origin, { path: '/api/v2/organizations', localAddress: '127.0.1.41' }),
+      await send(t.origin, { path: '/api/v2/no-such-route', localAddress: '127.0.1.42' }),
+    ];
+    // Four at once against a budget of two a second: some are refused before routing.
+    const burst = await Promise.all(
+      [0, 1, 2, 3].map(() => send(t.origin, { path: '/api/v2/ping', localAddress: '127.0.1.43' })),
+    );
+    answers.push(...burst.filter((a) => a.status === 429));
+    expect(answers.map((a) => a.status).slice(0, 4)).toEqual([204, 401, 404, 429]);
+    for (const res of answers) {
+      expect(res.headers).toMatchObject({
+        'strict-transport-security': 'max-age=31536000; includeSubDomains',
+        'x-content-type-options': 'nosniff',
+        'x-frame-options': 'SAMEORIGIN',
+        'referrer-policy': 'no-referrer',
+        'cross-origin-opener-policy': 'same-origin',
+        'cross-origin-resource-policy': 'same-origin',
+        'x-dns-prefetch-control': 'off',
+        'x-download-options': 'noopen',
+        'x-permitted-cross-domain-policies': 'none',
+        'x-xss-protection': '0',
+        'origin-agent-cluster': '?1',
+      });
+      expect(res.headers['x-powered-by']).toBeUndefined();
+    }
+  });
+
   it('keeps a sane request id the client sent and replaces one that is not', async () => {
     const kept = await request(t.origin).get('/healthz').set('X-Request-Id', 'trace-42.a_b');
     expect(kept.headers['x-request-id']).toBe('trace-42.a_b');

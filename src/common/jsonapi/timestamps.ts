@@ -7,5 +7,7 @@ export function isoMillis(date: Date | null | undefined): string | null {
 /** `status-timestamps` shape: `2019-06-21T21:29:48+00:00`. */
 export function isoSecondsOffset(date: Date | null | undefined): string | null {
   if (!date) return null;
-  return new Date(date).toISOString().replace(/\.\d{3}Z$/, '+00:00');
+  // toISOString always ends in `.sssZ`.
+  const iso = date instanceof Date ? date.toISOString() : new Date(date).toISOString();
+  return `${iso.slice(0, -5)}+00:00`;
 }
