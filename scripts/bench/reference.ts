@@ -94,32 +94,59 @@ function firstDifference(a: unknown, b: unknown, at: string): string | null {
   if (a && b && typeof a === 'object' && typeof b === 'object') {
     const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
     for (const k of keys) {
-      const d = firstDifference((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], `${at}.${k}`);
+      const d = firstDifference(
+        (a as Record<string, unknown>)[k],
+        (b as Record<string, unknown>)[k],
+        `${at}.${k}`,
+      );
       if (d) return d;
     }
   }
   return `${at}: ${JSON.stringify(a)?.slice(0, 120)} (Plinth) vs ${JSON.stringify(b)?.slice(0, 120)} (reference)`;
 }
 
-/** The comparison lines printed under the bench's table. */
-export function referenceTable(plinth: Measured[], reference: Measured[], computed: boolean): string[] {
+/** One scenario measured in alternating rounds: Plinth's round, then the reference's. */
+export interface RoundsOf {
+  scenario: string;
+  pairs: [Measured, Measured][];
+}
+
+const median = (values: number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+
+/**
+ * The comparison lines printed under the bench's table: per scenario the medians of the rounds
+ * (requests per second, server and database CPU per request, statements per request) and the
+ * median of the rounds' CPU ratios, with their range.
+ */
+export function referenceTable(compared: RoundsOf[], computed: boolean): string[] {
   const cpu = (m: Measured) => m.serverCpuMs + m.databaseCpuMs;
+  const rounds = compared[0]?.pairs.length ?? 0;
   const out = [
     '',
-    `Plinth${computed ? "'s computed path" : ' (response cache on: mostly remembered answers)'} beside the hand-written node:http + mysql2 server computing the same answers (reference-server.ts), same database, same load`,
+    `Plinth${computed ? "'s computed path" : ' (response cache on: mostly remembered answers)'} beside the hand-written node:http + mysql2 server computing the same answers (reference-server.ts), same database, same load, ${rounds} alternating round(s) each; medians of the rounds`,
     '',
-    '| scenario | Plinth req/s | reference req/s | Plinth server + DB CPU ms/req | reference server + DB CPU ms/req | ratio | Plinth queries/req | reference queries/req |',
+    '| scenario | Plinth req/s | reference req/s | Plinth server + DB CPU ms/req | reference server + DB CPU ms/req | ratio (rounds) | Plinth queries/req | reference queries/req |',
     '|---|---:|---:|---:|---:|---:|---:|---:|',
   ];
-  for (const r of reference) {
-    const p = plinth.find((m) => m.scenario.name === r.scenario.name);
-    if (!p) continue;
-    const ratio = cpu(p) / cpu(r);
-    const fmt = (n: number | null) => (n === null ? '–' : n.toFixed(2));
+  const fmt = (n: number | null) => (n === null || Number.isNaN(n) ? '–' : n.toFixed(2));
+  const of = (pairs: Measured[], pick: (m: Measured) => number | null) =>
+    median(pairs.map(pick).filter((v): v is number => v !== null));
+  for (const { scenario, pairs } of compared) {
+    const a = pairs.map(([p]) => p);
+    const b = pairs.map(([, r]) => r);
+    const ratios = pairs.map(([p, r]) => cpu(p) / cpu(r));
+    const ratio = median(ratios);
+    const verdict = computed ? (ratio <= 1.5 ? ' ✓' : ' ✗ (≤ 1.5×)') : '';
     out.push(
-      `| ${r.scenario.name} | ${p.rps.toFixed(0)} | ${r.rps.toFixed(0)} | ` +
-        `${fmt(p.serverCpuMs)} + ${fmt(p.databaseCpuMs)} | ${fmt(r.serverCpuMs)} + ${fmt(r.databaseCpuMs)} | ` +
-        `${ratio.toFixed(2)}×${computed ? (ratio <= 1.5 ? ' ✓' : ' ✗ (≤ 1.5×)') : ''} | ${fmt(p.queriesPerRequest)} | ${fmt(r.queriesPerRequest)} |`,
+      `| ${scenario} | ${of(a, (m) => m.rps).toFixed(0)} | ${of(b, (m) => m.rps).toFixed(0)} | ` +
+        `${fmt(of(a, (m) => m.serverCpuMs))} + ${fmt(of(a, (m) => m.databaseCpuMs))} | ` +
+        `${fmt(of(b, (m) => m.serverCpuMs))} + ${fmt(of(b, (m) => m.databaseCpuMs))} | ` +
+        `${ratio.toFixed(2)}× (${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)})${verdict} | ` +
+        `${fmt(of(a, (m) => m.queriesPerRequest))} | ${fmt(of(b, (m) => m.queriesPerRequest))} |`,
     );
   }
   return out;

@@ -19,7 +19,9 @@
  *   BENCH_NODE_OPTIONS=…   NODE_OPTIONS of the server (V8 flags, e.g. --max-semi-space-size=32)
  *   BENCH_REFERENCE=1      (MySQL) also drive the hand-written node:http + mysql2 server of
  *                          reference-server.ts through the scenarios it answers, after checking its
- *                          answers equal Plinth's, and print both CPU columns side by side
+ *                          answers equal Plinth's, and print both CPU columns side by side, the two
+ *                          servers driven in alternating rounds
+ *   BENCH_REFERENCE_ROUNDS=n  rounds of that comparison (4), each a 1/n share of BENCH_DURATION
  *   RESPONSE_CACHE_MB, CACHE_TTL_MS   passed to the server (RESPONSE_CACHE_MB=0: every read does its queries)
  */
 import { execFileSync } from 'node:child_process';
@@ -31,6 +33,7 @@ import { idleExecutors } from './idle-executors';
 import { runsWhileReading } from './run-traffic';
 import { bulkInsertWorkspaces } from './scale';
 import {
+  CpuMeters,
   drive,
   DriveOptions,
   Measured,
@@ -39,7 +42,7 @@ import {
   scalingScenarios,
   scenarios,
 } from './scenarios';
-import { compareAnswers, REFERENCE_SCENARIOS, ReferenceProcess, referenceTable } from './reference';
+import { compareAnswers, REFERENCE_SCENARIOS, ReferenceProcess, referenceTable, RoundsOf } from './reference';
 import { Seeded, Seeder, seedSize } from './seed';
 import {
   BenchDatabase,
@@ -133,14 +136,15 @@ async function main(): Promise<void> {
       warmup: Math.min(5, Math.ceil(duration / 4)),
     };
     const running = server;
+    const meters: CpuMeters = {
+      server: () => running.cpuSeconds(),
+      database: databaseCpuSeconds,
+      statements: () => statementsRun(db),
+      cacheHits: () => responseCacheHits(running.origin),
+    };
     const run = async (scenario: Scenario) => {
       log(`→ ${scenario.name}: ${scenario.title}`);
-      const m = await drive(scenario, opts, () => samplePeak(() => running.rss()), {
-        server: () => running.cpuSeconds(),
-        database: databaseCpuSeconds,
-        statements: () => statementsRun(db),
-        cacheHits: () => responseCacheHits(running.origin),
-      });
+      const m = await drive(scenario, opts, () => samplePeak(() => running.rss()), meters);
       log(
         `  ${m.rps.toFixed(0)} req/s, p50 ${m.p50} ms, p99 ${m.p99} ms, errors ${m.errors}, ` +
           `CPU/req: server ${m.serverCpuMs.toFixed(2)} ms, database ${m.databaseCpuMs.toFixed(2)} ms` +
@@ -153,7 +157,7 @@ async function main(): Promise<void> {
     for (const scenario of scenarios(seed).filter((s) => wanted(s.name))) await run(scenario);
     const footer =
       env.BENCH_REFERENCE === '1'
-        ? await measureReference(db, scenarios(seed), results, { ...opts, origin: running.origin })
+        ? await measureReference(db, scenarios(seed), results, { ...opts, origin: running.origin }, meters)
         : [];
     const mixed = (['show', 'list', 'versions'] as const).filter((r) => wanted(`${r}-while-writing`));
     const tokens = mixed.length ? await clientTokens(api, 32) : [];
@@ -262,39 +266,57 @@ function plain(m: Measured) {
 }
 
 /**
- * The scenarios the reference server answers, driven against it after Plinth: its answers are
- * checked equal to Plinth's first (a difference stops the bench), then measured the same way.
+ * The scenarios the reference server answers: its answers are checked equal to Plinth's first (a
+ * difference stops the bench), then both servers are driven the same way in alternating rounds
+ * (BENCH_REFERENCE_ROUNDS, 4 by default, of a share of BENCH_DURATION each): this machine's speed
+ * swings by ×2 within minutes, and a swing between one server's run and the other's would show as
+ * a difference between them. The ratio is the median of the rounds' ratios.
  */
 async function measureReference(
   db: BenchDatabase,
   all: Scenario[],
   plinth: Measured[],
   opts: DriveOptions,
+  plinthMeters: CpuMeters,
 ): Promise<string[]> {
   const chosen = all.filter(
     (s) =>
       (REFERENCE_SCENARIOS as readonly string[]).includes(s.name) &&
       plinth.some((m) => m.scenario.name === s.name),
   );
+  const rounds = Math.max(1, Number(env.BENCH_REFERENCE_ROUNDS ?? '4'));
+  const each = { ...opts, duration: Math.max(2, Math.round(opts.duration / rounds)), warmup: 1 };
   const ref = await ReferenceProcess.start(db);
+  const refMeters: CpuMeters = {
+    server: () => ref.cpuSeconds(),
+    database: databaseCpuSeconds,
+    statements: () => statementsRun(db),
+  };
   try {
-    const measured: Measured[] = [];
+    const compared: RoundsOf[] = [];
     for (const scenario of chosen) {
       const difference = await compareAnswers(scenario, opts.token, opts.origin, ref.origin);
       if (difference) throw new Error(`the reference's answer to ${scenario.name} differs: ${difference}`);
-      log(`→ ${scenario.name} on the reference server (its answer equals Plinth's)`);
-      const m = await drive(scenario, { ...opts, origin: ref.origin }, () => samplePeak(() => 0), {
-        server: () => ref.cpuSeconds(),
-        database: databaseCpuSeconds,
-        statements: () => statementsRun(db),
-      });
-      log(
-        `  ${m.rps.toFixed(0)} req/s, CPU/req: server ${m.serverCpuMs.toFixed(2)} ms, database ${m.databaseCpuMs.toFixed(2)} ms`,
-      );
-      measured.push(m);
+      log(`→ ${scenario.name}, Plinth and the reference server in turn (its answer equals Plinth's)`);
+      const pairs: RoundsOf['pairs'] = [];
+      for (let r = 0; r < rounds; r++) {
+        const a = await drive(scenario, each, () => samplePeak(() => 0), plinthMeters);
+        const b = await drive(
+          scenario,
+          { ...each, origin: ref.origin },
+          () => samplePeak(() => 0),
+          refMeters,
+        );
+        log(
+          `  round ${r + 1}: Plinth ${a.serverCpuMs.toFixed(2)} + ${a.databaseCpuMs.toFixed(2)} ms, ` +
+            `reference ${b.serverCpuMs.toFixed(2)} + ${b.databaseCpuMs.toFixed(2)} ms`,
+        );
+        pairs.push([a, b]);
+      }
+      compared.push({ scenario: scenario.name, pairs });
     }
     const computed = env.RESPONSE_CACHE_MB === '0' || env.CACHE_TTL_MS === '0';
-    return referenceTable(plinth, measured, computed);
+    return referenceTable(compared, computed);
   } finally {
     await ref.stop();
   }

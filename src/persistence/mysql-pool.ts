@@ -7,6 +7,7 @@ type Callback = (err: Error | null, connection?: { release(): void }) => void;
 export interface Mysql2Pool {
   getConnection(cb: Callback): void;
   query(sql: string, values: unknown[], cb: (err: Error | null, rows?: unknown) => void): void;
+  execute(sql: string, values: unknown[], cb: (err: Error | null, rows?: unknown) => void): void;
   _allConnections: { length: number };
   _freeConnections: { length: number };
   _connectionQueue: { length: number };

@@ -10,6 +10,13 @@ import { noteReadOnly } from './statement-tracking';
  * deadline (mysql-pool.ts), the statement tracking (the tables read are noted as the runners
  * note them), and the error (a QueryFailedError around the driver's, as the runner throws).
  * A statement that writes, and every statement on SQLite, goes through `DataSource.query`.
+ *
+ * It runs as a prepared statement (mysql2's `execute`, remembered per connection): the server
+ * parses a statement text once per connection instead of on every request, and the driver sends
+ * the parameters as they are instead of quoting them into the text. For the policy-set relations
+ * (a UNION of six parts) that is 40 % less database CPU and 35 % less driver CPU per statement
+ * (docs/benchmarks.md). The rows read the same as through `query`. Parameters `execute` cannot
+ * bind as `query` does (a list expanded into `IN (?)`, an object) go the text way.
  */
 export function readRows<R = Record<string, unknown>>(
   ds: DataSource,
@@ -18,12 +25,33 @@ export function readRows<R = Record<string, unknown>>(
 ): Promise<R[]> {
   const pool = mysqlPool(ds);
   if (!pool || !noteReadOnly(ds, sql)) return ds.query(sql, params);
+  const prepared = bindable(params);
   return new Promise((resolve, reject) => {
-    pool.query(sql, params, (err, rows) => {
+    const done = (err: Error | null, rows?: unknown) => {
       if (err) reject(new QueryFailedError(sql, params, err));
       else resolve(rows as R[]);
-    });
+    };
+    if (prepared) pool.execute(sql, prepared, done);
+    else pool.query(sql, params, done);
   });
+}
+
+/**
+ * The parameters as a prepared statement binds them, or undefined when one cannot be bound as
+ * `query` would quote it. `undefined` is NULL to `query` and an error to `execute`: NULL here too.
+ */
+function bindable(params: unknown[]): unknown[] | undefined {
+  let out: unknown[] | undefined;
+  for (let i = 0; i < params.length; i++) {
+    const value = params[i];
+    if (value === undefined) {
+      out ??= params.slice();
+      out[i] = null;
+    } else if (typeof value === 'object' && value !== null && !(value instanceof Date) && !Buffer.isBuffer(value)) {
+      return undefined;
+    }
+  }
+  return out ?? params;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { DataSource, QueryFailedError } from 'typeorm';
+import { mysqlPool } from '../../src/persistence/mysql-pool';
 import { ReadSet, trackReads } from '../../src/common/cache/read-set';
 import { EPOCH_TABLES } from '../../src/common/cache/sql-epoch-store';
 import { readRows, readRowsWith } from '../../src/persistence/pool-reads';
@@ -118,4 +119,52 @@ describe('the tables statements are tracked by', () => {
     ).rejects.toBe(rolledBack);
     expect(await readRowsWith(ds.manager, sql, [name])).toEqual([]);
   });
+
+  (usesMysql() ? it : it.skip)(
+    'reads the same rows as a prepared statement as through the text protocol',
+    async () => {
+      await ds.query(
+        `CREATE TABLE read_rows_types (id INT PRIMARY KEY, at DATETIME(3) NULL, flag BOOLEAN NULL,
+         size BIGINT NULL, name VARCHAR(64) NULL, body TEXT NULL)`,
+      );
+      try {
+        await ds.query(
+          `INSERT INTO read_rows_types VALUES
+           (1, '2024-08-13 23:06:42.523', 1, 9007199254740993, 'ünïcode ✓', 'text'),
+           (2, '1970-01-01 00:00:00.000', 0, 0, '', ''),
+           (3, NULL, NULL, NULL, NULL, NULL)`,
+        );
+        const pool = mysqlPool(ds)!;
+        const text = (sql: string, params: unknown[]) =>
+          new Promise<unknown>((resolve, reject) =>
+            pool.query(sql, params, (err, rows) => (err ? reject(err) : resolve(rows))),
+          );
+        const statements: [string, unknown[]][] = [
+          ['SELECT * FROM read_rows_types ORDER BY id', []],
+          ['SELECT * FROM read_rows_types WHERE id = ? OR name = ? OR flag = ?', [2, 'ünïcode ✓', true]],
+          ['SELECT id FROM read_rows_types WHERE at > ? ORDER BY id', [new Date('2000-01-01T00:00:00Z')]],
+          ['SELECT id, name FROM read_rows_types WHERE name = ? OR ? IS NULL ORDER BY id', ['', undefined]],
+          [
+            `SELECT COUNT(*) AS n, SUM(size) AS total, CAST(MAX(at) AS CHAR) AS newest, NULL AS nothing,
+                  'literal' AS word, COUNT(*) OVER () AS windowed
+             FROM read_rows_types WHERE id IN (?, ?, ?)`,
+            [1, 2, 3],
+          ],
+          ['SELECT id FROM read_rows_types ORDER BY id LIMIT ? OFFSET ?', [2, 1]],
+        ];
+        for (const [sql, params] of statements) {
+          const expected = await text(sql, params);
+          expect(await readRows(ds, sql, params)).toEqual(expected);
+          // A second time: from the connection's remembered statement.
+          expect(await readRows(ds, sql, params)).toEqual(expected);
+        }
+        // A list expanded into IN (?) is `query`'s own: it still reads as the text protocol does.
+        expect(
+          await readRows(ds, 'SELECT id FROM read_rows_types WHERE id IN (?) ORDER BY id', [[1, 3]]),
+        ).toEqual([{ id: 1 }, { id: 3 }]);
+      } finally {
+        await ds.query('DROP TABLE read_rows_types');
+      }
+    },
+  );
 });
