@@ -22,6 +22,7 @@
  *                          answers equal Plinth's, and print both CPU columns side by side, the two
  *                          servers driven in alternating rounds
  *   BENCH_REFERENCE_ROUNDS=n  rounds of that comparison (4), each a 1/n share of BENCH_DURATION
+ *   BENCH_MIXED_ROUNDS=n   rounds of each *-while-writing scenario beside its quiet read (4), likewise
  *   RESPONSE_CACHE_MB, CACHE_TTL_MS   passed to the server (RESPONSE_CACHE_MB=0: every read does its queries)
  */
 import { execFileSync } from 'node:child_process';
@@ -42,7 +43,14 @@ import {
   scalingScenarios,
   scenarios,
 } from './scenarios';
-import { compareAnswers, REFERENCE_SCENARIOS, ReferenceProcess, referenceTable, RoundsOf } from './reference';
+import {
+  compareAnswers,
+  median,
+  REFERENCE_SCENARIOS,
+  ReferenceProcess,
+  referenceTable,
+  RoundsOf,
+} from './reference';
 import { Seeded, Seeder, seedSize } from './seed';
 import {
   BenchDatabase,
@@ -155,13 +163,19 @@ async function main(): Promise<void> {
       results.push(m);
     };
     for (const scenario of scenarios(seed).filter((s) => wanted(s.name))) await run(scenario);
-    const footer =
+    const footer: string[] =
       env.BENCH_REFERENCE === '1'
         ? await measureReference(db, scenarios(seed), results, { ...opts, origin: running.origin }, meters)
         : [];
     const mixed = (['show', 'list', 'versions'] as const).filter((r) => wanted(`${r}-while-writing`));
     const tokens = mixed.length ? await clientTokens(api, 32) : [];
-    for (const read of mixed) await run(readWhileWriting(seed, tokens, read));
+    for (const read of mixed) {
+      const busy = readWhileWriting(seed, tokens, read);
+      const quiet = scenarios(seed).find((s) => s.name === QUIET_OF[busy.name])!;
+      const { measured, verdict } = await measureMixed(busy, quiet, opts, meters, () => running.rss());
+      results.push(measured);
+      footer.push('', verdict);
+    }
     if (wanted('runs-while-reading')) {
       const executors = Number(env.BENCH_RUN_EXECUTORS ?? '8');
       const traffic = await runsWhileReading(api, seed, token, { origin: running.origin, executors });
@@ -322,6 +336,73 @@ async function measureReference(
   }
 }
 
+/** The read each mixed scenario is compared with: the same read with nothing written. */
+const QUIET_OF: Record<string, string> = {
+  'show-while-writing': 'show-policy-set',
+  'list-while-writing': 'list-policy-sets',
+  'versions-while-writing': 'provider-versions',
+};
+
+/**
+ * A read while writes run beside it, against the same read with nothing written, in alternating
+ * rounds (BENCH_MIXED_ROUNDS, 4 by default, each a share of BENCH_DURATION): the verdict is the
+ * median of the rounds' shares, so a swing of this machine's speed between the two does not
+ * decide it. The table's row is the busy rounds together.
+ */
+async function measureMixed(
+  busy: Scenario,
+  quiet: Scenario,
+  opts: DriveOptions,
+  meters: CpuMeters,
+  rss: () => number,
+): Promise<{ measured: Measured; verdict: string }> {
+  const rounds = Math.max(1, Number(env.BENCH_MIXED_ROUNDS ?? '4'));
+  const each = { ...opts, duration: Math.max(2, Math.round(opts.duration / rounds)), warmup: 1 };
+  log(`→ ${busy.name}: ${busy.title}; beside ${quiet.name} in ${rounds} alternating rounds`);
+  const shares: number[] = [];
+  const busyRounds: Measured[] = [];
+  for (let r = 0; r < rounds; r++) {
+    const q = await drive(quiet, each, () => samplePeak(rss), meters);
+    const b = await drive(busy, each, () => samplePeak(rss), meters);
+    shares.push(b.rps / q.rps);
+    busyRounds.push(b);
+    log(`  round ${r + 1}: ${b.rps.toFixed(0)} req/s while writing, ${q.rps.toFixed(0)} req/s quiet`);
+  }
+  const share = median(shares);
+  const range = `${(Math.min(...shares) * 100).toFixed(0)}–${(Math.max(...shares) * 100).toFixed(0)} %`;
+  return {
+    measured: combineRounds(busyRounds),
+    verdict:
+      `${busy.name}: reads at ${(share * 100).toFixed(0)} % of ${quiet.name} with nothing written ` +
+      `(median of ${rounds} alternating rounds, ${range}) ${share >= 0.8 ? '✓' : '✗ (≥ 80 %)'}`,
+  };
+}
+
+/** Rounds of one scenario as one row: means, the slowest p99, the errors summed. */
+function combineRounds(rounds: Measured[]): Measured {
+  const mean = (pick: (m: Measured) => number) => rounds.reduce((a, m) => a + pick(m), 0) / rounds.length;
+  const meanOrNull = (pick: (m: Measured) => number | null) =>
+    rounds.every((m) => pick(m) !== null) ? mean((m) => pick(m)!) : null;
+  const [first] = rounds;
+  return {
+    ...first,
+    rps: mean((m) => m.rps),
+    p50: median(rounds.map((m) => m.p50)),
+    p99: Math.max(...rounds.map((m) => m.p99)),
+    rssBytes: Math.max(...rounds.map((m) => m.rssBytes)),
+    errors: rounds.reduce((a, m) => a + m.errors, 0),
+    bytesPerResponse: mean((m) => m.bytesPerResponse),
+    serverCpuMs: mean((m) => m.serverCpuMs),
+    databaseCpuMs: mean((m) => m.databaseCpuMs),
+    queriesPerRequest: meanOrNull((m) => m.queriesPerRequest),
+    fromMemory: meanOrNull((m) => m.fromMemory),
+    alongside: first.alongside && {
+      rps: mean((m) => m.alongside?.rps ?? 0),
+      errors: rounds.reduce((a, m) => a + (m.alongside?.errors ?? 0), 0),
+    },
+  };
+}
+
 function printTable(
   results: Measured[],
   setup: { dialect: string; scale: number; duration: number; connections: number; workers: number },
@@ -371,21 +452,6 @@ function printTable(
     );
   }
   const byName = new Map(results.map((m) => [m.scenario.name, m]));
-  const alone: Record<string, string> = {
-    'show-while-writing': 'show-policy-set',
-    'list-while-writing': 'list-policy-sets',
-    'versions-while-writing': 'provider-versions',
-  };
-  for (const [mixed, quiet] of Object.entries(alone)) {
-    const [m, q] = [byName.get(mixed), byName.get(quiet)];
-    if (m && q) {
-      const share = m.rps / q.rps;
-      out.push(
-        '',
-        `${mixed}: reads at ${(share * 100).toFixed(0)} % of ${quiet} with nothing written ${share >= 0.8 ? '✓' : '✗ (≥ 80 %)'}`,
-      );
-    }
-  }
   for (const page of ['page1', 'last']) {
     const small = byName.get(`workspaces-${page}@${SCALING_SMALL}`);
     const large = byName.get(`workspaces-${page}@${SCALING_LARGE}`);
