@@ -298,8 +298,7 @@ async function measureReference(
       (REFERENCE_SCENARIOS as readonly string[]).includes(s.name) &&
       plinth.some((m) => m.scenario.name === s.name),
   );
-  const rounds = Math.max(1, Number(env.BENCH_REFERENCE_ROUNDS ?? '4'));
-  const each = { ...opts, duration: Math.max(2, Math.round(opts.duration / rounds)), warmup: 1 };
+  const { rounds, each } = alternating(opts, 'BENCH_REFERENCE_ROUNDS');
   const ref = await ReferenceProcess.start(db);
   const refMeters: CpuMeters = {
     server: () => ref.cpuSeconds(),
@@ -336,6 +335,15 @@ async function measureReference(
   }
 }
 
+/**
+ * Alternating rounds: how many (`name` in the environment, 4 by default) and the options of each,
+ * a share of BENCH_DURATION (at least 2 s) after a 1 s warm-up.
+ */
+function alternating(opts: DriveOptions, name: string): { rounds: number; each: DriveOptions } {
+  const rounds = Math.max(1, Number(env[name] ?? '4'));
+  return { rounds, each: { ...opts, duration: Math.max(2, Math.round(opts.duration / rounds)), warmup: 1 } };
+}
+
 /** The read each mixed scenario is compared with: the same read with nothing written. */
 const QUIET_OF: Record<string, string> = {
   'show-while-writing': 'show-policy-set',
@@ -356,8 +364,7 @@ async function measureMixed(
   meters: CpuMeters,
   rss: () => number,
 ): Promise<{ measured: Measured; verdict: string }> {
-  const rounds = Math.max(1, Number(env.BENCH_MIXED_ROUNDS ?? '4'));
-  const each = { ...opts, duration: Math.max(2, Math.round(opts.duration / rounds)), warmup: 1 };
+  const { rounds, each } = alternating(opts, 'BENCH_MIXED_ROUNDS');
   log(`→ ${busy.name}: ${busy.title}; beside ${quiet.name} in ${rounds} alternating rounds`);
   const shares: number[] = [];
   const busyRounds: Measured[] = [];

@@ -6,7 +6,7 @@ import { DataSource } from 'typeorm';
 import { API_V2 } from '../common/api-prefix';
 import { ChangeEpoch } from '../common/cache/change-epoch';
 import { ResponseCache } from './response-cache';
-import { responseCacheMiddleware } from './response-cache.middleware';
+import { hasBody, responseCacheMiddleware } from './response-cache.middleware';
 import { bodyParserError } from '../common/errors/body-errors';
 import { DomainError } from '../common/errors/domain-error';
 import { bodyShapeProblem } from '../common/jsonapi/body-shape';
@@ -42,9 +42,8 @@ function jsonBodies(): express.RequestHandler {
     strict: true,
   });
   return (req: Request, res: Response, next: NextFunction) => {
-    // Most requests (every GET) carry no body: nothing to parse, decided without the parser's
-    // own checks (body-parser tells a body by the same two headers).
-    if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) {
+    // Most requests (every GET) carry no body: nothing to parse, decided without the parser's own checks.
+    if (!hasBody(req)) {
       req.body = undefined;
       return next();
     }

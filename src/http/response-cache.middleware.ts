@@ -33,8 +33,11 @@ export function cachedRouteOf(req: Request): string | undefined {
   return (req as CachingRequest)[ROUTE];
 }
 
-/** A GET with a body is left to the normal path: its body may be one the parser refuses. */
-function hasBody(req: Request): boolean {
+/**
+ * Whether the request carries a body, told as body-parser tells it (by these two headers). A GET
+ * with one is left to the normal path here: its body may be one the parser refuses.
+ */
+export function hasBody(req: Request): boolean {
   return req.headers['transfer-encoding'] !== undefined || req.headers['content-length'] !== undefined;
 }
 

@@ -36,8 +36,8 @@ class PrefixNode {
  * Routes looked up by their leading static segments before Express matches them. Express's
  * application router tries every route layer in turn until one matches, some 180 path-to-regexp
  * matches for a route registered late; here a request walks down the static segments of its path
- * (`api` → `v2` → `policy-sets`) and hands itself to a router that holds only the routes that can
- * match it, in the order they were registered. Those routes are Express's own (a router built
+ * (`api` → `v2` → `policy-sets`) and meets only the routes that can match it, in the order they
+ * were registered. Those routes are Express's own (a router built
  * with the application router's options), so what matches, `req.params`, `req.route`, HEAD served
  * by GET and a handler's `next()` behave as before; the table only leaves out routes whose static
  * prefix differs from the request's, and walks the few that remain itself (see Dispatch).
@@ -61,7 +61,7 @@ export class RouteTable {
       node = child;
     }
     node.routes.push({ order: this.registered++, method, path, handler });
-    this.forgetRouters(this.root);
+    this.forgetDispatches(this.root);
   }
 
   /** The middleware that dispatches to the table's routes; mount it where the routes belong. */
@@ -95,9 +95,9 @@ export class RouteTable {
     return this.options.caseSensitive ? segment : segment.toLowerCase();
   }
 
-  private forgetRouters(node: PrefixNode): void {
+  private forgetDispatches(node: PrefixNode): void {
     node.dispatch = undefined;
-    for (const child of node.children.values()) this.forgetRouters(child);
+    for (const child of node.children.values()) this.forgetDispatches(child);
   }
 }
 
