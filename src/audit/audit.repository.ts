@@ -4,6 +4,7 @@ import { EntityManager, Repository } from 'typeorm';
 import { inTransaction } from '../common/sql/transaction';
 import { PageParams } from '../common/jsonapi/pagination';
 import { Page, paginate } from '../common/sql/paginate';
+import { RowWriter } from '../common/sql/row-writer';
 import { AuditEventEntity } from './entities/audit-event.entity';
 
 /** Rows per INSERT: well inside both dialects' limits on bound parameters (16 columns each). */
@@ -20,7 +21,11 @@ export interface AuditFilter {
 
 @Injectable()
 export class AuditRepository {
-  constructor(@InjectRepository(AuditEventEntity) private readonly repo: Repository<AuditEventEntity>) {}
+  private readonly writer: RowWriter<AuditEventEntity>;
+
+  constructor(@InjectRepository(AuditEventEntity) private readonly repo: Repository<AuditEventEntity>) {
+    this.writer = new RowWriter(repo.manager.connection, AuditEventEntity);
+  }
 
   /**
    * One multi-row INSERT per chunk, in a transaction of its own: on SQLite a bare statement would
@@ -32,13 +37,7 @@ export class AuditRepository {
 
   private async insertChunks(manager: EntityManager, events: AuditEventEntity[]): Promise<void> {
     for (let i = 0; i < events.length; i += INSERT_CHUNK) {
-      await manager
-        .createQueryBuilder()
-        .insert()
-        .into(AuditEventEntity)
-        .values(events.slice(i, i + INSERT_CHUNK))
-        .updateEntity(false)
-        .execute();
+      await this.writer.insertMany(events.slice(i, i + INSERT_CHUNK), manager);
     }
   }
 

@@ -1,13 +1,24 @@
 import { DataSource } from 'typeorm';
 import { holdsTransaction, SecondConnectionError } from '../common/sql/transaction-scope';
 
-type Callback = (err: Error | null, connection?: { release(): void }) => void;
+/** How mysql2's callback API answers a statement: rows for a SELECT, a result header otherwise. */
+export type StatementCallback = (err: Error | null, result?: unknown) => void;
+
+/** The parts of a pooled mysql2 connection that Plinth uses beside TypeORM (pool-writes.ts). */
+export interface Mysql2Connection {
+  query(sql: string, values: unknown[], cb: StatementCallback): void;
+  execute(sql: string, values: unknown[], cb: StatementCallback): void;
+  release(): void;
+  destroy(): void;
+}
+
+type Callback = (err: Error | null, connection?: Mysql2Connection) => void;
 
 /** The parts of a mysql2 callback pool that Plinth reads (sizes) or wraps (acquisition). */
 export interface Mysql2Pool {
   getConnection(cb: Callback): void;
-  query(sql: string, values: unknown[], cb: (err: Error | null, rows?: unknown) => void): void;
-  execute(sql: string, values: unknown[], cb: (err: Error | null, rows?: unknown) => void): void;
+  query(sql: string, values: unknown[], cb: StatementCallback): void;
+  execute(sql: string, values: unknown[], cb: StatementCallback): void;
   _allConnections: { length: number };
   _freeConnections: { length: number };
   _connectionQueue: { length: number };

@@ -40,7 +40,7 @@ export function readRows<R = Record<string, unknown>>(
  * The parameters as a prepared statement binds them, or undefined when one cannot be bound as
  * `query` would quote it. `undefined` is NULL to `query` and an error to `execute`: NULL here too.
  */
-function bindable(params: unknown[]): unknown[] | undefined {
+export function bindable(params: unknown[]): unknown[] | undefined {
   let out: unknown[] | undefined;
   for (let i = 0; i < params.length; i++) {
     const value = params[i];

@@ -38,14 +38,27 @@ const trackers = new WeakMap<DataSource, { tables: StatementTables; sink: Statem
 export function noteReadOnly(ds: DataSource, sql: string): boolean {
   const tracker = trackers.get(ds);
   if (!tracker) return true;
-  return !noteStatement(tracker.tables, tracker.sink, sql).writes;
+  return !noteEffect(tracker.tables, tracker.sink, sql).writes;
+}
+
+/**
+ * For a statement that may write, run beside the query runners and outside any transaction
+ * (pool-writes.ts): tells the sink what it reads as it starts, and returns what to call once it
+ * has run, or failed (a statement that timed out on the client may still have run), which tells
+ * the sink what it wrote, as a runner does at a statement's end.
+ */
+export function noteStatement(ds: DataSource, sql: string): () => void {
+  const tracker = trackers.get(ds);
+  if (!tracker) return () => undefined;
+  const { writes } = noteEffect(tracker.tables, tracker.sink, sql);
+  return writes ? () => tracker.sink.wrote(writes) : () => undefined;
 }
 
 /**
  * What a statement does, its reads told to the sink as it starts. Its writes are the caller's to
  * report, once the statement has run.
  */
-function noteStatement(tables: StatementTables, sink: StatementSink, sql: string): StatementEffect {
+function noteEffect(tables: StatementTables, sink: StatementSink, sql: string): StatementEffect {
   const effect = tables.effectOf(sql);
   if (effect.reads.length) sink.read(effect.reads);
   return effect;
@@ -69,7 +82,7 @@ function track(runner: TrackedRunner, tables: StatementTables, sink: StatementSi
   };
 
   runner.query = ((sql: string, ...rest: unknown[]) => {
-    const writes = noteStatement(tables, sink, sql).writes;
+    const writes = noteEffect(tables, sink, sql).writes;
     if (writes) {
       // Also when it failed: a statement that timed out on the client may still have run.
       return query(sql, ...rest).finally(() => noteWrite(writes));

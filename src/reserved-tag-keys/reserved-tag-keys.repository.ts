@@ -3,19 +3,22 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository } from 'typeorm';
 import { paginate, Page } from '../common/sql/paginate';
 import { RowReader } from '../common/sql/row-reader';
+import { RowWriter } from '../common/sql/row-writer';
 import { PageParams } from '../common/jsonapi/pagination';
 import { isUniqueViolation } from '../common/errors/db-errors';
-import { inOneStatement, inTransaction } from '../common/sql/transaction';
+import { inTransaction } from '../common/sql/transaction';
 import { ReservedTagKeyEntity } from './entities/reserved-tag-key.entity';
 
 @Injectable()
 export class ReservedTagKeysRepository {
   private readonly rows: RowReader<ReservedTagKeyEntity>;
+  private readonly writer: RowWriter<ReservedTagKeyEntity>;
 
   constructor(
     @InjectRepository(ReservedTagKeyEntity) private readonly repo: Repository<ReservedTagKeyEntity>,
   ) {
     this.rows = new RowReader(repo.manager.connection, ReservedTagKeyEntity);
+    this.writer = new RowWriter(repo.manager.connection, ReservedTagKeyEntity);
   }
 
   /** Plain SQL (see RowReader): every route on one key starts here. */
@@ -76,11 +79,11 @@ export class ReservedTagKeysRepository {
       if (ds.options.type === 'better-sqlite3') {
         return await inTransaction(ds, async (manager) => {
           if (await this.findClash(manager, key.organizationId, key.key, key.id)) return false;
-          await this.insert(manager, key);
+          await this.writer.insert(key, manager);
           return true;
         });
       }
-      await inOneStatement(ds, (manager) => this.insert(manager, key));
+      await this.writer.insert(key);
       return true;
     } catch (err) {
       if (isUniqueViolation(err)) return false;
@@ -100,22 +103,6 @@ export class ReservedTagKeysRepository {
 
   /** One statement: nothing refers to a reserved key. */
   async delete(id: string): Promise<void> {
-    await inOneStatement(this.repo.manager.connection, (manager) =>
-      manager.getRepository(ReservedTagKeyEntity).delete({ id }),
-    );
-  }
-
-  /**
-   * The entity is complete: nothing the database returns (MariaDB's RETURNING of defaulted columns,
-   * raw 1/0 for booleans) is merged back into it.
-   */
-  private async insert(manager: EntityManager, key: ReservedTagKeyEntity): Promise<void> {
-    await manager
-      .createQueryBuilder()
-      .insert()
-      .into(ReservedTagKeyEntity)
-      .values(key)
-      .updateEntity(false)
-      .execute();
+    await this.writer.deleteById(id);
   }
 }

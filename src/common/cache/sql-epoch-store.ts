@@ -1,7 +1,9 @@
 import { DataSource, EntityManager } from 'typeorm';
-import { inTransaction } from '../sql/transaction';
+import { inTransaction, retried } from '../sql/transaction';
 import { Advance, EpochRead, EpochStore } from './change-epoch';
 import { readRows } from '../../persistence/pool-reads';
+import { mysqlPool } from '../../persistence/mysql-pool';
+import { PooledStatement, transactionOnPool } from '../../persistence/pool-writes';
 
 /** Row ids in `change_epoch`: every advance; access; advances that named their tables. */
 const ALL = 1;
@@ -18,11 +20,9 @@ export const EPOCH_TABLES = ['change_epoch', 'changed_tables'] as const;
  * shows the counter at N shows every stamp up to N, and the next read asks only for newer stamps.
  */
 export class SqlEpochStore implements EpochStore {
-  private readonly mysql: boolean;
   private readonly q: (name: string) => string;
 
   constructor(private readonly ds: DataSource) {
-    this.mysql = ds.options.type === 'mysql' || ds.options.type === 'mariadb';
     this.q = (name) => ds.driver.escape(name);
   }
 
@@ -45,10 +45,15 @@ export class SqlEpochStore implements EpochStore {
     return read;
   }
 
+  /**
+   * Every write request waits for one (ChangeEpoch.flush): on MySQL/MariaDB it runs on a pooled
+   * connection beside TypeORM's query runner (persistence/pool-writes.ts), retried after a lost
+   * deadlock as `inTransaction` would.
+   */
   advance(what: Advance): Promise<void> {
-    return inTransaction(this.ds, (m) =>
-      this.mysql ? this.advanceMysql(m, what) : this.advanceSqlite(m, what),
-    );
+    const pool = mysqlPool(this.ds);
+    if (pool) return retried(() => transactionOnPool(pool, this.ds, (run) => this.advanceMysql(run, what)), 4);
+    return inTransaction(this.ds, (m) => this.advanceSqlite(m, what));
   }
 
   /** The rows to add one to: ALL always; TRACKED unless the tables are not known; ACCESS if asked. */
@@ -56,15 +61,15 @@ export class SqlEpochStore implements EpochStore {
     return [ALL, ...(what.access ? [ACCESS] : []), ...(what.everything ? [] : [TRACKED])];
   }
 
-  private async advanceMysql(m: EntityManager, what: Advance): Promise<void> {
+  private async advanceMysql(run: PooledStatement, what: Advance): Promise<void> {
     const { q } = this;
     // The new value of ALL stays in the connection (LAST_INSERT_ID) for the stamps below.
-    await m.query(
+    await run(
       `UPDATE ${q('change_epoch')} SET ${q('value')} = CASE WHEN ${q('id')} = ${ALL}` +
         ` THEN LAST_INSERT_ID(${q('value')} + 1) ELSE ${q('value')} + 1 END WHERE ${q('id')} IN (${this.rows(what).join(', ')})`,
     );
     if (what.everything || !what.tables.length) return;
-    await m.query(
+    await run(
       `INSERT INTO ${q('changed_tables')} (${q('name')}, ${q('stamp')}) VALUES ` +
         what.tables.map(() => '(?, LAST_INSERT_ID())').join(', ') +
         ` ON DUPLICATE KEY UPDATE ${q('stamp')} = GREATEST(${q('stamp')}, VALUES(${q('stamp')}))`,

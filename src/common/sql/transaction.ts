@@ -1,5 +1,7 @@
 import { DataSource, EntityManager, ObjectLiteral, ObjectType, SelectQueryBuilder } from 'typeorm';
 import { isRetryableTransactionError } from '../errors/db-errors';
+import { mysqlPool } from '../../persistence/mysql-pool';
+import { writeOnPool } from '../../persistence/pool-writes';
 import { holdsTransaction, SecondConnectionError, withinTransaction } from './transaction-scope';
 
 /**
@@ -61,7 +63,39 @@ export async function inOneStatement<T>(
   return retried(() => work(ds.manager), attempts);
 }
 
-async function retried<T>(once: () => Promise<T>, attempts: number): Promise<T> {
+/**
+ * One writing statement on its own, like `inOneStatement`, without TypeORM's query runner on
+ * MySQL/MariaDB (persistence/pool-writes.ts: a prepared statement on the pool). Resolves with the
+ * rows it changed. Retried like `inTransaction`.
+ */
+export async function runStatement(
+  ds: DataSource,
+  sql: string,
+  params: unknown[] = [],
+  attempts = 4,
+): Promise<number> {
+  const pool = mysqlPool(ds);
+  if (!pool) return inOneStatement(ds, (manager) => writeWith(manager, sql, params), attempts);
+  if (holdsTransaction()) throw new SecondConnectionError();
+  return retried(() => writeOnPool(pool, ds, sql, params), attempts);
+}
+
+/**
+ * A writing statement through `manager` (inside a transaction, on its connection); resolves with
+ * the rows it changed.
+ */
+export async function writeWith(manager: EntityManager, sql: string, params: unknown[] = []): Promise<number> {
+  const runner = manager.queryRunner ?? manager.connection.createQueryRunner();
+  try {
+    const result = await runner.query(sql, params, true);
+    return result.affected ?? 0;
+  } finally {
+    if (runner !== manager.queryRunner) await runner.release();
+  }
+}
+
+/** Runs `once` again after a lost deadlock or lock wait, up to `attempts` times in all. */
+export async function retried<T>(once: () => Promise<T>, attempts: number): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await once();

@@ -1,0 +1,107 @@
+import { DataSource, EntityManager, EntityMetadata, EntityTarget, ObjectLiteral } from 'typeorm';
+import { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
+import { runStatement, writeWith } from './transaction';
+
+/**
+ * Writes whole rows with plain SQL for the writes every request of a kind makes (RowReader's
+ * counterpart). TypeORM's insert and delete builders rebuild their SQL, walk the metadata and merge
+ * what the database returns on every call; here the statement text is built once and each value
+ * goes through the driver's own conversion (dates, booleans, transformers), so the rows are the
+ * same as the builder writes. For entities the service fills in completely: nothing the database
+ * generates is read back, and a property left undefined is left out, so its column takes the
+ * table's default.
+ *
+ * With a transaction's manager a statement runs on its connection; otherwise on its own
+ * (runStatement: committed by itself, retried after a lost deadlock).
+ */
+export class RowWriter<T extends ObjectLiteral> {
+  private readonly metadata: EntityMetadata;
+  private readonly columns: ColumnMetadata[];
+  /** One-row INSERT texts by which columns the entity had values for (a mask of '1' and '0'). */
+  private readonly inserts = new Map<string, string>();
+  private readonly deleteSql: string;
+
+  constructor(
+    private readonly ds: DataSource,
+    entity: EntityTarget<T>,
+  ) {
+    this.metadata = ds.getMetadata(entity);
+    this.columns = this.metadata.columns.filter((c) => !c.isVirtual);
+    const [key, ...more] = this.metadata.primaryColumns;
+    if (!key || more.length) throw new Error(`RowWriter needs a single primary key: ${this.metadata.name}`);
+    this.deleteSql = `DELETE FROM ${this.table} WHERE ${this.q(key.databaseName)} = ?`;
+  }
+
+  private get table(): string {
+    return this.q(this.metadata.tablePath);
+  }
+
+  private q(name: string): string {
+    return this.ds.driver.escape(name);
+  }
+
+  /** Inserts `entity`; a unique or foreign key violation throws as the builder's would. */
+  async insert(entity: T, manager?: EntityManager): Promise<void> {
+    const { mask, values } = this.valuesOf(entity);
+    await this.write(this.insertSql(mask, 1), values, manager);
+  }
+
+  /**
+   * Inserts `entities` with one multi-row statement per run of entities that have values for the
+   * same columns, in order. The caller bounds how many (every driver limits bound parameters).
+   */
+  async insertMany(entities: readonly T[], manager?: EntityManager): Promise<void> {
+    let i = 0;
+    while (i < entities.length) {
+      const first = this.valuesOf(entities[i]);
+      const values = first.values;
+      let rows = 1;
+      for (i++; i < entities.length; i++, rows++) {
+        const next = this.valuesOf(entities[i]);
+        if (next.mask !== first.mask) break;
+        values.push(...next.values);
+      }
+      await this.write(this.insertSql(first.mask, rows), values, manager);
+    }
+  }
+
+  /** Deletes the row with this primary key; resolves with whether there was one. */
+  async deleteById(id: string, manager?: EntityManager): Promise<boolean> {
+    return (await this.write(this.deleteSql, [id], manager)) > 0;
+  }
+
+  private write(sql: string, params: unknown[], manager?: EntityManager): Promise<number> {
+    return manager?.queryRunner ? writeWith(manager, sql, params) : runStatement(this.ds, sql, params);
+  }
+
+  /** The values to bind, as the driver stores them, and which columns have one ('1') or not ('0'). */
+  private valuesOf(entity: T): { mask: string; values: unknown[] } {
+    const driver = this.ds.driver;
+    const values: unknown[] = [];
+    let mask = '';
+    for (const column of this.columns) {
+      const value: unknown = column.getEntityValue(entity);
+      if (value === undefined) {
+        mask += '0';
+        continue;
+      }
+      mask += '1';
+      values.push(driver.preparePersistentValue(value, column));
+    }
+    return { mask, values };
+  }
+
+  /** `INSERT … VALUES (…)` for `rows` rows of the columns `mask` names; one-row texts are kept. */
+  private insertSql(mask: string, rows: number): string {
+    let head = this.inserts.get(mask);
+    if (head === undefined) {
+      const named = this.columns.filter((_, i) => mask[i] === '1');
+      const names = named.map((c) => this.q(c.databaseName)).join(', ');
+      head = `INSERT INTO ${this.table} (${names}) VALUES (${named.map(() => '?').join(', ')})`;
+      this.inserts.set(mask, head);
+    }
+    if (rows === 1) return head;
+    const row = head.slice(head.lastIndexOf('('));
+    return head + `, ${row}`.repeat(rows - 1);
+  }
+}

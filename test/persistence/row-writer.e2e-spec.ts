@@ -1,0 +1,195 @@
+import { DataSource, QueryFailedError } from 'typeorm';
+import { ChangeEpoch } from '../../src/common/cache/change-epoch';
+import { isUniqueViolation } from '../../src/common/errors/db-errors';
+import { RowWriter } from '../../src/common/sql/row-writer';
+import { inTransaction, runStatement } from '../../src/common/sql/transaction';
+import { mysqlPool } from '../../src/persistence/mysql-pool';
+import { transactionOnPool } from '../../src/persistence/pool-writes';
+import { AuditEventEntity } from '../../src/audit/entities/audit-event.entity';
+import { ReservedTagKeyEntity } from '../../src/reserved-tag-keys/entities/reserved-tag-key.entity';
+import { OrganizationEntity } from '../../src/organizations/entities/organization.entity';
+import { startApp, TestApp, usesMysql } from '../helpers/test-app';
+
+/**
+ * RowWriter writes the rows TypeORM's insert builder writes (the same values through the driver's
+ * conversions), and its statements beside the query runners are noted for the change epochs as
+ * the runners note theirs.
+ */
+describe('rows written beside the query builders', () => {
+  let t: TestApp;
+  let ds: DataSource;
+  const orgId = 'org-rowwriter';
+  beforeAll(async () => {
+    t = await startApp();
+    ds = t.app.get(DataSource);
+    await ds
+      .createQueryBuilder()
+      .insert()
+      .into(OrganizationEntity)
+      .values({
+        id: orgId,
+        name: 'row-writer',
+        email: 'a@example.com',
+        edition: 'free',
+        createdAt: new Date(),
+        updatedAt: new Date(),
+      })
+      .execute();
+  });
+  afterAll(() => t.close());
+
+  const key = (id: string, name: string, disableOverrides: boolean): ReservedTagKeyEntity =>
+    Object.assign(new ReservedTagKeyEntity(), {
+      id,
+      organizationId: orgId,
+      key: name,
+      disableOverrides,
+      createdAt: new Date('2024-08-13T23:06:42.523Z'),
+      updatedAt: new Date('2024-08-13T23:06:42.524Z'),
+    });
+
+  const event = (id: string, nulls: boolean): AuditEventEntity =>
+    Object.assign(new AuditEventEntity(), {
+      id,
+      occurredAt: new Date('2025-01-02T03:04:05.678Z'),
+      actorType: 'user',
+      actorId: nulls ? null : 'user-1',
+      actorName: nulls ? null : 'ünïcode ✓',
+      tokenId: nulls ? null : 'at-1',
+      organizationId: nulls ? null : orgId,
+      clientAddress: nulls ? null : '127.0.0.1',
+      requestId: nulls ? null : 'req-1',
+      method: 'POST',
+      route: '/api/v2/organizations/:org/reserved-tag-keys',
+      resourceType: 'reserved-tag-keys',
+      resourceId: nulls ? null : 'rtk-1',
+      action: 'create',
+      status: 201,
+      outcome: 'success',
+    });
+
+  /** Every column of the rows, as the database hands them back. */
+  const rowsOf = (table: string, ids: string[]) =>
+    ds.query<Record<string, unknown>[]>(
+      `SELECT * FROM ${table} WHERE id IN (${ids.map(() => '?').join(', ')}) ORDER BY id`,
+      ids,
+    );
+
+  /** The rows without their ids, which differ on purpose. */
+  const withoutIds = (rows: Record<string, unknown>[]) => rows.map(({ id: _id, ...rest }) => rest);
+
+  it('inserts the same rows as the insert builder, alone and inside a transaction', async () => {
+    const writer = new RowWriter(ds, ReservedTagKeyEntity);
+    await ds
+      .createQueryBuilder()
+      .insert()
+      .into(ReservedTagKeyEntity)
+      .values(key('rtk-qb-1', 'a', true))
+      .execute();
+    await ds
+      .createQueryBuilder()
+      .insert()
+      .into(ReservedTagKeyEntity)
+      .values(key('rtk-qb-2', 'b', false))
+      .execute();
+    await writer.insert(key('rtk-rw-1', 'a2', true));
+    await inTransaction(ds, (m) => writer.insert(key('rtk-rw-2', 'b2', false), m));
+    const built = await rowsOf('reserved_tag_keys', ['rtk-qb-1', 'rtk-qb-2']);
+    const written = await rowsOf('reserved_tag_keys', ['rtk-rw-1', 'rtk-rw-2']);
+    expect(withoutIds(written).map(({ key: _k, ...r }) => r)).toEqual(
+      withoutIds(built).map(({ key: _k, ...r }) => r),
+    );
+    // And they read back as the entity that was written.
+    const [read] = await ds.getRepository(ReservedTagKeyEntity).findBy({ id: 'rtk-rw-1' });
+    expect(read).toEqual(key('rtk-rw-1', 'a2', true));
+  });
+
+  it('inserts many rows at once, a run of the same columns per statement', async () => {
+    const writer = new RowWriter(ds, AuditEventEntity);
+    await ds
+      .createQueryBuilder()
+      .insert()
+      .into(AuditEventEntity)
+      .values([event('ev-qb-1', false), event('ev-qb-2', true), event('ev-qb-3', false)])
+      .execute();
+    // The second entity leaves a nullable column undefined: a run of its own, the column defaulted.
+    const partial = event('ev-rw-2', true);
+    delete (partial as Partial<AuditEventEntity>).resourceId;
+    await inTransaction(ds, (m) =>
+      writer.insertMany([event('ev-rw-1', false), partial, event('ev-rw-3', false)], m),
+    );
+    const built = await rowsOf('audit_events', ['ev-qb-1', 'ev-qb-2', 'ev-qb-3']);
+    const written = await rowsOf('audit_events', ['ev-rw-1', 'ev-rw-2', 'ev-rw-3']);
+    expect(withoutIds(written)).toEqual(withoutIds(built));
+  });
+
+  it('fails as the builder fails, and deletes by primary key', async () => {
+    const writer = new RowWriter(ds, ReservedTagKeyEntity);
+    await writer.insert(key('rtk-dup', 'dup', false));
+    const again = await writer.insert(key('rtk-dup', 'dup-2', false)).catch((err: unknown) => err);
+    expect(again).toBeInstanceOf(QueryFailedError);
+    expect(isUniqueViolation(again)).toBe(true);
+    expect(await writer.deleteById('rtk-dup')).toBe(true);
+    expect(await writer.deleteById('rtk-dup')).toBe(false);
+    expect(await rowsOf('reserved_tag_keys', ['rtk-dup'])).toEqual([]);
+  });
+
+  it('notes what a statement on its own wrote, also when it failed', async () => {
+    const epoch = t.app.get(ChangeEpoch);
+    const wrote = jest.spyOn(epoch, 'wrote');
+    try {
+      expect(
+        await runStatement(ds, 'UPDATE reserved_tag_keys SET key_name_missing = 1 WHERE id = ?', ['x']).catch(
+          (err: unknown) => err,
+        ),
+      ).toBeInstanceOf(QueryFailedError);
+      expect(wrote).toHaveBeenLastCalledWith(['reserved_tag_keys']);
+      wrote.mockClear();
+      expect(await runStatement(ds, 'DELETE FROM organizations WHERE id = ?', ['org-none-such'])).toBe(0);
+      // A delete is noted with every table its foreign keys cascade to.
+      const [tables] = wrote.mock.calls.at(-1)!;
+      expect(tables).toEqual(expect.arrayContaining(['organizations', 'reserved_tag_keys', 'workspaces']));
+    } finally {
+      wrote.mockRestore();
+    }
+  });
+
+  (usesMysql() ? it : it.skip)(
+    'runs a transaction on one pooled connection: committed and noted at its end, or rolled back',
+    async () => {
+      const pool = mysqlPool(ds)!;
+      const epoch = t.app.get(ChangeEpoch);
+      const wrote = jest.spyOn(epoch, 'wrote');
+      const writer = new RowWriter(ds, ReservedTagKeyEntity);
+      const row = key('rtk-pooltx', 'pool-tx', false);
+      const values = [row.id, orgId, row.key, 0, row.createdAt, row.updatedAt];
+      const insert =
+        'INSERT INTO reserved_tag_keys (id, organization_id, `key`, disable_overrides, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)';
+      try {
+        const failure = new Error('roll back');
+        await expect(
+          transactionOnPool(pool, ds, async (statement) => {
+            await statement(insert, values);
+            expect(await statement('SELECT id FROM reserved_tag_keys WHERE id = ?', [row.id])).toEqual([
+              { id: row.id },
+            ]);
+            throw failure;
+          }),
+        ).rejects.toBe(failure);
+        expect(await rowsOf('reserved_tag_keys', [row.id])).toEqual([]);
+        wrote.mockClear();
+        const header = await transactionOnPool(pool, ds, (statement) => statement(insert, values));
+        expect(header).toMatchObject({ affectedRows: 1 });
+        // Once at the statement's end, once after the commit.
+        const ofKeys = wrote.mock.calls.filter(
+          ([tables]) => tables !== 'all' && tables.includes('reserved_tag_keys'),
+        );
+        expect(ofKeys).toEqual([[['reserved_tag_keys']], [['reserved_tag_keys']]]);
+        expect(await rowsOf('reserved_tag_keys', [row.id])).toHaveLength(1);
+      } finally {
+        wrote.mockRestore();
+        await writer.deleteById(row.id);
+      }
+    },
+  );
+});
