@@ -33,7 +33,7 @@ export class RowWriter<T extends ObjectLiteral> {
   }
 
   private get table(): string {
-    return this.q(this.metadata.tablePath);
+    return this.q(this.metadata.tableName);
   }
 
   private q(name: string): string {
