@@ -1,4 +1,7 @@
+import type { NestApplicationOptions } from '@nestjs/common';
 import { ExpressAdapter } from '@nestjs/platform-express';
+import http from 'node:http';
+import { classesBornAs } from './born-prototypes';
 import { responseSlotOf } from './response-cache.middleware';
 import type { Express, Request, RequestHandler, Response } from 'express';
 import { RouteMethod, RouteTable } from './route-table';
@@ -113,6 +116,21 @@ export class JsonApiExpressAdapter extends ExpressAdapter {
     }
     this.table.routes.add(method, path, handler as RequestHandler);
     return this;
+  }
+
+  /**
+   * Node's HTTP server as Nest makes it, with requests and responses made with Express's
+   * prototypes (born-prototypes.ts). HTTPS and forced connection closing, which Plinth does not
+   * use, stay Nest's own.
+   */
+  override initHttpServer(options: NestApplicationOptions): void {
+    const app = this.getInstance<Express>();
+    const classes = classesBornAs(app);
+    if (options?.httpsOptions || options?.forceCloseConnections || !classes) {
+      super.initHttpServer(options);
+      return;
+    }
+    this.setHttpServer(http.createServer(classes, app));
   }
 
   /** `BASE_URL` for absolute links, once the configuration is known (configureApp). */
