@@ -49,6 +49,8 @@ export class RowWriter<T extends ObjectLiteral> {
   /**
    * Inserts `entities` with one multi-row statement per run of entities that have values for the
    * same columns, in order. The caller bounds how many (every driver limits bound parameters).
+   * Batches of varying size belong in a transaction (its manager runs them as text): on their own,
+   * each row count would be a prepared statement of its own on MySQL/MariaDB.
    */
   async insertMany(entities: readonly T[], manager?: EntityManager): Promise<void> {
     let i = 0;
