@@ -1,5 +1,5 @@
 import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
-import { mysqlPool } from './mysql-pool';
+import { Mysql2Connection, mysqlPool, StatementCallback } from './mysql-pool';
 import { noteReadOnly } from './statement-tracking';
 
 /**
@@ -25,29 +25,46 @@ export function readRows<R = Record<string, unknown>>(
 ): Promise<R[]> {
   const pool = mysqlPool(ds);
   if (!pool || !noteReadOnly(ds, sql)) return ds.query(sql, params);
-  const prepared = bindable(params);
   return new Promise((resolve, reject) => {
-    const done = (err: Error | null, rows?: unknown) => {
+    statementOn(pool, sql, params, (err, rows) => {
       if (err) reject(new QueryFailedError(sql, params, err));
       else resolve(rows as R[]);
-    };
-    if (prepared) pool.execute(sql, prepared, done);
-    else pool.query(sql, params, done);
+    });
   });
+}
+
+/**
+ * Runs one statement on a pool or a pooled connection: prepared (`execute`) where its parameters
+ * allow, else as text (`query`). Shared by the reads here and the writes of pool-writes.ts.
+ */
+export function statementOn(
+  target: Pick<Mysql2Connection, 'query' | 'execute'>,
+  sql: string,
+  params: unknown[],
+  done: StatementCallback,
+): void {
+  const prepared = bindable(params);
+  if (prepared) target.execute(sql, prepared, done);
+  else target.query(sql, params, done);
 }
 
 /**
  * The parameters as a prepared statement binds them, or undefined when one cannot be bound as
  * `query` would quote it. `undefined` is NULL to `query` and an error to `execute`: NULL here too.
  */
-export function bindable(params: unknown[]): unknown[] | undefined {
+function bindable(params: unknown[]): unknown[] | undefined {
   let out: unknown[] | undefined;
   for (let i = 0; i < params.length; i++) {
     const value = params[i];
     if (value === undefined) {
       out ??= params.slice();
       out[i] = null;
-    } else if (typeof value === 'object' && value !== null && !(value instanceof Date) && !Buffer.isBuffer(value)) {
+    } else if (
+      typeof value === 'object' &&
+      value !== null &&
+      !(value instanceof Date) &&
+      !Buffer.isBuffer(value)
+    ) {
       return undefined;
     }
   }

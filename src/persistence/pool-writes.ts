@@ -1,7 +1,7 @@
 import { DataSource, QueryFailedError } from 'typeorm';
 import { withinTransaction } from '../common/sql/transaction-scope';
-import { Mysql2Connection, Mysql2Pool, StatementCallback } from './mysql-pool';
-import { bindable } from './pool-reads';
+import { Mysql2Connection, Mysql2Pool } from './mysql-pool';
+import { statementOn } from './pool-reads';
 import { noteStatement } from './statement-tracking';
 
 /*
@@ -19,7 +19,7 @@ export type PooledStatement = <R = unknown>(sql: string, params?: unknown[]) => 
 
 /**
  * One statement on its own, on whichever pooled connection is free: it commits by itself. Runs
- * prepared (as readRows does) where its parameters allow. Resolves with the rows it changed.
+ * prepared where its parameters allow (`statementOn`, as readRows). Resolves with the rows it changed.
  */
 export function writeOnPool(
   pool: Mysql2Pool,
@@ -78,17 +78,6 @@ export async function transactionOnPool<T>(
     );
     throw err;
   }
-}
-
-function statementOn(
-  target: Pick<Mysql2Connection, 'query' | 'execute'>,
-  sql: string,
-  params: unknown[],
-  done: StatementCallback,
-): void {
-  const prepared = bindable(params);
-  if (prepared) target.execute(sql, prepared, done);
-  else target.query(sql, params, done);
 }
 
 /** Statements that cannot be prepared (transaction control) go as text. */

@@ -31,9 +31,10 @@ export function trackStatements(ds: DataSource, tables: StatementTables, sink: S
 const trackers = new WeakMap<DataSource, { tables: StatementTables; sink: StatementSink }>();
 
 /**
- * For a statement run beside the query runners (pool-reads.ts): tells the sink what it reads, as
- * the runners do, and answers whether it reads only. A statement that writes must go through a
- * runner, which reports the write at its end and at its transaction's commit.
+ * For a read run beside the query runners (pool-reads.ts): tells the sink what it reads, as the
+ * runners do, and answers whether it reads only. A statement that writes goes through a runner or
+ * through pool-writes.ts (`noteStatement`), which report the write at its end and, inside a
+ * transaction, again at its commit.
  */
 export function noteReadOnly(ds: DataSource, sql: string): boolean {
   const tracker = trackers.get(ds);

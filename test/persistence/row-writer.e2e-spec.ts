@@ -1,4 +1,4 @@
-import { DataSource, QueryFailedError } from 'typeorm';
+import { DataSource, EntityTarget, ObjectLiteral, QueryFailedError } from 'typeorm';
 import { ChangeEpoch } from '../../src/common/cache/change-epoch';
 import { isUniqueViolation } from '../../src/common/errors/db-errors';
 import { RowWriter } from '../../src/common/sql/row-writer';
@@ -19,22 +19,21 @@ describe('rows written beside the query builders', () => {
   let t: TestApp;
   let ds: DataSource;
   const orgId = 'org-rowwriter';
+  /** Rows inserted by TypeORM's insert builder: what RowWriter's rows are compared with. */
+  const built = <T extends ObjectLiteral>(entity: EntityTarget<T>, values: T | T[]) =>
+    ds.createQueryBuilder().insert().into(entity).values(values).execute();
+
   beforeAll(async () => {
     t = await startApp();
     ds = t.app.get(DataSource);
-    await ds
-      .createQueryBuilder()
-      .insert()
-      .into(OrganizationEntity)
-      .values({
-        id: orgId,
-        name: 'row-writer',
-        email: 'a@example.com',
-        edition: 'free',
-        createdAt: new Date(),
-        updatedAt: new Date(),
-      })
-      .execute();
+    await built(OrganizationEntity, {
+      id: orgId,
+      name: 'row-writer',
+      email: 'a@example.com',
+      edition: 'free',
+      createdAt: new Date(),
+      updatedAt: new Date(),
+    });
   });
   afterAll(() => t.close());
 
@@ -80,24 +79,14 @@ describe('rows written beside the query builders', () => {
 
   it('inserts the same rows as the insert builder, alone and inside a transaction', async () => {
     const writer = new RowWriter(ds, ReservedTagKeyEntity);
-    await ds
-      .createQueryBuilder()
-      .insert()
-      .into(ReservedTagKeyEntity)
-      .values(key('rtk-qb-1', 'a', true))
-      .execute();
-    await ds
-      .createQueryBuilder()
-      .insert()
-      .into(ReservedTagKeyEntity)
-      .values(key('rtk-qb-2', 'b', false))
-      .execute();
+    await built(ReservedTagKeyEntity, key('rtk-qb-1', 'a', true));
+    await built(ReservedTagKeyEntity, key('rtk-qb-2', 'b', false));
     await writer.insert(key('rtk-rw-1', 'a2', true));
     await inTransaction(ds, (m) => writer.insert(key('rtk-rw-2', 'b2', false), m));
-    const built = await rowsOf('reserved_tag_keys', ['rtk-qb-1', 'rtk-qb-2']);
+    const byBuilder = await rowsOf('reserved_tag_keys', ['rtk-qb-1', 'rtk-qb-2']);
     const written = await rowsOf('reserved_tag_keys', ['rtk-rw-1', 'rtk-rw-2']);
     expect(withoutIds(written).map(({ key: _k, ...r }) => r)).toEqual(
-      withoutIds(built).map(({ key: _k, ...r }) => r),
+      withoutIds(byBuilder).map(({ key: _k, ...r }) => r),
     );
     // And they read back as the entity that was written.
     const [read] = await ds.getRepository(ReservedTagKeyEntity).findBy({ id: 'rtk-rw-1' });
@@ -106,21 +95,16 @@ describe('rows written beside the query builders', () => {
 
   it('inserts many rows at once, a run of the same columns per statement', async () => {
     const writer = new RowWriter(ds, AuditEventEntity);
-    await ds
-      .createQueryBuilder()
-      .insert()
-      .into(AuditEventEntity)
-      .values([event('ev-qb-1', false), event('ev-qb-2', true), event('ev-qb-3', false)])
-      .execute();
+    await built(AuditEventEntity, [event('ev-qb-1', false), event('ev-qb-2', true), event('ev-qb-3', false)]);
     // The second entity leaves a nullable column undefined: a run of its own, the column defaulted.
     const partial = event('ev-rw-2', true);
     delete (partial as Partial<AuditEventEntity>).resourceId;
     await inTransaction(ds, (m) =>
       writer.insertMany([event('ev-rw-1', false), partial, event('ev-rw-3', false)], m),
     );
-    const built = await rowsOf('audit_events', ['ev-qb-1', 'ev-qb-2', 'ev-qb-3']);
+    const byBuilder = await rowsOf('audit_events', ['ev-qb-1', 'ev-qb-2', 'ev-qb-3']);
     const written = await rowsOf('audit_events', ['ev-rw-1', 'ev-rw-2', 'ev-rw-3']);
-    expect(withoutIds(written)).toEqual(withoutIds(built));
+    expect(withoutIds(written)).toEqual(withoutIds(byBuilder));
   });
 
   it('fails as the builder fails, and deletes by primary key', async () => {

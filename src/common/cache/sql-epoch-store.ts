@@ -52,7 +52,7 @@ export class SqlEpochStore implements EpochStore {
    */
   advance(what: Advance): Promise<void> {
     const pool = mysqlPool(this.ds);
-    if (pool) return retried(() => transactionOnPool(pool, this.ds, (run) => this.advanceMysql(run, what)), 4);
+    if (pool) return retried(() => transactionOnPool(pool, this.ds, (run) => this.advanceMysql(run, what)));
     return inTransaction(this.ds, (m) => this.advanceSqlite(m, what));
   }
 

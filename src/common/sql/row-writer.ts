@@ -53,17 +53,14 @@ export class RowWriter<T extends ObjectLiteral> {
    * each row count would be a prepared statement of its own on MySQL/MariaDB.
    */
   async insertMany(entities: readonly T[], manager?: EntityManager): Promise<void> {
-    let i = 0;
-    while (i < entities.length) {
-      const first = this.valuesOf(entities[i]);
-      const values = first.values;
-      let rows = 1;
-      for (i++; i < entities.length; i++, rows++) {
-        const next = this.valuesOf(entities[i]);
-        if (next.mask !== first.mask) break;
-        values.push(...next.values);
-      }
-      await this.write(this.insertSql(first.mask, rows), values, manager);
+    const rows = entities.map((e) => this.valuesOf(e));
+    for (let start = 0; start < rows.length;) {
+      const { mask } = rows[start];
+      let end = start + 1;
+      while (end < rows.length && rows[end].mask === mask) end++;
+      const values = rows.slice(start, end).flatMap((r) => r.values);
+      await this.write(this.insertSql(mask, end - start), values, manager);
+      start = end;
     }
   }
 

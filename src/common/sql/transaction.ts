@@ -84,7 +84,11 @@ export async function runStatement(
  * A writing statement through `manager` (inside a transaction, on its connection); resolves with
  * the rows it changed.
  */
-export async function writeWith(manager: EntityManager, sql: string, params: unknown[] = []): Promise<number> {
+export async function writeWith(
+  manager: EntityManager,
+  sql: string,
+  params: unknown[] = [],
+): Promise<number> {
   const runner = manager.queryRunner ?? manager.connection.createQueryRunner();
   try {
     const result = await runner.query(sql, params, true);
@@ -95,7 +99,7 @@ export async function writeWith(manager: EntityManager, sql: string, params: unk
 }
 
 /** Runs `once` again after a lost deadlock or lock wait, up to `attempts` times in all. */
-export async function retried<T>(once: () => Promise<T>, attempts: number): Promise<T> {
+export async function retried<T>(once: () => Promise<T>, attempts = 4): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await once();
