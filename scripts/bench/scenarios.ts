@@ -20,7 +20,7 @@ export interface Scenario {
    * Requests driven at the same time on connections of their own (taken from the total); the
    * scenario's req/s and latencies are its own requests', CPU and statements per request count both.
    */
-  alongside?: { connections: number; requests: autocannon.Request[] };
+  alongside?: { connections: number; requests: autocannon.Request[]; rate?: number };
   /**
    * Traffic of its own kind driven beside the requests for the whole scenario (executors running
    * runs): counted like `alongside`.
@@ -190,12 +190,28 @@ export const WRITING_CONNECTIONS = 4;
 export type ReadWhileWriting = 'show' | 'list' | 'versions';
 
 /**
+ * What runs beside the reads of a `…-while-writing` scenario: `writes` churn reserved tag keys;
+ * `reads` (the control) ask for pages of them that were never asked before, so each is computed
+ * with its queries and writes nothing. `rate`: requests per second in all, paced; without it each
+ * connection sends its next request as soon as its last answer is in.
+ */
+export interface BesideReads {
+  kind: 'writes' | 'reads';
+  rate?: number;
+}
+
+/**
  * A read of many clients (a request per token in turn) while other connections keep creating and
  * deleting reserved tag keys: a write ends only the remembered answers that read the table it
  * wrote, so the reads stay answered from memory; each token's principal and rights are kept across
  * writes that cannot change them.
  */
-export function readWhileWriting(seed: Seeded, tokens: string[], read: ReadWhileWriting = 'show'): Scenario {
+export function readWhileWriting(
+  seed: Seeded,
+  tokens: string[],
+  read: ReadWhileWriting = 'show',
+  beside: BesideReads = { kind: 'writes' },
+): Scenario {
   let next = 0;
   const reads: Record<ReadWhileWriting, { name: string; what: string; path: string; cls: ScenarioClass }> = {
     show: {
@@ -220,7 +236,10 @@ export function readWhileWriting(seed: Seeded, tokens: string[], read: ReadWhile
   const r = reads[read];
   return {
     name: r.name,
-    title: `${r.what} as ${tokens.length} tokens in turn, while ${WRITING_CONNECTIONS} connections churn reserved tag keys`,
+    title:
+      `${r.what} as ${tokens.length} tokens in turn, while ${WRITING_CONNECTIONS} connections ` +
+      (beside.kind === 'writes' ? 'churn reserved tag keys' : 'read pages of reserved tag keys never asked before') +
+      (beside.rate ? ` at ${beside.rate} requests/s in all` : ' as fast as they are answered'),
     cls: r.cls,
     requests: [
       {
@@ -232,8 +251,27 @@ export function readWhileWriting(seed: Seeded, tokens: string[], read: ReadWhile
         }),
       },
     ],
-    alongside: { connections: WRITING_CONNECTIONS, requests: reservedTagKeyChurn(seed.org) },
+    alongside: {
+      connections: WRITING_CONNECTIONS,
+      requests: beside.kind === 'writes' ? reservedTagKeyChurn(seed.org) : unaskedPages(seed.org),
+      rate: beside.rate,
+    },
   };
+}
+
+let unaskedPage = 0;
+
+/** Pages of the organization's reserved tag keys no earlier request asked for: computed, not remembered. */
+function unaskedPages(org: string): autocannon.Request[] {
+  return [
+    {
+      method: 'GET',
+      setupRequest: (req) => ({
+        ...req,
+        path: `/api/v2/organizations/${org}/reserved-tag-keys?page%5Bsize%5D=5&page%5Bnumber%5D=${++unaskedPage}`,
+      }),
+    },
+  ];
 }
 
 /** The workspace list of the scaling organization, first page and last page. */
@@ -314,6 +352,7 @@ export async function drive(
     ...base,
     connections: beside.connections,
     requests: beside.requests,
+    ...(beside.rate ? { overallRate: beside.rate } : {}),
   };
   if (beside) base.connections = opts.connections - beside.connections;
   const run = (duration: number) =>
