@@ -21,8 +21,6 @@ declare module 'autocannon' {
       url: string;
       connections?: number;
       duration?: number;
-      /** Requests per second of all connections together, paced (autocannon's overallRate). */
-      overallRate?: number;
       timeout?: number;
       method?: string;
       headers?: Record<string, string>;

@@ -174,7 +174,7 @@ async function main(): Promise<void> {
     const mixed = (['show', 'list', 'versions'] as const).filter((r) => wanted(`${r}-while-writing`));
     const tokens = mixed.length ? await clientTokens(api, 32) : [];
     for (const read of mixed) {
-      const busy = readWhileWriting(seed, tokens, read, besideReads());
+      const busy = readWhileWriting(seed, tokens, read, besideReads(), { origin: running.origin, token });
       const quiet = scenarios(seed).find((s) => s.name === QUIET_OF[busy.name])!;
       const { measured, verdict } = await measureMixed(busy, quiet, opts, meters, () => running.rss(), besideReads());
       results.push(measured);

@@ -1,4 +1,5 @@
 import autocannon from 'autocannon';
+import { PacedRequest, pacedLoad } from './paced';
 import { Seeded } from './seed';
 
 const JSONAPI = 'application/vnd.api+json';
@@ -20,7 +21,7 @@ export interface Scenario {
    * Requests driven at the same time on connections of their own (taken from the total); the
    * scenario's req/s and latencies are its own requests', CPU and statements per request count both.
    */
-  alongside?: { connections: number; requests: autocannon.Request[]; rate?: number };
+  alongside?: { connections: number; requests: autocannon.Request[] };
   /**
    * Traffic of its own kind driven beside the requests for the whole scenario (executors running
    * runs): counted like `alongside`.
@@ -192,8 +193,8 @@ export type ReadWhileWriting = 'show' | 'list' | 'versions';
 /**
  * What runs beside the reads of a `…-while-writing` scenario: `writes` churn reserved tag keys;
  * `reads` (the control) ask for pages of them that were never asked before, so each is computed
- * with its queries and writes nothing. `rate`: requests per second in all, paced; without it each
- * connection sends its next request as soon as its last answer is in.
+ * with its queries and writes nothing. `rate`: requests per second in all, evenly spaced (paced.ts);
+ * without it each connection sends its next request as soon as its last answer is in.
  */
 export interface BesideReads {
   kind: 'writes' | 'reads';
@@ -211,6 +212,7 @@ export function readWhileWriting(
   tokens: string[],
   read: ReadWhileWriting = 'show',
   beside: BesideReads = { kind: 'writes' },
+  paced?: { origin: string; token: string },
 ): Scenario {
   let next = 0;
   const reads: Record<ReadWhileWriting, { name: string; what: string; path: string; cls: ScenarioClass }> = {
@@ -251,15 +253,58 @@ export function readWhileWriting(
         }),
       },
     ],
-    alongside: {
-      connections: WRITING_CONNECTIONS,
-      requests: beside.kind === 'writes' ? reservedTagKeyChurn(seed.org) : unaskedPages(seed.org),
-      rate: beside.rate,
-    },
+    ...(beside.rate && paced
+      ? {
+          load: pacedLoad(
+            paced.origin,
+            paced.token,
+            beside.rate,
+            WRITING_CONNECTIONS,
+            beside.kind === 'writes' ? pacedChurn(seed.org) : pacedPages(seed.org),
+          ),
+        }
+      : {
+          alongside: {
+            connections: WRITING_CONNECTIONS,
+            requests: beside.kind === 'writes' ? reservedTagKeyChurn(seed.org) : unaskedPages(seed.org),
+          },
+        }),
   };
 }
 
 let unaskedPage = 0;
+
+/** The churn as a paced load's requests: create, then delete what was created, in turn. */
+function pacedChurn(org: string): () => PacedRequest {
+  const created: string[] = [];
+  let creating = true;
+  return () => {
+    const id = creating ? undefined : created.shift();
+    creating = !id;
+    if (id) return { method: 'DELETE', path: `/api/v2/reserved-tag-keys/${id}`, ok: 204 };
+    return {
+      method: 'POST',
+      path: `/api/v2/organizations/${org}/reserved-tag-keys`,
+      body: JSON.stringify({
+        data: {
+          type: 'reserved-tag-keys',
+          attributes: { key: `bench.churn-${process.pid}-${churnKeys++}`, 'disable-overrides': false },
+        },
+      }),
+      ok: 201,
+      answered: (text) => created.push((JSON.parse(text) as { data: { id: string } }).data.id),
+    };
+  };
+}
+
+/** The control's pages as a paced load's requests. */
+function pacedPages(org: string): () => PacedRequest {
+  return () => ({
+    method: 'GET',
+    path: `/api/v2/organizations/${org}/reserved-tag-keys?page%5Bsize%5D=5&page%5Bnumber%5D=${++unaskedPage}`,
+    ok: 200,
+  });
+}
 
 /** Pages of the organization's reserved tag keys no earlier request asked for: computed, not remembered. */
 function unaskedPages(org: string): autocannon.Request[] {
@@ -352,7 +397,6 @@ export async function drive(
     ...base,
     connections: beside.connections,
     requests: beside.requests,
-    ...(beside.rate ? { overallRate: beside.rate } : {}),
   };
   if (beside) base.connections = opts.connections - beside.connections;
   const run = (duration: number) =>
