@@ -67,18 +67,14 @@ export async function inParallel<T, R>(
   return out;
 }
 
-/**
- * A POST over a kept-alive agent as an executor sends it (its token, `X-Plinth-Agent` once
- * registered): plain JSON to the agent protocol, JSON:API elsewhere. Status and body, never throws
- * on a status.
- */
-export function agentPost(
+/** A request over a kept-alive agent: status and body, never throws on a status. */
+export function requestOn(
   agent: Agent,
   url: URL,
+  method: string,
   path: string,
-  secret: string,
-  agentId: string | undefined,
-  body = '{}',
+  headers: Record<string, string | number>,
+  body?: string,
 ) {
   return new Promise<{ status: number; text: string }>((resolve, reject) => {
     const req = request(
@@ -87,13 +83,8 @@ export function agentPost(
         host: url.hostname,
         port: url.port,
         path,
-        method: 'POST',
-        headers: {
-          authorization: `Bearer ${secret}`,
-          'content-type': path.startsWith('/api/v2/agent/') ? 'application/json' : 'application/vnd.api+json',
-          'content-length': Buffer.byteLength(body),
-          ...(agentId ? { 'x-plinth-agent': agentId } : {}),
-        },
+        method,
+        headers: body === undefined ? headers : { ...headers, 'content-length': Buffer.byteLength(body) },
       },
       (res) => {
         let text = '';
@@ -105,4 +96,30 @@ export function agentPost(
     req.on('error', reject);
     req.end(body);
   });
+}
+
+/**
+ * A POST over a kept-alive agent as an executor sends it (its token, `X-Plinth-Agent` once
+ * registered): plain JSON to the agent protocol, JSON:API elsewhere.
+ */
+export function agentPost(
+  agent: Agent,
+  url: URL,
+  path: string,
+  secret: string,
+  agentId: string | undefined,
+  body = '{}',
+) {
+  return requestOn(
+    agent,
+    url,
+    'POST',
+    path,
+    {
+      authorization: `Bearer ${secret}`,
+      'content-type': path.startsWith('/api/v2/agent/') ? 'application/json' : 'application/vnd.api+json',
+      ...(agentId ? { 'x-plinth-agent': agentId } : {}),
+    },
+    body,
+  );
 }

@@ -173,10 +173,11 @@ async function main(): Promise<void> {
         : [];
     const mixed = (['show', 'list', 'versions'] as const).filter((r) => wanted(`${r}-while-writing`));
     const tokens = mixed.length ? await clientTokens(api, 32) : [];
+    const beside = besideReads();
     for (const read of mixed) {
-      const busy = readWhileWriting(seed, tokens, read, besideReads(), { origin: running.origin, token });
+      const busy = readWhileWriting(seed, tokens, read, beside, { origin: running.origin, token });
       const quiet = scenarios(seed).find((s) => s.name === QUIET_OF[busy.name])!;
-      const { measured, verdict } = await measureMixed(busy, quiet, opts, meters, () => running.rss(), besideReads());
+      const { measured, verdict } = await measureMixed(busy, quiet, opts, meters, () => running.rss(), beside);
       results.push(measured);
       footer.push('', verdict);
     }

@@ -154,6 +154,16 @@ export function scenarios(seed: Seeded): Scenario[] {
 
 let churnKeys = 0;
 
+/** A new reserved tag key's document, a key no other request of this bench used. */
+function churnKeyBody(): string {
+  return JSON.stringify({
+    data: {
+      type: 'reserved-tag-keys',
+      attributes: { key: `bench.churn-${process.pid}-${churnKeys++}`, 'disable-overrides': false },
+    },
+  });
+}
+
 /** POST a reserved tag key, then DELETE it: the smallest complete write, over and over. */
 function reservedTagKeyChurn(org: string): autocannon.Request[] {
   return [
@@ -161,15 +171,7 @@ function reservedTagKeyChurn(org: string): autocannon.Request[] {
       method: 'POST',
       path: `/api/v2/organizations/${org}/reserved-tag-keys`,
       headers: { 'content-type': JSONAPI },
-      setupRequest: (req) => ({
-        ...req,
-        body: JSON.stringify({
-          data: {
-            type: 'reserved-tag-keys',
-            attributes: { key: `bench.churn-${process.pid}-${churnKeys++}`, 'disable-overrides': false },
-          },
-        }),
-      }),
+      setupRequest: (req) => ({ ...req, body: churnKeyBody() }),
       onResponse: (status, body, context) => {
         context.id = status === 201 ? (JSON.parse(body) as { data: { id: string } }).data.id : 'missing';
       },
@@ -274,23 +276,21 @@ export function readWhileWriting(
 
 let unaskedPage = 0;
 
-/** The churn as a paced load's requests: create, then delete what was created, in turn. */
+/** A page of the organization's reserved tag keys no earlier request asked for: computed, not remembered. */
+function unaskedPagePath(org: string): string {
+  return `/api/v2/organizations/${org}/reserved-tag-keys?page%5Bsize%5D=5&page%5Bnumber%5D=${++unaskedPage}`;
+}
+
+/** The churn as a paced load's requests: delete a key created earlier if there is one, else create one. */
 function pacedChurn(org: string): () => PacedRequest {
   const created: string[] = [];
-  let creating = true;
   return () => {
-    const id = creating ? undefined : created.shift();
-    creating = !id;
+    const id = created.shift();
     if (id) return { method: 'DELETE', path: `/api/v2/reserved-tag-keys/${id}`, ok: 204 };
     return {
       method: 'POST',
       path: `/api/v2/organizations/${org}/reserved-tag-keys`,
-      body: JSON.stringify({
-        data: {
-          type: 'reserved-tag-keys',
-          attributes: { key: `bench.churn-${process.pid}-${churnKeys++}`, 'disable-overrides': false },
-        },
-      }),
+      body: churnKeyBody(),
       ok: 201,
       answered: (text) => created.push((JSON.parse(text) as { data: { id: string } }).data.id),
     };
@@ -299,24 +299,12 @@ function pacedChurn(org: string): () => PacedRequest {
 
 /** The control's pages as a paced load's requests. */
 function pacedPages(org: string): () => PacedRequest {
-  return () => ({
-    method: 'GET',
-    path: `/api/v2/organizations/${org}/reserved-tag-keys?page%5Bsize%5D=5&page%5Bnumber%5D=${++unaskedPage}`,
-    ok: 200,
-  });
+  return () => ({ method: 'GET', path: unaskedPagePath(org), ok: 200 });
 }
 
-/** Pages of the organization's reserved tag keys no earlier request asked for: computed, not remembered. */
+/** The control's pages as autocannon's requests. */
 function unaskedPages(org: string): autocannon.Request[] {
-  return [
-    {
-      method: 'GET',
-      setupRequest: (req) => ({
-        ...req,
-        path: `/api/v2/organizations/${org}/reserved-tag-keys?page%5Bsize%5D=5&page%5Bnumber%5D=${++unaskedPage}`,
-      }),
-    },
-  ];
+  return [{ method: 'GET', setupRequest: (req) => ({ ...req, path: unaskedPagePath(org) }) }];
 }
 
 /** The workspace list of the scaling organization, first page and last page. */
