@@ -33,8 +33,7 @@ const trackers = new WeakMap<DataSource, { tables: StatementTables; sink: Statem
 /**
  * For a read run beside the query runners (pool-reads.ts): tells the sink what it reads, as the
  * runners do, and answers whether it reads only. A statement that writes goes through a runner or
- * through pool-writes.ts (`noteStatement`), which report the write at its end and, inside a
- * transaction, again at its commit.
+ * through pool-writes.ts (`noteStatement`), which reports the write at its end.
  */
 export function noteReadOnly(ds: DataSource, sql: string): boolean {
   const tracker = trackers.get(ds);

@@ -126,5 +126,15 @@ describe('when MariaDB goes away', () => {
     const listed = await timed(t.origin, '/api/v2/organizations', token);
     expect(listed.res.status).toBe(200);
     expect(JSON.parse(listed.res.text).data.map((o: { id: string }) => o.id)).toContain(org);
+    // A write waits for the change counters' advance, which has a connection of its own: it must
+    // have come back as well.
+    const name = `after-${Date.now()}`;
+    const created = await timed(t.origin, '/api/v2/organizations', token, {
+      data: { type: 'organizations', attributes: { name, email: 'x@example.com' } },
+    });
+    expect(created.res.status).toBe(201);
+    expect(created.ms).toBeLessThan(DEADLINE_MS);
+    const shown = await timed(t.origin, `/api/v2/organizations/${name}`, token);
+    expect(shown.res.status).toBe(200);
   });
 });

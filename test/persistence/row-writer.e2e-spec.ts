@@ -3,12 +3,10 @@ import { ChangeEpoch } from '../../src/common/cache/change-epoch';
 import { isUniqueViolation } from '../../src/common/errors/db-errors';
 import { RowWriter } from '../../src/common/sql/row-writer';
 import { inTransaction, runStatement } from '../../src/common/sql/transaction';
-import { mysqlPool } from '../../src/persistence/mysql-pool';
-import { transactionOnPool } from '../../src/persistence/pool-writes';
 import { AuditEventEntity } from '../../src/audit/entities/audit-event.entity';
 import { ReservedTagKeyEntity } from '../../src/reserved-tag-keys/entities/reserved-tag-key.entity';
 import { OrganizationEntity } from '../../src/organizations/entities/organization.entity';
-import { startApp, TestApp, usesMysql } from '../helpers/test-app';
+import { startApp, TestApp } from '../helpers/test-app';
 
 /**
  * RowWriter writes the rows TypeORM's insert builder writes (the same values through the driver's
@@ -137,43 +135,4 @@ describe('rows written beside the query builders', () => {
       wrote.mockRestore();
     }
   });
-
-  (usesMysql() ? it : it.skip)(
-    'runs a transaction on one pooled connection: committed and noted at its end, or rolled back',
-    async () => {
-      const pool = mysqlPool(ds)!;
-      const epoch = t.app.get(ChangeEpoch);
-      const wrote = jest.spyOn(epoch, 'wrote');
-      const writer = new RowWriter(ds, ReservedTagKeyEntity);
-      const row = key('rtk-pooltx', 'pool-tx', false);
-      const values = [row.id, orgId, row.key, 0, row.createdAt, row.updatedAt];
-      const insert =
-        'INSERT INTO reserved_tag_keys (id, organization_id, `key`, disable_overrides, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)';
-      try {
-        const failure = new Error('roll back');
-        await expect(
-          transactionOnPool(pool, ds, async (statement) => {
-            await statement(insert, values);
-            expect(await statement('SELECT id FROM reserved_tag_keys WHERE id = ?', [row.id])).toEqual([
-              { id: row.id },
-            ]);
-            throw failure;
-          }),
-        ).rejects.toBe(failure);
-        expect(await rowsOf('reserved_tag_keys', [row.id])).toEqual([]);
-        wrote.mockClear();
-        const header = await transactionOnPool(pool, ds, (statement) => statement(insert, values));
-        expect(header).toMatchObject({ affectedRows: 1 });
-        // Once at the statement's end, once after the commit.
-        const ofKeys = wrote.mock.calls.filter(
-          ([tables]) => tables !== 'all' && tables.includes('reserved_tag_keys'),
-        );
-        expect(ofKeys).toEqual([[['reserved_tag_keys']], [['reserved_tag_keys']]]);
-        expect(await rowsOf('reserved_tag_keys', [row.id])).toHaveLength(1);
-      } finally {
-        wrote.mockRestore();
-        await writer.deleteById(row.id);
-      }
-    },
-  );
 });

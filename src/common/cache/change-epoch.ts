@@ -34,6 +34,8 @@ export interface EpochStore {
   /** The counters, and the tables stamped after `after`, as one consistent snapshot. */
   read(after: number): Promise<EpochRead>;
   advance(what: Advance): Promise<void>;
+  /** Lets go of what the store holds open (a connection of its own); after the last advance. */
+  close?(): Promise<void>;
 }
 
 /**
@@ -200,6 +202,12 @@ export class ChangeEpoch {
     clearTimeout(this.timer);
     this.timer = undefined;
     await this.flush().catch((err: unknown) => logger.warn(`could not announce a change: ${String(err)}`));
+  }
+
+  /** After every provider's `beforeApplicationShutdown`: what they wrote goes, then the store closes. */
+  async onApplicationShutdown(): Promise<void> {
+    await this.beforeApplicationShutdown();
+    await this.store.close?.();
   }
 
   private startAdvance(): void {

@@ -3,7 +3,7 @@ import { inTransaction, retried } from '../sql/transaction';
 import { Advance, EpochRead, EpochStore } from './change-epoch';
 import { readRows } from '../../persistence/pool-reads';
 import { mysqlPool } from '../../persistence/mysql-pool';
-import { PooledStatement, transactionOnPool } from '../../persistence/pool-writes';
+import { BatchedStatement, BatchedTransactions } from '../../persistence/batched-transactions';
 
 /** Row ids in `change_epoch`: every advance; access; advances that named their tables. */
 const ALL = 1;
@@ -21,9 +21,12 @@ export const EPOCH_TABLES = ['change_epoch', 'changed_tables'] as const;
  */
 export class SqlEpochStore implements EpochStore {
   private readonly q: (name: string) => string;
+  /** MySQL/MariaDB: the advances' own connection; SQLite has no round trips to save. */
+  private readonly batches: BatchedTransactions | undefined;
 
   constructor(private readonly ds: DataSource) {
     this.q = (name) => ds.driver.escape(name);
+    this.batches = mysqlPool(ds) ? new BatchedTransactions(ds) : undefined;
   }
 
   async read(after: number): Promise<EpochRead> {
@@ -46,14 +49,24 @@ export class SqlEpochStore implements EpochStore {
   }
 
   /**
-   * Every write request waits for one (ChangeEpoch.flush): on MySQL/MariaDB it runs on a pooled
-   * connection beside TypeORM's query runner (persistence/pool-writes.ts), retried after a lost
-   * deadlock as `inTransaction` would.
+   * Every write request waits for one (ChangeEpoch.flush), so on MySQL/MariaDB the advance is one
+   * round trip: its transaction goes as one batch on a connection of its own
+   * (persistence/batched-transactions.ts), retried after a lost deadlock as `inTransaction` would.
+   * Four round trips cost every write ~0.2 ms of server CPU more, and its answer three network
+   * round trips more (docs/benchmarks.md).
    */
-  advance(what: Advance): Promise<void> {
-    const pool = mysqlPool(this.ds);
-    if (pool) return retried(() => transactionOnPool(pool, this.ds, (run) => this.advanceMysql(run, what)));
-    return inTransaction(this.ds, (m) => this.advanceSqlite(m, what));
+  async advance(what: Advance): Promise<void> {
+    const batches = this.batches;
+    if (batches) {
+      await retried(() => batches.run(this.advanceMysql(what)));
+      return;
+    }
+    await inTransaction(this.ds, (m) => this.advanceSqlite(m, what));
+  }
+
+  /** Closes the advances' connection (Nest calls it through ChangeEpoch at shutdown). */
+  close(): Promise<void> {
+    return this.batches?.close() ?? Promise.resolve();
   }
 
   /** The rows to add one to: ALL always; TRACKED unless the tables are not known; ACCESS if asked. */
@@ -61,20 +74,25 @@ export class SqlEpochStore implements EpochStore {
     return [ALL, ...(what.access ? [ACCESS] : []), ...(what.everything ? [] : [TRACKED])];
   }
 
-  private async advanceMysql(run: PooledStatement, what: Advance): Promise<void> {
+  private advanceMysql(what: Advance): BatchedStatement[] {
     const { q } = this;
     // The new value of ALL stays in the connection (LAST_INSERT_ID) for the stamps below.
-    await run(
-      `UPDATE ${q('change_epoch')} SET ${q('value')} = CASE WHEN ${q('id')} = ${ALL}` +
-        ` THEN LAST_INSERT_ID(${q('value')} + 1) ELSE ${q('value')} + 1 END WHERE ${q('id')} IN (${this.rows(what).join(', ')})`,
-    );
-    if (what.everything || !what.tables.length) return;
-    await run(
-      `INSERT INTO ${q('changed_tables')} (${q('name')}, ${q('stamp')}) VALUES ` +
+    const statements: BatchedStatement[] = [
+      {
+        sql:
+          `UPDATE ${q('change_epoch')} SET ${q('value')} = CASE WHEN ${q('id')} = ${ALL}` +
+          ` THEN LAST_INSERT_ID(${q('value')} + 1) ELSE ${q('value')} + 1 END WHERE ${q('id')} IN (${this.rows(what).join(', ')})`,
+      },
+    ];
+    if (what.everything || !what.tables.length) return statements;
+    statements.push({
+      sql:
+        `INSERT INTO ${q('changed_tables')} (${q('name')}, ${q('stamp')}) VALUES ` +
         what.tables.map(() => '(?, LAST_INSERT_ID())').join(', ') +
         ` ON DUPLICATE KEY UPDATE ${q('stamp')} = GREATEST(${q('stamp')}, VALUES(${q('stamp')}))`,
-      [...what.tables],
-    );
+      params: what.tables,
+    });
+    return statements;
   }
 
   private async advanceSqlite(m: EntityManager, what: Advance): Promise<void> {
