@@ -2,21 +2,29 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, In, Repository } from 'typeorm';
 import { paginate, Page } from '../common/sql/paginate';
+import { RowReader } from '../common/sql/row-reader';
+import { RowWriter } from '../common/sql/row-writer';
 import { PageParams } from '../common/jsonapi/pagination';
 import { AgentEntity, StoredAgentStatus } from './entities/agent.entity';
 
 @Injectable()
 export class AgentsRepository {
-  constructor(@InjectRepository(AgentEntity) private readonly repo: Repository<AgentEntity>) {}
+  /** Every executor request reads and touches its agent: without TypeORM's builders. */
+  private readonly rows: RowReader<AgentEntity>;
+  private readonly writes: RowWriter<AgentEntity>;
+
+  constructor(@InjectRepository(AgentEntity) private readonly repo: Repository<AgentEntity>) {
+    this.rows = new RowReader(repo.manager.connection, AgentEntity);
+    this.writes = new RowWriter(repo.manager.connection, AgentEntity);
+  }
 
   findById(id: string): Promise<AgentEntity | null> {
-    return this.repo.findOne({ where: { id } });
+    return this.rows.byId(id);
   }
 
   /** The pool of an agent, the one thing the agent guard needs. */
   async poolOf(id: string): Promise<string | null> {
-    const row = await this.repo.findOne({ select: { poolId: true }, where: { id } });
-    return row?.poolId ?? null;
+    return (await this.rows.byId(id))?.poolId ?? null;
   }
 
   listForPool(poolId: string, seenSince: Date | undefined, page: PageParams): Promise<Page<AgentEntity>> {
@@ -51,12 +59,11 @@ export class AgentsRepository {
   }
 
   async touch(id: string, at: Date): Promise<void> {
-    await this.repo.update({ id }, { lastPingAt: at });
+    await this.writes.update({ lastPingAt: at }, { id });
   }
 
   /** Sets the status and counts the call as a ping; false when the agent is gone. */
   async setStatus(id: string, status: StoredAgentStatus, at: Date): Promise<boolean> {
-    const result = await this.repo.update({ id }, { status, lastPingAt: at });
-    return (result.affected ?? 0) > 0;
+    return (await this.writes.update({ status, lastPingAt: at }, { id })) > 0;
   }
 }

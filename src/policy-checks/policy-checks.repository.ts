@@ -3,6 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, In, Repository } from 'typeorm';
 import { PageParams } from '../common/jsonapi/pagination';
 import { Page, paginate } from '../common/sql/paginate';
+import { readRows } from '../persistence/pool-reads';
 import { PolicyCheckEntity } from './entities/policy-check.entity';
 import { PolicyEvaluationEntity } from './entities/policy-evaluation.entity';
 import { PolicyOutcomeEntity } from './entities/policy-outcome.entity';
@@ -39,13 +40,16 @@ export class PolicyChecksRepository {
   /** The ids of these runs' checks, per run id (oldest first), 500 runs a query. */
   async checkIdsOfRuns(runIds: string[]): Promise<Map<string, string[]>> {
     const byRun = new Map<string, string[]>();
-    for (let i = 0; i < runIds.length; i += 500) {
-      const rows = await this.repo.find({
-        select: { id: true, runId: true },
-        where: { runId: In(runIds.slice(i, i + 500)) },
-        order: { createdAt: 'ASC', id: 'ASC' },
-      });
-      for (const row of rows) byRun.set(row.runId, [...(byRun.get(row.runId) ?? []), row.id]);
+    const unique = [...new Set(runIds)];
+    for (let i = 0; i < unique.length; i += 500) {
+      const chunk = unique.slice(i, i + 500);
+      // Plain SQL: every run shown asks this, and TypeORM's find would build its statement again.
+      const rows = await readRows<{ id: string; run_id: string }>(
+        this.repo.manager.connection,
+        `SELECT id, run_id FROM policy_checks WHERE run_id IN (${chunk.map(() => '?').join(', ')}) ORDER BY created_at, id`,
+        chunk,
+      );
+      for (const row of rows) byRun.set(row.run_id, [...(byRun.get(row.run_id) ?? []), row.id]);
     }
     return byRun;
   }

@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, In, Repository } from 'typeorm';
+import { EntityManager, Repository } from 'typeorm';
 import { paginate, Page } from '../common/sql/paginate';
+import { RowReader } from '../common/sql/row-reader';
+import { RowWriter } from '../common/sql/row-writer';
 import { PageParams } from '../common/jsonapi/pagination';
 import {
   ConfigurationVersionEntity,
@@ -10,19 +12,25 @@ import {
 
 @Injectable()
 export class ConfigurationVersionsRepository {
+  /** Every run shown or created reads its configuration version: without TypeORM's find. */
+  private readonly rows: RowReader<ConfigurationVersionEntity>;
+  private readonly writes: RowWriter<ConfigurationVersionEntity>;
+
   constructor(
     @InjectRepository(ConfigurationVersionEntity)
     private readonly repo: Repository<ConfigurationVersionEntity>,
-  ) {}
+  ) {
+    this.rows = new RowReader(repo.manager.connection, ConfigurationVersionEntity);
+    this.writes = new RowWriter(repo.manager.connection, ConfigurationVersionEntity);
+  }
 
+  /** With a transaction's manager: read on its connection. */
   findById(id: string, manager?: EntityManager): Promise<ConfigurationVersionEntity | null> {
-    return (manager ?? this.repo.manager)
-      .getRepository(ConfigurationVersionEntity)
-      .findOne({ where: { id } });
+    return this.rows.byId(id, manager);
   }
 
   findByIds(ids: string[]): Promise<ConfigurationVersionEntity[]> {
-    return ids.length ? this.repo.find({ where: { id: In([...new Set(ids)]) } }) : Promise.resolve([]);
+    return this.rows.byIds(ids);
   }
 
   /** Newest first: creation times are strictly increasing within a workspace. */
@@ -58,9 +66,6 @@ export class ConfigurationVersionsRepository {
     from: ConfigurationVersionStatus,
     changes: Partial<ConfigurationVersionEntity>,
   ): Promise<boolean> {
-    const result = await manager
-      .getRepository(ConfigurationVersionEntity)
-      .update({ id, status: from }, changes);
-    return (result.affected ?? 0) > 0;
+    return (await this.writes.update(changes, { id, status: from }, manager)) > 0;
   }
 }

@@ -1,6 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, In, Repository } from 'typeorm';
+import { EntityManager, Repository } from 'typeorm';
+import { RowReader } from '../common/sql/row-reader';
+import { RowWriter } from '../common/sql/row-writer';
+import { readRows } from '../persistence/pool-reads';
 import { RunJobEntity } from './entities/run-job.entity';
 import { JobStatus } from './run-rules';
 
@@ -13,10 +16,18 @@ export interface ClaimScope {
 
 @Injectable()
 export class RunJobsRepository {
-  constructor(@InjectRepository(RunJobEntity) private readonly repo: Repository<RunJobEntity>) {}
+  /** Every claim, heartbeat and report reads its job: without TypeORM's find (RowReader). */
+  private readonly jobs: RowReader<RunJobEntity>;
+  private readonly writes: RowWriter<RunJobEntity>;
 
+  constructor(@InjectRepository(RunJobEntity) private readonly repo: Repository<RunJobEntity>) {
+    this.jobs = new RowReader(repo.manager.connection, RunJobEntity);
+    this.writes = new RowWriter(repo.manager.connection, RunJobEntity);
+  }
+
+  /** With a transaction's manager: read on its connection. */
   findById(id: string, manager?: EntityManager): Promise<RunJobEntity | null> {
-    return (manager ?? this.repo.manager).getRepository(RunJobEntity).findOne({ where: { id } });
+    return this.jobs.byId(id, manager);
   }
 
   /**
@@ -32,20 +43,18 @@ export class RunJobsRepository {
       params.push(scope.organizationId);
     }
     sql += `) ORDER BY created_at, id LIMIT ${Number(limit)}`;
-    const rows: { id: string }[] = await this.repo.query(sql, params);
+    const rows = await readRows<{ id: string }>(this.repo.manager.connection, sql, params);
     return rows.map((r) => r.id);
   }
 
   /** The compare-and-set that makes a claim exactly-once: only one agent moves a job out of `queued`. */
   async claim(manager: EntityManager, id: string, agentId: string, at: Date): Promise<boolean> {
-    const result = await manager
-      .getRepository(RunJobEntity)
-      .update({ id, status: 'queued' }, { status: 'claimed', agentId, claimedAt: at, heartbeatAt: at });
-    return (result.affected ?? 0) > 0;
+    const changes = { status: 'claimed' as const, agentId, claimedAt: at, heartbeatAt: at };
+    return (await this.writes.update(changes, { id, status: 'queued' }, manager)) > 0;
   }
 
   async heartbeat(id: string, agentId: string, at: Date): Promise<void> {
-    await this.repo.update({ id, agentId, status: 'claimed' }, { heartbeatAt: at });
+    await this.writes.update({ heartbeatAt: at }, { id, agentId, status: 'claimed' });
   }
 
   /** Records the report on a claimed job; false when it was finished, timed out or canceled first. */
@@ -56,17 +65,18 @@ export class RunJobsRepository {
     report: string | null,
     at: Date,
   ): Promise<boolean> {
-    const result = await manager
-      .getRepository(RunJobEntity)
-      .update({ id, status: 'claimed' }, { status, report, finishedAt: at });
-    return (result.affected ?? 0) > 0;
+    return (
+      (await this.writes.update({ status, report, finishedAt: at }, { id, status: 'claimed' }, manager)) > 0
+    );
   }
 
   /** Ends every job of a run that is still waiting or running (the run ended without them). */
   async cancelOpen(manager: EntityManager, runId: string, at: Date): Promise<void> {
-    await manager
-      .getRepository(RunJobEntity)
-      .update({ runId, status: In(['queued', 'claimed']) }, { status: 'canceled', finishedAt: at });
+    await this.writes.update(
+      { status: 'canceled', finishedAt: at },
+      { runId, status: ['queued', 'claimed'] },
+      manager,
+    );
   }
 
   /** Claimed jobs whose agent went quiet before `cutoff`. */

@@ -1,23 +1,44 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, In, Not, Repository } from 'typeorm';
+import { EntityManager, In, Repository } from 'typeorm';
 import { paginate, Page } from '../common/sql/paginate';
+import { RowReader } from '../common/sql/row-reader';
+import { RowWriter } from '../common/sql/row-writer';
 import { PageParams } from '../common/jsonapi/pagination';
 import { RunPhaseEntity } from './entities/run-phase.entity';
 import { RunTriggerOutcomeEntity } from './entities/run-trigger-outcome.entity';
 import { RunEntity } from './entities/run.entity';
 import { FINAL_STATUSES, PhaseStatus, RunStatus } from './run-rules';
 
+/** The run's statuses that still hold its workspace's queue, as SQL literals (they are constants). */
+const OPEN = `NOT IN (${FINAL_STATUSES.map((s) => `'${s}'`).join(', ')})`;
+
+/**
+ * Runs and their phases. The reads every executor request makes (a run, a phase, the workspace's
+ * queue) go through RowReader: TypeORM's find builds and parses its SQL again on every call, which
+ * was most of the CPU of an executor's claim and report.
+ */
 @Injectable()
 export class RunsRepository {
-  constructor(@InjectRepository(RunEntity) private readonly repo: Repository<RunEntity>) {}
+  private readonly runs: RowReader<RunEntity>;
+  private readonly phases: RowReader<RunPhaseEntity>;
+  private readonly runWrites: RowWriter<RunEntity>;
+  private readonly phaseWrites: RowWriter<RunPhaseEntity>;
 
+  constructor(@InjectRepository(RunEntity) private readonly repo: Repository<RunEntity>) {
+    this.runs = new RowReader(repo.manager.connection, RunEntity);
+    this.phases = new RowReader(repo.manager.connection, RunPhaseEntity);
+    this.runWrites = new RowWriter(repo.manager.connection, RunEntity);
+    this.phaseWrites = new RowWriter(repo.manager.connection, RunPhaseEntity);
+  }
+
+  /** With a transaction's manager: read on its connection. */
   findById(id: string, manager?: EntityManager): Promise<RunEntity | null> {
-    return (manager ?? this.repo.manager).getRepository(RunEntity).findOne({ where: { id } });
+    return this.runs.byId(id, manager);
   }
 
   findByIds(ids: string[]): Promise<RunEntity[]> {
-    return ids.length ? this.repo.find({ where: { id: In([...new Set(ids)]) } }) : Promise.resolve([]);
+    return this.runs.byIds(ids);
   }
 
   /** The ids of every run of these workspaces, for the removal of their files. */
@@ -45,16 +66,24 @@ export class RunsRepository {
 
   /** The workspace's runs that are not final, oldest first: its queue. */
   queue(manager: EntityManager, workspaceId: string): Promise<RunEntity[]> {
-    return manager.getRepository(RunEntity).find({
-      where: { workspaceId, status: Not(In([...FINAL_STATUSES])) },
-      order: { createdAt: 'ASC', id: 'ASC' },
-    });
+    const { runs } = this;
+    return runs.many(
+      `SELECT ${runs.select('r')} FROM ${runs.table} r WHERE r.workspace_id = ? AND r.status ${OPEN}` +
+        ' ORDER BY r.created_at ASC, r.id ASC',
+      [workspaceId],
+      'r',
+      manager,
+    );
   }
 
   async latestCreatedAt(manager: EntityManager, workspaceId: string): Promise<Date | null> {
-    const newest = await manager
-      .getRepository(RunEntity)
-      .findOne({ where: { workspaceId }, order: { createdAt: 'DESC' } });
+    const { runs } = this;
+    const [newest] = await runs.many(
+      `SELECT ${runs.select('r')} FROM ${runs.table} r WHERE r.workspace_id = ? ORDER BY r.created_at DESC LIMIT 1`,
+      [workspaceId],
+      'r',
+      manager,
+    );
     return newest?.createdAt ?? null;
   }
 
@@ -70,8 +99,7 @@ export class RunsRepository {
     from: readonly RunStatus[],
     changes: Partial<RunEntity>,
   ): Promise<boolean> {
-    const result = await manager.getRepository(RunEntity).update({ id, status: In([...from]) }, changes);
-    return (result.affected ?? 0) > 0;
+    return (await this.runWrites.update(changes, { id, status: from }, manager)) > 0;
   }
 
   /** Marks a cancel request on a running run; false when it was asked already or the run moved on. */
@@ -92,13 +120,11 @@ export class RunsRepository {
   }
 
   findPhase(id: string, manager?: EntityManager): Promise<RunPhaseEntity | null> {
-    return (manager ?? this.repo.manager).getRepository(RunPhaseEntity).findOne({ where: { id } });
+    return this.phases.byId(id, manager);
   }
 
   findPhases(ids: string[]): Promise<RunPhaseEntity[]> {
-    return ids.length
-      ? this.repo.manager.getRepository(RunPhaseEntity).find({ where: { id: In([...new Set(ids)]) } })
-      : Promise.resolve([]);
+    return this.phases.byIds(ids);
   }
 
   async updatePhase(
@@ -107,8 +133,7 @@ export class RunsRepository {
     from: readonly PhaseStatus[],
     changes: Partial<RunPhaseEntity>,
   ): Promise<boolean> {
-    const result = await manager.getRepository(RunPhaseEntity).update({ id, status: In([...from]) }, changes);
-    return (result.affected ?? 0) > 0;
+    return (await this.phaseWrites.update(changes, { id, status: from }, manager)) > 0;
   }
 
   insertOutcome(manager: EntityManager, outcome: RunTriggerOutcomeEntity): Promise<unknown> {

@@ -1,4 +1,4 @@
-import { DataSource, EntityTarget, ObjectLiteral, QueryFailedError } from 'typeorm';
+import { DataSource, EntityTarget, In, ObjectLiteral, QueryFailedError } from 'typeorm';
 import { ChangeEpoch } from '../../src/common/cache/change-epoch';
 import { isUniqueViolation } from '../../src/common/errors/db-errors';
 import { RowWriter } from '../../src/common/sql/row-writer';
@@ -103,6 +103,46 @@ describe('rows written beside the query builders', () => {
     const byBuilder = await rowsOf('audit_events', ['ev-qb-1', 'ev-qb-2', 'ev-qb-3']);
     const written = await rowsOf('audit_events', ['ev-rw-1', 'ev-rw-2', 'ev-rw-3']);
     expect(withoutIds(written)).toEqual(withoutIds(byBuilder));
+  });
+
+  it('updates the rows a match selects as the update builder does, and counts them', async () => {
+    const writer = new RowWriter(ds, ReservedTagKeyEntity);
+    const repo = ds.getRepository(ReservedTagKeyEntity);
+    await writer.insertMany(
+      ['u-qb-1', 'u-qb-2', 'u-rw-1', 'u-rw-2', 'u-rw-3'].map((id) => key(`rtk-${id}`, id, false)),
+    );
+    const at = new Date('2025-05-06T07:08:09.123Z');
+    await repo.update(
+      { id: In(['rtk-u-qb-1', 'rtk-u-qb-2']), disableOverrides: false },
+      { disableOverrides: true, updatedAt: at },
+    );
+    // A list, a value, and a match that leaves one row out; then inside a transaction.
+    expect(
+      await writer.update(
+        { disableOverrides: true, updatedAt: at },
+        { id: ['rtk-u-rw-1', 'rtk-u-rw-2', 'rtk-u-none'], disableOverrides: false },
+      ),
+    ).toBe(2);
+    expect(
+      await writer.update({ disableOverrides: true }, { id: 'rtk-u-rw-1', disableOverrides: false }),
+    ).toBe(0);
+    expect(
+      await inTransaction(ds, (m) =>
+        writer.update({ key: 'renamed', updatedAt: undefined }, { id: 'rtk-u-rw-3' }, m),
+      ),
+    ).toBe(1);
+    expect(await writer.update({ key: 'x' }, { id: [] })).toBe(0);
+    const byBuilder = await rowsOf('reserved_tag_keys', ['rtk-u-qb-1', 'rtk-u-qb-2']);
+    const written = await rowsOf('reserved_tag_keys', ['rtk-u-rw-1', 'rtk-u-rw-2']);
+    expect(withoutIds(written).map(({ key: _k, ...r }) => r)).toEqual(
+      withoutIds(byBuilder).map(({ key: _k, ...r }) => r),
+    );
+    // undefined leaves a column as it was.
+    expect(await repo.findOneByOrFail({ id: 'rtk-u-rw-3' })).toEqual({
+      ...key('rtk-u-rw-3', 'renamed', false),
+    });
+    await expect(writer.update({}, { id: 'rtk-u-rw-3' })).rejects.toThrow('a change and a match');
+    await expect(writer.update({ key: 'y' }, {})).rejects.toThrow('a change and a match');
   });
 
   it('fails as the builder fails, and deletes by primary key', async () => {

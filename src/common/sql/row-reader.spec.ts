@@ -56,6 +56,27 @@ describe('RowReader', () => {
     expect(viaReader.createdAt).toEqual(new Date('2026-01-02T03:04:05.678Z'));
   });
 
+  it("reads inside a transaction on its connection, seeing the transaction's own writes", async () => {
+    await expect(
+      ds.transaction(async (manager) => {
+        await manager.getRepository(Gadget).update({ id: 'g-9' }, { name: 'renamed inside' });
+        expect((await rows.byId('g-9', manager))?.name).toBe('renamed inside');
+        expect(
+          (
+            await rows.many(
+              'SELECT ' + rows.select('t') + ' FROM gadgets t WHERE t.name = ?',
+              ['renamed inside'],
+              't',
+              manager,
+            )
+          ).map((g) => g.id),
+        ).toEqual(['g-9']);
+        throw new Error('roll back');
+      }),
+    ).rejects.toThrow('roll back');
+    expect((await rows.byId('g-9'))?.name).toBe('gadget 9');
+  });
+
   it('answers an empty list without a query', async () => {
     const spy = jest.spyOn(ds, 'query');
     expect(await rows.byIds([])).toEqual([]);

@@ -1,12 +1,14 @@
-import { DataSource, EntityMetadata, EntityTarget, ObjectLiteral } from 'typeorm';
+import { DataSource, EntityManager, EntityMetadata, EntityTarget, ObjectLiteral } from 'typeorm';
 import { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
-import { readRows } from '../../persistence/pool-reads';
+import { readRows, readRowsWith } from '../../persistence/pool-reads';
 
 /**
  * Reads whole entities with plain SQL for the hottest lookups. TypeORM's find/query-builder paths
  * rebuild and re-parse the same SQL and walk its metadata on every call, which shows up as a large
  * share of a request's CPU; here the column list is built once and rows are hydrated with the
  * driver's own conversions (dates, booleans, transformers), so entities read the same as TypeORM's.
+ * With a transaction's manager a read runs on its connection (it sees the transaction's writes),
+ * otherwise on the pool.
  */
 const ID_CHUNK = 500;
 
@@ -87,8 +89,8 @@ export class RowReader<T extends ObjectLiteral> {
   }
 
   /** The entity with this primary key, or null: one plain statement. */
-  async byId(id: string): Promise<T | null> {
-    const [entity] = await this.byIds([id]);
+  async byId(id: string, manager?: EntityManager): Promise<T | null> {
+    const [entity] = await this.byIds([id], manager);
     return entity ?? null;
   }
 
@@ -96,7 +98,7 @@ export class RowReader<T extends ObjectLiteral> {
    * The entities with these primary keys (any order; unknown ids are skipped). Large id lists go
    * in chunks, well below every driver's limit on bound parameters.
    */
-  async byIds(ids: readonly string[]): Promise<T[]> {
+  async byIds(ids: readonly string[], manager?: EntityManager): Promise<T[]> {
     const unique = [...new Set(ids)];
     const [key] = this.metadata.primaryColumns;
     const table = this.table;
@@ -109,6 +111,7 @@ export class RowReader<T extends ObjectLiteral> {
           `SELECT ${this.select('t')} FROM ${table} t WHERE t.${this.ds.driver.escape(key.databaseName)} IN (${marks})`,
           chunk,
           't',
+          manager,
         )),
       );
     }
@@ -116,8 +119,8 @@ export class RowReader<T extends ObjectLiteral> {
   }
 
   /** Runs a query whose rows carry this entity under `alias`, returning the entities. */
-  async many(sql: string, params: unknown[], alias: string): Promise<T[]> {
-    const rows = await readRows(this.ds, sql, params);
+  async many(sql: string, params: unknown[], alias: string, manager?: EntityManager): Promise<T[]> {
+    const rows = manager ? await readRowsWith(manager, sql, params) : await readRows(this.ds, sql, params);
     return rows.map((row) => this.hydrate(row, alias));
   }
 }

@@ -14,11 +14,16 @@ import { runStatement, writeWith } from './transaction';
  * With a transaction's manager a statement runs on its connection; otherwise on its own
  * (runStatement: committed by itself, retried after a lost deadlock).
  */
+/** Which rows an update changes: each property equal to a value, or (a list) to one of its values. */
+export type RowMatch<T> = { [K in keyof T]?: T[K] | readonly T[K][] };
+
 export class RowWriter<T extends ObjectLiteral> {
   private readonly metadata: EntityMetadata;
   private readonly columns: ColumnMetadata[];
   /** One-row INSERT texts by which columns the entity had values for (a mask of '1' and '0'). */
   private readonly inserts = new Map<string, string>();
+  /** UPDATE texts by which properties are set and matched (and how long each list is). */
+  private readonly updates = new Map<string, string>();
   private readonly deleteSql: string;
 
   constructor(
@@ -64,6 +69,37 @@ export class RowWriter<T extends ObjectLiteral> {
     }
   }
 
+  /**
+   * Sets the properties `changes` has a value for (null included) on the rows `where` matches, as
+   * the builder's `update(where, changes)` would; resolves with how many rows changed. Nothing is
+   * filled in: the entities that use it have no update-date or version columns.
+   */
+  async update(changes: Partial<T>, where: RowMatch<T>, manager?: EntityManager): Promise<number> {
+    const driver = this.ds.driver;
+    const values: unknown[] = [];
+    let shape = '';
+    const set = Object.keys(changes).filter((k) => changes[k] !== undefined);
+    for (const key of set) values.push(driver.preparePersistentValue(changes[key], this.column(key)));
+    shape += set.join(',') + '|';
+    for (const key of Object.keys(where)) {
+      const wanted: unknown = where[key];
+      const column = this.column(key);
+      if (Array.isArray(wanted)) {
+        if (!wanted.length) return 0;
+        for (const v of wanted) values.push(driver.preparePersistentValue(v, column));
+        shape += `${key}:${wanted.length},`;
+      } else {
+        if (wanted === null || wanted === undefined)
+          throw new Error(`RowWriter.update: match ${key} on a value`);
+        values.push(driver.preparePersistentValue(wanted, column));
+        shape += `${key},`;
+      }
+    }
+    if (!set.length || shape.endsWith('|'))
+      throw new Error('RowWriter.update: a change and a match are needed');
+    return this.write(this.updateSql(shape), values, manager);
+  }
+
   /** Deletes the row with this primary key; resolves with whether there was one. */
   async deleteById(id: string, manager?: EntityManager): Promise<boolean> {
     return (await this.write(this.deleteSql, [id], manager)) > 0;
@@ -88,6 +124,35 @@ export class RowWriter<T extends ObjectLiteral> {
       values.push(driver.preparePersistentValue(value, column));
     }
     return { mask, values };
+  }
+
+  private column(property: string): ColumnMetadata {
+    const column = this.metadata.findColumnWithPropertyName(property);
+    if (!column || column.isVirtual)
+      throw new Error(`RowWriter: no column for ${this.metadata.name}.${property}`);
+    return column;
+  }
+
+  /** `UPDATE … SET a = ?, … WHERE b = ? AND c IN (?, ?)` for a shape of `update`, built once. */
+  private updateSql(shape: string): string {
+    let sql = this.updates.get(shape);
+    if (sql === undefined) {
+      const [set, where] = shape.split('|');
+      const assignments = set.split(',').map((k) => `${this.q(this.column(k).databaseName)} = ?`);
+      const conditions = where
+        .split(',')
+        .filter(Boolean)
+        .map((part) => {
+          const [k, length] = part.split(':');
+          const name = this.q(this.column(k).databaseName);
+          return length === undefined
+            ? `${name} = ?`
+            : `${name} IN (${Array(Number(length)).fill('?').join(', ')})`;
+        });
+      sql = `UPDATE ${this.table} SET ${assignments.join(', ')} WHERE ${conditions.join(' AND ')}`;
+      this.updates.set(shape, sql);
+    }
+    return sql;
   }
 
   /** `INSERT … VALUES (…)` for `rows` rows of the columns `mask` names; one-row texts are kept. */
