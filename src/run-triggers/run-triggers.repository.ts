@@ -141,10 +141,15 @@ export class RunTriggersRepository {
   }
 
   /** The triggers whose source is this workspace, oldest first. */
+  /** Every run that ends asks it, inside its transaction. */
   outbound(manager: EntityManager, sourceableId: string): Promise<RunTriggerEntity[]> {
-    return manager
-      .getRepository(RunTriggerEntity)
-      .find({ where: { sourceableId }, order: { createdAt: 'ASC', id: 'ASC' } });
+    const { triggers } = this;
+    return triggers.many(
+      `SELECT ${triggers.select('rt')} FROM run_triggers rt WHERE rt.sourceable_id = ? ORDER BY rt.created_at, rt.id`,
+      [sourceableId],
+      'rt',
+      manager,
+    );
   }
 
   async insert(manager: EntityManager, trigger: RunTriggerEntity): Promise<void> {

@@ -100,7 +100,7 @@ export class RunJobsRepository {
     return (result.affected ?? 0) > 0;
   }
 
-  insert(manager: EntityManager, job: RunJobEntity): Promise<unknown> {
-    return manager.getRepository(RunJobEntity).insert(job);
+  insert(manager: EntityManager, job: RunJobEntity): Promise<void> {
+    return this.writes.insert(job, manager);
   }
 }

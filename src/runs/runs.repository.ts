@@ -24,12 +24,14 @@ export class RunsRepository {
   private readonly phases: RowReader<RunPhaseEntity>;
   private readonly runWrites: RowWriter<RunEntity>;
   private readonly phaseWrites: RowWriter<RunPhaseEntity>;
+  private readonly outcomeWrites: RowWriter<RunTriggerOutcomeEntity>;
 
   constructor(@InjectRepository(RunEntity) private readonly repo: Repository<RunEntity>) {
     this.runs = new RowReader(repo.manager.connection, RunEntity);
     this.phases = new RowReader(repo.manager.connection, RunPhaseEntity);
     this.runWrites = new RowWriter(repo.manager.connection, RunEntity);
     this.phaseWrites = new RowWriter(repo.manager.connection, RunPhaseEntity);
+    this.outcomeWrites = new RowWriter(repo.manager.connection, RunTriggerOutcomeEntity);
   }
 
   /** With a transaction's manager: read on its connection. */
@@ -88,8 +90,8 @@ export class RunsRepository {
   }
 
   async insert(manager: EntityManager, run: RunEntity, phases: RunPhaseEntity[]): Promise<void> {
-    await manager.getRepository(RunEntity).insert(run);
-    await manager.getRepository(RunPhaseEntity).insert(phases);
+    await this.runWrites.insert(run, manager);
+    await this.phaseWrites.insertMany(phases, manager);
   }
 
   /** Compare-and-set on the run's status: false when it is no longer in one of `from`. */
@@ -136,8 +138,8 @@ export class RunsRepository {
     return (await this.phaseWrites.update(changes, { id, status: from }, manager)) > 0;
   }
 
-  insertOutcome(manager: EntityManager, outcome: RunTriggerOutcomeEntity): Promise<unknown> {
-    return manager.getRepository(RunTriggerOutcomeEntity).insert(outcome);
+  insertOutcome(manager: EntityManager, outcome: RunTriggerOutcomeEntity): Promise<void> {
+    return this.outcomeWrites.insert(outcome, manager);
   }
 
   /** What the run triggers did for these source runs, oldest first. */
