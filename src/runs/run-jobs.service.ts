@@ -91,13 +91,13 @@ export class RunJobsService {
       const at = this.clock.now();
       if (!(await this.jobs.claim(manager, id, agent.agentId, at))) return null;
       const job = await this.jobs.findById(id, manager);
-      const run = job && (await this.runs.findById(job.runId, manager));
-      if (!job || !run) throw notFound();
+      const found = job && (await this.runs.findWithPhase(manager, job.runId, job.phaseId));
+      if (!job || !found) throw notFound();
+      const { run, phase } = found;
       if (job.kind === 'policy-evaluation') {
         if (job.evaluationId) await this.gates.get()?.claimed(manager, job.evaluationId, at);
         return { job, run };
       }
-      const phase = job.phaseId ? await this.runs.findPhase(job.phaseId, manager) : null;
       if (!phase) throw notFound();
       await this.runs.updatePhase(manager, phase.id, ['queued'], {
         status: 'running',
@@ -172,8 +172,7 @@ export class RunJobsService {
       const at = this.clock.now();
       const status = report.status === 'finished' ? 'finished' : 'errored';
       if (!(await this.jobs.finish(manager, job.id, status, canonical, at))) return false;
-      const run = await this.runs.findById(job.runId, manager);
-      const phase = job.phaseId ? await this.runs.findPhase(job.phaseId, manager) : null;
+      const { run, phase } = (await this.runs.findWithPhase(manager, job.runId, job.phaseId)) ?? {};
       if (!run || !phase) throw notFound();
       const to = afterReport(kind, report, { ...run, cancelRequested: run.canceledAt !== null });
       const phaseStatus = to === 'canceled' ? 'canceled' : status;

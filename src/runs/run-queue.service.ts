@@ -158,10 +158,11 @@ export class RunQueueService {
         ?.abandon(manager, run.id, to === 'errored' ? 'errored' : 'canceled', extra.errorMessage ?? null, at);
     }
     const phaseStatus = to === 'errored' ? 'errored' : 'canceled';
-    for (const id of [run.planId, run.applyId]) {
-      const phase = await this.runs.findPhase(id, manager);
-      if (!phase) continue;
-      await this.runs.updatePhase(manager, id, ['queued', 'running'], {
+    const phases = await this.runs.findPhases([run.planId, run.applyId], manager);
+    // Always in the same order (plan, then apply), so two transactions ending it cannot deadlock.
+    phases.sort((a, b) => (a.id === run.planId ? -1 : b.id === run.planId ? 1 : 0));
+    for (const phase of phases) {
+      await this.runs.updatePhase(manager, phase.id, ['queued', 'running'], {
         status: phaseStatus,
         statusTimestamps: stamped(phase.statusTimestamps, `${phaseStatus}-at`, at),
         errorMessage: extra.errorMessage ?? null,

@@ -4,6 +4,7 @@ import { EntityManager, In, Repository } from 'typeorm';
 import { paginate, Page } from '../common/sql/paginate';
 import { RowReader } from '../common/sql/row-reader';
 import { RowWriter } from '../common/sql/row-writer';
+import { readRowsWith } from '../persistence/pool-reads';
 import { PageParams } from '../common/jsonapi/pagination';
 import { RunPhaseEntity } from './entities/run-phase.entity';
 import { RunTriggerOutcomeEntity } from './entities/run-trigger-outcome.entity';
@@ -41,6 +42,29 @@ export class RunsRepository {
 
   findByIds(ids: string[]): Promise<RunEntity[]> {
     return this.runs.byIds(ids);
+  }
+
+  /**
+   * A run and one of its phases in one statement (an executor's claim and report read both in
+   * their transaction); the phase is null when `phaseId` is, or is not the run's.
+   */
+  async findWithPhase(
+    manager: EntityManager,
+    runId: string,
+    phaseId: string | null,
+  ): Promise<{ run: RunEntity; phase: RunPhaseEntity | null } | null> {
+    const { runs, phases } = this;
+    const [row] = await readRowsWith(
+      manager,
+      `SELECT ${runs.select('r')}, ${phases.select('p')} FROM ${runs.table} r` +
+        ` LEFT JOIN ${phases.table} p ON p.id = ? AND p.run_id = r.id WHERE r.id = ?`,
+      [phaseId, runId],
+    );
+    if (!row) return null;
+    return {
+      run: runs.hydrate(row, 'r'),
+      phase: row.p_id === null || row.p_id === undefined ? null : phases.hydrate(row, 'p'),
+    };
   }
 
   /** The ids of every run of these workspaces, for the removal of their files. */
@@ -125,8 +149,9 @@ export class RunsRepository {
     return this.phases.byId(id, manager);
   }
 
-  findPhases(ids: string[]): Promise<RunPhaseEntity[]> {
-    return this.phases.byIds(ids);
+  /** Any order; with a transaction's manager: read on its connection. */
+  findPhases(ids: string[], manager?: EntityManager): Promise<RunPhaseEntity[]> {
+    return this.phases.byIds(ids, manager);
   }
 
   async updatePhase(
