@@ -4,7 +4,7 @@ import { Clock, strictlyAfter } from '../common/clock';
 import { notFound } from '../common/errors/domain-error';
 import { newId } from '../common/ids';
 import { isoSecondsOffset } from '../common/jsonapi/timestamps';
-import { WorkspacesService } from '../workspaces/workspaces.service';
+import { WorkspaceQueueState, WorkspacesService } from '../workspaces/workspaces.service';
 import { RunJobEntity } from './entities/run-job.entity';
 import { RunPhaseEntity } from './entities/run-phase.entity';
 import { RunEntity } from './entities/run.entity';
@@ -92,28 +92,29 @@ export class RunQueueService {
     plan.runId = run.id;
     apply.runId = run.id;
     await this.runs.insert(manager, run, [plan, apply]);
-    if (run.planOnly) await this.start(manager, run);
-    else await this.advance(manager, run.workspaceId, ws.locked);
+    if (run.planOnly) await this.start(manager, run, ws);
+    else await this.advance(manager, run.workspaceId, ws);
     return (await this.runs.findById(run.id, manager)) ?? run;
   }
 
   /**
    * Starts the workspace's next pending run if the queue is free. Called after anything that may
-   * free it: a run ending, a run created, the workspace unlocked.
+   * free it: a run ending, a run created, the workspace unlocked. `locked`: the workspace's row as
+   * this transaction already locked it (the lock holds until the commit), else it is locked here.
    */
-  async advance(manager: EntityManager, workspaceId: string, knownLocked?: boolean): Promise<void> {
-    const locked = knownLocked ?? (await this.workspaces.lockForQueue(manager, workspaceId))?.locked;
-    if (locked === undefined) return;
+  async advance(manager: EntityManager, workspaceId: string, locked?: WorkspaceQueueState): Promise<void> {
+    const ws = locked ?? (await this.workspaces.lockForQueue(manager, workspaceId));
+    if (!ws) return;
     const queue = await this.runs.queue(manager, workspaceId);
-    const next = nextToStart(queue, locked);
+    const next = nextToStart(queue, ws.locked);
     const run = next ? queue.find((r) => r.id === next) : undefined;
-    if (run) await this.start(manager, run);
+    if (run) await this.start(manager, run, ws);
   }
 
   /** pending → plan_queued, with its plan job. */
-  private async start(manager: EntityManager, run: RunEntity): Promise<void> {
+  private async start(manager: EntityManager, run: RunEntity, ws: WorkspaceQueueState): Promise<void> {
     if (await this.move(manager, run, ['pending'], 'plan_queued'))
-      await this.queuePhase(manager, run, 'plan');
+      await this.queuePhase(manager, run, 'plan', ws);
   }
 
   /** Moves a run from one of `from` to `to`, stamping `to`; false when it was elsewhere. */
@@ -173,13 +174,21 @@ export class RunQueueService {
     return true;
   }
 
-  /** Queues the plan or apply job of a run, for the workspace's agent pool as it is now. */
-  async queuePhase(manager: EntityManager, run: RunEntity, kind: PhaseKind): Promise<void> {
+  /**
+   * Queues the plan or apply job of a run, for the workspace's agent pool as it is now (`locked`:
+   * the workspace's row as this transaction already locked it).
+   */
+  async queuePhase(
+    manager: EntityManager,
+    run: RunEntity,
+    kind: PhaseKind,
+    locked?: WorkspaceQueueState,
+  ): Promise<void> {
     const at = this.clock.now();
     const phaseId = kind === 'plan' ? run.planId : run.applyId;
     const phase = await this.runs.findPhase(phaseId, manager);
     if (!phase) throw notFound();
-    const ws = await this.workspaces.lockForQueue(manager, run.workspaceId);
+    const ws = locked ?? (await this.workspaces.lockForQueue(manager, run.workspaceId));
     if (!ws) throw notFound();
     await this.runs.updatePhase(manager, phaseId, ['pending'], {
       status: 'queued',
