@@ -2,21 +2,21 @@ import { DataSource, EntityManager, EntityMetadata, EntityTarget, ObjectLiteral 
 import { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
 import { runStatement, writeWith } from './transaction';
 
+/** Which rows an update changes: each property equal to a value, or (a list) to one of its values. */
+export type RowMatch<T> = { [K in keyof T]?: T[K] | readonly T[K][] };
+
 /**
  * Writes whole rows with plain SQL for the writes every request of a kind makes (RowReader's
- * counterpart). TypeORM's insert and delete builders rebuild their SQL, walk the metadata and merge
- * what the database returns on every call; here the statement text is built once and each value
- * goes through the driver's own conversion (dates, booleans, transformers), so the rows are the
- * same as the builder writes. For entities the service fills in completely: nothing the database
- * generates is read back, and a property left undefined is left out, so its column takes the
- * table's default.
+ * counterpart). TypeORM's insert, update and delete builders rebuild their SQL, walk the metadata
+ * and merge what the database returns on every call; here the statement text is built once and
+ * each value goes through the driver's own conversion (dates, booleans, transformers), so the rows
+ * are the same as the builder writes. For entities the service fills in completely: nothing the
+ * database generates is read back, and a property left undefined is left out, so its column takes
+ * the table's default.
  *
  * With a transaction's manager a statement runs on its connection; otherwise on its own
  * (runStatement: committed by itself, retried after a lost deadlock).
  */
-/** Which rows an update changes: each property equal to a value, or (a list) to one of its values. */
-export type RowMatch<T> = { [K in keyof T]?: T[K] | readonly T[K][] };
-
 export class RowWriter<T extends ObjectLiteral> {
   private readonly metadata: EntityMetadata;
   private readonly columns: ColumnMetadata[];
