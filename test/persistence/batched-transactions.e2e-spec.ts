@@ -96,18 +96,20 @@ import { startApp, TestApp, usesMysql } from '../helpers/test-app';
     try {
       const before = await store.read(Number.MAX_SAFE_INTEGER);
       await store.advance({ tables: ['batch_probe', 'batch_probe_other'], access: true, everything: false });
-      expect(run).toHaveBeenCalledTimes(1);
+      // The application's own store may advance meanwhile (this suite's statements): only ours counts.
+      const ours = run.mock.calls.filter(([statements]) =>
+        statements.some((s) => s.params?.includes('batch_probe')),
+      );
+      expect(ours).toHaveLength(1);
+      expect(ours[0][0]).toHaveLength(2);
       const after = await store.read(before.all);
-      expect(after).toEqual({
-        all: before.all + 1,
-        access: before.access + 1,
-        tracked: before.tracked + 1,
-        tables: expect.arrayContaining([
-          ['batch_probe', before.all + 1],
-          ['batch_probe_other', before.all + 1],
-        ]) as unknown,
-      });
-      expect(after.tables).toHaveLength(2);
+      const stamps = new Map(after.tables);
+      const stamp = stamps.get('batch_probe');
+      expect(stamp).toBeGreaterThan(before.all);
+      expect(stamps.get('batch_probe_other')).toBe(stamp);
+      expect(after.all).toBeGreaterThanOrEqual(stamp!);
+      expect(after.access).toBeGreaterThan(before.access);
+      expect(after.tracked).toBeGreaterThan(before.tracked);
     } finally {
       run.mockRestore();
       await store.close();
