@@ -174,29 +174,29 @@ export class PolicySetsRepository {
     return paginateCounted(qb, page);
   }
 
-  /** Every set enforced on a workspace, as `listEffective` decides, read whole in the caller's transaction. */
+  /**
+   * Every set enforced on a workspace, as `listEffective` decides, read whole in the caller's
+   * transaction (each policy check of a run asks; plain SQL, see RowReader).
+   */
   allEffective(
     manager: EntityManager,
     organizationId: string,
     workspaceId: string,
     projectId: string,
   ): Promise<PolicySetEntity[]> {
-    return manager
-      .getRepository(PolicySetEntity)
-      .createQueryBuilder('s')
-      .where('s.organization_id = :organizationId', { organizationId })
-      .andWhere(
-        `(s.global = 1
-          OR s.id IN (SELECT w.policy_set_id FROM policy_set_workspaces w WHERE w.workspace_id = :workspaceId)
-          OR s.id IN (SELECT p.policy_set_id FROM policy_set_projects p WHERE p.project_id = :projectId))`,
-        { workspaceId, projectId },
-      )
-      .andWhere(
-        's.id NOT IN (SELECT x.policy_set_id FROM policy_set_workspace_exclusions x WHERE x.workspace_id = :workspaceId)',
-      )
-      .orderBy('s.name', 'ASC')
-      .addOrderBy('s.id', 'ASC')
-      .getMany();
+    const { rows } = this;
+    return rows.many(
+      `SELECT ${rows.select('s')} FROM ${rows.table} s
+        WHERE s.organization_id = ?
+          AND (s.global = 1
+               OR s.id IN (SELECT w.policy_set_id FROM policy_set_workspaces w WHERE w.workspace_id = ?)
+               OR s.id IN (SELECT p.policy_set_id FROM policy_set_projects p WHERE p.project_id = ?))
+          AND s.id NOT IN (SELECT x.policy_set_id FROM policy_set_workspace_exclusions x WHERE x.workspace_id = ?)
+        ORDER BY s.name ASC, s.id ASC`,
+      [organizationId, workspaceId, projectId, workspaceId],
+      's',
+      manager,
+    );
   }
 
   countInOrganization(manager: EntityManager, organizationId: string): Promise<number> {
