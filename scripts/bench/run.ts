@@ -382,11 +382,14 @@ async function measureMixed(
   const { rounds, each } = alternating(opts, 'BENCH_MIXED_ROUNDS');
   log(`→ ${busy.name}: ${busy.title}; beside ${quiet.name} in ${rounds} alternating rounds`);
   const shares: number[] = [];
+  const sideCosts: number[] = [];
   const busyRounds: Measured[] = [];
   for (let r = 0; r < rounds; r++) {
     const q = await drive(quiet, each, () => samplePeak(rss), meters);
     const b = await drive(busy, each, () => samplePeak(rss), meters);
     shares.push(b.rps / q.rps);
+    const cost = sideCost(q, b);
+    if (cost !== undefined) sideCosts.push(cost);
     busyRounds.push(b);
     log(`  round ${r + 1}: ${b.rps.toFixed(0)} req/s with requests beside, ${q.rps.toFixed(0)} req/s quiet`);
   }
@@ -402,8 +405,26 @@ async function measureMixed(
     verdict:
       `${busy.name}: reads ${what} at ${(share * 100).toFixed(0)} % of ${quiet.name} with nothing beside it ` +
       `(median of ${rounds} alternating rounds, ${range})` +
-      (judged ? ` ${share >= 0.8 ? '✓' : '✗ (≥ 80 %)'}` : ''),
+      (judged ? ` ${share >= 0.8 ? '✓' : '✗ (≥ 80 %)'}` : '') +
+      (sideCosts.length
+        ? `; each request beside them took ${median(sideCosts).toFixed(2)} ms of server CPU ` +
+          `(${Math.min(...sideCosts).toFixed(2)}–${Math.max(...sideCosts).toFixed(2)}) beyond the reads at their quiet cost`
+        : ''),
   };
+}
+
+/**
+ * What one request beside the reads cost the server, from a quiet round and the busy round after
+ * it: the busy round's server CPU less its reads at the quiet round's CPU per read, per request
+ * beside them. Whatever the reads cost more while the side load runs counts to the side load, so
+ * this compares side loads (a cheaper write, a dearer one) where the closed-loop share cannot: a
+ * write answered sooner comes round sooner, and its share grows with its rate.
+ */
+function sideCost(quiet: Measured, busy: Measured): number | undefined {
+  const side = busy.alongside?.rps ?? 0;
+  if (!(side > 0) || !(busy.rps > 0)) return undefined;
+  const busyCpuPerSecond = busy.serverCpuMs * (busy.rps + side);
+  return (busyCpuPerSecond - busy.rps * quiet.serverCpuMs) / side;
 }
 
 /** Rounds of one scenario as one row: means, the slowest p99, the errors summed. */
