@@ -140,8 +140,7 @@ export class RunTriggersRepository {
     return rows.map((r) => ({ workspaceId: r.workspaceId, sourceableId: r.sourceableId }));
   }
 
-  /** The triggers whose source is this workspace, oldest first. */
-  /** Every run that ends asks it, inside its transaction. */
+  /** The triggers whose source is this workspace, oldest first: every run that ends asks, in its transaction. */
   outbound(manager: EntityManager, sourceableId: string): Promise<RunTriggerEntity[]> {
     const { triggers } = this;
     return triggers.many(

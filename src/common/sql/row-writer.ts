@@ -76,28 +76,27 @@ export class RowWriter<T extends ObjectLiteral> {
    */
   async update(changes: Partial<T>, where: RowMatch<T>, manager?: EntityManager): Promise<number> {
     const driver = this.ds.driver;
-    const values: unknown[] = [];
-    let shape = '';
     const set = Object.keys(changes).filter((k) => changes[k] !== undefined);
-    for (const key of set) values.push(driver.preparePersistentValue(changes[key], this.column(key)));
-    shape += set.join(',') + '|';
-    for (const key of Object.keys(where)) {
+    const matched = Object.keys(where);
+    if (!set.length || !matched.length) throw new Error('RowWriter.update: a change and a match are needed');
+    const values = set.map((k) => driver.preparePersistentValue(changes[k], this.column(k)));
+    /** Per matched property: how many values it may take (a list), or null (one value). */
+    const lengths: (number | null)[] = [];
+    for (const key of matched) {
       const wanted: unknown = where[key];
       const column = this.column(key);
       if (Array.isArray(wanted)) {
         if (!wanted.length) return 0;
         for (const v of wanted) values.push(driver.preparePersistentValue(v, column));
-        shape += `${key}:${wanted.length},`;
+        lengths.push(wanted.length);
       } else {
         if (wanted === null || wanted === undefined)
           throw new Error(`RowWriter.update: match ${key} on a value`);
         values.push(driver.preparePersistentValue(wanted, column));
-        shape += `${key},`;
+        lengths.push(null);
       }
     }
-    if (!set.length || shape.endsWith('|'))
-      throw new Error('RowWriter.update: a change and a match are needed');
-    return this.write(this.updateSql(shape), values, manager);
+    return this.write(this.updateSql(set, matched, lengths), values, manager);
   }
 
   /** Deletes the row with this primary key; resolves with whether there was one. */
@@ -133,23 +132,17 @@ export class RowWriter<T extends ObjectLiteral> {
     return column;
   }
 
-  /** `UPDATE … SET a = ?, … WHERE b = ? AND c IN (?, ?)` for a shape of `update`, built once. */
-  private updateSql(shape: string): string {
+  /** `UPDATE … SET a = ?, … WHERE b = ? AND c IN (?, ?)`, built once per shape of `update`. */
+  private updateSql(set: string[], matched: string[], lengths: (number | null)[]): string {
+    const shape = `${set.join(',')}|${matched.map((k, i) => `${k}:${lengths[i] ?? ''}`).join(',')}`;
     let sql = this.updates.get(shape);
     if (sql === undefined) {
-      const [set, where] = shape.split('|');
-      const assignments = set.split(',').map((k) => `${this.q(this.column(k).databaseName)} = ?`);
-      const conditions = where
-        .split(',')
-        .filter(Boolean)
-        .map((part) => {
-          const [k, length] = part.split(':');
-          const name = this.q(this.column(k).databaseName);
-          return length === undefined
-            ? `${name} = ?`
-            : `${name} IN (${Array(Number(length)).fill('?').join(', ')})`;
-        });
-      sql = `UPDATE ${this.table} SET ${assignments.join(', ')} WHERE ${conditions.join(' AND ')}`;
+      const name = (k: string) => this.q(this.column(k).databaseName);
+      const conditions = matched.map((k, i) => {
+        const n = lengths[i];
+        return n === null ? `${name(k)} = ?` : `${name(k)} IN (${Array(n).fill('?').join(', ')})`;
+      });
+      sql = `UPDATE ${this.table} SET ${set.map((k) => `${name(k)} = ?`).join(', ')} WHERE ${conditions.join(' AND ')}`;
       this.updates.set(shape, sql);
     }
     return sql;
