@@ -26,6 +26,7 @@
  *   BENCH_WRITE_RATE=n     the writers of the *-while-writing scenarios send n requests/s in all
  *                          (default: each as soon as its last answer is in)
  *   BENCH_MIXED_SIDE=reads the control: beside the reads, computed reads that write nothing
+ *   BENCH_MIXED_SIDE=ping  the floor: beside the reads, /api/v2/ping (no database, no credentials)
  *   RESPONSE_CACHE_MB, CACHE_TTL_MS   passed to the server (RESPONSE_CACHE_MB=0: every read does its queries)
  */
 import { execFileSync } from 'node:child_process';
@@ -177,7 +178,14 @@ async function main(): Promise<void> {
     for (const read of mixed) {
       const busy = readWhileWriting(seed, tokens, read, beside, { origin: running.origin, token });
       const quiet = scenarios(seed).find((s) => s.name === QUIET_OF[busy.name])!;
-      const { measured, verdict } = await measureMixed(busy, quiet, opts, meters, () => running.rss(), beside);
+      const { measured, verdict } = await measureMixed(
+        busy,
+        quiet,
+        opts,
+        meters,
+        () => running.rss(),
+        beside,
+      );
       results.push(measured);
       footer.push('', verdict);
     }
@@ -352,11 +360,20 @@ function alternating(opts: DriveOptions, name: string): { rounds: number; each: 
 /** What BENCH_MIXED_SIDE and BENCH_WRITE_RATE ask to run beside the reads of the mixed scenarios. */
 function besideReads(): BesideReads {
   const kind = env.BENCH_MIXED_SIDE ?? 'writes';
-  if (kind !== 'writes' && kind !== 'reads') throw new Error(`BENCH_MIXED_SIDE: writes or reads, not ${kind}`);
+  if (kind !== 'writes' && kind !== 'reads' && kind !== 'ping') {
+    throw new Error(`BENCH_MIXED_SIDE: writes, reads or ping, not ${kind}`);
+  }
   const rate = env.BENCH_WRITE_RATE ? Number(env.BENCH_WRITE_RATE) : undefined;
-  if (rate !== undefined && !(rate > 0)) throw new Error(`BENCH_WRITE_RATE: requests per second, not ${env.BENCH_WRITE_RATE}`);
+  if (rate !== undefined && !(rate > 0))
+    throw new Error(`BENCH_WRITE_RATE: requests per second, not ${env.BENCH_WRITE_RATE}`);
   return { kind, rate };
 }
+
+const SIDE_WORDS: Record<BesideReads['kind'], string> = {
+  writes: 'while writing',
+  reads: 'beside computed reads that write nothing (control)',
+  ping: 'beside pings (floor)',
+};
 
 /** The read each mixed scenario is compared with: the same read with nothing written. */
 const QUIET_OF: Record<string, string> = {
@@ -396,9 +413,7 @@ async function measureMixed(
   const share = median(shares);
   const range = `${(Math.min(...shares) * 100).toFixed(0)}–${(Math.max(...shares) * 100).toFixed(0)} %`;
   // The target (issue #22) is set for writers that send as fast as they are answered.
-  const what =
-    (beside.kind === 'reads' ? 'beside computed reads that write nothing (control)' : 'while writing') +
-    (beside.rate ? `, ${beside.rate} requests/s beside them` : '');
+  const what = SIDE_WORDS[beside.kind] + (beside.rate ? `, ${beside.rate} requests/s beside them` : '');
   const judged = beside.kind === 'writes' && !beside.rate;
   return {
     measured: combineRounds(busyRounds),

@@ -195,11 +195,13 @@ export type ReadWhileWriting = 'show' | 'list' | 'versions';
 /**
  * What runs beside the reads of a `…-while-writing` scenario: `writes` churn reserved tag keys;
  * `reads` (the control) ask for pages of them that were never asked before, so each is computed
- * with its queries and writes nothing. `rate`: requests per second in all, evenly spaced (paced.ts);
- * without it each connection sends its next request as soon as its last answer is in.
+ * with its queries and writes nothing; `ping` (the floor) asks for the cheapest answer the server
+ * gives, with no database and no credentials, so what it costs the reads is what any request beside
+ * them costs at the least. `rate`: requests per second in all, evenly spaced (paced.ts); without it
+ * each connection sends its next request as soon as its last answer is in.
  */
 export interface BesideReads {
-  kind: 'writes' | 'reads';
+  kind: 'writes' | 'reads' | 'ping';
   rate?: number;
 }
 
@@ -242,7 +244,7 @@ export function readWhileWriting(
     name: r.name,
     title:
       `${r.what} as ${tokens.length} tokens in turn, while ${WRITING_CONNECTIONS} connections ` +
-      (beside.kind === 'writes' ? 'churn reserved tag keys' : 'read pages of reserved tag keys never asked before') +
+      BESIDE_TITLE[beside.kind] +
       (beside.rate ? ` at ${beside.rate} requests/s in all` : ' as fast as they are answered'),
     cls: r.cls,
     requests: [
@@ -262,16 +264,38 @@ export function readWhileWriting(
             paced.token,
             beside.rate,
             WRITING_CONNECTIONS,
-            beside.kind === 'writes' ? pacedChurn(seed.org) : pacedPages(seed.org),
+            PACED_SIDE[beside.kind](seed.org),
           ),
         }
       : {
-          alongside: {
-            connections: WRITING_CONNECTIONS,
-            requests: beside.kind === 'writes' ? reservedTagKeyChurn(seed.org) : unaskedPages(seed.org),
-          },
+          alongside: { connections: WRITING_CONNECTIONS, requests: CLOSED_LOOP_SIDE[beside.kind](seed.org) },
         }),
   };
+}
+
+/** Each side load as a paced load's requests, and as autocannon's (each sent once the last is answered). */
+const PACED_SIDE: Record<BesideReads['kind'], (org: string) => () => PacedRequest> = {
+  writes: (org) => pacedChurn(org),
+  reads: (org) => pacedPages(org),
+  ping: () => pacedPings(),
+};
+const CLOSED_LOOP_SIDE: Record<BesideReads['kind'], (org: string) => autocannon.Request[]> = {
+  writes: (org) => reservedTagKeyChurn(org),
+  reads: (org) => unaskedPages(org),
+  ping: () => get(PING_PATH),
+};
+
+const BESIDE_TITLE: Record<BesideReads['kind'], string> = {
+  writes: 'churn reserved tag keys',
+  reads: 'read pages of reserved tag keys never asked before',
+  ping: 'ask for /api/v2/ping',
+};
+
+const PING_PATH = '/api/v2/ping';
+
+/** The floor's pings as a paced load's requests. */
+function pacedPings(): () => PacedRequest {
+  return () => ({ method: 'GET', path: PING_PATH, ok: 204 });
 }
 
 let unaskedPage = 0;
