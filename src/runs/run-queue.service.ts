@@ -10,7 +10,7 @@ import { RunPhaseEntity } from './entities/run-phase.entity';
 import { RunEntity } from './entities/run.entity';
 import { PolicyGateRegistry } from './policy-gate.registry';
 import { RunJobsRepository } from './run-jobs.repository';
-import { isFinal, JobKind, nextToStart, PhaseKind, RunStatus, timestampKey } from './run-rules';
+import { isFinal, isPhaseEnded, JobKind, nextToStart, PhaseKind, RunStatus, timestampKey } from './run-rules';
 import { RunsRepository } from './runs.repository';
 
 /** What a new run is made of; the queue decides its first status. */
@@ -163,6 +163,8 @@ export class RunQueueService {
     // Always in the same order (plan, then apply), so two transactions ending it cannot deadlock.
     phases.sort((a, b) => (a.id === run.planId ? -1 : b.id === run.planId ? 1 : 0));
     for (const phase of phases) {
+      // Read without a lock: a phase seen pending may have been queued since, one seen ended has not.
+      if (isPhaseEnded(phase.status)) continue;
       await this.runs.updatePhase(manager, phase.id, ['queued', 'running'], {
         status: phaseStatus,
         statusTimestamps: stamped(phase.statusTimestamps, `${phaseStatus}-at`, at),

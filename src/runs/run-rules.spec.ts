@@ -3,9 +3,11 @@ import {
   afterReport,
   availableActions,
   cancelEffect,
+  isPhaseEnded,
   JobReport,
   levelAllows,
   nextToStart,
+  PhaseStatus,
   QueuedRun,
   RunState,
   timestampKey,
@@ -181,6 +183,13 @@ describe('run rules', () => {
       expect(afterPolicyCheck('blocked', run)).toBe('errored');
       expect(afterPolicyCheck('blocked', { ...run, planOnly: true })).toBe('errored');
     });
+  });
+
+  it('tells a phase that can no longer start from one that may still be queued or running', () => {
+    const ended: PhaseStatus[] = ['finished', 'errored', 'canceled'];
+    const open: PhaseStatus[] = ['pending', 'queued', 'running'];
+    expect(ended.every(isPhaseEnded)).toBe(true);
+    expect(open.some(isPhaseEnded)).toBe(false);
   });
 
   it('names status timestamps as the real service does', () => {

@@ -61,6 +61,11 @@ export type PhaseKind = (typeof PHASE_KINDS)[number];
 export const PHASE_STATUSES = ['pending', 'queued', 'running', 'finished', 'errored', 'canceled'] as const;
 export type PhaseStatus = (typeof PHASE_STATUSES)[number];
 
+/** A phase that ended never starts again: no transaction can see it open once one saw it ended. */
+export function isPhaseEnded(status: PhaseStatus): boolean {
+  return status === 'finished' || status === 'errored' || status === 'canceled';
+}
+
 /** What an executor job does: a run's plan or apply phase, or one policy evaluation of its check. */
 export const JOB_KINDS = ['plan', 'apply', 'policy-evaluation'] as const;
 export type JobKind = (typeof JOB_KINDS)[number];
