@@ -7,6 +7,7 @@ import { ProjectsModule } from '../projects/projects.module';
 import { TagBindingsModule } from '../tag-bindings/tag-bindings.module';
 import { WorkspaceEntity } from './entities/workspace.entity';
 import { WorkspaceIncludesService } from './workspace-includes.service';
+import { WorkspaceByIdCache } from './workspace-by-id.cache';
 import { WorkspaceListCache } from './workspace-list.cache';
 import { WorkspaceUsage } from './workspace-usage';
 import { WorkspacesController } from './workspaces.controller';
@@ -31,6 +32,7 @@ import { WorkspacesService } from './workspaces.service';
     WorkspacesService,
     WorkspaceIncludesService,
     WorkspaceListCache,
+    WorkspaceByIdCache,
     WorkspaceUsage,
   ],
   exports: [WorkspacesService, AgentPoolCheckRegistry, WorkspaceBlobsRegistry],

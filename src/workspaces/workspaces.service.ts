@@ -29,6 +29,7 @@ import {
 } from './dto/workspace-attributes.dto';
 import { ExecutionMode, WorkspaceEntity, WorkspaceLockHolder } from './entities/workspace.entity';
 import { ExecutionRequest, nextExecution } from './execution-settings.rules';
+import { WorkspaceByIdCache } from './workspace-by-id.cache';
 import { PageAnchor, WorkspaceListCache } from './workspace-list.cache';
 import { WorkspaceListFilter, WorkspaceQueueState, WorkspacesRepository } from './workspaces.repository';
 
@@ -73,6 +74,7 @@ export class WorkspacesService {
     @InjectDataSource() private readonly ds: DataSource,
     private readonly tagBindings: TagBindingsService,
     private readonly lists: WorkspaceListCache,
+    private readonly byId: WorkspaceByIdCache,
     private readonly agentPools: AgentPoolCheckRegistry,
     private readonly workspaceBlobs: WorkspaceBlobsRegistry,
     private readonly blobs: BlobStore,
@@ -93,7 +95,7 @@ export class WorkspacesService {
 
   /** The workspace if it exists (no permission check): for services that check rights themselves. */
   async requireById(id: string): Promise<WorkspaceEntity> {
-    const ws = await this.repo.findById(id);
+    const ws = await this.byId.workspace(id, () => this.repo.findById(id));
     if (!ws) throw notFound();
     return ws;
   }

@@ -5,8 +5,8 @@ import {
   Actor,
   bootstrapAdmin,
   createOrganization,
+  createProject,
   createUser,
-  createWorkspace,
   unique,
   startWithOwnedOrganization,
 } from '../helpers/fixtures';
@@ -36,23 +36,24 @@ describe('answers remembered before routing', () => {
   });
   afterAll(() => t.close());
 
+  // A project: no memo keeps its row (a workspace's is, so a computed answer could show it too).
   const behindTheApi = (id: string, description: string) =>
     writeAroundTracking(
       t.app.get(DataSource),
-      `UPDATE workspaces SET description = '${description}' WHERE id = '${id}'`,
+      `UPDATE projects SET description = '${description}' WHERE id = '${id}'`,
     );
 
-  /** A workspace whose description the owner has read once, then changed behind the API's back. */
-  async function rememberedWorkspace(): Promise<{ id: string; path: string; first: request.Response }> {
-    const id = await createWorkspace(owner, org);
-    const path = `/api/v2/workspaces/${id}`;
+  /** A project whose description the owner has read once, then changed behind the API's back. */
+  async function rememberedProject(): Promise<{ id: string; path: string; first: request.Response }> {
+    const id = await createProject(owner, org);
+    const path = `/api/v2/projects/${id}`;
     const first = await owner.api.get(path).expect(200);
     await behindTheApi(id, 'changed behind the API');
     return { id, path, first };
   }
 
   it('gives the same bytes and headers as the computed answer, with a request id of its own', async () => {
-    const { path, first } = await rememberedWorkspace();
+    const { path, first } = await rememberedProject();
     const again = await owner.api.get(path).set('X-Request-Id', 'second-read').expect(200);
 
     expect(again.text).toBe(first.text);
@@ -77,7 +78,7 @@ describe('answers remembered before routing', () => {
     const outsider = await createUser(t, admin);
     const second = await owner.api.post(`/api/v2/users/${owner.userId}/authentication-tokens`).expect(201);
     const ownerAgain = client(t, second.body.data.attributes.token as string);
-    const { path } = await rememberedWorkspace();
+    const { path } = await rememberedProject();
 
     await outsider.api.get(path).expect(404);
     const computed = await ownerAgain.get(path).expect(200);
@@ -97,8 +98,8 @@ describe('answers remembered before routing', () => {
       })
       .expect(201);
     const shortLived = client(t, created.body.data.attributes.token as string);
-    const id = await createWorkspace(owner, org);
-    const path = `/api/v2/workspaces/${id}`;
+    const id = await createProject(owner, org);
+    const path = `/api/v2/projects/${id}`;
     await shortLived.get(path).expect(200);
     await behindTheApi(id, 'from memory?');
     const remembered = await shortLived.get(path).expect(200);
@@ -111,15 +112,15 @@ describe('answers remembered before routing', () => {
   });
 
   it('leaves a GET with a body to the full path, which refuses an unreadable one', async () => {
-    const { path } = await rememberedWorkspace();
+    const { path } = await rememberedProject();
     await owner.api.get(path).set('Content-Type', JSONAPI).send('{"data":').expect(400);
     const bodiless = await owner.api.get(path).expect(200);
     expect(bodiless.body.data.attributes.description).toBeNull();
   });
 
   it('counts a remembered answer under the route that computed it', async () => {
-    const { path } = await rememberedWorkspace();
-    const route = 'method="GET",route="/api/v2/workspaces/:id",status="200"';
+    const { path } = await rememberedProject();
+    const route = 'method="GET",route="/api/v2/projects/:id",status="200"';
     const count = async () => {
       const text = (await request(t.origin).get('/metrics').expect(200)).text;
       const line = text.split('\n').find((l) => l.startsWith(`http_requests_total{${route}}`));

@@ -85,6 +85,11 @@ export class ChangeEpoch {
   private next: Promise<void> | null = null;
   private readonly ofRequest = new WeakMap<object, Promise<void>>();
 
+  /** Counts the writes this process noted; each table's last one, and the last of unknown tables. */
+  private writesHere = 0;
+  private readonly writtenHere = new Map<string, number>();
+  private unknownWrittenHere = 0;
+
   private dirty = new Set<string>();
   private dirtyAccess = false;
   private dirtyEverything = false;
@@ -150,11 +155,42 @@ export class ChangeEpoch {
     return synced;
   }
 
+  /**
+   * Where this process's own writes stand, for `writtenHereSince`: a computation takes it when it
+   * starts, before any query.
+   */
+  hereMark(): number {
+    return this.writesHere;
+  }
+
+  /**
+   * Whether this process noted a write to a table in `reads` (to any, when `reads` is null or not
+   * known) after `mark`. Its own writes end what it remembered at once: the view learns of them
+   * only with the next read of the counters, and a request that wrote and then reads through a
+   * memo is answered after its write.
+   */
+  writtenHereSince(mark: number, reads: ReadSet | null): boolean {
+    if (this.writesHere === mark) return false;
+    if (!reads || reads.unknown || this.unknownWrittenHere > mark) return true;
+    for (const table of reads.tables) {
+      if ((this.writtenHere.get(table) ?? -1) > mark) return true;
+    }
+    return false;
+  }
+
   /** Notes tables this process wrote (statement tracking); `'all'`: not known which. */
   wrote(tables: readonly string[] | 'all'): void {
     if (!this.enabled) return;
-    if (tables === 'all') this.dirtyEverything = true;
-    else for (const t of tables) this.dirty.add(t);
+    const here = ++this.writesHere;
+    if (tables === 'all') {
+      this.dirtyEverything = true;
+      this.unknownWrittenHere = here;
+    } else {
+      for (const t of tables) {
+        this.dirty.add(t);
+        this.writtenHere.set(t, here);
+      }
+    }
     this.published++;
     this.timer ??= this.background.runInAsyncScope(() =>
       setTimeout(() => {

@@ -165,6 +165,57 @@ describe(TtlMemo.name, () => {
     expect(sut.peek('late')).toBeUndefined();
   });
 
+  it('ends an entry at once when this process writes what its load read, before the counters are read again', async () => {
+    const epoch = new ChangeEpoch(new MemoryEpochStore());
+    await epoch.sync();
+    const sut = new TtlMemo(60_000, epoch);
+    const load = jest.fn(() => {
+      currentReadSet()?.add(['workspaces']);
+      return Promise.resolve('row');
+    });
+    const tracked = () => trackReads(new ReadSet(), () => sut.get('k', load));
+    await tracked();
+    epoch.wrote(['runs', 'run_jobs']);
+    await tracked();
+    expect(load).toHaveBeenCalledTimes(1);
+    epoch.wrote(['workspaces']);
+    await tracked();
+    expect(load).toHaveBeenCalledTimes(2);
+    // An entry whose reads are not known ends with any write of this process.
+    await sut.get('untracked', load);
+    epoch.wrote(['runs']);
+    await sut.get('untracked', load);
+    expect(load).toHaveBeenCalledTimes(4);
+  });
+
+  it('with every load tracked, ends an entry loaded outside a tracked computation only with a change to what it read', async () => {
+    class EveryLoad extends TtlMemo {
+      protected override readonly tracksEveryLoad = true;
+    }
+    const store = new MemoryEpochStore();
+    const epoch = new ChangeEpoch(store);
+    await epoch.sync();
+    const sut = new EveryLoad(60_000, epoch);
+    const load = jest.fn(() => {
+      currentReadSet()?.add(['workspaces']);
+      return Promise.resolve('row');
+    });
+    await sut.get('k', load);
+    expect(currentReadSet()).toBeUndefined();
+    store.changedElsewhere('runs');
+    await epoch.sync();
+    await sut.get('k', load);
+    expect(load).toHaveBeenCalledTimes(1);
+    store.changedElsewhere('workspaces');
+    await epoch.sync();
+    await sut.get('k', load);
+    expect(load).toHaveBeenCalledTimes(2);
+    // A tracked caller still takes on what the entry read.
+    const user = new ReadSet();
+    await trackReads(user, () => sut.get('k', load));
+    expect([...user.tables]).toEqual(['workspaces']);
+  });
+
   it('in the access scope, keeps its entries across writes that leave access alone, and tracks no reads', async () => {
     const store = new MemoryEpochStore();
     const epoch = new ChangeEpoch(store);

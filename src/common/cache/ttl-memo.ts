@@ -1,10 +1,12 @@
 import type { ChangeEpoch, EpochScope, EpochView } from './change-epoch';
-import { currentReadSet, ReadSet, trackReads, untrackedReads } from './read-set';
+import { currentReadSet, holdTracking, ReadSet, trackReads, untrackedReads } from './read-set';
 
 /** When a value's computation started, and what it read (null: not known). */
 export interface MemoStamp {
   view: EpochView | undefined;
   reads: ReadSet | null;
+  /** Where this process's own writes stood when it started (ChangeEpoch.hereMark). */
+  here?: number;
 }
 
 interface Entry extends MemoStamp {
@@ -24,12 +26,22 @@ interface Entry extends MemoStamp {
  * With scope `access` (AuthCache) entries follow the access counter only, and loads are not
  * tracked: tokens and rights are announced by the writes that change them, not by their tables.
  *
+ * This process's own writes end the entries that read what they wrote at once, without waiting
+ * for the next read of the counters: a request that wrote and then reads through the memo sees its
+ * write.
+ *
  * The TTL bounds how long an entry lives if the epoch could not be advanced (the database went
  * away between a write and its answer). A TTL of 0 turns it off. Entries beyond `maxEntries` push
  * out the oldest.
  */
 export class TtlMemo {
   private readonly entries = new Map<string, Entry>();
+  /**
+   * Loads note what they read even for a caller outside any tracked computation (which keeps the
+   * tracking on while they run), so that such an entry ends only with a change to what it read,
+   * not with any change: for entries most callers load outside a cached GET (WorkspaceByIdCache).
+   */
+  protected readonly tracksEveryLoad: boolean = false;
 
   constructor(
     private readonly ttlMs: number,
@@ -59,10 +71,22 @@ export class TtlMemo {
    */
   loadNoting<T>(load: () => Promise<T>): { value: Promise<T>; stamp: MemoStamp } {
     const view = this.epoch?.snapshot();
-    if (this.scope === 'access') return { value: untrackedReads(load), stamp: { view, reads: null } };
-    if (!currentReadSet()) return { value: load(), stamp: { view, reads: null } };
+    const here = this.epoch?.hereMark();
+    if (this.scope === 'access') return { value: untrackedReads(load), stamp: { view, reads: null, here } };
     const reads = new ReadSet();
-    return { value: this.handOver(trackReads(reads, load), reads), stamp: { view, reads } };
+    if (currentReadSet()) {
+      return { value: this.handOver(trackReads(reads, load), reads), stamp: { view, reads, here } };
+    }
+    if (!this.tracksEveryLoad) return { value: load(), stamp: { view, reads: null, here } };
+    const release = holdTracking();
+    let value: Promise<T>;
+    try {
+      value = trackReads(reads, load);
+    } catch (err) {
+      release();
+      throw err;
+    }
+    return { value: value.finally(release), stamp: { view, reads, here } };
   }
 
   /** The live entry for `key`, if any; a tracked caller takes on what it read. */
@@ -72,7 +96,11 @@ export class TtlMemo {
     return hit?.value as T | undefined;
   }
 
-  set(key: string, value: unknown, stamp: MemoStamp = { view: this.epoch?.snapshot(), reads: null }): void {
+  set(
+    key: string,
+    value: unknown,
+    stamp: MemoStamp = { view: this.epoch?.snapshot(), reads: null, here: this.epoch?.hereMark() },
+  ): void {
     if (this.ttlMs <= 0) return;
     this.entries.delete(key);
     if (this.entries.size >= this.maxEntries) {
@@ -104,7 +132,9 @@ export class TtlMemo {
 
   private current(entry: Entry): boolean {
     if (!this.epoch || !entry.view) return true;
-    return this.epoch.unchangedSince(entry.view, this.scope === 'access' ? 'access' : entry.reads);
+    if (this.scope === 'access') return this.epoch.unchangedSince(entry.view, 'access');
+    if (entry.here !== undefined && this.epoch.writtenHereSince(entry.here, entry.reads)) return false;
+    return this.epoch.unchangedSince(entry.view, entry.reads);
   }
 
   /** A pending load's reads are complete only when it ends: the caller takes them on then. */
