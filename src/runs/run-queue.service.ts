@@ -27,6 +27,9 @@ export interface NewRun {
   triggeringRunId: string | null;
 }
 
+/** A phase's status timestamps while it is pending: none, until it is queued. */
+const PENDING_PHASE_TIMESTAMPS = '{}';
+
 /** Adds a key to a JSON `status-timestamps` column. */
 export function stamped(json: string, key: string, at: Date): string {
   return JSON.stringify({ ...(JSON.parse(json) as Record<string, string>), [key]: isoSecondsOffset(at) });
@@ -61,7 +64,7 @@ export class RunQueueService {
         runId: '',
         kind,
         status: 'pending',
-        statusTimestamps: '{}',
+        statusTimestamps: PENDING_PHASE_TIMESTAMPS,
         hasChanges: null,
         resourceAdditions: 0,
         resourceChanges: 0,
@@ -188,16 +191,16 @@ export class RunQueueService {
   ): Promise<void> {
     const at = this.clock.now();
     const phaseId = kind === 'plan' ? run.planId : run.applyId;
-    const phase = await this.runs.findPhase(phaseId, manager);
-    if (!phase) throw notFound();
     const ws = locked ?? (await this.workspaces.lockForQueue(manager, run.workspaceId));
     if (!ws) throw notFound();
-    await this.runs.updatePhase(manager, phaseId, ['pending'], {
+    // A pending phase still has the timestamps it was inserted with: nothing stamps it before this.
+    const queued = await this.runs.updatePhase(manager, phaseId, ['pending'], {
       status: 'queued',
-      statusTimestamps: stamped(phase.statusTimestamps, 'queued-at', at),
+      statusTimestamps: stamped(PENDING_PHASE_TIMESTAMPS, 'queued-at', at),
       agentPoolId: ws.agentPoolId,
       updatedAt: at,
     });
+    if (!queued && !(await this.runs.findPhase(phaseId, manager))) throw notFound();
     await this.insertJob(manager, run, kind, { phaseId, evaluationId: null }, ws);
   }
 
