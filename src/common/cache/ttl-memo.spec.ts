@@ -5,6 +5,21 @@ import { TtlMemo } from './ttl-memo';
 
 const cache = (ttlMs: number, maxEntries?: number) => new TtlMemo(ttlMs, undefined, maxEntries);
 
+/** The change epoch over counters kept in memory, read once. */
+async function syncedEpoch(): Promise<{ store: MemoryEpochStore; epoch: ChangeEpoch }> {
+  const store = new MemoryEpochStore();
+  const epoch = new ChangeEpoch(store);
+  await epoch.sync();
+  return { store, epoch };
+}
+
+/** A load that reads `table` (noted as its query would note it) and answers `value`. */
+const loadReading = <T>(table: string, value: T) =>
+  jest.fn(() => {
+    currentReadSet()?.add([table]);
+    return Promise.resolve(value);
+  });
+
 describe(TtlMemo.name, () => {
   afterEach(() => jest.useRealTimers());
 
@@ -84,14 +99,9 @@ describe(TtlMemo.name, () => {
   });
 
   it('counts an entry only while no table its load read has changed', async () => {
-    const store = new MemoryEpochStore();
-    const epoch = new ChangeEpoch(store);
-    await epoch.sync();
+    const { store, epoch } = await syncedEpoch();
     const sut = new TtlMemo(60_000, epoch);
-    const load = jest.fn(() => {
-      currentReadSet()?.add(['workspaces']);
-      return Promise.resolve('page');
-    });
+    const load = loadReading('workspaces', 'page');
     const tracked = () => trackReads(new ReadSet(), () => sut.get('k', load));
     await tracked();
     await tracked();
@@ -111,8 +121,7 @@ describe(TtlMemo.name, () => {
   });
 
   it('hands what an entry read to the tracked computations that use it, pending or not', async () => {
-    const epoch = new ChangeEpoch(new MemoryEpochStore());
-    await epoch.sync();
+    const { epoch } = await syncedEpoch();
     const sut = new TtlMemo(60_000, epoch);
     let finish!: (v: string) => void;
     const load = () => {
@@ -133,9 +142,7 @@ describe(TtlMemo.name, () => {
   });
 
   it('ends an entry loaded outside a tracked computation with any change, and says so to its users', async () => {
-    const store = new MemoryEpochStore();
-    const epoch = new ChangeEpoch(store);
-    await epoch.sync();
+    const { store, epoch } = await syncedEpoch();
     const sut = new TtlMemo(60_000, epoch);
     const load = jest.fn(() => Promise.resolve('v'));
     await sut.get('k', load);
@@ -149,9 +156,7 @@ describe(TtlMemo.name, () => {
   });
 
   it('does not keep a value computed before a change it read', async () => {
-    const store = new MemoryEpochStore();
-    const epoch = new ChangeEpoch(store);
-    await epoch.sync();
+    const { store, epoch } = await syncedEpoch();
     const sut = new TtlMemo(60_000, epoch);
     const { value, stamp } = trackReads(new ReadSet(), () =>
       sut.loadNoting(() => {
@@ -166,13 +171,9 @@ describe(TtlMemo.name, () => {
   });
 
   it('ends an entry at once when this process writes what its load read, before the counters are read again', async () => {
-    const epoch = new ChangeEpoch(new MemoryEpochStore());
-    await epoch.sync();
+    const { epoch } = await syncedEpoch();
     const sut = new TtlMemo(60_000, epoch);
-    const load = jest.fn(() => {
-      currentReadSet()?.add(['workspaces']);
-      return Promise.resolve('row');
-    });
+    const load = loadReading('workspaces', 'row');
     const tracked = () => trackReads(new ReadSet(), () => sut.get('k', load));
     await tracked();
     epoch.wrote(['runs', 'run_jobs']);
@@ -192,14 +193,9 @@ describe(TtlMemo.name, () => {
     class EveryLoad extends TtlMemo {
       protected override readonly tracksEveryLoad = true;
     }
-    const store = new MemoryEpochStore();
-    const epoch = new ChangeEpoch(store);
-    await epoch.sync();
+    const { store, epoch } = await syncedEpoch();
     const sut = new EveryLoad(60_000, epoch);
-    const load = jest.fn(() => {
-      currentReadSet()?.add(['workspaces']);
-      return Promise.resolve('row');
-    });
+    const load = loadReading('workspaces', 'row');
     await sut.get('k', load);
     expect(currentReadSet()).toBeUndefined();
     store.changedElsewhere('runs');
@@ -217,9 +213,7 @@ describe(TtlMemo.name, () => {
   });
 
   it('in the access scope, keeps its entries across writes that leave access alone, and tracks no reads', async () => {
-    const store = new MemoryEpochStore();
-    const epoch = new ChangeEpoch(store);
-    await epoch.sync();
+    const { store, epoch } = await syncedEpoch();
     const sut = new TtlMemo(60_000, epoch, undefined, 'access');
     const load = jest.fn(() => {
       expect(currentReadSet()).toBeUndefined();
