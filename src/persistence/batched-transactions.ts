@@ -1,4 +1,4 @@
-import { createPool, Pool, PoolConnection } from 'mysql2';
+import type { Pool, PoolConnection } from 'mysql2';
 import { DataSource, QueryFailedError } from 'typeorm';
 import { isConnectionError } from '../common/errors/db-errors';
 
@@ -20,7 +20,8 @@ export interface BatchedStatement {
  * are remembered from (the change counters, common/cache/sql-epoch-store.ts).
  */
 export class BatchedTransactions {
-  private pool: Pool | undefined;
+  /** Opened with the first batch: mysql2 is loaded only where MySQL/MariaDB is the database. */
+  private pool: Promise<Pool> | undefined;
   private turn: Promise<unknown> = Promise.resolve();
   private closed = false;
 
@@ -40,7 +41,7 @@ export class BatchedTransactions {
   async close(): Promise<void> {
     this.closed = true;
     await this.turn;
-    const pool = this.pool;
+    const pool = await this.pool?.catch(() => undefined);
     this.pool = undefined;
     if (pool) await new Promise<void>((resolve) => pool.end(() => resolve()));
   }
@@ -73,23 +74,23 @@ export class BatchedTransactions {
     });
   }
 
-  private connection(sql: string, params: unknown[]): Promise<PoolConnection> {
+  private async connection(sql: string, params: unknown[]): Promise<PoolConnection> {
     if (this.closed) {
       return Promise.reject(
         new QueryFailedError(sql, params, Object.assign(new Error('closed'), { code: 'POOL_CLOSED' })),
       );
     }
-    this.pool ??= this.open();
-    const pool = this.pool;
+    const pool = await (this.pool ??= this.open());
     return new Promise((resolve, reject) =>
       pool.getConnection((err, c) => (err ? reject(new QueryFailedError(sql, params, err)) : resolve(c))),
     );
   }
 
-  private open(): Pool {
+  private async open(): Promise<Pool> {
     const o = this.ds.options;
     if (o.type !== 'mysql' && o.type !== 'mariadb')
       throw new Error('batched transactions need MySQL or MariaDB');
+    const { createPool } = await import('mysql2');
     return createPool({
       host: o.host,
       port: o.port,

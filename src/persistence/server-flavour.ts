@@ -1,4 +1,4 @@
-import { createConnection, RowDataPacket } from 'mysql2/promise';
+import type { RowDataPacket } from 'mysql2/promise';
 import { DataSourceOptions } from 'typeorm';
 
 export type MysqlFlavour = 'mysql' | 'mariadb';
@@ -22,6 +22,8 @@ export async function detectServerFlavour(
   address: ServerAddress,
   connectTimeoutMs: number,
 ): Promise<MysqlFlavour> {
+  // Loaded here, not with the module: SQLite installations never load mysql2.
+  const { createConnection } = await import('mysql2/promise');
   const connection = await createConnection({
     host: address.host,
     port: address.port,

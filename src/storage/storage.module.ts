@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import { AppConfig } from '../config/app-config';
 import { BlobStore } from './blob-store';
 import { FsBlobStore } from './fs-blob-store';
-import { S3BlobStore } from './s3-blob-store';
 import { SignedLinks } from './signed-links';
 import { UploadLeaseEntity } from './entities/upload-lease.entity';
 import { UploadLeases } from './upload-leases';
@@ -13,11 +12,16 @@ import { UploadRegistry } from './upload-registry';
 import { UploadSweeper } from './upload-sweeper';
 import { UploadsController } from './uploads.controller';
 
-export function createBlobStore(config: AppConfig): BlobStore {
+/**
+ * The configured store. The S3 client (about a megabyte of code with its dependencies) is loaded
+ * only by installations that use it.
+ */
+export async function createBlobStore(config: AppConfig): Promise<BlobStore> {
   switch (config.storageDriver) {
     case 'fs':
       return new FsBlobStore(join(config.dataDir, 'blobs'));
-    case 's3':
+    case 's3': {
+      const { S3BlobStore } = await import('./s3-blob-store');
       return new S3BlobStore({
         bucket: config.s3Bucket!,
         region: config.s3Region,
@@ -25,6 +29,7 @@ export function createBlobStore(config: AppConfig): BlobStore {
         forcePathStyle: config.s3ForcePathStyle,
         spoolDir: join(config.dataDir, 'spool'),
       });
+    }
   }
 }
 

@@ -3,7 +3,7 @@ import { Test } from '@nestjs/testing';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createConnection } from 'mysql2/promise';
+import type { Connection } from 'mysql2/promise';
 import request from 'supertest';
 import { AppModule } from '../../src/app.module';
 import { configureApp } from '../../src/http/pipeline';
@@ -29,9 +29,9 @@ function mysqlServerUrl(): string {
   return url.toString().replace(/\/$/, '');
 }
 
-async function mysqlAdmin<T>(
-  work: (c: Awaited<ReturnType<typeof createConnection>>) => Promise<T>,
-): Promise<T> {
+async function mysqlAdmin<T>(work: (c: Connection) => Promise<T>): Promise<T> {
+  // Loaded only by the MySQL runs: the SQLite suites never load mysql2.
+  const { createConnection } = await import('mysql2/promise');
   const conn = await createConnection(mysqlServerUrl().replace(/^mariadb:/, 'mysql:'));
   try {
     return await work(conn);

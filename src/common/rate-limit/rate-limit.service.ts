@@ -1,6 +1,6 @@
 import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import cluster from 'node:cluster';
-import Redis from 'ioredis';
+import type Redis from 'ioredis';
 import {
   RateLimiterAbstract,
   RateLimiterCluster,
@@ -108,8 +108,10 @@ export class RateLimitService implements OnModuleInit, OnApplicationShutdown {
     await ended;
   }
 
+  /** ioredis is loaded only by installations that configure Redis. */
   private async connectRedis(url: string): Promise<Redis> {
-    const redis = new Redis(url, {
+    const { default: RedisClient } = await import('ioredis');
+    const redis = new RedisClient(url, {
       lazyConnect: true,
       enableOfflineQueue: false,
       maxRetriesPerRequest: 1,

@@ -1,8 +1,17 @@
-import * as openpgp from 'openpgp';
+import type * as OpenPgp from 'openpgp';
 import { invalid } from '../../common/errors/domain-error';
 
+/**
+ * openpgp (about 400 KB) is loaded the first time a key or signature is read, not with the app:
+ * most processes never verify one.
+ */
+let loading: Promise<typeof OpenPgp> | undefined;
+function pgp(): Promise<typeof OpenPgp> {
+  return (loading ??= import('openpgp'));
+}
+
 /** Registry keys in the wild include DSA ones; openpgp refuses those by default when verifying. */
-const CONFIG = { rejectPublicKeyAlgorithms: new Set<openpgp.enums.publicKey>() };
+const CONFIG = { rejectPublicKeyAlgorithms: new Set<OpenPgp.enums.publicKey>() };
 
 const ARMOR_POINTER = '/data/attributes/ascii-armor';
 
@@ -13,7 +22,8 @@ export interface PublicKeyInfo {
 
 /** Reads an ASCII-armored OpenPGP public key; anything else (including a private key) is a 422. */
 export async function readPublicKey(asciiArmor: string): Promise<PublicKeyInfo> {
-  let key: openpgp.Key;
+  const openpgp = await pgp();
+  let key: OpenPgp.Key;
   try {
     key = await openpgp.readKey({ armoredKey: asciiArmor, config: CONFIG });
   } catch {
@@ -26,7 +36,8 @@ export async function readPublicKey(asciiArmor: string): Promise<PublicKeyInfo> 
 }
 
 /** Reads a detached signature, binary (`gpg --detach-sign`) or armored (`--armor`); else 422. */
-export async function readDetachedSignature(bytes: Uint8Array): Promise<openpgp.Signature> {
+export async function readDetachedSignature(bytes: Uint8Array): Promise<OpenPgp.Signature> {
+  const openpgp = await pgp();
   const text = Buffer.from(bytes).toString('latin1');
   try {
     if (text.trimStart().startsWith('-----BEGIN PGP SIGNATURE-----')) {
@@ -44,6 +55,7 @@ export async function verifyDetached(
   signature: Uint8Array,
   asciiArmor: string,
 ): Promise<boolean> {
+  const openpgp = await pgp();
   try {
     const [key, sig, message] = await Promise.all([
       openpgp.readKey({ armoredKey: asciiArmor, config: CONFIG }),
