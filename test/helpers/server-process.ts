@@ -6,6 +6,9 @@ import { join, resolve } from 'node:path';
 
 export const ROOT = resolve(__dirname, '../..');
 
+/** Runs the TypeScript sources, transpiled once per run and kept on disk (ts-register.js). */
+const TS_REGISTER = join(__dirname, 'ts-register.js');
+
 export async function freePort(): Promise<number> {
   return new Promise((ok, fail) => {
     const srv = createServer();
@@ -50,7 +53,7 @@ export class ServerProcess {
     dataDir = mkdtempSync(join(tmpdir(), 'plinth-proc-')),
   ): Promise<ServerProcess> {
     const port = await freePort();
-    const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', entry], {
+    const child = spawn(process.execPath, ['-r', TS_REGISTER, entry], {
       cwd: ROOT,
       env: {
         PATH: process.env.PATH,
