@@ -1,7 +1,57 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { NextFunction, Request, Response } from 'express';
+import { createHash } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { AppConfig } from '../../src/config/app-config';
 import { buildOpenApiDocument } from '../../src/http/openapi-document';
 import { OpenApiDoc, Recorded, ResponseValidator } from './openapi-check';
+
+const ROOT = join(__dirname, '..', '..');
+const DOCUMENTS = join(ROOT, 'node_modules', '.cache', 'plinth-e2e-openapi');
+
+/** The sources and packages a document is built from, as one hash (each .ts file under src/, in order). */
+function sourcesHash(): string {
+  const hash = createHash('sha256').update(readFileSync(join(ROOT, 'package-lock.json')));
+  const walk = (dir: string): void => {
+    for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) =>
+      a.name < b.name ? -1 : 1,
+    )) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.spec.ts')) {
+        hash.update(path.slice(ROOT.length)).update('\0').update(readFileSync(path)).update('\0');
+      }
+    }
+  };
+  walk(join(ROOT, 'src'));
+  return hash.digest('hex');
+}
+
+/**
+ * The app's OpenAPI document. Building it (Swagger's scan of every controller) costs ~0.4 s of
+ * CPU, once per suite; it depends only on the sources, the installed packages and the two settings
+ * read below, so it is kept on disk under a hash of those and built again when any of them change.
+ */
+function documentOf(app: NestExpressApplication): OpenApiDoc {
+  const config = app.get(AppConfig);
+  const key = createHash('sha256')
+    .update(sourcesHash())
+    .update(JSON.stringify([config.baseUrl ?? null, config.deployment]))
+    .digest('hex');
+  const file = join(DOCUMENTS, `${key}.json`);
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as OpenApiDoc;
+  } catch {
+    // not built yet for these sources
+  }
+  const doc = buildOpenApiDocument(app) as unknown as OpenApiDoc;
+  mkdirSync(DOCUMENTS, { recursive: true });
+  // Written whole, then renamed: a suite in another worker never reads half a document.
+  writeFileSync(`${file}.${process.pid}`, JSON.stringify(doc));
+  renameSync(`${file}.${process.pid}`, file);
+  return doc;
+}
 
 /** Answers of one kind are checked once per suite: the shape, not each instance, is the point. */
 const MAX_PER_KIND = 3;
@@ -84,7 +134,7 @@ export class ResponseRecorder {
   /** The problems of everything recorded, one line each (at most 20). */
   problems(app: NestExpressApplication): string[] {
     if (!this.recorded.length) return [];
-    const validator = validatorFor(buildOpenApiDocument(app) as unknown as OpenApiDoc);
+    const validator = validatorFor(documentOf(app));
     const out: string[] = [];
     for (const record of this.recorded) {
       for (const problem of validator.problems(record)) {
