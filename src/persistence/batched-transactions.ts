@@ -76,9 +76,7 @@ export class BatchedTransactions {
 
   private async connection(sql: string, params: unknown[]): Promise<PoolConnection> {
     if (this.closed) {
-      return Promise.reject(
-        new QueryFailedError(sql, params, Object.assign(new Error('closed'), { code: 'POOL_CLOSED' })),
-      );
+      throw new QueryFailedError(sql, params, Object.assign(new Error('closed'), { code: 'POOL_CLOSED' }));
     }
     const pool = await (this.pool ??= this.open());
     return new Promise((resolve, reject) =>

@@ -6,12 +6,19 @@ import { join } from 'node:path';
 import { AppConfig } from '../../src/config/app-config';
 import { buildOpenApiDocument } from '../../src/http/openapi-document';
 import { OpenApiDoc, Recorded, ResponseValidator } from './openapi-check';
+import { ROOT } from './server-process';
 
-const ROOT = join(__dirname, '..', '..');
 const DOCUMENTS = join(ROOT, 'node_modules', '.cache', 'plinth-e2e-openapi');
+
+/** The sources do not change while a suite runs: hashed once per suite, however many apps it closes. */
+let sources: string | undefined;
 
 /** The sources and packages a document is built from, as one hash (each .ts file under src/, in order). */
 function sourcesHash(): string {
+  return (sources ??= hashSources());
+}
+
+function hashSources(): string {
   const hash = createHash('sha256').update(readFileSync(join(ROOT, 'package-lock.json')));
   const walk = (dir: string): void => {
     for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) =>
@@ -28,17 +35,20 @@ function sourcesHash(): string {
   return hash.digest('hex');
 }
 
-/**
- * The app's OpenAPI document. Building it (Swagger's scan of every controller) costs ~0.4 s of
- * CPU, once per suite; it depends only on the sources, the installed packages and the two settings
- * read below, so it is kept on disk under a hash of those and built again when any of them change.
- */
-function documentOf(app: NestExpressApplication): OpenApiDoc {
+/** What the app's OpenAPI document depends on: the sources, the packages and two settings. */
+function documentKey(app: NestExpressApplication): string {
   const config = app.get(AppConfig);
-  const key = createHash('sha256')
+  return createHash('sha256')
     .update(sourcesHash())
     .update(JSON.stringify([config.baseUrl ?? null, config.deployment]))
     .digest('hex');
+}
+
+/**
+ * The app's OpenAPI document. Building it (Swagger's scan of every controller) costs ~0.4 s of
+ * CPU, once per suite; it is kept on disk under its key and built again when the key changes.
+ */
+function documentOf(app: NestExpressApplication, key: string): OpenApiDoc {
   const file = join(DOCUMENTS, `${key}.json`);
   try {
     return JSON.parse(readFileSync(file, 'utf8')) as OpenApiDoc;
@@ -56,14 +66,14 @@ function documentOf(app: NestExpressApplication): OpenApiDoc {
 /** Answers of one kind are checked once per suite: the shape, not each instance, is the point. */
 const MAX_PER_KIND = 3;
 
-/** One validator per distinct document in this worker (ajv compiles each schema once). */
+/** One validator per distinct document in this suite (ajv compiles each schema once), by its key. */
 const validators = new Map<string, ResponseValidator>();
 
-function validatorFor(doc: OpenApiDoc): ResponseValidator {
-  const key = JSON.stringify(doc);
+function validatorFor(app: NestExpressApplication): ResponseValidator {
+  const key = documentKey(app);
   let validator = validators.get(key);
   if (!validator) {
-    validator = new ResponseValidator(doc);
+    validator = new ResponseValidator(documentOf(app, key));
     validators.set(key, validator);
   }
   return validator;
@@ -134,7 +144,7 @@ export class ResponseRecorder {
   /** The problems of everything recorded, one line each (at most 20). */
   problems(app: NestExpressApplication): string[] {
     if (!this.recorded.length) return [];
-    const validator = validatorFor(documentOf(app));
+    const validator = validatorFor(app);
     const out: string[] = [];
     for (const record of this.recorded) {
       for (const problem of validator.problems(record)) {
