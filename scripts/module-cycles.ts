@@ -1,125 +1,112 @@
 /**
- * Reports import cycles between the modules under src/ (a module is a top-level folder) and every
- * `forwardRef` left in src/. Exits 1 when either exists, so `npm run check:cycles` (run in CI)
- * keeps the module graph one-way. Spec files are left out: a test may import whatever it needs.
+ * Checks the module graph of src/ (a module is a top-level folder) and keeps the parts of
+ * docs/architecture.md that describe it in step. Exits 1 on an import cycle between modules (the
+ * platform folders counting as one), an import across the layers the wrong way, a `forwardRef`, a
+ * part of src/ without a description in scripts/architecture/folders.ts, or a generated part of
+ * the doc that differs from src/. Spec files are left out: a test may import whatever it needs.
  *
- *   npm run check:cycles              # summary, exit 1 on a cycle
- *   npm run check:cycles -- --edges   # also the file-level imports that close each cycle
+ *   npm run check:cycles                  # the checks, exit 1 on a problem
+ *   npm run check:cycles -- --edges       # also every import edge between modules and every
+ *                                         # start-up registration, with files and lines
+ *   npm run docs:architecture             # rewrite the generated parts of docs/architecture.md
+ *                                         # (= npm run check:cycles -- --write-docs)
  */
-import { readdirSync, readFileSync, statSync } from 'fs';
-import { dirname, join, relative, resolve } from 'path';
+import { readFileSync, writeFileSync } from 'fs';
+import { resolve } from 'path';
+import { REGENERATE, renderSections, spliceSections, staleSections } from './architecture/doc';
+import { check, dependencyOrder, layerOf, problemCount } from './architecture/rules';
+import { buildGraph, readSources, SourceGraph } from './architecture/source-graph';
 
-const ROOT = resolve(__dirname, '..', 'src');
-/**
- * Files allowed to import other modules' entities without that counting as a module edge. Keep in
- * step with the list of exceptions in docs/architecture.md. Besides these, an entity naming the
- * entity its foreign key references is schema, not a call, and does not count either.
- */
-const EXCEPTIONS: Record<string, string> = {
-  'common/auth/access.repository.ts':
-    'the queries behind every permission decision read tokens, users, teams and grants in one place',
-};
+const ROOT = resolve(__dirname, '..');
+const DOC = resolve(ROOT, 'docs/architecture.md');
 
-const IMPORT = /(?:import|export)\s[^'"]*?from\s+['"](\.[^'"]+)['"]/g;
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) return name === 'migrations' ? [] : sourceFiles(path);
-    return name.endsWith('.ts') && !name.endsWith('.spec.ts') ? [path] : [];
-  });
-}
-
-/**
- * The platform folders every domain module stands on count as one module: they are wired together
- * at start-up (configuration, logging, the database, the request pipeline) and import no domain
- * module. Cycles among them are not what this check guards.
- */
-const PLATFORM = new Set(['common', 'config', 'http', 'observability', 'persistence']);
-
-/** `organizations`, `platform`, or `.` for files directly under src/. */
-function moduleOf(file: string): string {
-  const parts = relative(ROOT, file).split('/');
-  if (parts.length === 1) return '.';
-  return PLATFORM.has(parts[0]) ? 'platform' : parts[0];
-}
-
-type Edges = Map<string, Map<string, string[]>>;
-
-function moduleGraph(files: string[]): Edges {
-  const edges: Edges = new Map();
-  for (const file of files) {
-    const from = moduleOf(file);
-    const path = relative(ROOT, file);
-    const exempt = path in EXCEPTIONS || path.includes('/entities/');
-    for (const match of readFileSync(file, 'utf8').matchAll(IMPORT)) {
-      const to = moduleOf(resolve(dirname(file), match[1]));
-      if (to === from || (exempt && match[1].includes('/entities/'))) continue;
-      const targets = edges.get(from) ?? new Map<string, string[]>();
-      edges.set(from, targets);
-      targets.set(to, [...(targets.get(to) ?? []), `${relative(ROOT, file)} -> ${match[1]}`]);
+function printEdges(graph: SourceGraph): void {
+  console.log('import edges (module -> module: file:line specifier)');
+  for (const from of [
+    '.',
+    ...graph.folders.filter((f) => layerOf(f) === 'platform'),
+    ...dependencyOrder(graph),
+  ]) {
+    const targets = [...(graph.edges.get(from) ?? [])].sort(([a], [b]) => a.localeCompare(b));
+    const platform = targets.filter(([to]) => layerOf(to) === 'platform');
+    if (from === '.') {
+      const n = targets.reduce((sum, [, via]) => sum + via.length, 0);
+      console.log(`  src/*.ts -> ${targets.map(([to]) => to).join(', ')}: ${n} imports`);
+      continue;
+    }
+    const label = from;
+    if (platform.length && layerOf(from) !== 'platform') {
+      const n = platform.reduce((sum, [, via]) => sum + via.length, 0);
+      console.log(`  ${label} -> platform (${platform.map(([to]) => to).join(', ')}): ${n} imports`);
+    }
+    for (const [to, via] of targets) {
+      if (layerOf(to) === 'platform' && layerOf(from) !== 'platform') continue;
+      console.log(`  ${label} -> ${to}`);
+      for (const e of via) console.log(`      ${e.file}:${e.line} '${e.specifier}'`);
     }
   }
-  return edges;
-}
-
-/** Strongly connected components with more than one module (Tarjan). */
-function cycles(edges: Edges): string[][] {
-  const index = new Map<string, number>();
-  const low = new Map<string, number>();
-  const stack: string[] = [];
-  const onStack = new Set<string>();
-  const out: string[][] = [];
-  let next = 0;
-  const visit = (v: string): void => {
-    index.set(v, next);
-    low.set(v, next++);
-    stack.push(v);
-    onStack.add(v);
-    for (const w of edges.get(v)?.keys() ?? []) {
-      if (!index.has(w)) {
-        visit(w);
-        low.set(v, Math.min(low.get(v)!, low.get(w)!));
-      } else if (onStack.has(w)) {
-        low.set(v, Math.min(low.get(v)!, index.get(w)!));
-      }
-    }
-    if (low.get(v) === index.get(v)) {
-      const component: string[] = [];
-      let w: string;
-      do {
-        w = stack.pop()!;
-        onStack.delete(w);
-        component.push(w);
-      } while (w !== v);
-      if (component.length > 1) out.push(component.sort());
-    }
-  };
-  for (const v of edges.keys()) if (!index.has(v)) visit(v);
-  return out;
+  console.log('start-up registrations (registry <- file:line call)');
+  let last = '';
+  for (const r of graph.registrations) {
+    const key = `${r.registry.name} (${r.registry.file})`;
+    if (key !== last) console.log(`  ${key}`);
+    last = key;
+    console.log(`      <- ${r.module}: ${r.file}:${r.line} ${r.call}`);
+  }
 }
 
 function main(): void {
-  const files = sourceFiles(ROOT);
-  const edges = moduleGraph(files);
-  const found = cycles(edges);
-  const forwardRefs = files.flatMap((f) => {
-    const n = (readFileSync(f, 'utf8').match(/forwardRef\(/g) ?? []).length;
-    return n > 0 ? [`${relative(ROOT, f)}: ${n}`] : [];
-  });
-  for (const component of found) {
-    console.log(`cycle: ${component.join(' <-> ')}`);
-    if (process.argv.includes('--edges')) {
-      for (const from of component) {
-        for (const [to, via] of edges.get(from) ?? []) {
-          if (component.includes(to)) console.log(`  ${from} -> ${to}\n    ${via.join('\n    ')}`);
-        }
+  const args = process.argv.slice(2);
+  const graph = buildGraph(readSources(resolve(ROOT, 'src')));
+  const findings = check(graph);
+  if (args.includes('--edges')) printEdges(graph);
+
+  for (const c of findings.cycles) {
+    console.log(`cycle: ${c.join(' <-> ')}`);
+    for (const from of c) {
+      for (const [to, via] of graph.edges.get(from) ?? []) {
+        if (c.includes(to))
+          console.log(`  ${from} -> ${to}\n    ${via.map((e) => `${e.file}:${e.line}`).join('\n    ')}`);
       }
     }
   }
-  for (const line of forwardRefs) console.log(`forwardRef: ${line}`);
-  console.log(`${found.length} module cycle(s), ${forwardRefs.length} file(s) with forwardRef`);
-  if (found.length > 0 || forwardRefs.length > 0) process.exitCode = 1;
+  for (const line of findings.layers) console.log(`layer: ${line}`);
+  for (const line of findings.forwardRefs) console.log(`forwardRef: ${line}`);
+  for (const line of findings.descriptions) console.log(`undescribed: ${line}`);
+  for (const line of findings.unresolved) {
+    console.log(
+      `registration: cannot tell whose register method this calls (give the receiver a type): ${line}`,
+    );
+  }
+
+  let docProblems = 0;
+  const doc = readFileSync(DOC, 'utf8');
+  const sections = renderSections(graph);
+  if (args.includes('--write-docs')) {
+    const next = spliceSections(doc, sections);
+    if (next !== doc) writeFileSync(DOC, next);
+    console.log(
+      next === doc ? 'docs/architecture.md: already up to date' : 'docs/architecture.md: rewritten',
+    );
+  } else {
+    const stale = staleSections(doc, sections);
+    docProblems = stale.length;
+    if (stale.length) {
+      console.log(
+        `docs/architecture.md: the generated ${stale.join(', ')} part(s) differ from src/: run \`${REGENERATE}\``,
+      );
+    }
+  }
+
+  const modules = graph.folders.length;
+  const edges = [...graph.edges.values()].reduce((n, t) => n + t.size, 0);
+  const registries = new Set(graph.registrations.map((r) => `${r.registry.file}#${r.registry.name}`)).size;
+  console.log(
+    `${modules} folders, ${edges} module edges, ${registries} registries with ` +
+      `${graph.registrations.length} registrations; ${findings.cycles.length} module cycle(s), ` +
+      `${findings.layers.length} import(s) across layers, ${findings.forwardRefs.length} file(s) with forwardRef`,
+  );
+  if (problemCount(findings) + docProblems > 0) process.exitCode = 1;
 }
 
 main();
