@@ -12,7 +12,7 @@ type Constructor = new (...args: never[]) => object;
  *
  * Express's `app.handle` calls `Object.setPrototypeOf` on each request and response. On V8 that
  * turns a cheap, short-lived object into a costly one: measured with a bare `node:http` server
- * answering a fixed body (docs/benchmarks.md, session 13), the call cut it from 215,000 to 73,000
+ * answering a fixed body (docs/benchmarks-history.md, 2026-11-26), the call cut it from 215,000 to 73,000
  * requests in 5 s, and its young-generation collections promoted 2.5 MB each instead of 0.15 MB —
  * per-request objects surviving into the old generation, where only the full collections free
  * them. For an object that already has that prototype the call changes nothing, and the cost goes.

@@ -69,7 +69,7 @@ export class HttpDrain implements BeforeApplicationShutdown {
  * add and a delete per request) made every request's objects outlive young-generation collections
  * on this server, so they moved to the old generation, where only full collections free them:
  * with `--trace-gc`, the cached show's collections promoted ~3.5 MB and took ~9 ms each, against
- * ~0.5 MB and ~1 ms with the slots (docs/benchmarks.md, session 13). Measured, not explained: a
+ * ~0.5 MB and ~1 ms with the slots (docs/benchmarks-history.md, 2026-11-26). Measured, not explained: a
  * bare `node:http` server with the same `Set` shows nothing of it. A slot is emptied when its
  * response closes, so the array never holds a finished response.
  */
