@@ -1,10 +1,10 @@
-import { existsSync, readFileSync } from 'fs';
+import { readFileSync } from 'fs';
 import { resolve } from 'path';
 import { REGENERATE, renderSections, spliceSections, staleSections } from '../../scripts/architecture/doc';
 import { check, Descriptions, problemCount } from '../../scripts/architecture/rules';
 import { buildGraph, readSources, SourceText } from '../../scripts/architecture/source-graph';
+import { missingPaths, namedPaths, ROOT } from './doc-text';
 
-const ROOT = resolve(__dirname, '../..');
 const DOC = resolve(ROOT, 'docs/architecture.md');
 
 describe('docs/architecture.md', () => {
@@ -32,25 +32,9 @@ describe('docs/architecture.md', () => {
   });
 
   it('names only files and folders that exist', () => {
-    const missing = namedPaths(doc).filter(
-      (p) => !['', 'src/'].some((base) => existsSync(resolve(ROOT, base + p.replace(/\/$/, '')))),
-    );
-    expect(missing).toEqual([]);
+    expect(missingPaths(namedPaths(doc))).toEqual([]);
   });
 });
-
-/** Paths in code spans and parentheses: `http/route-table.ts`, (common/rate-limit/), src/…, test/… */
-export function namedPaths(text: string): string[] {
-  const found = new Set<string>();
-  const pattern = /(?<=[`(\s])((?:[a-z0-9-]+\/)+(?:[a-z0-9-]+\.(?:ts|md|mjs|js|json)|))(?=[`),:;\s])/g;
-  for (const match of text.matchAll(pattern)) {
-    const path = match[1];
-    // A folder's own name (`auth/` in the layout) is the generated sections' to check; the build's
-    // output (`dist/cli.js`) exists only after a build.
-    if (path.replace(/\/$/, '').includes('/') && !path.startsWith('dist/')) found.add(path);
-  }
-  return [...found].sort();
-}
 
 /** A small src/ made up for the rules: `layer` says which folder is which. */
 function sources(files: Record<string, string>): SourceText[] {
