@@ -54,7 +54,7 @@ export interface SourceGraph {
   registrations: Registration[];
   /** Files with `forwardRef(`, and how many. */
   forwardRefs: { file: string; count: number }[];
-  /** Calls to a `register…` method whose receiver's class the parse cannot tell. */
+  /** Calls to a `register…` method on an injected receiver whose class the parse cannot tell. */
   unresolved: string[];
 }
 
@@ -147,12 +147,12 @@ export function buildGraph(sources: SourceText[]): SourceGraph {
     if (refs > 0) forwardRefs.push({ file: path, count: refs });
 
     for (const call of registerCalls(file)) {
-      const where = `${path}:${call.line}`;
       const typeName = receiverType(call.receiver);
-      if (!typeName) {
-        unresolved.push(`${where}: ${call.text}`);
+      if (typeName === UNTYPED) {
+        unresolved.push(`${path}:${call.line}: ${call.text}`);
         continue;
       }
+      if (typeName === null) continue;
       const declared = importedFrom(file, typeName);
       if (declared === undefined) continue; // declared in this file: the module's own class
       if (declared === null) continue; // a package's class, not a module of src/
@@ -251,11 +251,17 @@ function typeNameOf(type: ts.TypeNode | undefined): string | null {
   return type && ts.isTypeReferenceNode(type) && ts.isIdentifier(type.typeName) ? type.typeName.text : null;
 }
 
+/** A receiver injected or passed in without a type the parse can read. */
+const UNTYPED = Symbol('untyped');
+
 /**
  * The declared class of `this.x` (a constructor parameter property or a property of the enclosing
- * class) or of `x` (a parameter of an enclosing function). Null when the parse cannot tell.
+ * class) or of `x` (a parameter of an enclosing function), the way modules receive what they
+ * register with. UNTYPED when that declaration has no type the parse can read; null for any other
+ * receiver (a package's object, a call's result), which is not a module's registry.
  */
-function receiverType(receiver: ts.Expression): string | null {
+function receiverType(receiver: ts.Expression): string | typeof UNTYPED | null {
+  const typed = (type: ts.TypeNode | undefined) => typeNameOf(type) ?? UNTYPED;
   const cls = (node: ts.Node): ts.ClassLikeDeclaration | undefined => {
     for (let n: ts.Node | undefined = node.parent; n; n = n.parent) if (ts.isClassLike(n)) return n;
     return undefined;
@@ -264,10 +270,10 @@ function receiverType(receiver: ts.Expression): string | null {
     const name = receiver.name.text;
     const owner = cls(receiver);
     for (const member of owner?.members ?? []) {
-      if (ts.isPropertyDeclaration(member) && member.name.getText() === name) return typeNameOf(member.type);
+      if (ts.isPropertyDeclaration(member) && member.name.getText() === name) return typed(member.type);
       if (ts.isConstructorDeclaration(member)) {
         const param = member.parameters.find((p) => p.name.getText() === name);
-        if (param) return typeNameOf(param.type);
+        if (param) return typed(param.type);
       }
     }
     return null;
@@ -276,7 +282,7 @@ function receiverType(receiver: ts.Expression): string | null {
     for (let n: ts.Node | undefined = receiver.parent; n; n = n.parent) {
       if (ts.isFunctionLike(n)) {
         const param = n.parameters.find((p) => p.name.getText() === receiver.text);
-        if (param) return typeNameOf(param.type);
+        if (param) return typed(param.type);
       }
     }
   }
@@ -297,10 +303,11 @@ function importedFrom(file: ts.SourceFile, name: string): string | null | undefi
   return undefined;
 }
 
-/** The first sentence of a class's doc comment, on one line. */
+/** The first sentence of the doc comment of the class (or interface) `name`, on one line. */
 function classSummary(file: ts.SourceFile | undefined, name: string): string {
   const decl = file?.statements.find(
-    (s): s is ts.ClassDeclaration => ts.isClassDeclaration(s) && s.name?.text === name,
+    (s): s is ts.ClassDeclaration | ts.InterfaceDeclaration =>
+      (ts.isClassDeclaration(s) || ts.isInterfaceDeclaration(s)) && s.name?.text === name,
   );
   if (!file || !decl) return '';
   const docs = ts.getJSDocCommentsAndTags(decl).filter(ts.isJSDoc);

@@ -151,11 +151,24 @@ describe('the module rules (scripts/architecture)', () => {
     expect(graph.unresolved).toEqual([]);
   });
 
-  it('report a registration whose receiver it cannot type', () => {
+  it('report a registration on an injected receiver it cannot type, and leave other receivers alone', () => {
     const graph = buildGraph(
-      sources({ ...base, 'beta/b.ts': 'export const b = (x: any) => get().register(x);' }),
+      sources({
+        ...base,
+        'beta/b.ts': [
+          "import client from 'some-package';",
+          'export class B {',
+          '  constructor(private readonly registry: any) {}',
+          '  start(x: number): void {',
+          '    this.registry.register(x);',
+          '    client.metrics.registerMetric(x);',
+          '  }',
+          '}',
+        ].join('\n'),
+      }),
     );
-    expect(graph.unresolved).toEqual(['beta/b.ts:1: register(x)']);
+    expect(graph.unresolved).toEqual(['beta/b.ts:5: register(x)']);
+    expect(graph.registrations).toEqual([]);
   });
 });
 
