@@ -2,7 +2,10 @@ import { DataSource, EntityManager, EntityMetadata, EntityTarget, ObjectLiteral 
 import { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
 import { runStatement, writeWith } from './transaction';
 
-/** Which rows an update changes: each property equal to a value, or (a list) to one of its values. */
+/**
+ * Which rows an update changes: each property equal to a value, to one of its values (a list), or
+ * NULL (`null`, for a nullable property).
+ */
 export type RowMatch<T> = { [K in keyof T]?: T[K] | readonly T[K][] };
 
 /**
@@ -80,7 +83,7 @@ export class RowWriter<T extends ObjectLiteral> {
     const matched = Object.keys(where);
     if (!set.length || !matched.length) throw new Error('RowWriter.update: a change and a match are needed');
     const values = set.map((k) => driver.preparePersistentValue(changes[k], this.column(k)));
-    /** Per matched property: how many values it may take (a list), or null (one value). */
+    /** Per matched property: how many values it may take (a list), one value (null), or IS NULL (0). */
     const lengths: (number | null)[] = [];
     for (const key of matched) {
       const wanted: unknown = where[key];
@@ -89,9 +92,11 @@ export class RowWriter<T extends ObjectLiteral> {
         if (!wanted.length) return 0;
         for (const v of wanted) values.push(driver.preparePersistentValue(v, column));
         lengths.push(wanted.length);
+      } else if (wanted === null) {
+        if (!column.isNullable) throw new Error(`RowWriter.update: ${key} is never NULL`);
+        lengths.push(0);
       } else {
-        if (wanted === null || wanted === undefined)
-          throw new Error(`RowWriter.update: match ${key} on a value`);
+        if (wanted === undefined) throw new Error(`RowWriter.update: match ${key} on a value`);
         values.push(driver.preparePersistentValue(wanted, column));
         lengths.push(null);
       }
@@ -132,7 +137,7 @@ export class RowWriter<T extends ObjectLiteral> {
     return column;
   }
 
-  /** `UPDATE … SET a = ?, … WHERE b = ? AND c IN (?, ?)`, built once per shape of `update`. */
+  /** `UPDATE … SET a = ?, … WHERE b = ? AND c IN (?, ?) AND d IS NULL`, built once per shape of `update`. */
   private updateSql(set: string[], matched: string[], lengths: (number | null)[]): string {
     const shape = `${set.join(',')}|${matched.map((k, i) => `${k}:${lengths[i] ?? ''}`).join(',')}`;
     let sql = this.updates.get(shape);
@@ -140,7 +145,8 @@ export class RowWriter<T extends ObjectLiteral> {
       const name = (k: string) => this.q(this.column(k).databaseName);
       const conditions = matched.map((k, i) => {
         const n = lengths[i];
-        return n === null ? `${name(k)} = ?` : `${name(k)} IN (${Array(n).fill('?').join(', ')})`;
+        if (n === null) return `${name(k)} = ?`;
+        return n === 0 ? `${name(k)} IS NULL` : `${name(k)} IN (${Array(n).fill('?').join(', ')})`;
       });
       sql = `UPDATE ${this.table} SET ${set.map((k) => `${name(k)} = ?`).join(', ')} WHERE ${conditions.join(' AND ')}`;
       this.updates.set(shape, sql);
