@@ -1,4 +1,7 @@
-/** Unit specs live next to the code; e2e suites under test/ drive the real AppModule. */
+/**
+ * Unit specs live next to the code; service specs under test/ drive the real services on a real
+ * database without HTTP; e2e suites under test/ drive the real AppModule over HTTP.
+ */
 const transform = {
   '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json', diagnostics: false }],
 };
@@ -14,6 +17,14 @@ module.exports = {
       testEnvironment: 'node',
       moduleFileExtensions: ['ts', 'js', 'json'],
       testMatch: ['<rootDir>/src/**/*.spec.ts'],
+      transform,
+    },
+    {
+      displayName: 'service',
+      rootDir: __dirname,
+      testEnvironment: 'node',
+      moduleFileExtensions: ['ts', 'js', 'json'],
+      testMatch: ['<rootDir>/test/**/*.service-spec.ts'],
       transform,
     },
     {

@@ -1,0 +1,168 @@
+import { Clock } from '../../src/common/clock';
+import { DomainError } from '../../src/common/errors/domain-error';
+import { RunJobsService } from '../../src/runs/run-jobs.service';
+import { JobReport } from '../../src/runs/run-rules';
+import { RunTimeoutsService } from '../../src/runs/run-timeouts.service';
+import { RunsService } from '../../src/runs/runs.service';
+import { ServiceApp, startServices } from '../helpers/service-app';
+import {
+  addAgent,
+  ADMIN,
+  jobsOf,
+  ORIGIN,
+  planReport,
+  queueRun,
+  readPhase,
+  readRun,
+  seedWorkspace,
+} from './control-plane-fixtures';
+import { MovableClock } from './run-fixtures';
+
+/** The kind of DomainError a promise rejected with, or 'resolved'. */
+async function outcome(work: Promise<unknown>): Promise<string> {
+  try {
+    await work;
+    return 'resolved';
+  } catch (err) {
+    if (err instanceof DomainError) return err.kind;
+    throw err;
+  }
+}
+
+/** An apply's report: it changed what the plan said. */
+const APPLIED: JobReport = { ...planReport('changes'), resourceAdditions: 1 };
+
+describe('the run control plane, through its services', () => {
+  let app: ServiceApp;
+  let runs: RunsService;
+  let jobs: RunJobsService;
+  let timeouts: RunTimeoutsService;
+  const clock = new MovableClock();
+
+  beforeAll(async () => {
+    app = await startServices({ EXECUTOR_TIMEOUT: '60' }, [{ provide: Clock, useValue: clock }]);
+    runs = app.get(RunsService);
+    jobs = app.get(RunJobsService);
+    timeouts = app.get(RunTimeoutsService);
+    // The sweeps below run by hand, at the times the moved clock says.
+    timeouts.onApplicationShutdown();
+  });
+  afterAll(() => app.close());
+
+  describe('claims', () => {
+    it('hands each queued job to exactly one of many executors claiming at once', async () => {
+      const seeded = await seedWorkspace(app);
+      // Plan-only runs never wait for one another: all eight plans are queued at once.
+      const queued = [];
+      for (let i = 0; i < 8; i++) queued.push(await queueRun(app, seeded, { planOnly: true }));
+      const agents = [
+        seeded.agent,
+        ...(await Promise.all(Array.from({ length: 11 }, () => addAgent(app, seeded)))),
+      ];
+
+      const claims = await Promise.all(agents.map((agent) => jobs.claim(agent, ORIGIN)));
+      const taken = claims.filter((c) => c !== null);
+      expect(taken.length).toBe(8);
+      expect(taken.map((c) => c['run-id']).sort()).toEqual(queued.map((r) => r.id).sort());
+      expect(await jobs.claim(seeded.agent, ORIGIN)).toBeNull();
+
+      for (const run of queued) {
+        const [job] = await jobsOf(app, run.id);
+        expect({ status: job.status, run: (await readRun(app, run.id)).status }).toEqual({
+          status: 'claimed',
+          run: 'planning',
+        });
+        const plan = await readPhase(app, run.planId);
+        expect({ status: plan.status, agentId: plan.agentId }).toEqual({
+          status: 'running',
+          agentId: job.agentId,
+        });
+      }
+      expect(new Set(taken.map((c) => c.id)).size).toBe(8);
+      // Reported, so that no job of this test is left for the timeout sweeps below.
+      for (const [i, c] of claims.entries())
+        if (c) await jobs.finish(agents[i], c.id, planReport('no-changes'));
+    });
+  });
+
+  describe('reports', () => {
+    it('takes the same report twice as one, and refuses a different one or another executor', async () => {
+      const seeded = await seedWorkspace(app);
+      const run = await queueRun(app, seeded);
+      const job = (await jobs.claim(seeded.agent, ORIGIN))!;
+      const stranger = await addAgent(app, seeded);
+
+      await jobs.finish(seeded.agent, job.id, planReport('changes'));
+      const once = await readRun(app, run.id);
+      await jobs.finish(seeded.agent, job.id, planReport('changes'));
+      expect(await readRun(app, run.id)).toEqual(once);
+      expect(once.status).toBe('planned');
+
+      expect(await outcome(jobs.finish(seeded.agent, job.id, planReport('no-changes')))).toBe('conflict');
+      expect(await outcome(jobs.finish(stranger, job.id, planReport('changes')))).toBe('not-found');
+      expect(await readRun(app, run.id)).toEqual(once);
+    });
+
+    it('moves a run through plan, apply and applied, stamping each status and phase it passes', async () => {
+      const seeded = await seedWorkspace(app);
+      const run = await queueRun(app, seeded);
+      expect(run.status).toBe('plan_queued');
+      const plan = (await jobs.claim(seeded.agent, ORIGIN))!;
+      await jobs.finish(seeded.agent, plan.id, planReport('changes'));
+      await runs.act(ADMIN, run.id, 'apply');
+      const apply = (await jobs.claim(seeded.agent, ORIGIN))!;
+      expect(apply).toMatchObject({ kind: 'apply', 'run-id': run.id });
+      expect((await readRun(app, run.id)).status).toBe('applying');
+      await jobs.finish(seeded.agent, apply.id, APPLIED);
+
+      const done = await readRun(app, run.id);
+      expect(done.status).toBe('applied');
+      expect(Object.keys(JSON.parse(done.statusTimestamps)).sort()).toEqual(
+        [
+          'plan-queueable-at',
+          'plan-queued-at',
+          'planning-at',
+          'planned-at',
+          'apply-queued-at',
+          'applying-at',
+          'applied-at',
+        ].sort(),
+      );
+      const phases = [await readPhase(app, run.planId), await readPhase(app, run.applyId)];
+      expect(phases.map((p) => [p.status, Object.keys(JSON.parse(p.statusTimestamps)).sort()])).toEqual([
+        ['finished', ['finished-at', 'queued-at', 'started-at']],
+        ['finished', ['finished-at', 'queued-at', 'started-at']],
+      ]);
+    });
+  });
+
+  describe('timeouts', () => {
+    it('errors a quiet job and its run once, however many sweeps race, and starts the next run', async () => {
+      const seeded = await seedWorkspace(app);
+      const first = await queueRun(app, seeded);
+      const second = await queueRun(app, seeded);
+      expect(second.status).toBe('pending');
+      const job = (await jobs.claim(seeded.agent, ORIGIN))!;
+
+      expect(await timeouts.sweep()).toBe(0);
+      clock.advance(61_000);
+      const taken = await Promise.all([timeouts.sweep(), timeouts.sweep(), timeouts.sweep()]);
+      expect(taken.reduce((a, b) => a + b, 0)).toBe(1);
+
+      const run = await readRun(app, first.id);
+      expect({ status: run.status, errorMessage: run.errorMessage }).toEqual({
+        status: 'errored',
+        errorMessage: 'the executor stopped reporting for 60 s',
+      });
+      const plan = await readPhase(app, first.planId);
+      expect({ status: plan.status, errorMessage: plan.errorMessage }).toEqual({
+        status: 'errored',
+        errorMessage: 'the executor stopped reporting for 60 s',
+      });
+      expect((await readRun(app, second.id)).status).toBe('plan_queued');
+      // The executor that comes back too late is told its job is gone.
+      expect(await jobs.heartbeat(seeded.agent, job.id)).toBe('canceled');
+      expect(await outcome(jobs.finish(seeded.agent, job.id, planReport('changes')))).toBe('conflict');
+    });
+  });
+});
