@@ -13,7 +13,7 @@ import { RunEntity } from './entities/run.entity';
 import { RunJobsRepository } from './run-jobs.repository';
 import { JobLinks, JobPayload } from '../agent-pools/agent-protocol.types';
 import { JOB_LINK_SECONDS, RunLinks } from './run-links';
-import { RunQueueService, stamped } from './run-queue.service';
+import { RunQueueService } from './run-queue.service';
 import { EvaluationReport, PolicyGateRegistry } from './policy-gate.registry';
 import { RunPolicyTransitions } from './run-policy-transitions';
 import { afterReport, isFinal, JobReport, PhaseKind, RunStatus } from './run-rules';
@@ -24,7 +24,6 @@ import { RunsRepository } from './runs.repository';
 const CANDIDATES = 8;
 
 const RUNNING: Record<PhaseKind, RunStatus> = { plan: 'planning', apply: 'applying' };
-const QUEUED: Record<PhaseKind, RunStatus> = { plan: 'plan_queued', apply: 'apply_queued' };
 
 /** The finish body in one canonical form, so a repeat compares equal to the first. */
 export function canonicalReport(report: JobReport): string {
@@ -99,14 +98,11 @@ export class RunJobsService {
         return { job, run };
       }
       if (!phase) throw notFound();
-      await this.runs.updatePhase(manager, phase.id, ['queued'], {
-        status: 'running',
-        statusTimestamps: stamped(phase.statusTimestamps, 'started-at', at),
+      await this.queue.movePhase(manager, phase, 'running', {
         agentId: agent.agentId,
         agentPoolId: agent.poolId,
-        updatedAt: at,
       });
-      await this.queue.move(manager, run, [QUEUED[job.kind]], RUNNING[job.kind]);
+      await this.queue.move(manager, run, RUNNING[job.kind]);
       return { job, run };
     });
   }
@@ -175,26 +171,21 @@ export class RunJobsService {
       const { run, phase } = (await this.runs.findWithPhase(manager, job.runId, job.phaseId)) ?? {};
       if (!run || !phase) throw notFound();
       const to = afterReport(kind, report, { ...run, cancelRequested: run.canceledAt !== null });
-      const phaseStatus = to === 'canceled' ? 'canceled' : status;
-      await this.runs.updatePhase(manager, phase.id, ['running'], {
-        status: phaseStatus,
-        statusTimestamps: stamped(phase.statusTimestamps, `${phaseStatus}-at`, at),
+      await this.queue.movePhase(manager, phase, to === 'canceled' ? 'canceled' : status, {
         hasChanges: job.kind === 'plan' ? report.hasChanges : phase.hasChanges,
         resourceAdditions: report.resourceAdditions,
         resourceChanges: report.resourceChanges,
         resourceDestructions: report.resourceDestructions,
         resourceImports: report.resourceImports,
         errorMessage: report.errorMessage,
-        updatedAt: at,
       });
-      const from = [RUNNING[kind]];
       const extra: Partial<RunEntity> = kind === 'plan' ? { hasChanges: report.hasChanges } : {};
       if (to === 'errored') extra.errorMessage = report.errorMessage ?? `The ${kind} errored`;
       // A successful plan is checked against the workspace's policy sets before anything else.
       const planned = kind === 'plan' && !['errored', 'canceled'].includes(to);
       if (planned && (await this.policy.startCheck(manager, run, extra))) return true;
-      if (isFinal(to)) await this.queue.end(manager, run, from, to, extra);
-      else if (await this.queue.move(manager, run, from, to, extra)) {
+      if (isFinal(to)) await this.queue.end(manager, run, to, extra);
+      else if (await this.queue.move(manager, run, to, extra)) {
         if (to === 'apply_queued') await this.queue.queuePhase(manager, run, 'apply');
       }
       if (to === 'applied') await this.firing.fire(manager, run);

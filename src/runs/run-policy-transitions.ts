@@ -32,7 +32,7 @@ export class RunPolicyTransitions {
     const gate = this.gates.get();
     const started = gate ? await gate.start(manager, run) : null;
     if (!started) return false;
-    if (!(await this.queue.move(manager, run, ['planning'], 'policy_checking', extra))) return true;
+    if (!(await this.queue.move(manager, run, 'policy_checking', extra))) return true;
     for (const evaluationId of started.evaluationIds) {
       await this.queue.queueEvaluation(manager, run, evaluationId);
     }
@@ -53,30 +53,31 @@ export class RunPolicyTransitions {
         verdict === 'blocked'
           ? HARD_FAILED_MESSAGE
           : `The policy check errored: ${reason ?? 'no reason given'}`;
-      return this.queue.end(manager, run, ['policy_checking'], 'errored', { errorMessage });
+      return this.queue.end(manager, run, 'errored', { errorMessage });
     }
-    if (isFinal(to)) return this.queue.end(manager, run, ['policy_checking'], to);
+    if (isFinal(to)) return this.queue.end(manager, run, to);
     if (to === 'apply_queued') {
       // Stamped on the way, as the real service shows a checked run that applied on its own.
-      if (!(await this.queue.move(manager, run, ['policy_checking'], 'policy_checked'))) return false;
-      return this.queueApply(manager, run, 'policy_checked');
+      if (!(await this.queue.move(manager, run, 'policy_checked'))) return false;
+      return this.queueApply(manager, run);
     }
-    return this.queue.move(manager, run, ['policy_checking'], to);
+    return this.queue.move(manager, run, to);
   }
 
   /** `policy_override` → `policy_checked` (→ `apply_queued` with auto-apply); false when the run was elsewhere. */
   async override(manager: EntityManager, runId: string): Promise<boolean> {
     const run = await this.runs.findById(runId, manager);
     if (!run) throw notFound();
-    if (!(await this.queue.move(manager, run, ['policy_override'], 'policy_checked'))) return false;
+    if (run.status !== 'policy_override' || !(await this.queue.move(manager, run, 'policy_checked')))
+      return false;
     if (afterPlan(run, run.hasChanges, 'policy_checked') === 'apply_queued') {
-      await this.queueApply(manager, run, 'policy_checked');
+      await this.queueApply(manager, run);
     }
     return true;
   }
 
-  private async queueApply(manager: EntityManager, run: RunEntity, from: 'policy_checked'): Promise<boolean> {
-    if (!(await this.queue.move(manager, run, [from], 'apply_queued'))) return false;
+  private async queueApply(manager: EntityManager, run: RunEntity): Promise<boolean> {
+    if (!(await this.queue.move(manager, run, 'apply_queued'))) return false;
     await this.queue.queuePhase(manager, run, 'apply');
     return true;
   }

@@ -10,7 +10,19 @@ import { RunPhaseEntity } from './entities/run-phase.entity';
 import { RunEntity } from './entities/run.entity';
 import { PolicyGateRegistry } from './policy-gate.registry';
 import { RunJobsRepository } from './run-jobs.repository';
-import { isFinal, isPhaseEnded, JobKind, nextToStart, PhaseKind, RunStatus, timestampKey } from './run-rules';
+import {
+  assertRunMove,
+  isFinal,
+  isPhaseEnded,
+  JobKind,
+  nextToStart,
+  PHASE_TIMESTAMP_KEYS,
+  PhaseKind,
+  phaseMovesInto,
+  PhaseStatus,
+  RunStatus,
+  timestampKey,
+} from './run-rules';
 import { RunsRepository } from './runs.repository';
 
 /** What a new run is made of; the queue decides its first status. */
@@ -116,21 +128,24 @@ export class RunQueueService {
 
   /** pending → plan_queued, with its plan job. */
   private async start(manager: EntityManager, run: RunEntity, ws: WorkspaceQueueState): Promise<void> {
-    if (await this.move(manager, run, ['pending'], 'plan_queued'))
-      await this.queuePhase(manager, run, 'plan', ws);
+    if (await this.move(manager, run, 'plan_queued')) await this.queuePhase(manager, run, 'plan', ws);
   }
 
-  /** Moves a run from one of `from` to `to`, stamping `to`; false when it was elsewhere. */
+  /**
+   * Moves a run from the status the caller read (`run.status`) to `to`, stamping `to`; false when
+   * it moved meanwhile. The move itself must be one RUN_TRANSITIONS allows: anything else throws,
+   * as a bug.
+   */
   async move(
     manager: EntityManager,
     run: RunEntity,
-    from: readonly RunStatus[],
     to: RunStatus,
     extra: Partial<RunEntity> = {},
   ): Promise<boolean> {
+    assertRunMove(run.status, to);
     const at = this.clock.now();
     const statusTimestamps = stamped(run.statusTimestamps, timestampKey(to), at);
-    const moved = await this.runs.transition(manager, run.id, from, {
+    const moved = await this.runs.transition(manager, run.id, run.status, {
       ...extra,
       status: to,
       statusTimestamps,
@@ -141,19 +156,19 @@ export class RunQueueService {
   }
 
   /**
-   * Ends a run (discard, cancel, error): its open jobs and phases end with it, and the next run of
-   * its workspace may start. False when the run was no longer in one of `from`.
+   * Ends a run (discard, cancel, error, a final report or verdict): `move`, then its open jobs and
+   * phases end with it, and the next run of its workspace may start. False when the run moved
+   * meanwhile.
    */
   async end(
     manager: EntityManager,
     run: RunEntity,
-    from: readonly RunStatus[],
     to: RunStatus,
     extra: Partial<RunEntity> = {},
   ): Promise<boolean> {
     if (!isFinal(to)) throw new Error(`${to} does not end a run`);
     const was = run.status;
-    if (!(await this.move(manager, run, from, to, extra))) return false;
+    if (!(await this.move(manager, run, to, extra))) return false;
     const at = this.clock.now();
     await this.jobs.cancelOpen(manager, run.id, at);
     if (was === 'policy_checking') {
@@ -168,15 +183,29 @@ export class RunQueueService {
     for (const phase of phases) {
       // Read without a lock: a phase seen pending may have been queued since, one seen ended has not.
       if (isPhaseEnded(phase.status)) continue;
-      await this.runs.updatePhase(manager, phase.id, ['queued', 'running'], {
-        status: phaseStatus,
-        statusTimestamps: stamped(phase.statusTimestamps, `${phaseStatus}-at`, at),
-        errorMessage: extra.errorMessage ?? null,
-        updatedAt: at,
-      });
+      await this.movePhase(manager, phase, phaseStatus, { errorMessage: extra.errorMessage ?? null });
     }
     if (!run.planOnly) await this.advance(manager, run.workspaceId);
     return true;
+  }
+
+  /**
+   * Moves a plan or apply to `to` from any status PHASE_TRANSITIONS lets it leave for `to`,
+   * stamping `to` onto the `status-timestamps` it was read with; false when it was elsewhere.
+   */
+  async movePhase(
+    manager: EntityManager,
+    phase: Pick<RunPhaseEntity, 'id' | 'statusTimestamps'>,
+    to: Exclude<PhaseStatus, 'pending'>,
+    extra: Partial<RunPhaseEntity> = {},
+  ): Promise<boolean> {
+    const at = this.clock.now();
+    return this.runs.transitionPhase(manager, phase.id, phaseMovesInto(to), {
+      ...extra,
+      status: to,
+      statusTimestamps: stamped(phase.statusTimestamps, PHASE_TIMESTAMP_KEYS[to], at),
+      updatedAt: at,
+    });
   }
 
   /**
@@ -189,17 +218,12 @@ export class RunQueueService {
     kind: PhaseKind,
     locked?: WorkspaceQueueState,
   ): Promise<void> {
-    const at = this.clock.now();
     const phaseId = kind === 'plan' ? run.planId : run.applyId;
     const ws = locked ?? (await this.workspaces.lockForQueue(manager, run.workspaceId));
     if (!ws) throw notFound();
     // A pending phase still has the timestamps it was inserted with: nothing stamps it before this.
-    const queued = await this.runs.updatePhase(manager, phaseId, ['pending'], {
-      status: 'queued',
-      statusTimestamps: stamped(PENDING_PHASE_TIMESTAMPS, 'queued-at', at),
-      agentPoolId: ws.agentPoolId,
-      updatedAt: at,
-    });
+    const pending = { id: phaseId, statusTimestamps: PENDING_PHASE_TIMESTAMPS };
+    const queued = await this.movePhase(manager, pending, 'queued', { agentPoolId: ws.agentPoolId });
     if (!queued && !(await this.runs.findPhase(phaseId, manager))) throw notFound();
     await this.insertJob(manager, run, kind, { phaseId, evaluationId: null }, ws);
   }

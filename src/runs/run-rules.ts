@@ -21,15 +21,78 @@ export const RUN_STATUSES = [
 ] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
 
-export const FINAL_STATUSES: readonly RunStatus[] = [
-  'planned_and_finished',
-  'policy_soft_failed',
-  'applied',
-  'discarded',
-  'errored',
-  'canceled',
-  'force_canceled',
-];
+/**
+ * The run's state machine, declared once: each status, the statuses that may follow it, and what
+ * moves it there. Every compare-and-set of a run's status asserts its move against this table
+ * (RunQueueService.move), so an illegal move is a programming error that the tests catch; the
+ * diagram in docs/runs.md is drawn from it (run-rules.spec.ts fails when they differ). Which of
+ * the legal moves a run makes is decided below: by the actions (`availableActions`), a report
+ * (`afterReport`, `afterPlan`) and a policy verdict (`afterPolicyCheck`).
+ */
+export const RUN_TRANSITIONS: Readonly<Record<RunStatus, Readonly<Partial<Record<RunStatus, string>>>>> = {
+  pending: { plan_queued: 'its turn in the queue', canceled: 'cancel' },
+  plan_queued: { planning: 'an executor claims the plan', canceled: 'cancel' },
+  planning: {
+    planned: 'changes to confirm',
+    planned_and_finished: 'plan-only, or no changes',
+    apply_queued: 'changes, auto-apply',
+    policy_checking: 'policy sets apply',
+    errored: 'the plan errored, or its executor went quiet',
+    canceled: 'the executor stopped after a cancel',
+    force_canceled: 'force-cancel',
+  },
+  planned: { apply_queued: 'apply', discarded: 'discard' },
+  policy_checking: {
+    policy_checked: 'passed, changes',
+    planned_and_finished: 'passed, plan-only or no changes',
+    policy_override: 'an overridable failure',
+    policy_soft_failed: 'an overridable failure, plan-only',
+    errored: 'a failure nobody may override, an engine error, or a quiet executor',
+    discarded: 'discard',
+    canceled: 'cancel',
+  },
+  policy_checked: { apply_queued: 'apply, or auto-apply', discarded: 'discard' },
+  policy_override: { policy_checked: 'override', discarded: 'discard', canceled: 'cancel' },
+  apply_queued: { applying: 'an executor claims the apply', canceled: 'cancel' },
+  applying: {
+    applied: 'the apply finished',
+    errored: 'the apply errored, or its executor went quiet',
+    canceled: 'the executor stopped after a cancel',
+    force_canceled: 'force-cancel',
+  },
+  planned_and_finished: {},
+  policy_soft_failed: {},
+  applied: {},
+  discarded: {},
+  errored: {},
+  canceled: {},
+  force_canceled: {},
+};
+
+/** Whether the table lets `to` follow `from`. */
+export function canMove(from: RunStatus, to: RunStatus): boolean {
+  return Object.hasOwn(RUN_TRANSITIONS[from], to);
+}
+
+/** The statuses that may follow `from`, in the table's order. */
+export function nextStatuses(from: RunStatus): RunStatus[] {
+  return Object.keys(RUN_TRANSITIONS[from]) as RunStatus[];
+}
+
+/** A move the table does not allow: a bug in the caller, never a race (those fail the compare-and-set). */
+export class IllegalTransitionError extends Error {
+  constructor(subject: 'run' | 'phase', from: string, to: string) {
+    super(`a ${subject} cannot move from ${from} to ${to}`);
+    this.name = 'IllegalTransitionError';
+  }
+}
+
+export function assertRunMove(from: RunStatus, to: RunStatus): void {
+  if (!canMove(from, to)) throw new IllegalTransitionError('run', from, to);
+}
+
+/** Where a run ends: nothing follows. */
+export const FINAL_STATUSES: readonly RunStatus[] = RUN_STATUSES.filter((s) => !nextStatuses(s).length);
 
 /** Statuses in which a run that may apply holds its workspace's queue. */
 export const QUEUE_HOLDING_STATUSES: readonly RunStatus[] = [
@@ -61,9 +124,45 @@ export type PhaseKind = (typeof PHASE_KINDS)[number];
 export const PHASE_STATUSES = ['pending', 'queued', 'running', 'finished', 'errored', 'canceled'] as const;
 export type PhaseStatus = (typeof PHASE_STATUSES)[number];
 
-/** A phase that ended never starts again: no transaction can see it open once one saw it ended. */
+/**
+ * A plan's or apply's state machine: queued with its job, running once claimed, ended by the
+ * executor's report, a timeout, or its run ending. A phase that ended never moves again.
+ */
+export const PHASE_TRANSITIONS = {
+  pending: ['queued'],
+  queued: ['running', 'errored', 'canceled'],
+  running: ['finished', 'errored', 'canceled'],
+  finished: [],
+  errored: [],
+  canceled: [],
+} as const satisfies Record<PhaseStatus, readonly PhaseStatus[]>;
+
+/** The `status-timestamps` key a phase gets when it moves to a status (`running` is `started-at`). */
+export const PHASE_TIMESTAMP_KEYS: Record<Exclude<PhaseStatus, 'pending'>, string> = {
+  queued: 'queued-at',
+  running: 'started-at',
+  finished: 'finished-at',
+  errored: 'errored-at',
+  canceled: 'canceled-at',
+};
+
+/** A phase that ended never moves again: no transaction can see it open once one saw it ended. */
 export function isPhaseEnded(status: PhaseStatus): boolean {
-  return status === 'finished' || status === 'errored' || status === 'canceled';
+  return PHASE_TRANSITIONS[status].length === 0;
+}
+
+export function canMovePhase(from: PhaseStatus, to: PhaseStatus): boolean {
+  return (PHASE_TRANSITIONS[from] as readonly PhaseStatus[]).includes(to);
+}
+
+/**
+ * The statuses a phase may leave for `to`: the compare-and-set of a phase's move. A phase moves as
+ * a consequence of its job's or run's compare-and-set, which already decided the race.
+ */
+export function phaseMovesInto(to: PhaseStatus): readonly PhaseStatus[] {
+  const from = PHASE_STATUSES.filter((s) => canMovePhase(s, to));
+  if (!from.length) throw new IllegalTransitionError('phase', 'any status', to);
+  return from;
 }
 
 /** What an executor job does: a run's plan or apply phase, or one policy evaluation of its check. */

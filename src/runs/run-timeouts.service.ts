@@ -6,7 +6,8 @@ import { Clock } from '../common/clock';
 import { inTransaction } from '../common/sql/transaction';
 import { AppConfig } from '../config/app-config';
 import { RunJobsRepository } from './run-jobs.repository';
-import { RunQueueService, stamped } from './run-queue.service';
+import { RunQueueService } from './run-queue.service';
+import { canMove } from './run-rules';
 import { RunsRepository } from './runs.repository';
 
 /** Jobs errored per sweep at most; the next sweep takes the rest. */
@@ -67,17 +68,11 @@ export class RunTimeoutsService implements OnApplicationBootstrap, OnApplication
         const at = this.clock.now();
         if (!(await this.jobs.timeOut(manager, stale.id, cutoff, at))) return false;
         const phase = stale.phaseId ? await this.runs.findPhase(stale.phaseId, manager) : null;
-        if (phase) {
-          await this.runs.updatePhase(manager, phase.id, ['running'], {
-            status: 'errored',
-            statusTimestamps: stamped(phase.statusTimestamps, 'errored-at', at),
-            errorMessage: reason,
-            updatedAt: at,
-          });
-        }
+        if (phase) await this.queue.movePhase(manager, phase, 'errored', { errorMessage: reason });
         const run = await this.runs.findById(stale.runId, manager);
-        if (run) {
-          await this.queue.end(manager, run, ['planning', 'applying', 'policy_checking'], 'errored', {
+        // A claimed job's run is planning, applying or policy checking (its evaluations).
+        if (run && canMove(run.status, 'errored')) {
+          await this.queue.end(manager, run, 'errored', {
             errorMessage:
               stale.kind === 'policy-evaluation' ? `${reason} while it evaluated policies` : reason,
           });

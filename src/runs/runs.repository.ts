@@ -118,11 +118,11 @@ export class RunsRepository {
     await this.phaseWrites.insertMany(phases, manager);
   }
 
-  /** Compare-and-set on the run's status: false when it is no longer in one of `from`. */
+  /** Compare-and-set on the run's status: false when it is no longer `from`. */
   async transition(
     manager: EntityManager,
     id: string,
-    from: readonly RunStatus[],
+    from: RunStatus,
     changes: Partial<RunEntity>,
   ): Promise<boolean> {
     return (await this.runWrites.update(changes, { id, status: from }, manager)) > 0;
@@ -154,7 +154,8 @@ export class RunsRepository {
     return this.phases.byIds(ids, manager);
   }
 
-  async updatePhase(
+  /** Compare-and-set on the phase's status: false when it is in none of `from`. */
+  async transitionPhase(
     manager: EntityManager,
     id: string,
     from: readonly PhaseStatus[],

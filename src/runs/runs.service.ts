@@ -138,16 +138,16 @@ export class RunsService {
       const state = { ...run, cancelRequested: run.canceledAt !== null };
       if (!availableActions(state, now)[action]) return false;
       switch (action) {
-        // The compare-and-set names the status just read, which availableActions allowed.
+        // Each move is from the status just read, which availableActions allowed.
         case 'apply':
-          if (!(await this.queue.move(manager, run, [run.status], 'apply_queued'))) return false;
+          if (!(await this.queue.move(manager, run, 'apply_queued'))) return false;
           await this.queue.queuePhase(manager, run, 'apply');
           return true;
         case 'discard':
-          return this.queue.end(manager, run, [run.status], 'discarded');
+          return this.queue.end(manager, run, 'discarded');
         case 'cancel':
           if (cancelEffect(run.status) === 'end') {
-            return this.queue.end(manager, run, [run.status], 'canceled', {
+            return this.queue.end(manager, run, 'canceled', {
               canceledAt: now,
               forceCancelAvailableAt: null,
             });
@@ -160,7 +160,7 @@ export class RunsService {
             new Date(now.getTime() + FORCE_CANCEL_COOL_OFF_MS),
           );
         case 'force-cancel':
-          return this.queue.end(manager, run, [run.status], 'force_canceled');
+          return this.queue.end(manager, run, 'force_canceled');
       }
     });
     if (!done) throw conflict(refusal(action, found.status));

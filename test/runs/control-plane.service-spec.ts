@@ -1,7 +1,9 @@
 import { Clock } from '../../src/common/clock';
 import { DomainError } from '../../src/common/errors/domain-error';
+import { inTransaction } from '../../src/common/sql/transaction';
 import { RunJobsService } from '../../src/runs/run-jobs.service';
-import { JobReport } from '../../src/runs/run-rules';
+import { RunQueueService } from '../../src/runs/run-queue.service';
+import { IllegalTransitionError, JobReport } from '../../src/runs/run-rules';
 import { RunTimeoutsService } from '../../src/runs/run-timeouts.service';
 import { RunsService } from '../../src/runs/runs.service';
 import { ServiceApp, startServices } from '../helpers/service-app';
@@ -36,6 +38,7 @@ describe('the run control plane, through its services', () => {
   let app: ServiceApp;
   let runs: RunsService;
   let jobs: RunJobsService;
+  let queue: RunQueueService;
   let timeouts: RunTimeoutsService;
   const clock = new MovableClock();
 
@@ -43,6 +46,7 @@ describe('the run control plane, through its services', () => {
     app = await startServices({ EXECUTOR_TIMEOUT: '60' }, [{ provide: Clock, useValue: clock }]);
     runs = app.get(RunsService);
     jobs = app.get(RunJobsService);
+    queue = app.get(RunQueueService);
     timeouts = app.get(RunTimeoutsService);
     // The sweeps below run by hand, at the times the moved clock says.
     timeouts.onApplicationShutdown();
@@ -133,6 +137,38 @@ describe('the run control plane, through its services', () => {
         ['finished', ['finished-at', 'queued-at', 'started-at']],
         ['finished', ['finished-at', 'queued-at', 'started-at']],
       ]);
+    });
+  });
+
+  describe('the transition table', () => {
+    it('refuses a move it does not list before touching the database', async () => {
+      const seeded = await seedWorkspace(app);
+      const run = await queueRun(app, seeded);
+      const before = await readRun(app, run.id);
+      await expect(inTransaction(app.ds, (m) => queue.move(m, run, 'applied'))).rejects.toThrow(
+        IllegalTransitionError,
+      );
+      await expect(inTransaction(app.ds, (m) => queue.end(m, run, 'discarded'))).rejects.toThrow(
+        'a run cannot move from plan_queued to discarded',
+      );
+      expect(await readRun(app, run.id)).toEqual(before);
+    });
+
+    it('lets only one of two racing moves from the same status land', async () => {
+      const seeded = await seedWorkspace(app);
+      const run = await queueRun(app, seeded);
+      const job = (await jobs.claim(seeded.agent, ORIGIN))!;
+      await jobs.finish(seeded.agent, job.id, planReport('changes'));
+      const results = await Promise.all([
+        outcome(runs.act(ADMIN, run.id, 'discard')),
+        outcome(runs.act(ADMIN, run.id, 'apply')),
+      ]);
+      expect(results.sort()).toEqual(['conflict', 'resolved']);
+      const after = await readRun(app, run.id);
+      expect(['discarded', 'apply_queued']).toContain(after.status);
+      expect((await jobsOf(app, run.id)).filter((j) => j.kind === 'apply').length).toBe(
+        after.status === 'apply_queued' ? 1 : 0,
+      );
     });
   });
 
