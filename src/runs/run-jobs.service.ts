@@ -168,7 +168,9 @@ export class RunJobsService {
       const at = this.clock.now();
       const status = report.status === 'finished' ? 'finished' : 'errored';
       if (!(await this.jobs.finish(manager, job.id, status, canonical, at))) return false;
-      const { run, phase } = (await this.runs.findWithPhase(manager, job.runId, job.phaseId)) ?? {};
+      // Locked, and read as last committed: a cancel accepted a moment ago is seen here, and one
+      // asked for from now on waits for this commit (then finds the run moved on, a 409).
+      const { run, phase } = (await this.runs.findWithPhase(manager, job.runId, job.phaseId, true)) ?? {};
       if (!run || !phase) throw notFound();
       const to = afterReport(kind, report, { ...run, cancelRequested: run.canceledAt !== null });
       await this.queue.movePhase(manager, phase, to === 'canceled' ? 'canceled' : status, {

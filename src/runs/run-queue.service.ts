@@ -11,6 +11,7 @@ import { RunEntity } from './entities/run.entity';
 import { PolicyGateRegistry } from './policy-gate.registry';
 import { RunJobsRepository } from './run-jobs.repository';
 import {
+  AFTER_CANCEL_REQUEST,
   assertRunMove,
   isFinal,
   isPhaseEnded,
@@ -133,8 +134,9 @@ export class RunQueueService {
 
   /**
    * Moves a run from the status the caller read (`run.status`) to `to`, stamping `to`; false when
-   * it moved meanwhile. The move itself must be one RUN_TRANSITIONS allows: anything else throws,
-   * as a bug.
+   * it moved meanwhile, or when a cancel was accepted meanwhile and `to` is not a way to stop
+   * (AFTER_CANCEL_REQUEST). The move itself must be one RUN_TRANSITIONS allows: anything else
+   * throws, as a bug.
    */
   async move(
     manager: EntityManager,
@@ -145,12 +147,18 @@ export class RunQueueService {
     assertRunMove(run.status, to);
     const at = this.clock.now();
     const statusTimestamps = stamped(run.statusTimestamps, timestampKey(to), at);
-    const moved = await this.runs.transition(manager, run.id, run.status, {
-      ...extra,
-      status: to,
-      statusTimestamps,
-      updatedAt: at,
-    });
+    const moved = await this.runs.transition(
+      manager,
+      run.id,
+      run.status,
+      !AFTER_CANCEL_REQUEST.includes(to),
+      {
+        ...extra,
+        status: to,
+        statusTimestamps,
+        updatedAt: at,
+      },
+    );
     if (moved) Object.assign(run, extra, { status: to, statusTimestamps, updatedAt: at });
     return moved;
   }

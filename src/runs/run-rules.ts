@@ -69,6 +69,14 @@ export const RUN_TRANSITIONS: Readonly<Record<RunStatus, Readonly<Partial<Record
   force_canceled: {},
 };
 
+/**
+ * What may follow once a cancel was accepted on a running run (`cancelRequested`): it only stops,
+ * `canceled` when its executor reports, `force_canceled`, or `errored` when the executor went quiet.
+ * Every other move asks, in the same compare-and-set as the status, that no cancel is pending: a
+ * report decided without seeing the cancel cannot land, on any database.
+ */
+export const AFTER_CANCEL_REQUEST: readonly RunStatus[] = ['canceled', 'force_canceled', 'errored'];
+
 /** Whether the table lets `to` follow `from`. */
 export function canMove(from: RunStatus, to: RunStatus): boolean {
   return Object.hasOwn(RUN_TRANSITIONS[from], to);

@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
+  AFTER_CANCEL_REQUEST,
   afterPlan,
   afterPolicyCheck,
   afterReport,
@@ -102,6 +103,13 @@ describe('the run transition table', () => {
     expect(() => assertRunMove('planned', 'discarded')).not.toThrow();
   });
 
+  it('lets a run with an accepted cancel only stop, from either running status', () => {
+    for (const to of AFTER_CANCEL_REQUEST) {
+      expect(FINAL_STATUSES).toContain(to);
+      expect([canMove('planning', to), canMove('applying', to)]).toEqual([true, true]);
+    }
+  });
+
   describe('allows every move the rules can ask for', () => {
     it.each(RUN_STATUSES)('each action available while %s', (status) => {
       for (const cancelRequested of BOOLS)
@@ -125,6 +133,7 @@ describe('the run transition table', () => {
         for (const status of ['finished', 'errored'] as const) {
           const to = afterReport(kind, report(status, f.hasChanges), f);
           expect(move(from, to)).toBe('legal');
+          if (f.cancelRequested) expect(AFTER_CANCEL_REQUEST).toContain(to);
         }
       // A plan that finished goes to its policy check first when policy sets apply.
       if (kind === 'plan') expect(move(from, 'policy_checking')).toBe('legal');

@@ -3,7 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, In, Repository } from 'typeorm';
 import { paginate, Page } from '../common/sql/paginate';
 import { RowReader } from '../common/sql/row-reader';
-import { RowWriter } from '../common/sql/row-writer';
+import { RowMatch, RowWriter } from '../common/sql/row-writer';
 import { readRowsWith } from '../persistence/pool-reads';
 import { PageParams } from '../common/jsonapi/pagination';
 import { RunPhaseEntity } from './entities/run-phase.entity';
@@ -46,18 +46,22 @@ export class RunsRepository {
 
   /**
    * A run and one of its phases in one statement (an executor's claim and report read both in
-   * their transaction); the phase is null when `phaseId` is, or is not the run's.
+   * their transaction); the phase is null when `phaseId` is, or is not the run's. `forUpdate`:
+   * both rows locked until the commit and read as last committed, where the database has row
+   * locks (SQLite's writers take turns anyway): what the caller decides on cannot change under it.
    */
   async findWithPhase(
     manager: EntityManager,
     runId: string,
     phaseId: string | null,
+    forUpdate = false,
   ): Promise<{ run: RunEntity; phase: RunPhaseEntity | null } | null> {
     const { runs, phases } = this;
+    const lock = forUpdate && manager.connection.options.type !== 'better-sqlite3' ? ' FOR UPDATE' : '';
     const [row] = await readRowsWith(
       manager,
       `SELECT ${runs.select('r')}, ${phases.select('p')} FROM ${runs.table} r` +
-        ` LEFT JOIN ${phases.table} p ON p.id = ? AND p.run_id = r.id WHERE r.id = ?`,
+        ` LEFT JOIN ${phases.table} p ON p.id = ? AND p.run_id = r.id WHERE r.id = ?${lock}`,
       [phaseId, runId],
     );
     if (!row) return null;
@@ -118,14 +122,21 @@ export class RunsRepository {
     await this.phaseWrites.insertMany(phases, manager);
   }
 
-  /** Compare-and-set on the run's status: false when it is no longer `from`. */
+  /**
+   * Compare-and-set on the run's status: false when it is no longer `from`, or (`noCancelPending`)
+   * when a cancel was asked for meanwhile.
+   */
   async transition(
     manager: EntityManager,
     id: string,
     from: RunStatus,
+    noCancelPending: boolean,
     changes: Partial<RunEntity>,
   ): Promise<boolean> {
-    return (await this.runWrites.update(changes, { id, status: from }, manager)) > 0;
+    const where: RowMatch<RunEntity> = noCancelPending
+      ? { id, status: from, canceledAt: null }
+      : { id, status: from };
+    return (await this.runWrites.update(changes, where, manager)) > 0;
   }
 
   /** Marks a cancel request on a running run; false when it was asked already or the run moved on. */

@@ -170,6 +170,22 @@ describe('the run control plane, through its services', () => {
         after.status === 'apply_queued' ? 1 : 0,
       );
     });
+
+    it('lets a run with a pending cancel only stop, even for a caller that read it before the cancel', async () => {
+      const seeded = await seedWorkspace(app);
+      const run = await queueRun(app, seeded);
+      await jobs.claim(seeded.agent, ORIGIN);
+      const readBefore = await readRun(app, run.id);
+      await runs.act(ADMIN, run.id, 'cancel');
+
+      expect(await inTransaction(app.ds, (m) => queue.move(m, { ...readBefore }, 'planned'))).toBe(false);
+      expect(await inTransaction(app.ds, (m) => queue.move(m, { ...readBefore }, 'policy_checking'))).toBe(
+        false,
+      );
+      expect((await readRun(app, run.id)).status).toBe('planning');
+      expect(await inTransaction(app.ds, (m) => queue.end(m, { ...readBefore }, 'canceled'))).toBe(true);
+      expect((await readRun(app, run.id)).status).toBe('canceled');
+    });
   });
 
   describe('timeouts', () => {
