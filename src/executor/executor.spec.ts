@@ -1,13 +1,24 @@
 import { createServer, IncomingMessage, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
-import { mkdtempSync, rmSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { tarGz } from '../../test/helpers/tarball';
-import { Executor } from './executor';
+import { Executor, PENDING_REPORTS_DIR } from './executor';
 import { DEFAULT_POLICY_COMMANDS, ExecutorOptions } from './options';
 import type { EvaluationSpec } from '../agent-pools/agent-protocol.types';
 import { Job, JobReport, ProtocolClient } from './protocol-client';
+
+/** How the fake answers one request instead of serving it: a status, or closing without an answer. */
+type Refusal = number | 'drop';
 
 /** A small in-process stand-in for Plinth's side of the job protocol and its signed links. */
 class FakePlinth {
@@ -15,15 +26,31 @@ class FakePlinth {
   readonly reports = new Map<string, JobReport>();
   readonly files = new Map<string, Buffer>();
   readonly agentHeaders: (string | undefined)[] = [];
+  /** Every finish request that reached the fake: its job, its X-Plinth-Agent, and what it answered. */
+  readonly finishes: { job: string; agent?: string; answer: Refusal }[] = [];
+  /** Answers for the next finish requests, in order; the rest are served. */
+  finishRefusals: Refusal[] = [];
+  /** Answers for the next log uploads, in order; the rest are served. */
+  logRefusals: Refusal[] = [];
+  /** When set, every log upload past `logRefusals` is answered with it. */
+  logsRefusedWith?: number;
+  /** Called as a finish request arrives, before it is answered. */
+  onFinish?: (jobId: string) => void;
   heartbeatStatus: 'running' | 'canceled' = 'running';
   heartbeatSeconds = 10;
   private server!: Server;
   origin = '';
   private queued = 0;
+  private registered = 0;
 
   async start(): Promise<void> {
     this.server = createServer((req, res) => {
-      void this.handle(req).then(([status, body]) => {
+      void this.handle(req).then((answer) => {
+        if (answer === 'drop') {
+          req.socket.destroy();
+          return;
+        }
+        const [status, body] = answer;
         if (Buffer.isBuffer(body)) {
           res.writeHead(status, { 'Content-Type': 'application/octet-stream' });
           res.end(body);
@@ -85,6 +112,11 @@ class FakePlinth {
     return id;
   }
 
+  /** The agent id of the latest registration. */
+  get agentId(): string {
+    return `agent-${this.registered}`;
+  }
+
   file(name: string): string {
     return `${this.origin}/files/${name}`;
   }
@@ -93,12 +125,18 @@ class FakePlinth {
     return this.files.get(path)?.toString('utf8');
   }
 
-  private async handle(req: IncomingMessage): Promise<[number, unknown?]> {
+  private async handle(req: IncomingMessage): Promise<[number, unknown?] | 'drop'> {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const body = Buffer.concat(chunks);
     const path = req.url ?? '';
     if (path.startsWith('/files/')) {
+      const refusal =
+        path.endsWith('/logs') && req.method === 'PUT'
+          ? (this.logRefusals.shift() ?? this.logsRefusedWith)
+          : undefined;
+      if (refusal === 'drop') return refusal;
+      if (refusal) return [refusal, { errors: [{ status: String(refusal) }] }];
       if (req.method === 'PUT') {
         this.files.set(path.slice(7), body);
         return [200];
@@ -111,7 +149,7 @@ class FakePlinth {
       return [
         201,
         {
-          'agent-id': 'agent-1',
+          'agent-id': `agent-${++this.registered}`,
           'pool-id': 'apool-1',
           organization: 'acme',
           'poll-interval-seconds': 1,
@@ -127,7 +165,14 @@ class FakePlinth {
     const match = /^\/api\/v2\/agent\/jobs\/([^/]+)\/(heartbeat|finish)$/.exec(path);
     if (match?.[2] === 'heartbeat') return [200, { status: this.heartbeatStatus }];
     if (match?.[2] === 'finish') {
-      this.reports.set(match[1], JSON.parse(body.toString('utf8')) as JobReport);
+      const job = match[1];
+      const agent = req.headers['x-plinth-agent'] as string | undefined;
+      this.onFinish?.(job);
+      const refusal = this.finishRefusals.shift();
+      this.finishes.push({ job, agent, answer: refusal ?? 204 });
+      if (refusal === 'drop') return refusal;
+      if (refusal) return [refusal, { errors: [{ status: String(refusal), detail: 'refused by the fake' }] }];
+      this.reports.set(job, JSON.parse(body.toString('utf8')) as JobReport);
       return [204];
     }
     return [404];
@@ -153,6 +198,7 @@ describe('Executor', () => {
     commands: Partial<ExecutorOptions['commands']> = {},
     maxJobs = 1,
     policyCommands: Partial<ExecutorOptions['policyCommands']> = {},
+    more: Partial<ExecutorOptions> = {},
   ) => {
     const options: ExecutorOptions = {
       url: fake.origin,
@@ -168,9 +214,16 @@ describe('Executor', () => {
         ...commands,
       },
       policyCommands: { ...DEFAULT_POLICY_COMMANDS, ...policyCommands },
+      ...more,
     };
-    return new Executor(options, new ProtocolClient(fake.origin, 'agent-secret'), (m) => logLines.push(m));
+    // Backoff in milliseconds rather than seconds: the tests wait for the tries, not for the clock.
+    return new Executor(options, new ProtocolClient(fake.origin, 'agent-secret'), (m) => logLines.push(m), {
+      baseMs: 5,
+      maxMs: 20,
+    });
   };
+  const pendingDir = () => join(workDir, PENDING_REPORTS_DIR);
+  const pendingFiles = () => (existsSync(pendingDir()) ? readdirSync(pendingDir()).sort() : []);
 
   beforeAll(async () => {
     await fake.start();
@@ -182,6 +235,11 @@ describe('Executor', () => {
     workDir = mkdtempSync(join(tmpdir(), 'executor-spec-'));
     fake.heartbeatStatus = 'running';
     fake.heartbeatSeconds = 10;
+    fake.finishRefusals = [];
+    fake.logRefusals = [];
+    fake.logsRefusedWith = undefined;
+    fake.onFinish = undefined;
+    fake.agentHeaders.length = 0;
   });
   afterEach(() => rmSync(workDir, { recursive: true, force: true }));
 
@@ -192,7 +250,7 @@ describe('Executor', () => {
     expect(fake.text(`${id}/logs`)).toContain('planning networking\nresource "null_resource" "x" {}');
     expect(JSON.parse(fake.text(`${id}/plan-json`)!)).toHaveProperty('resource_changes');
     expect(fake.text(`${id}/plan-file`)).toBe('plan-bytes');
-    expect(fake.agentHeaders.every((h) => h === 'agent-1')).toBe(true);
+    expect(new Set(fake.agentHeaders)).toEqual(new Set([fake.agentId]));
   });
 
   it('applies the saved plan it downloads and reports the counts of the closing summary', async () => {
@@ -232,13 +290,136 @@ describe('Executor', () => {
     expect(fake.text(`${id}/logs`)).not.toMatch(/^never$/m);
   });
 
+  it('stops the command when the heartbeat says canceled although the log upload beside it is refused', async () => {
+    // After a force-cancel the job takes no more files: each log upload answers 409.
+    fake.heartbeatSeconds = 0.2;
+    fake.heartbeatStatus = 'canceled';
+    fake.logsRefusedWith = 409;
+    const signalled = join(workDir, 'signalled');
+    const id = fake.queue('plan');
+    await executor({
+      plan: `trap 'echo TERM > "${signalled}"; exit 143' TERM; echo started; sleep 60 & wait; echo never`,
+    }).run();
+    expect(readFileSync(signalled, 'utf8')).toBe('TERM\n');
+    expect(fake.reports.get(id)).toEqual({
+      status: 'errored',
+      'error-message': 'the run was canceled; plan was stopped',
+    });
+  });
+
+  describe('reports Plinth does not take at once', () => {
+    it('keeps the report on disk while it tries again after refusals and dropped connections, then sends it once', async () => {
+      const onDisk: string[][] = [];
+      fake.onFinish = () => onDisk.push(pendingFiles());
+      fake.finishRefusals = [503, 'drop', 502, 429];
+      fake.logRefusals = [503, 'drop'];
+      const id = fake.queue('apply');
+      await executor().run();
+      expect(fake.reports.get(id)).toEqual(TWO_ADDED_ONE_DESTROYED);
+      expect(fake.finishes.filter((f) => f.job === id).map((f) => f.answer)).toEqual([
+        503,
+        'drop',
+        502,
+        429,
+        204,
+      ]);
+      // On disk before the first try, and gone once Plinth took it; the log went up whole before the report.
+      expect(onDisk[0]).toEqual([`${id}.json`]);
+      expect(pendingFiles()).toEqual([]);
+      expect(fake.text(`${id}/logs`)).toContain(
+        'Apply complete! Resources: 2 added, 0 changed, 1 destroyed.',
+      );
+      expect(logLines).toContain(`${id} finished`);
+    });
+
+    it('keeps the log beside the report until it has gone up', async () => {
+      const onDisk: string[][] = [];
+      fake.onFinish = () => onDisk.push(pendingFiles());
+      fake.logRefusals = ['drop', 'drop', 503];
+      fake.finishRefusals = [503];
+      const id = fake.queue('plan');
+      // The heartbeats never come: only the final upload sends the log.
+      await executor().run();
+      expect(fake.text(`${id}/logs`)).toContain('planning networking');
+      expect(fake.reports.get(id)).toEqual(TWO_ADDED_ONE_DESTROYED);
+      // The log had gone up (and left the disk) before the report was first sent.
+      expect(onDisk).toEqual([[`${id}.json`], [`${id}.json`]]);
+      expect(pendingFiles()).toEqual([]);
+    });
+
+    it('drops a report Plinth refuses for good and says why', async () => {
+      fake.finishRefusals = [409];
+      const id = fake.queue('plan');
+      await executor().run();
+      expect(fake.finishes.filter((f) => f.job === id).map((f) => f.answer)).toEqual([409]);
+      expect(pendingFiles()).toEqual([]);
+      expect(logLines).toContainEqual(
+        expect.stringMatching(
+          new RegExp(`^Plinth refused the finished report of ${id}: POST /jobs/${id}/finish answered 409`),
+        ),
+      );
+    });
+
+    it('gives up at the deadline, keeps the report, and sends it with the claiming agent at the next start', async () => {
+      fake.finishRefusals = Array<Refusal>(1000).fill(503);
+      fake.logRefusals = Array<Refusal>(1000).fill(503);
+      const id = fake.queue('plan');
+      await executor({}, 1, {}, { reportTimeoutSeconds: 0.2 }).run();
+      const claimedBy = fake.agentId;
+      expect(fake.reports.has(id)).toBe(false);
+      expect(pendingFiles()).toEqual([`${id}.json`, `${id}.log`]);
+      expect(JSON.parse(readFileSync(join(pendingDir(), `${id}.json`), 'utf8'))).toMatchObject({
+        jobId: id,
+        agentId: claimedBy,
+        poolId: 'apool-1',
+        report: TWO_ADDED_ONE_DESTROYED,
+      });
+
+      // Restarted: a new registration, the kept report (and its log) first, before any claim.
+      fake.finishRefusals = [];
+      fake.logRefusals = [];
+      const other = fake.queue('plan');
+      await executor().run();
+      expect(fake.agentId).not.toBe(claimedBy);
+      const served = fake.finishes.filter((f) => [id, other].includes(f.job) && f.answer === 204);
+      expect(served.map((f) => [f.job, f.agent])).toEqual([
+        [id, claimedBy],
+        [other, fake.agentId],
+      ]);
+      expect(fake.reports.get(id)).toEqual(TWO_ADDED_ONE_DESTROYED);
+      expect(fake.text(`${id}/logs`)).toContain('planning networking');
+      expect(pendingFiles()).toEqual([]);
+    });
+
+    it('leaves the reports of other pools, and refuses a directory others can write to', async () => {
+      fake.finishRefusals = Array<Refusal>(1000).fill(503);
+      const id = fake.queue('plan');
+      await executor({}, 1, {}, { reportTimeoutSeconds: 0.2 }).run();
+      const kept = join(pendingDir(), `${id}.json`);
+      const stored = JSON.parse(readFileSync(kept, 'utf8')) as Record<string, unknown>;
+      writeFileSync(kept, JSON.stringify({ ...stored, poolId: 'apool-other' }));
+      fake.finishRefusals = [];
+      await executor({}, 0, {}, { maxJobs: 0 }).run(AbortSignal.timeout(300));
+      expect(fake.reports.has(id)).toBe(false);
+      expect(pendingFiles()).toContain(`${id}.json`);
+
+      writeFileSync(kept, JSON.stringify(stored));
+      chmodSync(pendingDir(), 0o777);
+      await executor({}, 0, {}, { maxJobs: 0 }).run(AbortSignal.timeout(300));
+      expect(fake.reports.has(id)).toBe(false);
+      expect(logLines).toContainEqual(
+        `cannot read the reports kept from an earlier start: ${pendingDir()} must be a directory that only this user can use (mode 700)`,
+      );
+    });
+  });
+
   it('takes jobs one after the other until it has done as many as asked', async () => {
     const first = fake.queue('plan');
     const second = fake.queue('apply');
     await executor({}, 2).run();
     expect(fake.reports.get(first)?.status).toBe('finished');
     expect(fake.reports.get(second)?.status).toBe('finished');
-    expect(logLines).toContain('registered as agent-1 in pool apool-1');
+    expect(logLines).toContain(`registered as ${fake.agentId} in pool apool-1`);
   });
 
   describe('policy evaluations', () => {

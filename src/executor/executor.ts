@@ -2,50 +2,61 @@ import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { extract } from 'tar';
 import { runCommand } from './command-runner';
-import { ExecutorOptions } from './options';
+import { DEFAULT_REPORT_TIMEOUT_SECONDS, ExecutorOptions } from './options';
 import { ChangeCounts, countApplyChanges, countPlanChanges } from './plan-summary';
 import { EvaluationContext, EvaluationError, evaluatePolicies, fetchPlanJson } from './policy-evaluation';
+import { PendingReport, PendingReports } from './pending-reports';
 import { Job, JobReport, ProtocolClient, Registration } from './protocol-client';
+import { DEFAULT_RETRY, RetryPolicy, sleep, withRetry } from './retry';
 
 export type Logger = (message: string) => void;
 
 /** A failure the job report names as it is (the operator's command failed, the run was canceled). */
 class JobFailure extends Error {}
 
-/** Waits `ms`, or until `signal` aborts; the abort listener goes with the wait (polls are many). */
-const sleep = (ms: number, signal?: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal?.addEventListener('abort', done, { once: true });
-  });
-
 /** Slows down after failed polls (Plinth restarting, network down), up to a minute between tries. */
 const MAX_BACKOFF_MS = 60_000;
+
+/** Where, inside the work directory, reports wait until Plinth has taken them. */
+export const PENDING_REPORTS_DIR = 'plinth-pending-reports';
 
 /**
  * The reference executor: registers, claims jobs of its pool, runs the operator's commands for
  * each and reports. One job at a time; run several processes for more.
  */
 export class Executor {
+  private readonly reports: PendingReports;
+  /** Reports Plinth has not taken yet (it was away past the job's deadline): tried before each claim. */
+  private unsent: PendingReport[] = [];
+  /** When Plinth last heard of the job in hand (its claim, then each heartbeat). */
+  private heardAt = 0;
+
   constructor(
     private readonly options: ExecutorOptions,
     private readonly client: ProtocolClient,
     private readonly log: Logger,
-  ) {}
+    private readonly retry: RetryPolicy = DEFAULT_RETRY,
+  ) {
+    this.reports = new PendingReports(join(options.workDir, PENDING_REPORTS_DIR), client);
+  }
 
-  /** Runs until `signal` aborts (the job in hand is finished first) or `maxJobs` jobs are done. */
+  /**
+   * Runs until `signal` aborts (the job in hand is finished first) or `maxJobs` jobs are done.
+   * Reports an earlier start left on disk are sent first.
+   */
   async run(signal?: AbortSignal): Promise<void> {
     const registration = await this.client.register(this.options.name);
     this.log(`registered as ${registration['agent-id']} in pool ${registration['pool-id']}`);
+    try {
+      this.unsent = await this.reports.load(registration['pool-id']);
+    } catch (err) {
+      this.log(`cannot read the reports kept from an earlier start: ${(err as Error).message}`);
+    }
     const pollMs = registration['poll-interval-seconds'] * 1000;
     let done = 0;
     let failures = 0;
     while (!signal?.aborted) {
+      await this.resend();
       let job: Job | null;
       try {
         job = await this.client.claim();
@@ -60,14 +71,19 @@ export class Executor {
         await sleep(pollMs, signal);
         continue;
       }
-      await this.runJob(job, registration);
+      await this.runJob(job, registration, signal);
       done++;
       if (this.options.maxJobs && done >= this.options.maxJobs) return;
     }
   }
 
-  /** Runs one job in a fresh directory and reports how it ended; never throws for the job's own failures. */
-  async runJob(job: Job, registration: Registration): Promise<JobReport> {
+  /**
+   * Runs one job in a fresh directory and reports how it ended; never throws for the job's own
+   * failures. The report is kept on disk until Plinth takes it; `signal` cuts short the wait for
+   * an absent Plinth (the next start sends it).
+   */
+  async runJob(job: Job, registration: Registration, signal?: AbortSignal): Promise<JobReport> {
+    this.heardAt = Date.now();
     this.log(
       `${job.kind} job ${job.id} of run ${job['run-id']} (${job.organization}/${job['workspace-name']})`,
     );
@@ -85,21 +101,89 @@ export class Executor {
       const message = known ? err.message : `executor error: ${(err as Error).message}`;
       output.append(`\n${message}\n`);
       report = { status: 'errored', 'error-message': message };
-    }
-    try {
-      await output.flush();
-    } catch (err) {
-      this.log(`could not upload the log of ${job.id}: ${(err as Error).message}`);
-    }
-    try {
-      await this.client.finish(job.id, report);
-      this.log(`${job.id} ${report.status}`);
-    } catch (err) {
-      this.log(`could not report ${job.id}: ${(err as Error).message}`);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+    await this.report(
+      {
+        jobId: job.id,
+        agentId: registration['agent-id'],
+        poolId: registration['pool-id'],
+        report,
+        deadline: this.deadline(),
+        log: job.links.logs && output.unsent ? { url: job.links.logs, text: output.text } : undefined,
+      },
+      signal,
+    );
     return report;
+  }
+
+  /**
+   * Plinth errors a job it has not heard of for its EXECUTOR_TIMEOUT; until then the job's files
+   * and report are worth trying again.
+   */
+  private deadline(): number {
+    const seconds = this.options.reportTimeoutSeconds ?? DEFAULT_REPORT_TIMEOUT_SECONDS;
+    return this.heardAt + seconds * 1000;
+  }
+
+  /** Keeps the report on disk, then sends it (with its log) until Plinth answers or the deadline passes. */
+  private async report(pending: PendingReport, signal?: AbortSignal): Promise<void> {
+    const { jobId, report } = pending;
+    try {
+      await this.reports.keep(pending);
+    } catch (err) {
+      this.log(`cannot keep the report of ${jobId} on disk, sending it anyway: ${(err as Error).message}`);
+    }
+    try {
+      const delivery = await withRetry(
+        async () => {
+          const tried = await this.reports.deliver(pending);
+          if (!tried.done) throw tried.error;
+          return tried;
+        },
+        {
+          deadline: pending.deadline,
+          policy: this.retry,
+          signal,
+          onRetry: (err, waitMs) =>
+            this.log(
+              `reporting ${jobId} failed (${(err as Error).message}); trying again in ${Math.ceil(waitMs / 1000)} s`,
+            ),
+        },
+      );
+      this.log(
+        delivery.refused
+          ? `Plinth refused the ${report.status} report of ${jobId}: ${delivery.refused}`
+          : `${jobId} ${report.status}`,
+      );
+    } catch (err) {
+      this.unsent.push(pending);
+      this.log(
+        `could not report ${jobId} (${(err as Error).message}); the report is kept and sent again ` +
+          'before the next claim and at the next start',
+      );
+    }
+  }
+
+  /** One more try for each report Plinth has not taken yet. */
+  private async resend(): Promise<void> {
+    const waiting = this.unsent;
+    this.unsent = [];
+    for (const pending of waiting) {
+      const tried = await this.reports.deliver(pending);
+      if (!tried.done) {
+        this.unsent.push(pending);
+        continue;
+      }
+      const what = `the ${pending.report.status} report of ${pending.jobId}`;
+      this.log(tried.refused ? `Plinth refused ${what}: ${tried.refused}` : `sent ${what}`);
+    }
+  }
+
+  /** A download or upload of the job, tried again while Plinth is away, up to the job's deadline. */
+  private transfer(what: () => Promise<void>): Promise<void> {
+    return withRetry(what, { deadline: this.deadline(), policy: this.retry });
   }
 
   private async execute(
@@ -111,7 +195,7 @@ export class Executor {
     const workspace = join(dir, 'configuration');
     await mkdir(workspace);
     const archive = join(dir, 'configuration.tar.gz');
-    await this.client.download(job.links.configuration, archive);
+    await this.transfer(() => this.client.download(job.links.configuration, archive));
     await extract({ file: archive, cwd: workspace });
     const planFile = join(dir, 'plan.bin');
     const planJson = join(dir, 'plan.json');
@@ -131,7 +215,8 @@ export class Executor {
 
     if (job.kind === 'apply') {
       if (!job.links['plan-file']) throw new JobFailure('the apply job carries no plan-file link');
-      await this.client.download(job.links['plan-file'], planFile);
+      const saved = job.links['plan-file'];
+      await this.transfer(() => this.client.download(saved, planFile));
       await step('apply');
       return countApplyChanges(output.text) ?? {};
     }
@@ -146,8 +231,12 @@ export class Executor {
     } catch (err) {
       throw new JobFailure((err as Error).message);
     }
-    if (job.links['plan-json']) await this.client.upload(job.links['plan-json'], json);
-    if (job.links['plan-file']) await this.client.upload(job.links['plan-file'], await readFile(planFile));
+    const { 'plan-json': jsonLink, 'plan-file': fileLink } = job.links;
+    if (jsonLink) await this.transfer(() => this.client.upload(jsonLink, json));
+    if (fileLink) {
+      const saved = await readFile(planFile);
+      await this.transfer(() => this.client.upload(fileLink, saved));
+    }
     return counts;
   }
 
@@ -162,7 +251,7 @@ export class Executor {
     const heartbeatMs =
       (job['heartbeat-interval-seconds'] || registration['heartbeat-interval-seconds']) * 1000;
     const ctx: EvaluationContext = {
-      download: (url, file) => this.client.download(url, file),
+      download: (url, file) => this.transfer(() => this.client.download(url, file)),
       run: async (command, where) => {
         const output = new JobOutput(this.client, undefined);
         const result = await this.running(job, command, where, output, heartbeatMs);
@@ -202,7 +291,11 @@ export class Executor {
     }
   }
 
-  /** One command with heartbeats; a heartbeat answering `canceled` stops it. */
+  /**
+   * One command with heartbeats, each with an upload of the log so far. A heartbeat answering
+   * `canceled` stops the command at once, whatever becomes of the log upload beside it (after a
+   * force-cancel the job takes no more files).
+   */
   private async running(
     job: Job,
     command: string,
@@ -215,32 +308,37 @@ export class Executor {
       onOutput: (chunk) => output.append(chunk.toString('utf8')),
     });
     let canceled = false;
-    let beating = false;
+    let beat: Promise<void> | undefined;
+    let upload: Promise<void> | undefined;
     const timer = setInterval(() => {
-      if (beating) return;
-      beating = true;
-      void this.beat(job, output)
+      beat ??= this.heartbeat(job)
         .then((status) => {
-          if (status === 'canceled' && !canceled) {
-            canceled = true;
-            running.stop();
-          }
+          if (status !== 'canceled' || canceled) return;
+          canceled = true;
+          this.log(`the run of ${job.id} was canceled: stopping the command`);
+          running.stop();
         })
-        .finally(() => (beating = false));
+        .finally(() => (beat = undefined));
+      upload ??= output
+        .flush()
+        .catch((err: Error) => this.log(`could not upload the log of ${job.id}: ${err.message}`))
+        .finally(() => (upload = undefined));
     }, heartbeatMs);
     try {
       const result = await running.done;
       return { ...result, canceled };
     } finally {
       clearInterval(timer);
+      // A log upload still under way must not land after the final one and cut the log short.
+      await Promise.all([beat, upload]);
     }
   }
 
-  /** One heartbeat, with the log so far; a failed one is logged and tried again at the next tick. */
-  private async beat(job: Job, output: JobOutput): Promise<'running' | 'canceled'> {
+  /** One heartbeat; a failed one is logged and tried again at the next tick. */
+  private async heartbeat(job: Job): Promise<'running' | 'canceled'> {
     try {
       const status = await this.client.heartbeat(job.id);
-      await output.flush();
+      this.heardAt = Date.now();
       return status;
     } catch (err) {
       this.log(`heartbeat of ${job.id} failed: ${(err as Error).message}`);
@@ -271,10 +369,15 @@ class JobOutput {
     return this.chunks[0] ?? '';
   }
 
+  /** Whether some of the log has not gone up yet. */
+  get unsent(): boolean {
+    return this.text.length !== this.uploaded;
+  }
+
   async flush(): Promise<void> {
     const text = this.text;
     if (!this.url || text.length === this.uploaded) return;
-    await this.client.upload(this.url, text);
+    await this.client.upload(this.url, text, true);
     this.uploaded = text.length;
   }
 }

@@ -13,15 +13,21 @@ describe('parseOptions', () => {
       policyCommands: DEFAULT_POLICY_COMMANDS,
       workDir: '/tmp',
       maxJobs: 0,
+      reportTimeoutSeconds: 120,
     });
   });
 
   it('takes the environment when a flag is absent, and lets a flag win', () => {
     const env = { PLINTH_URL: 'http://a.test', PLINTH_AGENT_TOKEN: 't', PLINTH_PLAN_COMMAND: 'env-plan' };
-    const o = parseOptions(['--plan-command', 'flag-plan', '--max-jobs', '2'], env, defaults);
+    const o = parseOptions(
+      ['--plan-command', 'flag-plan', '--max-jobs', '2', '--report-timeout=600'],
+      env,
+      defaults,
+    );
     expect(o.url).toBe('http://a.test');
     expect(o.commands.plan).toBe('flag-plan');
     expect(o.maxJobs).toBe(2);
+    expect(o.reportTimeoutSeconds).toBe(600);
     expect(parseOptions([], env, defaults).commands.plan).toBe('env-plan');
   });
 
@@ -46,6 +52,9 @@ describe('parseOptions', () => {
     expect(() => parseOptions(['--url', 'http://a', '--token'], {}, defaults)).toThrow('needs a value');
     expect(() => parseOptions(['--url=http://a', '--token=t', '--max-jobs=x'], {}, defaults)).toThrow(
       'whole number',
+    );
+    expect(() => parseOptions(['--url=http://a', '--token=t', '--report-timeout=0'], {}, defaults)).toThrow(
+      '--report-timeout must be a positive number of seconds, got 0',
     );
   });
 });

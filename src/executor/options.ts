@@ -1,5 +1,8 @@
 import type { PolicyCommands } from './policy-evaluation';
 
+/** Plinth's default EXECUTOR_TIMEOUT: how long a job may go without a heartbeat before it is errored. */
+export const DEFAULT_REPORT_TIMEOUT_SECONDS = 120;
+
 /** How the reference executor is told what to run: flags first, then environment variables. */
 export interface ExecutorOptions {
   /** Plinth's base URL, e.g. `https://plinth.example.com`. */
@@ -13,6 +16,11 @@ export interface ExecutorOptions {
   workDir: string;
   /** Stop after this many jobs (0: run until stopped); for tests and one-shot CI runners. */
   maxJobs: number;
+  /**
+   * How long after Plinth last heard of a job its files and report are tried again while Plinth
+   * is away: its EXECUTOR_TIMEOUT (default 120 s).
+   */
+  reportTimeoutSeconds?: number;
 }
 
 /**
@@ -47,9 +55,9 @@ export const DEFAULT_COMMANDS: JobCommands = {
 
 export const USAGE = `usage: node dist/executor/main.js --url URL --token TOKEN [--name NAME]
        [--plan-command CMD] [--show-command CMD] [--apply-command CMD] [--work-dir DIR] [--max-jobs N]
-       [--framework-a-command CMD] [--framework-b-command CMD]
+       [--report-timeout SECONDS] [--framework-a-command CMD] [--framework-b-command CMD]
 Environment: PLINTH_URL, PLINTH_AGENT_TOKEN, PLINTH_AGENT_NAME, PLINTH_PLAN_COMMAND,
-PLINTH_SHOW_COMMAND, PLINTH_APPLY_COMMAND, PLINTH_WORK_DIR, PLINTH_MAX_JOBS,
+PLINTH_SHOW_COMMAND, PLINTH_APPLY_COMMAND, PLINTH_WORK_DIR, PLINTH_MAX_JOBS, PLINTH_REPORT_TIMEOUT,
 PLINTH_FRAMEWORK_A_COMMAND, PLINTH_FRAMEWORK_B_COMMAND.
 From a source checkout: npm run agent -- --url URL --token TOKEN ….`;
 
@@ -64,6 +72,7 @@ const FLAGS: Record<string, string> = {
   '--apply-command': 'PLINTH_APPLY_COMMAND',
   '--work-dir': 'PLINTH_WORK_DIR',
   '--max-jobs': 'PLINTH_MAX_JOBS',
+  '--report-timeout': 'PLINTH_REPORT_TIMEOUT',
   '--framework-a-command': 'PLINTH_FRAMEWORK_A_COMMAND',
   '--framework-b-command': 'PLINTH_FRAMEWORK_B_COMMAND',
 };
@@ -95,6 +104,10 @@ export function parseOptions(
   }
   const maxJobs = values.PLINTH_MAX_JOBS ?? '0';
   if (!/^\d+$/.test(maxJobs)) throw new OptionsError(`--max-jobs must be a whole number, got ${maxJobs}`);
+  const reportTimeout = values.PLINTH_REPORT_TIMEOUT ?? String(DEFAULT_REPORT_TIMEOUT_SECONDS);
+  if (!/^[1-9]\d*$/.test(reportTimeout)) {
+    throw new OptionsError(`--report-timeout must be a positive number of seconds, got ${reportTimeout}`);
+  }
   return {
     url: url.replace(/\/+$/, ''),
     token,
@@ -110,5 +123,6 @@ export function parseOptions(
     },
     workDir: values.PLINTH_WORK_DIR ?? defaults.tmpdir,
     maxJobs: Number(maxJobs),
+    reportTimeoutSeconds: Number(reportTimeout),
   };
 }

@@ -12,15 +12,29 @@ export type JobReport =
   | { status: 'finished'; results: PolicyResult[] }
   | { status: 'errored'; 'error-message': string };
 
+/** Plinth answered, with a status the call does not take. */
 export class ProtocolError extends Error {
   constructor(
     message: string,
     readonly status: number,
+    /** How long the answer's Retry-After asked to wait, when it had one. */
+    readonly retryAfterMs?: number,
   ) {
     super(message);
     this.name = 'ProtocolError';
   }
 }
+
+/** Reads Retry-After in both of its forms: delay-seconds or an HTTP date. */
+export function parseRetryAfter(value: string | null, now = Date.now()): number | undefined {
+  if (!value) return undefined;
+  if (/^\s*\d+\s*$/.test(value)) return Number(value) * 1000;
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
+}
+
+/** How long one protocol call or log upload may take before it counts as failed (and is tried again). */
+export const REQUEST_TIMEOUT_MS = 30_000;
 
 /** The executor's side of the job protocol: plain JSON calls and the signed links a job carries. */
 export class ProtocolClient {
@@ -29,6 +43,7 @@ export class ProtocolClient {
   constructor(
     private readonly baseUrl: string,
     private readonly token: string,
+    private readonly timeoutMs = REQUEST_TIMEOUT_MS,
   ) {}
 
   async register(name: string): Promise<Registration> {
@@ -48,46 +63,65 @@ export class ProtocolClient {
     return body.status === 'canceled' ? 'canceled' : 'running';
   }
 
-  async finish(jobId: string, report: JobReport): Promise<void> {
-    await this.call(`/jobs/${jobId}/finish`, report, [204]);
+  /**
+   * Reports how a job ended. `agentId` names the agent that claimed it when that is not this
+   * client's registration: a report kept on disk and sent again after a restart.
+   */
+  async finish(jobId: string, report: JobReport, agentId?: string): Promise<void> {
+    await this.call(`/jobs/${jobId}/finish`, report, [204], agentId);
   }
 
-  /** Streams a signed download link into a file. */
+  /** Streams a signed download link into a file (no time limit: saved plans can be large). */
   async download(url: string, file: string): Promise<void> {
     const res = await fetch(url);
-    if (res.status !== 200 || !res.body)
-      throw new ProtocolError(`GET ${redact(url)} answered ${res.status}`, res.status);
+    if (res.status !== 200 || !res.body) {
+      await res.body?.cancel();
+      throw failure(`GET ${redact(url)}`, res);
+    }
     await pipeline(Readable.fromWeb(res.body), createWriteStream(file));
   }
 
-  /** PUTs a whole body to a signed upload link. */
-  async upload(url: string, body: Buffer | string): Promise<void> {
+  /**
+   * PUTs a whole body to a signed upload link. `timed` bounds it like a protocol call (logs);
+   * the plan JSON and saved plan may take as long as they need.
+   */
+  async upload(url: string, body: Buffer | string, timed = false): Promise<void> {
     const res = await fetch(url, {
       method: 'PUT',
       body,
       headers: { 'Content-Type': 'application/octet-stream' },
+      signal: timed ? AbortSignal.timeout(this.timeoutMs) : undefined,
     });
     await res.arrayBuffer();
-    if (res.status >= 300) throw new ProtocolError(`PUT ${redact(url)} answered ${res.status}`, res.status);
+    if (res.status >= 300) throw failure(`PUT ${redact(url)}`, res);
   }
 
-  private async call(path: string, body: unknown, expected: number[]): Promise<unknown> {
+  private async call(path: string, body: unknown, expected: number[], agentId?: string): Promise<unknown> {
     const headers: Record<string, string> = {
       Authorization: `Bearer ${this.token}`,
       'Content-Type': 'application/json',
     };
-    if (this.agentId) headers['X-Plinth-Agent'] = this.agentId;
+    const agent = agentId ?? this.agentId;
+    if (agent) headers['X-Plinth-Agent'] = agent;
     const res = await fetch(`${this.baseUrl}/api/v2/agent${path}`, {
       method: 'POST',
       headers,
       body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(this.timeoutMs),
     });
     const text = await res.text();
-    if (!expected.includes(res.status)) {
-      throw new ProtocolError(`POST ${path} answered ${res.status}: ${text.slice(0, 500)}`, res.status);
-    }
+    if (!expected.includes(res.status)) throw failure(`POST ${path}`, res, text);
     return text ? (JSON.parse(text) as unknown) : undefined;
   }
+}
+
+function failure(what: string, res: Response, text?: string): ProtocolError {
+  const detail = text ? `: ${text.slice(0, 500)}` : '';
+  return new ProtocolError(
+    `${what} answered ${res.status}${detail}`,
+    res.status,
+    parseRetryAfter(res.headers.get('retry-after')),
+  );
 }
 
 /** Signed links are capabilities: logs show where they point, not their token. */

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
@@ -15,51 +15,16 @@ import {
   ISO_OFFSET,
   unique,
 } from '../helpers/fixtures';
-import { tarGz } from '../helpers/tarball';
 import { startApp, TestApp } from '../helpers/test-app';
 import { createTrigger } from '../run-triggers/helpers';
 import { createRun, createVersion, OWNER_RUN_PERMISSIONS, registeredExecutor, upload } from './run-fixtures';
+import { configuration, installTool } from './stand-in-tool';
 
 jest.setTimeout(120_000);
-
-/**
- * A stand-in for the infrastructure tool. `plan` reads the changes the configuration asks for
- * (`changes.json`: one action list per resource) and saves them as the plan file; `show` turns the
- * saved plan into plan JSON; `apply` reads the saved plan it was given and prints the tool's
- * closing summary. So the counts Plinth shows can only come from the configuration it served,
- * through the plan file it stored between the two jobs.
- */
-const TOOL = `
-const fs = require('node:fs');
-const [step] = process.argv.slice(2);
-const planFile = process.env.PLINTH_PLAN_FILE;
-if (step === 'plan') {
-  const actions = JSON.parse(fs.readFileSync('changes.json', 'utf8'));
-  console.log('Planning ' + process.env.PLINTH_WORKSPACE_NAME + ' for run ' + process.env.PLINTH_RUN_ID);
-  fs.writeFileSync(planFile, JSON.stringify({ saved: true, actions }));
-} else if (step === 'show') {
-  const plan = JSON.parse(fs.readFileSync(planFile, 'utf8'));
-  const resource_changes = plan.actions.map((a, i) => ({ address: 'null_resource.r' + i, change: { actions: a } }));
-  fs.writeFileSync(process.env.PLINTH_PLAN_JSON, JSON.stringify({ format_version: '1.2', resource_changes }));
-} else if (step === 'apply') {
-  const plan = JSON.parse(fs.readFileSync(planFile, 'utf8'));
-  const count = (name) => plan.actions.filter((a) => a.includes(name)).length;
-  console.log('Apply complete! Resources: ' + count('create') + ' added, ' + count('update') + ' changed, ' + count('delete') + ' destroyed.');
-} else {
-  console.error('unknown step ' + step);
-  process.exit(2);
-}
-`;
 
 /** A: two creations, an update and a replacement. B: one creation. */
 const A_CHANGES = [['create'], ['create'], ['update'], ['delete', 'create']];
 const B_CHANGES = [['create']];
-
-const configuration = (changes: string[][]) =>
-  tarGz([
-    { path: 'main.tf', body: 'resource "null_resource" "r" {}\n' },
-    { path: 'changes.json', body: JSON.stringify(changes) },
-  ]);
 
 interface Resource {
   id: string;
@@ -76,6 +41,7 @@ describe('the life of a run, driven by the reference executor', () => {
   let t: TestApp;
   let admin: Actor;
   let toolDir: string;
+  let tool: string;
   const executorLog: string[] = [];
   const stop = new AbortController();
   let running: Promise<void> | undefined;
@@ -84,7 +50,7 @@ describe('the life of a run, driven by the reference executor', () => {
     t = await startApp();
     admin = await bootstrapAdmin(t);
     toolDir = mkdtempSync(join(tmpdir(), 'plinth-life-'));
-    writeFileSync(join(toolDir, 'tool.js'), TOOL);
+    tool = installTool(toolDir);
   });
   afterAll(async () => {
     stop.abort();
@@ -94,7 +60,6 @@ describe('the life of a run, driven by the reference executor', () => {
   });
 
   function startExecutor(token: string): void {
-    const tool = `"${process.execPath}" "${join(toolDir, 'tool.js')}"`;
     const executor = new Executor(
       {
         url: t.origin,

@@ -1,0 +1,136 @@
+import { lstat, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { JobReport, ProtocolClient } from './protocol-client';
+import { isRetryable } from './retry';
+
+/**
+ * A job's outcome on its way to Plinth. It is on disk before the first try and leaves once Plinth
+ * took it (or refused it for good), so an executor that crashed or was stopped meanwhile sends it
+ * again when it starts.
+ */
+export interface PendingReport {
+  jobId: string;
+  /** The agent that claimed the job: after a restart the executor registers as another. */
+  agentId: string;
+  poolId: string;
+  report: JobReport;
+  /** Epoch ms: past this Plinth has errored the job for silence, so the executor stops waiting. */
+  deadline: number;
+  /** The signed log link and the whole log, while the log has not gone up in full. */
+  log?: { url: string; text: string };
+}
+
+/** What became of one try: taken (or refused for good: nothing will change Plinth's mind), or not yet. */
+export type Delivery = { done: true; refused?: string } | { done: false; error: unknown };
+
+/** Job ids are Plinth's (`job-…`); anything else in the directory is not ours to read. */
+const JOB_ID = /^job-[A-Za-z0-9_-]+$/;
+const JOB_FILE = /^(job-[A-Za-z0-9_-]+)\.json$/;
+
+/**
+ * The executor's pending reports, one `<job>.json` (and `<job>.log` while the log is unsent) per
+ * job in its state directory. Files are written whole and renamed into place, so a crash leaves
+ * the old version or the new one, never half of one.
+ */
+export class PendingReports {
+  constructor(
+    private readonly dir: string,
+    private readonly client: ProtocolClient,
+  ) {}
+
+  /** Puts the report on disk; done before it is first sent. */
+  async keep(pending: PendingReport): Promise<void> {
+    if (!JOB_ID.test(pending.jobId)) throw new Error(`unexpected job id ${JSON.stringify(pending.jobId)}`);
+    await this.ensurePrivate(true);
+    if (pending.log) await this.write(`${pending.jobId}.log`, pending.log.text);
+    const { log, ...rest } = pending;
+    await this.write(`${pending.jobId}.json`, JSON.stringify({ ...rest, 'log-url': log?.url }));
+  }
+
+  /** The reports left by an earlier start of an executor of this pool, oldest job first. */
+  async load(poolId: string): Promise<PendingReport[]> {
+    if (!(await this.ensurePrivate(false))) return [];
+    const names = await readdir(this.dir);
+    const found: PendingReport[] = [];
+    for (const name of names.sort()) {
+      const jobId = JOB_FILE.exec(name)?.[1];
+      if (!jobId) continue;
+      const stored = await this.read(jobId);
+      if (stored?.poolId === poolId) found.push(stored);
+    }
+    return found;
+  }
+
+  /**
+   * One try: the log (when it has not gone up yet), then the report. A log Plinth refuses for good
+   * (the job no longer takes files) does not hold back the report.
+   */
+  async deliver(pending: PendingReport): Promise<Delivery> {
+    try {
+      if (pending.log) {
+        try {
+          await this.client.upload(pending.log.url, pending.log.text, true);
+        } catch (err) {
+          if (isRetryable(err)) throw err;
+        }
+        pending.log = undefined;
+        await this.keep(pending);
+        await rm(join(this.dir, `${pending.jobId}.log`), { force: true });
+      }
+      await this.client.finish(pending.jobId, pending.report, pending.agentId);
+    } catch (err) {
+      if (isRetryable(err)) return { done: false, error: err };
+      await this.forget(pending.jobId);
+      return { done: true, refused: (err as Error).message };
+    }
+    await this.forget(pending.jobId);
+    return { done: true };
+  }
+
+  /**
+   * Whether the directory exists (made when `create`) and is this user's alone. A report found
+   * there is sent with this executor's token, so nobody else may be able to put one there (the
+   * default work directory is the shared temporary one).
+   */
+  private async ensurePrivate(create: boolean): Promise<boolean> {
+    if (create) await mkdir(this.dir, { recursive: true, mode: 0o700 });
+    const stat = await lstat(this.dir).catch((err: NodeJS.ErrnoException) => {
+      if (err.code === 'ENOENT') return null;
+      throw err;
+    });
+    if (!stat) return false;
+    const uid = process.getuid?.();
+    if (!stat.isDirectory() || (uid !== undefined && stat.uid !== uid) || (stat.mode & 0o077) !== 0) {
+      throw new Error(`${this.dir} must be a directory that only this user can use (mode 700)`);
+    }
+    return true;
+  }
+
+  private async forget(jobId: string): Promise<void> {
+    await rm(join(this.dir, `${jobId}.log`), { force: true });
+    await rm(join(this.dir, `${jobId}.json`), { force: true });
+  }
+
+  private async read(jobId: string): Promise<PendingReport | null> {
+    let stored: Omit<PendingReport, 'log'> & { 'log-url'?: string };
+    try {
+      stored = JSON.parse(await readFile(join(this.dir, `${jobId}.json`), 'utf8')) as typeof stored;
+    } catch {
+      // Gone meanwhile (another executor sharing the directory sent it), or not one of ours.
+      return null;
+    }
+    const { 'log-url': url, ...pending } = stored;
+    if (url) {
+      const text = await readFile(join(this.dir, `${jobId}.log`), 'utf8').catch(() => undefined);
+      if (text !== undefined) return { ...pending, log: { url, text } };
+    }
+    return pending;
+  }
+
+  private async write(name: string, content: string): Promise<void> {
+    const path = join(this.dir, name);
+    const partial = `${path}.${process.pid}.partial`;
+    await writeFile(partial, content, { mode: 0o600 });
+    await rename(partial, path);
+  }
+}
