@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { Executor } from './executor';
 import { OptionsError, parseOptions, USAGE } from './options';
@@ -10,14 +11,20 @@ async function main(): Promise<void> {
     console.log(USAGE);
     return;
   }
-  let options;
+  let parsed;
   try {
-    options = parseOptions(argv, process.env, { hostname: hostname(), tmpdir: tmpdir() });
+    parsed = parseOptions(argv, process.env, {
+      hostname: hostname(),
+      tmpdir: tmpdir(),
+      readFile: (path) => readFileSync(path, 'utf8'),
+    });
   } catch (err) {
     if (!(err instanceof OptionsError)) throw err;
     console.error(`${err.message}\n${USAGE}`);
     process.exit(2);
   }
+  const { options, warnings } = parsed;
+  for (const warning of warnings) console.error(warning);
   const log = (message: string) => console.log(`${new Date().toISOString()} ${message}`);
   const stop = new AbortController();
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {

@@ -53,19 +53,22 @@ export const DEFAULT_COMMANDS: JobCommands = {
   apply: 'terraform init -input=false && terraform apply -input=false "$PLINTH_PLAN_FILE"',
 };
 
-export const USAGE = `usage: node dist/executor/main.js --url URL --token TOKEN [--name NAME]
+export const USAGE = `usage: node dist/executor/main.js --url URL [--token-file FILE] [--name NAME]
        [--plan-command CMD] [--show-command CMD] [--apply-command CMD] [--work-dir DIR] [--max-jobs N]
        [--report-timeout SECONDS] [--framework-a-command CMD] [--framework-b-command CMD]
-Environment: PLINTH_URL, PLINTH_AGENT_TOKEN, PLINTH_AGENT_NAME, PLINTH_PLAN_COMMAND,
-PLINTH_SHOW_COMMAND, PLINTH_APPLY_COMMAND, PLINTH_WORK_DIR, PLINTH_MAX_JOBS, PLINTH_REPORT_TIMEOUT,
-PLINTH_FRAMEWORK_A_COMMAND, PLINTH_FRAMEWORK_B_COMMAND.
-From a source checkout: npm run agent -- --url URL --token TOKEN ….`;
+The agent token: PLINTH_AGENT_TOKEN in the environment, or --token-file FILE (PLINTH_AGENT_TOKEN_FILE)
+naming a file that holds it. --token TOKEN works too but shows the token to anyone who lists processes.
+Environment: PLINTH_URL, PLINTH_AGENT_TOKEN, PLINTH_AGENT_TOKEN_FILE, PLINTH_AGENT_NAME,
+PLINTH_PLAN_COMMAND, PLINTH_SHOW_COMMAND, PLINTH_APPLY_COMMAND, PLINTH_WORK_DIR, PLINTH_MAX_JOBS,
+PLINTH_REPORT_TIMEOUT, PLINTH_FRAMEWORK_A_COMMAND, PLINTH_FRAMEWORK_B_COMMAND.
+From a source checkout: npm run agent -- --url URL ….`;
 
 export class OptionsError extends Error {}
 
 const FLAGS: Record<string, string> = {
   '--url': 'PLINTH_URL',
   '--token': 'PLINTH_AGENT_TOKEN',
+  '--token-file': 'PLINTH_AGENT_TOKEN_FILE',
   '--name': 'PLINTH_AGENT_NAME',
   '--plan-command': 'PLINTH_PLAN_COMMAND',
   '--show-command': 'PLINTH_SHOW_COMMAND',
@@ -77,14 +80,31 @@ const FLAGS: Record<string, string> = {
   '--framework-b-command': 'PLINTH_FRAMEWORK_B_COMMAND',
 };
 
-/** Reads `--flag value` and `--flag=value`; a flag wins over its environment variable. */
+/** What `parseOptions` needs from the machine, passed in so that it stays a pure function in tests. */
+export interface OptionDefaults {
+  hostname: string;
+  tmpdir: string;
+  readFile(path: string): string;
+}
+
+export interface ParsedOptions {
+  options: ExecutorOptions;
+  /** Said on stderr before the executor starts. */
+  warnings: string[];
+}
+
+/**
+ * Reads `--flag value` and `--flag=value`; a flag wins over its environment variable. The token
+ * comes from `--token`, `--token-file`, PLINTH_AGENT_TOKEN or PLINTH_AGENT_TOKEN_FILE, in that order.
+ */
 export function parseOptions(
   argv: readonly string[],
   env: Record<string, string | undefined>,
-  defaults: { hostname: string; tmpdir: string },
-): ExecutorOptions {
+  defaults: OptionDefaults,
+): ParsedOptions {
   const values: Record<string, string | undefined> = {};
   for (const name of Object.values(FLAGS)) values[name] = env[name] || undefined;
+  const given = new Set<string>();
   for (let i = 0; i < argv.length; i++) {
     const [flag, inline] = argv[i].split(/=(.*)/s, 2);
     const name = FLAGS[flag];
@@ -92,11 +112,28 @@ export function parseOptions(
     const value = inline ?? argv[++i];
     if (value === undefined) throw new OptionsError(`${flag} needs a value`);
     values[name] = value;
+    given.add(flag);
   }
   const url = values.PLINTH_URL;
-  const token = values.PLINTH_AGENT_TOKEN;
   if (!url) throw new OptionsError('--url (or PLINTH_URL) is required');
-  if (!token) throw new OptionsError('--token (or PLINTH_AGENT_TOKEN) is required');
+  const warnings: string[] = [];
+  if (given.has('--token') && given.has('--token-file')) {
+    throw new OptionsError('give the agent token once: --token or --token-file, not both');
+  }
+  if (given.has('--token')) {
+    warnings.push(
+      'warning: --token shows the agent token to anyone who can list processes on this host; ' +
+        'use PLINTH_AGENT_TOKEN or --token-file instead',
+    );
+  }
+  const tokenFile =
+    given.has('--token-file') || (!given.has('--token') && !env.PLINTH_AGENT_TOKEN)
+      ? values.PLINTH_AGENT_TOKEN_FILE
+      : undefined;
+  const token = tokenFile ? readToken(tokenFile, defaults) : values.PLINTH_AGENT_TOKEN;
+  if (!token) {
+    throw new OptionsError('the agent token is required: PLINTH_AGENT_TOKEN, --token-file or --token');
+  }
   try {
     if (!/^https?:$/.test(new URL(url).protocol)) throw new Error();
   } catch {
@@ -108,7 +145,7 @@ export function parseOptions(
   if (!/^[1-9]\d*$/.test(reportTimeout)) {
     throw new OptionsError(`--report-timeout must be a positive number of seconds, got ${reportTimeout}`);
   }
-  return {
+  const options: ExecutorOptions = {
     url: url.replace(/\/+$/, ''),
     token,
     name: values.PLINTH_AGENT_NAME ?? defaults.hostname,
@@ -125,4 +162,20 @@ export function parseOptions(
     maxJobs: Number(maxJobs),
     reportTimeoutSeconds: Number(reportTimeout),
   };
+  return { options, warnings };
+}
+
+/** The token file's content without surrounding whitespace (files usually end in a newline). */
+function readToken(path: string, defaults: OptionDefaults): string {
+  let content: string;
+  try {
+    content = defaults.readFile(path);
+  } catch (err) {
+    throw new OptionsError(
+      `cannot read the token file ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+    );
+  }
+  const token = content.trim();
+  if (!token) throw new OptionsError(`the token file ${path} is empty`);
+  return token;
 }

@@ -166,9 +166,23 @@ describe('the compiled operator tools and executor (what the image runs)', () =>
   it('runs the reference executor', () => {
     const help = node('executor/main.js', ['--help']);
     expect(help.code).toBe(0);
-    expect(help.stdout).toMatch(/^usage: node dist\/executor\/main\.js --url URL --token TOKEN/);
+    expect(help.stdout).toMatch(/^usage: node dist\/executor\/main\.js --url URL \[--token-file FILE\]/);
     const missing = node('executor/main.js', []);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/^--url \(or PLINTH_URL\) is required\nusage:/);
+    const noFile = node('executor/main.js', [
+      '--url',
+      'http://127.0.0.1:9',
+      '--token-file',
+      join(work, 'nothing'),
+    ]);
+    expect(noFile.code).toBe(2);
+    expect(noFile.stderr).toContain(`cannot read the token file ${join(work, 'nothing')}: ENOENT\nusage:`);
+    // Nothing listens on the discard port: the executor warns, then fails to register.
+    const inArgs = node('executor/main.js', ['--url', 'http://127.0.0.1:9', '--token', 'visible-token']);
+    expect(inArgs.code).toBe(1);
+    expect(inArgs.stderr).toMatch(
+      /^warning: --token shows the agent token to anyone who can list processes on this host; use PLINTH_AGENT_TOKEN or --token-file instead\n/,
+    );
   });
 });
