@@ -410,6 +410,15 @@ describe('Executor', () => {
       expect(logLines).toContainEqual(
         `cannot read the reports kept from an earlier start: ${pendingDir()} must be a directory that only this user can use (mode 700)`,
       );
+
+      // Nor is a report kept there; it is sent all the same.
+      const next = fake.queue('plan');
+      await executor().run();
+      expect(fake.reports.get(next)).toEqual(TWO_ADDED_ONE_DESTROYED);
+      expect(logLines).toContainEqual(
+        `cannot keep the report of ${next} on disk, sending it anyway: ${pendingDir()} must be a directory that only this user can use (mode 700)`,
+      );
+      expect(pendingFiles()).toEqual([`${id}.json`]);
     });
   });
 

@@ -74,8 +74,8 @@ export class PendingReports {
           if (isRetryable(err)) throw err;
         }
         pending.log = undefined;
-        await this.keep(pending);
-        await rm(join(this.dir, `${pending.jobId}.log`), { force: true });
+        // A stored report whose log file is gone is read back without a log.
+        await this.remove(`${pending.jobId}.log`);
       }
       await this.client.finish(pending.jobId, pending.report, pending.agentId);
     } catch (err) {
@@ -107,8 +107,16 @@ export class PendingReports {
   }
 
   private async forget(jobId: string): Promise<void> {
-    await rm(join(this.dir, `${jobId}.log`), { force: true });
-    await rm(join(this.dir, `${jobId}.json`), { force: true });
+    await this.remove(`${jobId}.log`);
+    await this.remove(`${jobId}.json`);
+  }
+
+  /**
+   * The disk copy is the fallback, never the reason a delivery fails: a file that cannot be
+   * removed is sent again later, and Plinth answers a repeat with 204 or a 409.
+   */
+  private async remove(name: string): Promise<void> {
+    await rm(join(this.dir, name), { force: true }).catch(() => undefined);
   }
 
   private async read(jobId: string): Promise<PendingReport | null> {
