@@ -13,6 +13,7 @@ import { newId } from '../common/ids';
 import { WorkspacesService } from '../workspaces/workspaces.service';
 import { TeamWorkspaceAttributes } from './dto/team-workspace-attributes.dto';
 import { TeamWorkspaceEntity } from './entities/team-workspace.entity';
+import { secretTeamsSeenBy, seesTeam } from './team-visibility';
 import { TeamsRepository } from './teams.repository';
 
 /** Team access to workspaces: managed by whoever administers the workspace. */
@@ -25,15 +26,23 @@ export class TeamWorkspacesService {
     @InjectDataSource() private readonly ds: DataSource,
   ) {}
 
+  /** The workspace's team access, but a secret team's only to those who see the team. */
   async list(p: Principal, workspaceId: string, page: PageParams): Promise<Page<TeamWorkspaceEntity>> {
     const ws = await this.workspaces.requireAccess(p, workspaceId, 'read');
-    return this.repo.listTeamWorkspaces(ws.id, page);
+    const access = await this.permissions.requireMember(p, ws.organizationId);
+    return this.repo.listTeamWorkspaces(ws.id, page, secretTeamsSeenBy(access));
   }
 
+  /** 404 unless the principal reads the workspace and sees the team (as for the team itself). */
   async show(p: Principal, id: string): Promise<TeamWorkspaceEntity> {
     const tw = await this.repo.findTeamWorkspace(id);
     if (!tw) throw notFound();
-    await this.workspaces.requireAccess(p, tw.workspaceId, 'read');
+    const ws = await this.workspaces.requireAccess(p, tw.workspaceId, 'read');
+    const [team, access] = await Promise.all([
+      this.repo.findTeam(tw.teamId),
+      this.permissions.requireMember(p, ws.organizationId),
+    ]);
+    if (!team || !seesTeam(access, team)) throw notFound();
     return tw;
   }
 
@@ -43,8 +52,12 @@ export class TeamWorkspacesService {
     if (!teamRef) throw invalid('Team relationship is required', '/data/relationships/team');
     if (!wsRef) throw invalid('Workspace relationship is required', '/data/relationships/workspace');
     const ws = await this.workspaces.requireAccess(p, wsRef.id, 'admin');
-    const team = await this.repo.findTeam(teamRef.id);
-    if (!team || team.organizationId !== ws.organizationId) {
+    const [team, access] = await Promise.all([
+      this.repo.findTeam(teamRef.id),
+      this.permissions.requireMember(p, ws.organizationId),
+    ]);
+    // A secret team the principal does not see is answered as a missing one.
+    if (!team || team.organizationId !== ws.organizationId || !seesTeam(access, team)) {
       throw invalid('Team not found', '/data/relationships/team/data/id');
     }
     const now = new Date();

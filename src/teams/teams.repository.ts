@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, In, Repository } from 'typeorm';
+import { EntityManager, In, ObjectLiteral, Repository, SelectQueryBuilder } from 'typeorm';
 import { IdSubquery } from '../common/sql/id-subquery';
 import { paginate, Page } from '../common/sql/paginate';
 import { lockRow } from '../common/sql/transaction';
@@ -8,6 +8,20 @@ import { PageParams } from '../common/jsonapi/pagination';
 import { TeamMembershipEntity } from './entities/team-membership.entity';
 import { TeamWorkspaceEntity } from './entities/team-workspace.entity';
 import { TeamEntity } from './entities/team.entity';
+
+/** Keeps the rows of teams that are not secret, and of the secret ones among `secretOf`. */
+function onlyVisibleTeams<T extends ObjectLiteral>(
+  qb: SelectQueryBuilder<T>,
+  alias: string,
+  secretOf: readonly string[],
+): SelectQueryBuilder<T> {
+  return qb.andWhere(
+    secretOf.length
+      ? `(${alias}.visibility <> 'secret' OR ${alias}.id IN (:...secretOf))`
+      : `${alias}.visibility <> 'secret'`,
+    { secretOf },
+  );
+}
 
 @Injectable()
 export class TeamsRepository {
@@ -76,12 +90,7 @@ export class TeamsRepository {
       .createQueryBuilder('t')
       .where('t.organization_id = :organizationId', { organizationId })
       .orderBy('t.name', 'ASC');
-    if (secretOf) {
-      qb.andWhere(
-        secretOf.length ? "(t.visibility <> 'secret' OR t.id IN (:...secretOf))" : "t.visibility <> 'secret'",
-        { secretOf },
-      );
-    }
+    if (secretOf) onlyVisibleTeams(qb, 't', secretOf);
     return paginate(qb, page);
   }
 
@@ -130,12 +139,18 @@ export class TeamsRepository {
     return this.teamWorkspaces.findOne({ where: { id } });
   }
 
-  listTeamWorkspaces(workspaceId: string, page: PageParams): Promise<Page<TeamWorkspaceEntity>> {
+  /** A workspace's team access; with `secretOf`, that of secret teams only among those ids. */
+  listTeamWorkspaces(
+    workspaceId: string,
+    page: PageParams,
+    secretOf?: readonly string[],
+  ): Promise<Page<TeamWorkspaceEntity>> {
     const qb = this.teamWorkspaces
       .createQueryBuilder('tw')
       .where('tw.workspace_id = :workspaceId', { workspaceId })
       .orderBy('tw.created_at', 'ASC')
       .addOrderBy('tw.id', 'ASC');
+    if (secretOf) onlyVisibleTeams(qb.innerJoin(TeamEntity, 't', 't.id = tw.team_id'), 't', secretOf);
     return paginate(qb, page);
   }
 

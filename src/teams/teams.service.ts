@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { PermissionService } from '../common/auth/permission.service';
-import { FLAG_PROPERTY, ORGANIZATION_FLAGS, OrganizationAccess, Principal } from '../common/auth/principal';
+import { FLAG_PROPERTY, ORGANIZATION_FLAGS, Principal } from '../common/auth/principal';
 import { Page } from '../common/sql/paginate';
 import { IdSubquery } from '../common/sql/id-subquery';
 import { inOneStatement, inTransaction } from '../common/sql/transaction';
@@ -21,14 +21,10 @@ import {
   UpdateTeamAttributes,
 } from './dto/team-attributes.dto';
 import { TeamEntity } from './entities/team.entity';
+import { secretTeamsSeenBy, seesTeam } from './team-visibility';
 import { TeamsRepository } from './teams.repository';
 
 export const OWNERS_TEAM = 'owners';
-
-/** Secret teams (the default) show only to their own members and to owners. */
-function seesTeam(access: OrganizationAccess, team: TeamEntity): boolean {
-  return team.visibility !== 'secret' || access.owner || access.teamIds.includes(team.id);
-}
 
 export interface TeamView {
   team: TeamEntity;
@@ -116,7 +112,7 @@ export class TeamsService {
   async list(p: Principal, orgName: string, page: PageParams): Promise<Page<TeamView>> {
     const org = await this.organizations.requireVisible(p, orgName);
     const access = await this.permissions.requireMember(p, org.id);
-    const result = await this.repo.listTeams(org.id, page, access.owner ? undefined : access.teamIds);
+    const result = await this.repo.listTeams(org.id, page, secretTeamsSeenBy(access));
     const members = await this.repo.memberIds(result.items.map((t) => t.id));
     return {
       ...result,

@@ -446,5 +446,85 @@ describe('teams', () => {
       await stranger.api.get(`/api/v2/team-workspaces/${id}`).expect(404);
       await stranger.api.get(`/api/v2/team-workspaces?filter[workspace][id]=${ws}`).expect(404);
     });
+
+    describe('of secret teams', () => {
+      let ws: string;
+      let hidden: string;
+      let hiddenGrant: string;
+      let openTeam: string;
+      let openGrant: string;
+      let reader: Actor & { teamId: string };
+      let readerGrant: string;
+      let wsAdmin: Actor & { teamId: string };
+      let wsAdminGrant: string;
+
+      beforeAll(async () => {
+        ws = await createWorkspace(owner, org);
+        hidden = await createTeam(owner, org);
+        hiddenGrant = await grantWorkspace(owner, hidden, ws, 'write');
+        openTeam = (
+          await owner.api
+            .post(
+              `/api/v2/organizations/${org}/teams`,
+              body({ name: unique('open'), visibility: 'organization' }),
+            )
+            .expect(201)
+        ).body.data.id;
+        openGrant = await grantWorkspace(owner, openTeam, ws, 'read');
+        reader = await memberWith(t, admin, owner, org);
+        readerGrant = await grantWorkspace(owner, reader.teamId, ws, 'read');
+        wsAdmin = await memberWith(t, admin, owner, org);
+        wsAdminGrant = await grantWorkspace(owner, wsAdmin.teamId, ws, 'admin');
+      });
+
+      const listedGrants = async (actor: Actor) => {
+        const res = await actor.api.get(`/api/v2/team-workspaces?filter[workspace][id]=${ws}`).expect(200);
+        expect(res.body.meta.pagination['total-count']).toBe(res.body.data.length);
+        return (res.body.data as { id: string }[]).map((d) => d.id).sort();
+      };
+
+      it('are listed and shown only to those who see the team', async () => {
+        expect(await listedGrants(reader)).toEqual([openGrant, readerGrant].sort());
+        expect(await listedGrants(wsAdmin)).toEqual([openGrant, wsAdminGrant].sort());
+        const page = await reader.api
+          .get(`/api/v2/team-workspaces?filter[workspace][id]=${ws}&page[size]=1&page[number]=2`)
+          .expect(200);
+        expect(page.body.data).toEqual([teamWorkspaceShape(readerGrant, reader.teamId, ws, 'read')]);
+        expectPagination(page.body, { current: 2, size: 1, prev: 1, next: null, pages: 2, count: 2 });
+
+        const shown = await reader.api.get(`/api/v2/team-workspaces/${hiddenGrant}`).expect(404);
+        expect(shown.body).toEqual({ errors: [{ status: '404', title: 'not found' }] });
+        await reader.api.get(`/api/v2/team-workspaces/${hiddenGrant}?include=team`).expect(400);
+        expect((await reader.api.get(`/api/v2/team-workspaces/${openGrant}`).expect(200)).body).toEqual({
+          data: teamWorkspaceShape(openGrant, openTeam, ws, 'read'),
+        });
+      });
+
+      it('are all listed to owners, to site administrators and to the team itself', async () => {
+        const all = [hiddenGrant, openGrant, readerGrant, wsAdminGrant].sort();
+        expect(await listedGrants(owner)).toEqual(all);
+        expect(await listedGrants(admin)).toEqual(all);
+        expect(await listedGrants(await createOrganizationToken(t, owner, org))).toEqual(all);
+        const teamToken = await createTeamToken(t, owner, hidden);
+        expect(await listedGrants(teamToken)).toContain(hiddenGrant);
+        const own = await teamToken.api.get(`/api/v2/team-workspaces/${hiddenGrant}`).expect(200);
+        expect(own.body).toEqual({ data: teamWorkspaceShape(hiddenGrant, hidden, ws, 'write') });
+      });
+
+      it('cannot be changed, revoked or made by a workspace administrator who does not see the team', async () => {
+        const change = { data: { type: 'team-workspaces', attributes: { access: 'read' } } };
+        await wsAdmin.api.patch(`/api/v2/team-workspaces/${hiddenGrant}`, change).expect(404);
+        await wsAdmin.api.delete(`/api/v2/team-workspaces/${hiddenGrant}`).expect(404);
+        const other = await createTeam(owner, org);
+        const made = await wsAdmin.api.post('/api/v2/team-workspaces', grant(other, ws, 'read')).expect(422);
+        expect(made.body).toEqual(
+          errorsOf(422, { detail: 'Team not found', pointer: '/data/relationships/team/data/id' }),
+        );
+        await wsAdmin.api.patch(`/api/v2/team-workspaces/${openGrant}`, change).expect(200);
+        expect((await owner.api.get(`/api/v2/team-workspaces/${hiddenGrant}`).expect(200)).body).toEqual({
+          data: teamWorkspaceShape(hiddenGrant, hidden, ws, 'write'),
+        });
+      });
+    });
   });
 });
