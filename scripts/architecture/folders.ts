@@ -58,7 +58,7 @@ export const FOLDERS: Record<string, Folder> = {
   },
   audit: {
     layer: 'domain',
-    text: 'the audit trail: a middleware on every path records each write; serves the trail',
+    text: 'the audit trail: a request watcher records each write, refused before routing or not; serves the trail',
   },
   bootstrap: {
     layer: 'domain',

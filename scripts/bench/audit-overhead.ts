@@ -1,6 +1,6 @@
 /**
  * What recording one write in the audit trail costs the request that made it, in CPU: the
- * middleware's capture of an answered write (principal, route, resource, status) and the push
+ * watcher's capture of an answered write (principal, route, resource, status) and the push
  * into the batch, measured in-process over many calls. The batched INSERT is paid once per
  * second (or per 200 events) off the request path; `npm run bench` with AUDIT_RETENTION_DAYS=0
  * and without measures the whole server (docs/benchmarks.md).
@@ -9,7 +9,7 @@
  */
 import 'reflect-metadata';
 import type { Response } from 'express';
-import { captureWrite } from '../../src/audit/audit.middleware';
+import { captureWrite } from '../../src/audit/audit.watcher';
 import { AuditRecorder } from '../../src/audit/audit.recorder';
 import type { AuditRepository } from '../../src/audit/audit.repository';
 import { AppConfig } from '../../src/config/app-config';

@@ -49,10 +49,12 @@ export class AgentAuthService {
   /** The agent named by the request, which must belong to the token's pool. */
   async agent(token: AgentTokenContext, agentId: string): Promise<AgentContext> {
     const key = `agent:${agentId}`;
-    const poolId = await this.cache.get(key, () => this.agents.poolOf(agentId));
-    if (poolId === null) this.cache.forget(key);
-    if (poolId !== token.poolId) throw unauthorized('X-Plinth-Agent does not name an agent of this pool');
-    return { ...token, agentId };
+    const identity = await this.cache.get(key, () => this.agents.identityOf(agentId));
+    if (identity === null) this.cache.forget(key);
+    if (identity?.poolId !== token.poolId) {
+      throw unauthorized('X-Plinth-Agent does not name an agent of this pool');
+    }
+    return { ...token, agentId, agentName: identity.name };
   }
 
   /**

@@ -9,6 +9,8 @@ export interface AgentTokenContext {
 /** The executor calling an agent route: its token, pool and organization (see AgentTokenGuard). */
 export interface AgentContext extends AgentTokenContext {
   agentId: string;
+  /** The name it registered with (agents are never renamed), for the audit trail. */
+  agentName: string;
 }
 
 /** Seconds an executor waits between two claims that found no work (told at registration). */

@@ -38,9 +38,14 @@ describe('AgentTokenGuard', () => {
     touch: (id: string) => Promise.resolve(void touches.push(`token:${id}`)),
   } as unknown as AgentTokensRepository;
   const agents = {
-    poolOf: (id: string) =>
+    identityOf: (id: string) =>
       Promise.resolve(
-        ({ 'agent-1': 'apool-1', 'agent-other': 'apool-2' } as Record<string, string>)[id] ?? null,
+        (
+          {
+            'agent-1': { poolId: 'apool-1', name: 'host-1' },
+            'agent-other': { poolId: 'apool-2', name: 'host-2' },
+          } as Record<string, { poolId: string; name: string }>
+        )[id] ?? null,
       ),
     touch: (id: string) => Promise.resolve(void touches.push(`agent:${id}`)),
   } as unknown as AgentsRepository;
@@ -71,7 +76,7 @@ describe('AgentTokenGuard', () => {
   it('needs an agent of the token pool on every other route', async () => {
     const ok = call('claim', { authorization: 'Bearer good-secret', 'x-plinth-agent': 'agent-1' });
     await expect(ok.result).resolves.toBe(true);
-    expect(ok.req.agent).toEqual({ ...TOKEN, agentId: 'agent-1' });
+    expect(ok.req.agent).toEqual({ ...TOKEN, agentId: 'agent-1', agentName: 'host-1' });
     for (const agent of [undefined, 'agent-other', 'agent-unknown']) {
       const headers: Record<string, string> = { authorization: 'Bearer good-secret' };
       if (agent) headers['x-plinth-agent'] = agent;

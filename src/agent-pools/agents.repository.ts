@@ -22,9 +22,10 @@ export class AgentsRepository {
     return this.rows.byId(id);
   }
 
-  /** The pool of an agent, the one thing the agent guard needs. */
-  async poolOf(id: string): Promise<string | null> {
-    return (await this.rows.byId(id))?.poolId ?? null;
+  /** The pool of an agent, which the agent guard checks, and its name, which the audit trail shows. */
+  async identityOf(id: string): Promise<{ poolId: string; name: string } | null> {
+    const agent = await this.rows.byId(id);
+    return agent ? { poolId: agent.poolId, name: agent.name } : null;
   }
 
   listForPool(poolId: string, seenSince: Date | undefined, page: PageParams): Promise<Page<AgentEntity>> {

@@ -44,6 +44,24 @@ describe('describeWrite', () => {
     );
   });
 
+  it('reads an executor’s calls as actions on the resource before them', () => {
+    expect(describeWrite('POST', '/api/v2/agent/jobs/:id/finish', { id: 'job-1' })).toEqual({
+      resourceType: 'jobs',
+      resourceId: 'job-1',
+      action: 'finish',
+    });
+    expect(describeWrite('POST', '/api/v2/agent/jobs/claim', {})).toEqual({
+      resourceType: 'jobs',
+      resourceId: null,
+      action: 'claim',
+    });
+    expect(describeWrite('POST', '/api/v2/agent/register', {})).toEqual({
+      resourceType: 'agents',
+      resourceId: null,
+      action: 'register',
+    });
+  });
+
   it('never keeps a capability carried in the path', () => {
     expect(describeWrite('PUT', '/uploads/:token', { token: 'signed.secret' })).toEqual({
       resourceType: 'uploads',

@@ -13,6 +13,9 @@ const PREFIXES = [
   ['api', 'registry', 'v1'],
 ];
 
+/** The executor protocol: every write there is an action, named by the route's last segment. */
+const EXECUTOR_PROTOCOL = ['api', 'v2', 'agent'];
+
 /** Route parameters that carry capabilities, never kept (an upload link's signed token). */
 const SECRET_PARAMS = /token|secret|signature/i;
 
@@ -24,7 +27,9 @@ const VERBS: Record<string, string> = { POST: 'create', PUT: 'update', PATCH: 'u
  * - `…/:id/actions/<name>` is action `<name>` on the resource before it;
  * - `…/:id/relationships/<name>` adds, replaces or removes `<name>` of that resource;
  * - a route ending in a parameter acts on that resource (`PATCH /policies/:id`: update policies);
- * - a route ending in a name creates in that collection, and the answer names what was made.
+ * - a route ending in a name creates in that collection, and the answer names what was made;
+ * - an executor's call (`/api/v2/agent/jobs/:id/finish`) is the action its last segment names on
+ *   the resource before it (`finish` of that job; `register` of an agent).
  */
 export function describeWrite(
   method: string,
@@ -32,7 +37,20 @@ export function describeWrite(
   params: Record<string, string | undefined>,
   answered?: ResourceIdentifier,
 ): WriteDescription {
-  const segments = withoutPrefix(route.split('/').filter(Boolean));
+  const all = route.split('/').filter(Boolean);
+  const last = all[all.length - 1] ?? '';
+  if (
+    all.length > EXECUTOR_PROTOCOL.length &&
+    EXECUTOR_PROTOCOL.every((p, i) => all[i] === p) &&
+    !last.startsWith(':')
+  ) {
+    const segments = all.slice(EXECUTOR_PROTOCOL.length, -1);
+    const target = segments.length
+      ? resourceAt(segments, params)
+      : { resourceType: 'agents', resourceId: null };
+    return { ...target, action: last };
+  }
+  const segments = withoutPrefix(all);
   const verb = VERBS[method] ?? method.toLowerCase();
   const marker = segments.findIndex((s) => s === 'actions' || s === 'relationships');
   if (marker > 0 && marker + 1 < segments.length) {

@@ -1,14 +1,25 @@
 import { EventEmitter } from 'node:events';
-import type { NextFunction, Response } from 'express';
-import { AuditMiddleware } from './audit.middleware';
+import type { Response } from 'express';
+import type { HttpAdapterHost } from '@nestjs/core';
+import { RequestWatchers } from '../http/request-watchers';
+import { AuditWatcher, captureWrite } from './audit.watcher';
 import type { AuditRecorder } from './audit.recorder';
 
-describe('AuditMiddleware', () => {
+function answer(statusCode: number) {
+  return Object.assign(new EventEmitter(), { statusCode, writableFinished: true, getHeader: () => 'req-1' });
+}
+
+describe('AuditWatcher', () => {
   it('records the client address even when the connection is gone by the time the answer ends', () => {
     const record = jest.fn();
-    const middleware = new AuditMiddleware({ enabled: true, record } as unknown as AuditRecorder);
+    const watchers = new RequestWatchers();
+    const sut = new AuditWatcher({ enabled: true, record } as unknown as AuditRecorder, watchers, {
+      httpAdapter: {},
+    } as HttpAdapterHost);
+    sut.onModuleInit();
     const req = {
       method: 'PUT',
+      path: '/uploads/x',
       originalUrl: '/uploads/x',
       url: '/uploads/x',
       params: {},
@@ -19,14 +30,10 @@ describe('AuditMiddleware', () => {
         return this.socket!.remoteAddress;
       },
     };
-    const res = Object.assign(new EventEmitter(), {
-      statusCode: 200,
-      writableFinished: false,
-      getHeader: () => 'req-1',
-    });
-    const next = jest.fn() as NextFunction;
+    const res = Object.assign(answer(200), { writableFinished: false });
+    const next = jest.fn();
 
-    middleware.use(req as never, res as unknown as Response, next);
+    watchers.middleware(req as never, res as unknown as Response, next);
     req.socket = null;
     expect(() => res.emit('close')).not.toThrow();
 
@@ -34,5 +41,56 @@ describe('AuditMiddleware', () => {
     expect(record).toHaveBeenCalledWith(
       expect.objectContaining({ clientAddress: '203.0.113.7', outcome: 'failure', requestId: 'req-1' }),
     );
+  });
+
+  it('names the route a write refused before routing was sent to, with its parameters', () => {
+    const req = { method: 'PATCH', path: '/api/v2/workspaces/ws-1', headers: {}, socket: {} };
+    const found = captureWrite(req as never, answer(422) as unknown as Response, null, (method, path) =>
+      method === 'PATCH' && path === '/api/v2/workspaces/ws-1'
+        ? { path: '/api/v2/workspaces/:id', params: { id: 'ws-1' } }
+        : undefined,
+    );
+    expect(found).toMatchObject({
+      actorType: 'anonymous',
+      route: '/api/v2/workspaces/:id',
+      resourceType: 'workspaces',
+      resourceId: 'ws-1',
+      action: 'update',
+      status: 422,
+      outcome: 'failure',
+    });
+    const nowhere = captureWrite(req as never, answer(404) as unknown as Response, null, () => undefined);
+    expect(nowhere).toMatchObject({ route: '(unmatched)', resourceType: '(unmatched)', resourceId: null });
+  });
+
+  it('records an executor as its agent, by name, in its organization', () => {
+    const req = {
+      method: 'POST',
+      path: '/api/v2/agent/jobs/job-1/finish',
+      params: { id: 'job-1' },
+      route: { path: '/api/v2/agent/jobs/:id/finish' },
+      baseUrl: '',
+      headers: {},
+      socket: {},
+      agent: {
+        tokenId: 'at-1',
+        poolId: 'apool-1',
+        organizationId: 'org-1',
+        organizationScoped: true,
+        agentId: 'agent-1',
+        agentName: `host-${'é'.repeat(70)}`,
+      },
+    };
+    const event = captureWrite(req as never, answer(204) as unknown as Response, null);
+    expect(event).toMatchObject({
+      actorType: 'agent',
+      actorId: 'agent-1',
+      tokenId: 'at-1',
+      organizationId: 'org-1',
+      resourceType: 'jobs',
+      resourceId: 'job-1',
+      action: 'finish',
+    });
+    expect([...event.actorName!]).toHaveLength(64);
   });
 });

@@ -1,12 +1,16 @@
-import { Injectable, Logger, NestMiddleware } from '@nestjs/common';
-import type { NextFunction, Request, Response } from 'express';
+import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import type { Request, Response } from 'express';
 import { randomUUID } from 'node:crypto';
-import type { AgentTokenContext } from '../agent-pools/agent-context';
+import type { AgentContext, AgentTokenContext } from '../agent-pools/agent-context';
 import { actingOrganizationOf } from '../common/auth/acting-organization';
 import { Principal } from '../common/auth/principal';
-import { writtenResourceOf } from '../common/jsonapi/written-resource';
+import { writeTargetOf, writtenResourceOf } from '../common/jsonapi/written-resource';
+import { JsonApiExpressAdapter } from '../http/jsonapi.adapter';
+import { RequestWatchers } from '../http/request-watchers';
+import type { FoundRoute } from '../http/route-table';
 import { answeredUnchanged } from '../http/write-effects';
-import { routeLabel } from '../observability/metrics.service';
+import { routeLabel, UNMATCHED_ROUTE } from '../observability/metrics.service';
 import { describeWrite } from './audit-capture';
 import { AuditRecorder } from './audit.recorder';
 import { AuditEventEntity } from './entities/audit-event.entity';
@@ -16,36 +20,52 @@ const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 type AuditedRequest = Request & {
   user?: Principal;
   agentToken?: AgentTokenContext;
-  agent?: { agentId: string };
+  agent?: AgentContext;
 };
+
+/** Where a request refused before routing would have gone. */
+export type RouteFinder = (method: string, path: string) => FoundRoute | undefined;
 
 /**
  * Records every write request once it has been answered (or its connection has closed), whatever
- * route it reached: mounted for every path by AuditModule, so a new route cannot forget it. It
- * reads only what the pipeline already knows — the principal, the route template and its
- * parameters, the resource the answer named, the status — never a body, a query string or a header
- * other than the request id.
+ * route it reached or would have reached: it watches every request from just after the rate limit
+ * (RequestWatchers), so neither a new route nor a refusal before routing (a body that is not JSON,
+ * too large or not well-formed Unicode) can escape it. It reads only what the pipeline already
+ * knows — the principal, the route template and its parameters, the resource the answer named, the
+ * status — never a body, a query string or a header other than the request id.
  */
 @Injectable()
-export class AuditMiddleware implements NestMiddleware {
-  private readonly logger = new Logger(AuditMiddleware.name);
+export class AuditWatcher implements OnModuleInit {
+  private readonly logger = new Logger('AuditTrail');
+  private readonly findRoute: RouteFinder = (method, path) => {
+    // Asked when a request ends: the adapter is the application's by then.
+    const adapter: unknown = this.adapterHost.httpAdapter;
+    return adapter instanceof JsonApiExpressAdapter ? adapter.routeFor(method, path) : undefined;
+  };
 
-  constructor(private readonly recorder: AuditRecorder) {}
+  constructor(
+    private readonly recorder: AuditRecorder,
+    private readonly watchers: RequestWatchers,
+    private readonly adapterHost: HttpAdapterHost,
+  ) {}
 
-  use(req: AuditedRequest, res: Response, next: NextFunction): void {
-    if (READS.has(req.method) || !this.recorder.enabled) return next();
+  onModuleInit(): void {
+    this.watchers.register((req, res) => this.watch(req, res));
+  }
+
+  watch(req: AuditedRequest, res: Response): void {
+    if (READS.has(req.method) || !this.recorder.enabled) return;
     // Read now: once the connection has closed, the request may have no socket left to ask.
     const clientAddress = clientAddressOf(req);
     res.once('close', () => {
       try {
         if (answeredUnchanged(req, res.statusCode)) return;
-        this.recorder.record(captureWrite(req, res, clientAddress));
+        this.recorder.record(captureWrite(req, res, clientAddress, this.findRoute));
       } catch (err) {
         // A listener that throws would take the process down: an unrecorded event is the lesser harm.
         this.logger.error({ err }, 'could not record an audit event');
       }
     });
-    next();
   }
 }
 
@@ -59,10 +79,10 @@ export function captureWrite(
   req: AuditedRequest,
   res: Response,
   clientAddress: string | null = clientAddressOf(req),
+  findRoute: RouteFinder = () => undefined,
 ): AuditEventEntity {
-  const route = routeLabel(req);
-  const params = (req.params ?? {}) as Record<string, string | undefined>;
-  const what = describeWrite(req.method, route, params, writtenResourceOf(req));
+  const { route, params } = routeOf(req, findRoute);
+  const what = writeTargetOf(req) ?? describeWrite(req.method, route, params, writtenResourceOf(req));
   const finished = res.writableFinished;
   const status = res.statusCode;
   const requestId = res.getHeader('X-Request-Id');
@@ -75,12 +95,23 @@ export function captureWrite(
     method: req.method.slice(0, 8),
     route: route.slice(0, 255),
     resourceType: what.resourceType.slice(0, 64),
-    resourceId: what.resourceId,
+    resourceId: what.resourceId?.slice(0, 64) ?? null,
     action: what.action.slice(0, 64),
     status,
     // A response cut off before it was complete did not reach the client as a success.
     outcome: finished && status < 400 ? 'success' : 'failure',
   });
+}
+
+/** The route the request reached, or for one refused before routing, the route it was sent to. */
+function routeOf(
+  req: AuditedRequest,
+  findRoute: RouteFinder,
+): { route: string; params: Record<string, string | undefined> } {
+  const route = routeLabel(req);
+  if (route !== UNMATCHED_ROUTE) return { route, params: (req.params ?? {}) as Record<string, string> };
+  const found = findRoute(req.method, req.path);
+  return found ? { route: found.path, params: found.params } : { route, params: {} };
 }
 
 function actor(
@@ -110,14 +141,21 @@ function actor(
         };
     }
   }
-  if (req.agentToken) {
+  // The agent guard notes the token alone while an executor registers, the agent on every other route.
+  const agent = req.agent ?? req.agentToken;
+  if (agent) {
     return {
       actorType: 'agent',
       actorId: req.agent?.agentId ?? null,
-      actorName: null,
-      tokenId: req.agentToken.tokenId,
-      organizationId: req.agentToken.organizationId,
+      actorName: req.agent ? codePoints(req.agent.agentName, 64) : null,
+      tokenId: agent.tokenId,
+      organizationId: agent.organizationId,
     };
   }
   return { actorType: 'anonymous', actorId: null, actorName: null, tokenId: null, organizationId: null };
+}
+
+/** At most `max` characters, never half of a surrogate pair (the column counts characters). */
+function codePoints(text: string, max: number): string {
+  return text.length <= max ? text : Array.from(text).slice(0, max).join('');
 }

@@ -4,7 +4,7 @@ import http from 'node:http';
 import { classesBornAs } from './born-prototypes';
 import { responseSlotOf } from './response-cache.middleware';
 import type { Express, Request, RequestHandler, Response } from 'express';
-import { RouteMethod, RouteTable } from './route-table';
+import { FoundRoute, RouteMethod, RouteTable } from './route-table';
 import { requestOrigin } from '../common/jsonapi/base-url';
 import { CollectionDocument, ResourceDocument, ResourceObject } from '../common/jsonapi/document';
 import { applyFieldset, parseFieldsets } from '../common/jsonapi/fields';
@@ -69,6 +69,8 @@ export class JsonApiExpressAdapter extends ExpressAdapter {
   private baseUrl?: string;
   /** The table routes are being added to, and the layer of the application router it sits in. */
   private table?: { routes: RouteTable; layer: unknown };
+  /** Every table, in the order they were mounted. */
+  private readonly tables: RouteTable[] = [];
 
   override get(...args: unknown[]): unknown {
     return this.route('get', args);
@@ -113,6 +115,7 @@ export class JsonApiExpressAdapter extends ExpressAdapter {
       const routes = new RouteTable({ caseSensitive: !!router.caseSensitive, strict: !!router.strict });
       app.use(routes.middleware);
       this.table = { routes, layer: stack[stack.length - 1] };
+      this.tables.push(routes);
     }
     this.table.routes.add(method, path, handler as RequestHandler);
     return this;
@@ -131,6 +134,18 @@ export class JsonApiExpressAdapter extends ExpressAdapter {
       return;
     }
     this.setHttpServer(http.createServer(classes, app));
+  }
+
+  /**
+   * The route a request would reach (`/api/v2/workspaces/:id`) and its parameters, asked without
+   * dispatching it: what the audit trail names for a write refused before routing.
+   */
+  routeFor(method: string, path: string): FoundRoute | undefined {
+    for (const table of this.tables) {
+      const found = table.find(method, path);
+      if (found) return found;
+    }
+    return undefined;
   }
 
   /** `BASE_URL` for absolute links, once the configuration is known (configureApp). */

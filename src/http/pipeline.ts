@@ -21,6 +21,7 @@ import { HttpLogging, PinoNestLogger } from '../observability/http-logging';
 import { MetricsService, routeLabel } from '../observability/metrics.service';
 import { answerClientErrors } from './client-errors';
 import { HttpDrain } from './http-drain';
+import { RequestWatchers } from './request-watchers';
 import { middlewareSequence } from './middleware-sequence';
 import { parseQueryOnce } from './query-memo';
 import { contentNegotiation } from './negotiation';
@@ -87,6 +88,7 @@ export async function configureApp(app: NestExpressApplication): Promise<void> {
       app.get(MetricsService).middleware(),
       fixedHeaders(helmet({ contentSecurityPolicy: false, crossOriginEmbedderPolicy: false })),
       rateLimitMiddleware(app.get(RateLimitService)),
+      app.get(RequestWatchers).middleware,
       contentNegotiation(),
       responseCacheMiddleware({
         cache: app.get(ResponseCache),

@@ -66,6 +66,25 @@ describe('RouteTable', () => {
     await request(app).get('/api/v2/things/%E0%A4%A').expect(400);
   });
 
+  it('finds the route a request would reach without dispatching it', () => {
+    const table = new RouteTable({ caseSensitive: false, strict: false });
+    table.add('get', '/api/v2/things/:id', answer('show'));
+    table.add('patch', '/api/v2/things/:id', answer('update'));
+    table.add('post', '/api/v2/:kind/count', answer('count'));
+    expect(table.find('PATCH', '/api/v2/things/a%20b')).toEqual({
+      path: '/api/v2/things/:id',
+      params: { id: 'a b' },
+    });
+    expect(table.find('HEAD', '/api/v2/things/x')?.path).toBe('/api/v2/things/:id');
+    expect(table.find('POST', '/api/v2/widgets/count')).toEqual({
+      path: '/api/v2/:kind/count',
+      params: { kind: 'widgets' },
+    });
+    expect(table.find('DELETE', '/api/v2/things/x')).toBeUndefined();
+    expect(table.find('GET', '/api/v2/things/%E0%A4%A')).toBeUndefined();
+    expect(table.find('GET', '/elsewhere')).toBeUndefined();
+  });
+
   it('takes routes added after it first answered', async () => {
     const table = new RouteTable({ caseSensitive: false, strict: false });
     const late = express();
@@ -173,6 +192,9 @@ describe('JsonApiExpressAdapter routes', () => {
     expect((await request(app).get('/two').expect(200)).body.name).toBe('two');
     expect((await request(app).get('/three').expect(200)).text).toBe('middleware');
     expect((await request(app).post('/one/1').expect(200)).body.name).toBe('one by post');
+    expect(adapter.routeFor('POST', '/one/1')).toEqual({ path: '/one/:x', params: { x: '1' } });
+    expect(adapter.routeFor('GET', '/three')?.path).toBe('/three');
+    expect(adapter.routeFor('PUT', '/two')).toBeUndefined();
     adapter.set('x-setting', 'kept');
     expect(adapter.getInstance<express.Express>().get('x-setting')).toBe('kept');
   });

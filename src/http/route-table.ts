@@ -70,6 +70,15 @@ export class RouteTable {
     this.dispatchFor(path).handle(req, res, next, path);
   };
 
+  /**
+   * The route a request with this method and path would be dispatched to first, and its
+   * parameters, without dispatching it: for requests refused before routing (a body that could not
+   * be read), whose record should still name the route they were sent to.
+   */
+  find(method: string, path: string): FoundRoute | undefined {
+    return this.dispatchFor(path).find(method, path);
+  }
+
   /** The routes of the deepest node the path's leading segments lead to. */
   private dispatchFor(path: string): Dispatch {
     let node = this.root;
@@ -101,6 +110,12 @@ export class RouteTable {
   }
 }
 
+/** A route's template as registered and the parameters a path gives it. */
+export interface FoundRoute {
+  path: string;
+  params: Record<string, string>;
+}
+
 /** What Express's router keeps of a route: its layer matches the path, its route the method. */
 interface RouteLayer {
   match(path: string): { params: Record<string, string> } | false;
@@ -128,6 +143,21 @@ class Dispatch {
 
   constructor(router: Router) {
     this.layers = (router as unknown as { stack: RouteLayer[] }).stack;
+  }
+
+  /** The first route that matches, as `handle` would meet it; none for a path that cannot be decoded. */
+  find(method: string, path: string): FoundRoute | undefined {
+    for (const layer of this.layers) {
+      let match: ReturnType<RouteLayer['match']>;
+      try {
+        match = layer.match(path);
+      } catch {
+        return undefined;
+      }
+      if (match && layer.route._handlesMethod(method))
+        return { path: layer.route.path, params: match.params };
+    }
+    return undefined;
   }
 
   handle(req: Request, res: Response, out: NextFunction, path: string): void {

@@ -5,6 +5,7 @@ import { pipeline } from 'node:stream/promises';
 import { Public } from '../common/auth/public.decorator';
 import { notFound } from '../common/errors/domain-error';
 import { ApiErrors } from '../common/jsonapi/openapi';
+import { noteWriteTarget } from '../common/jsonapi/written-resource';
 import { BlobStore, tooLarge } from './blob-store';
 import { SignedLinks } from './signed-links';
 import { UploadRegistry } from './upload-registry';
@@ -41,6 +42,7 @@ export class UploadsController {
   @ApiErrors(404, 409, 410, 413, 422)
   async upload(@Param('token') token: string, @Req() req: Request): Promise<void> {
     const claims = this.links.verify(token);
+    noteWriteTarget(req, { resourceType: 'uploads', resourceId: claims.resourceId, action: claims.purpose });
     const handler = this.registry.upload(claims.purpose);
     if (!handler) throw notFound();
     const declared = req.headers['content-length'] ? Number(req.headers['content-length']) : undefined;

@@ -13,6 +13,7 @@ import {
 import { client, startApp, TestApp } from '../helpers/test-app';
 import { agentCall, createAgentToken, createPool, registerAgent } from '../agent-pools/helpers';
 import { errorsOf } from '../helpers/shapes';
+import { createRun, PLANNED_WITH_CHANGES, uploadedVersion } from '../runs/run-fixtures';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -143,7 +144,7 @@ describe('the audit trail', () => {
     expect(events.map((e) => [e.auth.accessor_type, e.resource.type, e.resource.action])).toEqual([
       ['user', 'agent-pools', 'create'],
       ['user', 'authentication-tokens', 'create'],
-      ['agent', 'register', 'create'],
+      ['agent', 'agents', 'register'],
     ]);
     // The agent does not exist until its registration is answered: the token says who it was.
     expect(events[2].auth).toMatchObject({
@@ -152,6 +153,95 @@ describe('the audit trail', () => {
       organization_id: org,
     });
     expect(agentId).toMatch(/^agent-/);
+  });
+
+  it('records a job’s claim and report as the agent’s, in its organization, with the job', async () => {
+    const ws = await createWorkspace(owner, org);
+    const cvId = await uploadedVersion(t, owner, ws);
+    const pool = await createPool(owner, org, 'audited-runs');
+    const agentToken = await createAgentToken(owner, pool);
+    const agentId = await registerAgent(t, agentToken.secret, 'runner-7');
+    await createRun(owner, ws, { 'auto-apply': false }, cvId);
+    const before = new Date(Date.now() - 1).toISOString();
+    const claimed = await agentCall(t, '/jobs/claim', agentToken.secret, agentId).send({}).expect(200);
+    const jobId = claimed.body.job.id as string;
+    await agentCall(t, `/jobs/${jobId}/finish`, agentToken.secret, agentId)
+      .send(PLANNED_WITH_CHANGES)
+      .expect(204);
+    const events = (await trail(owner, `&since=${before}`)).data;
+    const agent = {
+      accessor_id: agentId,
+      accessor_type: 'agent',
+      description: 'runner-7',
+      type: 'Client',
+      impersonator_id: null,
+      organization_id: org,
+      token_id: agentToken.id,
+    };
+    expect(events.map((e) => [e.auth, e.request.route, e.request.status, e.resource])).toEqual([
+      [agent, '/api/v2/agent/jobs/claim', 200, { id: null, type: 'jobs', action: 'claim', meta: null }],
+      [
+        agent,
+        '/api/v2/agent/jobs/:id/finish',
+        204,
+        { id: jobId, type: 'jobs', action: 'finish', meta: null },
+      ],
+    ]);
+  });
+
+  it('records uploads to signed links with the resource the link stands for', async () => {
+    const ws = await createWorkspace(owner, org);
+    const before = new Date(Date.now() - 1).toISOString();
+    const cvId = await uploadedVersion(t, owner, ws);
+    await t.app.get(AuditRecorder).flush();
+    const res = await admin.api.get(`/api/v2/admin/audit-trail?since=${before}`).expect(200);
+    const upload = (res.body.data as AuditEvent[]).find((e) => e.request.method === 'PUT')!;
+    expect(upload).toMatchObject({
+      auth: { accessor_type: 'anonymous', accessor_id: null, token_id: null },
+      request: { route: '/uploads/:token', status: 200, outcome: 'success' },
+      resource: { id: cvId, type: 'uploads', action: 'configuration-version-upload', meta: null },
+    });
+  });
+
+  it('records writes refused before routing, with the route they were sent to', async () => {
+    const before = new Date(Date.now() - 1).toISOString();
+    const ws = await createWorkspace(owner, org);
+    await owner.api
+      .patch(`/api/v2/workspaces/${ws}`, { data: { type: 'workspaces', attributes: { name: 'bad\ud800' } } })
+      .expect(422);
+    await owner.api
+      .post(`/api/v2/organizations/${org}/workspaces`)
+      .set('Content-Type', 'application/vnd.api+json')
+      .send('{"data":')
+      .expect(400);
+    await t.app.get(AuditRecorder).flush();
+    const res = await admin.api.get(`/api/v2/admin/audit-trail?since=${before}`).expect(200);
+    const refused = (res.body.data as AuditEvent[]).filter((e) => e.request.outcome === 'failure');
+    expect(
+      refused.map((e) => [
+        e.auth.accessor_type,
+        e.request.method,
+        e.request.route,
+        e.request.status,
+        e.resource,
+      ]),
+    ).toEqual([
+      [
+        'anonymous',
+        'PATCH',
+        '/api/v2/workspaces/:id',
+        422,
+        { id: ws, type: 'workspaces', action: 'update', meta: null },
+      ],
+      [
+        'anonymous',
+        'POST',
+        '/api/v2/organizations/:org/workspaces',
+        400,
+        { id: null, type: 'workspaces', action: 'create', meta: null },
+      ],
+    ]);
+    expect(JSON.stringify(res.body)).not.toContain(owner.token);
   });
 
   it('lets organization tokens read their own trail without naming the organization', async () => {

@@ -30,7 +30,7 @@ export class AuditEventEntity {
   @Column({ type: 'varchar', length: 32, nullable: true })
   actorId: string | null;
 
-  /** The username at the time (users only), so the trail reads after the user is gone. */
+  /** The username (users) or the agent's name at the time, so the trail reads after they are gone. */
   @Column({ type: 'varchar', length: 64, nullable: true })
   actorName: string | null;
 
