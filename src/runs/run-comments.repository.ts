@@ -4,7 +4,9 @@ import { EntityManager, Repository } from 'typeorm';
 import { newId } from '../common/ids';
 import { PageParams } from '../common/jsonapi/pagination';
 import { paginate, Page } from '../common/sql/paginate';
+import { lockRow } from '../common/sql/transaction';
 import { CommentedAction, RunCommentEntity } from './entities/run-comment.entity';
+import { RunEntity } from './entities/run.entity';
 
 export interface NewComment {
   runId: string;
@@ -29,6 +31,15 @@ export class RunCommentsRepository {
       .orderBy('c.created_at', 'ASC')
       .addOrderBy('c.id', 'ASC');
     return paginate(qb, page);
+  }
+
+  /** Locks the run's row for the rest of the transaction; false when the run is gone. */
+  lockRun(manager: EntityManager, runId: string): Promise<boolean> {
+    return lockRow(manager, RunEntity, runId);
+  }
+
+  countOf(manager: EntityManager, runId: string): Promise<number> {
+    return manager.getRepository(RunCommentEntity).count({ where: { runId } });
   }
 
   async insert(comment: NewComment, at: Date, manager?: EntityManager): Promise<RunCommentEntity> {

@@ -4,10 +4,16 @@ import {
   createUser,
   createWorkspace,
   expectPagination,
+  grantWorkspace,
   idOf,
+  memberWith,
   ISO_MILLIS,
   startWithOwnedOrganization,
 } from '../helpers/fixtures';
+import { DataSource } from 'typeorm';
+import { RunCommentEntity } from '../../src/runs/entities/run-comment.entity';
+import { MAX_COMMENTS_PER_RUN } from '../../src/runs/run-comments.service';
+import { errorsOf } from '../helpers/shapes';
 import { TestApp } from '../helpers/test-app';
 import {
   claimJob,
@@ -112,6 +118,45 @@ describe('comments on runs', () => {
     await post({}).expect(422);
     await post({ body: 7 }).expect(422);
     await post({ body: 'x'.repeat(10_001) }).expect(422);
+  });
+
+  /** Writes `count` comments on the run straight into the table: a thousand requests would only be slow. */
+  async function seedComments(runId: string, count: number): Promise<void> {
+    const rows = Array.from({ length: count }, (_, i) => ({
+      id: `wsc-seed${runId.slice(-6)}${String(i).padStart(6, '0')}`,
+      runId,
+      body: `seeded ${i}`,
+      action: null,
+      createdById: null,
+      createdAt: new Date(Date.now() - 60_000),
+    }));
+    const comments = t.app.get(DataSource).getRepository(RunCommentEntity);
+    for (let i = 0; i < rows.length; i += 100) await comments.insert(rows.slice(i, i + 100));
+  }
+
+  it('keeps at most MAX_COMMENTS_PER_RUN comments on a run, even under concurrent posts', async () => {
+    expect(MAX_COMMENTS_PER_RUN).toBe(1000);
+    const runId = await plannedRun();
+    const reader = await memberWith(t, admin, owner, org);
+    const ws = (await owner.api.get(`/api/v2/runs/${runId}`).expect(200)).body.data.relationships.workspace
+      .data.id as string;
+    await grantWorkspace(owner, reader.teamId, ws, 'read');
+    await seedComments(runId, MAX_COMMENTS_PER_RUN - 2);
+    const post = (body: string) =>
+      reader.api.post(`/api/v2/runs/${runId}/comments`, { data: { type: 'comments', attributes: { body } } });
+    const answers = await Promise.all(['a', 'b', 'c', 'd', 'e'].map(post));
+    expect(answers.map((a) => a.status).sort()).toEqual([201, 201, 422, 422, 422]);
+    for (const refused of answers.filter((a) => a.status === 422)) {
+      expect(refused.body).toEqual(errorsOf(422, { detail: 'Run already has the maximum of 1000 comments' }));
+    }
+    const page = await owner.api.get(`/api/v2/runs/${runId}/comments?page[size]=1`).expect(200);
+    expect(page.body.meta.pagination['total-count']).toBe(MAX_COMMENTS_PER_RUN);
+
+    // The comment an action comes with is kept all the same: actions are few and need more than read.
+    await owner.api.post(`/api/v2/runs/${runId}/actions/discard`, { comment: 'closing' }).expect(202);
+    const after = await owner.api.get(`/api/v2/runs/${runId}/comments?page[size]=1`).expect(200);
+    expect(after.body.meta.pagination['total-count']).toBe(MAX_COMMENTS_PER_RUN + 1);
+    await post('still full').expect(422);
   });
 
   it('answers 404 to whoever cannot read the run', async () => {
