@@ -149,6 +149,45 @@ describe('rate limits, counted in memory', () => {
   });
 });
 
+describe('rate limits, writes costing more than reads', () => {
+  let t: TestApp;
+  let admin: Awaited<ReturnType<typeof bootstrapAdmin>>;
+
+  beforeAll(async () => {
+    t = await startApp({ RATE_LIMIT_PER_SECOND: '30' });
+    admin = await bootstrapAdmin(t);
+  });
+  afterAll(() => t.close());
+
+  it('counts a write as five requests of the principal’s budget, a read as one', async () => {
+    const user = await createUser(t, admin);
+    await nextWindow();
+    const org = await createOrganization(user);
+    await nextWindow();
+    const auth = { Authorization: `Bearer ${user.token}` };
+    const write = () =>
+      send(t.origin, {
+        method: 'PATCH',
+        path: `/api/v2/organizations/${org}`,
+        headers: { ...auth, 'Content-Type': 'application/vnd.api+json' },
+        body: JSON.stringify({
+          data: { type: 'organizations', attributes: { email: `${org}@example.com` } },
+        }),
+      });
+    const read = () => send(t.origin, { path: `/api/v2/organizations/${org}`, headers: auth });
+
+    const writes = await burst(() => Array.from({ length: 7 }, write));
+    expect(statuses(writes)).toEqual([200, 200, 200, 200, 200, 200, 429]);
+    expect(JSON.parse(writes.find((r) => r.status === 429)!.text)).toEqual(tooMany);
+    await nextWindow();
+    const mixed = await burst(() => [
+      ...Array.from({ length: 5 }, write),
+      ...Array.from({ length: 6 }, read),
+    ]);
+    expect(statuses(mixed)).toEqual([...Array<number>(10).fill(200), 429]);
+  });
+});
+
 (redisUp ? describe : describe.skip)('rate limits, counted in Redis', () => {
   const prefix = `plinth-test-${process.pid}-${Math.random().toString(36).slice(2, 8)}:`;
   let a: TestApp;

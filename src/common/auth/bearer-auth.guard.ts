@@ -8,6 +8,7 @@ import {
   enforceRateLimit,
   isLimited,
   presentsCredentials,
+  principalCost,
   principalKey,
 } from '../rate-limit/rate-limit.http';
 import { RateLimitService } from '../rate-limit/rate-limit.service';
@@ -18,7 +19,8 @@ import { IS_PUBLIC } from './public.decorator';
 /**
  * Deny by default: every route needs a valid bearer token unless marked `@Public()`.
  * Requests that present credentials are rate limited here, once the principal is known: per user,
- * team or organization; a public route or a failed authentication counts against the address.
+ * team or organization, a write costing more than a read (`principalCost`); a public route or a
+ * failed authentication counts against the address.
  * (Requests without credentials were already counted per address by the rate-limit middleware.)
  */
 @Injectable()
@@ -53,7 +55,10 @@ export class BearerAuthGuard implements CanActivate {
       if (counted) await enforceRateLimit(this.limits, addressKey(req), res);
       throw err;
     }
-    if (counted) await enforceRateLimit(this.limits, principalKey(req.user), res);
+    if (counted) {
+      const points = principalCost(req.method, this.limits.limit);
+      await enforceRateLimit(this.limits, principalKey(req.user), res, points);
+    }
     return true;
   }
 }

@@ -43,9 +43,30 @@ export function isLimited(req: Request): boolean {
   return !UNLIMITED_PATHS.has(req.path);
 }
 
-/** Spends one point of `key`; past the budget sets `X-RateLimit-Reset` and throws the 429. */
-export async function enforceRateLimit(limits: RateLimitService, key: string, res: Response): Promise<void> {
-  const decision = await limits.consume(key);
+/** Points a write costs a principal at the default budget: six writes a second of the 30. */
+export const WRITE_COST = 5;
+
+const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * What a request costs its principal's budget: a read one point, a write (any other method)
+ * WRITE_COST, since a write stores something and holds locks while a read only reads. Under a
+ * budget of 6 × WRITE_COST a write costs a sixth of the budget, at least one point, so a small
+ * budget still allows about six writes a second rather than one or none.
+ */
+export function principalCost(method: string, limit: number): number {
+  if (READ_METHODS.has(method)) return 1;
+  return Math.max(1, Math.min(WRITE_COST, Math.floor(limit / 6)));
+}
+
+/** Spends `points` of `key`; past the budget sets `X-RateLimit-Reset` and throws the 429. */
+export async function enforceRateLimit(
+  limits: RateLimitService,
+  key: string,
+  res: Response,
+  points = 1,
+): Promise<void> {
+  const decision = await limits.consume(key, points);
   if (decision.allowed) return;
   res.setHeader('X-RateLimit-Reset', String(decision.resetSeconds));
   throw new DomainError('rate-limited', [{ detail: RATE_LIMITED_DETAIL }]);

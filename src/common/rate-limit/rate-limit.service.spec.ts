@@ -1,5 +1,5 @@
 import { AppConfig } from '../../config/app-config';
-import { principalKey } from './rate-limit.http';
+import { principalCost, principalKey, WRITE_COST } from './rate-limit.http';
 import { RateLimitService } from './rate-limit.service';
 
 async function service(env: Record<string, string>): Promise<RateLimitService> {
@@ -29,6 +29,13 @@ describe('RateLimitService', () => {
     expect((await limits.consume('ip:127.0.0.1')).allowed).toBe(true);
   });
 
+  it('spends as many points as a request costs', async () => {
+    const limits = await service({ RATE_LIMIT_PER_SECOND: '10' });
+    expect((await limits.consume('user:a', 5)).allowed).toBe(true);
+    expect((await limits.consume('user:a', 5)).allowed).toBe(true);
+    expect((await limits.consume('user:a', 1)).allowed).toBe(false);
+  });
+
   it('allows everything when the limit is 0', async () => {
     const limits = await service({ RATE_LIMIT_PER_SECOND: '0' });
     expect(limits.enabled).toBe(false);
@@ -55,5 +62,22 @@ describe('principalKey', () => {
       'team:team-1',
     );
     expect(principalKey({ kind: 'organization', tokenId: 'at-4', organizationId: 'acme' })).toBe('org:acme');
+  });
+});
+
+describe('principalCost', () => {
+  it('charges a read one point and a write WRITE_COST at the default budget and above', () => {
+    expect(WRITE_COST).toBe(5);
+    for (const method of ['GET', 'HEAD', 'OPTIONS']) expect(principalCost(method, 30)).toBe(1);
+    for (const method of ['POST', 'PUT', 'PATCH', 'DELETE']) expect(principalCost(method, 30)).toBe(5);
+    expect(principalCost('POST', 1000)).toBe(5);
+  });
+
+  it('charges a write a sixth of a smaller budget, never less than a point', () => {
+    expect(principalCost('POST', 24)).toBe(4);
+    expect(principalCost('POST', 12)).toBe(2);
+    expect(principalCost('POST', 11)).toBe(1);
+    expect(principalCost('POST', 3)).toBe(1);
+    expect(principalCost('POST', 1)).toBe(1);
   });
 });

@@ -83,11 +83,11 @@ export class RateLimitService implements OnModuleInit, OnApplicationShutdown {
     }
   }
 
-  /** Spends one point of `key`'s budget. */
-  async consume(key: string): Promise<RateDecision> {
+  /** Spends `points` of `key`'s budget (one for most requests; see `principalCost`). */
+  async consume(key: string, points = 1): Promise<RateDecision> {
     if (!this.limiter) return { allowed: true, resetSeconds: 0 };
     try {
-      const res = await this.limiter.consume(key, 1);
+      const res = await this.limiter.consume(key, points);
       return { allowed: true, resetSeconds: seconds(res.msBeforeNext) };
     } catch (err) {
       if (err instanceof RateLimiterRes) return { allowed: false, resetSeconds: seconds(err.msBeforeNext) };
