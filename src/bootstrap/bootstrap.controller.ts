@@ -1,13 +1,12 @@
-import { Body, Controller, Get, Header, HttpCode, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, Header, HttpCode, Post, Query, Res, UseGuards } from '@nestjs/common';
 import { ApiBody, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
+import type { Response } from 'express';
 import { Public } from '../common/auth/public.decorator';
-import { badRequest, notFound } from '../common/errors/domain-error';
+import { badRequest } from '../common/errors/domain-error';
 import { validateAttributes } from '../common/jsonapi/body';
 import { ApiErrors } from '../common/jsonapi/openapi';
 import { BootstrapService } from './bootstrap.service';
 import { InitialAdminBody } from './dto/initial-admin.dto';
-import { isLoopback } from './direct-client';
 import { DirectClientGuard } from './direct-client.guard';
 import { PublicDocs } from '../http/openapi-document';
 import { ChangesAccess } from '../http/write-effects';
@@ -15,6 +14,7 @@ import { ChangesAccess } from '../http/write-effects';
 @ApiTags('bootstrap')
 @Public()
 @PublicDocs()
+/** One rule for both routes: from this machine, directly, never through a proxy. */
 @UseGuards(DirectClientGuard)
 /** The first administrator is a user with a token: access changes. */
 @ChangesAccess()
@@ -34,8 +34,7 @@ export class BootstrapController {
     content: { 'text/plain': { schema: { type: 'string', example: 'Xb1rT0cN2f4kP9qLmZ7vW3sY8hJ5dG6a' } } },
   })
   @ApiErrors(404)
-  async retrieveIact(@Req() req: Request): Promise<string> {
-    if (!isLoopback(req.socket.remoteAddress)) throw notFound();
+  async retrieveIact(): Promise<string> {
     return this.bootstrap.retrieveIact();
   }
 

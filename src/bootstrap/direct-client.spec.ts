@@ -1,4 +1,4 @@
-import { forwardingHeader, isLoopback, isProxied } from './direct-client';
+import { forwardingHeader, isDirectLocalClient, isLoopback, isProxied } from './direct-client';
 
 describe('isLoopback', () => {
   it.each(['127.0.0.1', '127.8.9.10', '::1', '::ffff:127.0.0.1'])('accepts %s', (a) => {
@@ -21,6 +21,24 @@ describe('isProxied', () => {
     ['x-real-ip', '203.0.113.9'],
     ['via', '1.1 proxy'],
     ['true-client-ip', '203.0.113.9'],
+    ['forwarded-for', '203.0.113.9'],
+    ['x-forwarded', 'for=203.0.113.9'],
+    ['x-client-ip', '203.0.113.9'],
+    ['client-ip', '203.0.113.9'],
+    ['cf-connecting-ip', '203.0.113.9'],
+    ['cf-connecting-ipv6', '2001:db8::9'],
+    ['fastly-client-ip', '203.0.113.9'],
+    ['x-cluster-client-ip', '203.0.113.9'],
+    ['x-original-forwarded-for', '203.0.113.9'],
+    ['x-proxyuser-ip', '203.0.113.9'],
+    ['x-envoy-external-address', '203.0.113.9'],
+    ['x-envoy-expected-rq-timeout-ms', '15000'],
+    ['x-azure-clientip', '203.0.113.9'],
+    ['x-azure-socketip', '203.0.113.9'],
+    ['x-appengine-user-ip', '203.0.113.9'],
+    ['cloudfront-viewer-address', '203.0.113.9:46532'],
+    ['wl-proxy-client-ip', '203.0.113.9'],
+    ['x-originating-ip', '203.0.113.9'],
   ])('counts a request carrying %s as proxied, whatever its peer', (name, value) => {
     expect(isProxied('127.0.0.1', { [name]: value }, undefined)).toBe(true);
     expect(forwardingHeader({ host: 'localhost', [name]: value })).toBe(name);
@@ -33,5 +51,15 @@ describe('isProxied', () => {
   it('counts a plain request from an untrusted peer as direct', () => {
     expect(isProxied('127.0.0.1', { host: 'localhost', 'user-agent': 'curl/8' }, undefined)).toBe(false);
     expect(isProxied('203.0.113.9', { host: 'plinth.example' }, trustLoopback)).toBe(false);
+  });
+});
+
+describe('isDirectLocalClient', () => {
+  it('needs a loopback peer and no sign of a proxy', () => {
+    expect(isDirectLocalClient('127.0.0.1', { host: 'localhost' }, undefined)).toBe(true);
+    expect(isDirectLocalClient('203.0.113.9', { host: 'plinth.example' }, undefined)).toBe(false);
+    expect(isDirectLocalClient('127.0.0.1', { 'x-real-ip': '203.0.113.9' }, undefined)).toBe(false);
+    expect(isDirectLocalClient('127.0.0.1', {}, (address) => isLoopback(address))).toBe(false);
+    expect(isDirectLocalClient(undefined, {}, undefined)).toBe(false);
   });
 });
