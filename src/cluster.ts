@@ -7,6 +7,7 @@ import { AppConfig } from './config/app-config';
 import { openDataSourceOptions } from './persistence/data-source-options';
 import { aggregateWorkerMetrics } from './observability/cluster-metrics';
 import { createLogger } from './observability/logger';
+import { unsupportedNodeLine } from './node-support';
 
 /** A worker that dies sooner than this after its start counts as crash-looping. */
 const STABLE_AFTER_MS = 10_000;
@@ -16,8 +17,9 @@ const EXIT_GRACE_MS = 5_000;
 
 /**
  * WEB_CONCURRENCY=N (default: one per core in production, 1 otherwise) runs N worker processes
- * sharing the port. The primary migrates the database once, forks, restarts crashed workers
- * and forwards SIGTERM/SIGINT; with a single worker the server runs in this process.
+ * sharing the port. The primary warns once on an unsupported Node.js line, migrates the database
+ * once, forks, restarts crashed workers and forwards SIGTERM/SIGINT; with a single worker the
+ * server runs in this process.
  */
 export async function runCluster(startWorker: () => Promise<unknown>): Promise<void> {
   if (cluster.isWorker) {
@@ -25,6 +27,9 @@ export async function runCluster(startWorker: () => Promise<unknown>): Promise<v
     return;
   }
   const config = new AppConfig();
+  // Once, here in the primary (or the single process): workers returned above.
+  const unsupported = unsupportedNodeLine(process.version);
+  if (unsupported) createLogger(config.logLevel).child({ context: 'Runtime' }).warn(unsupported);
   const count = config.workerCount(availableParallelism());
   if (count <= 1) {
     await startWorker();

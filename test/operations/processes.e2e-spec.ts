@@ -1,6 +1,7 @@
 import { request } from 'node:http';
 import { connect } from 'node:net';
 import { send } from '../helpers/raw-http';
+import { unsupportedNodeLine } from '../../src/node-support';
 import { ServerProcess } from '../helpers/server-process';
 import { TEST_UPLOAD_MAX_BYTES } from '../helpers/test-uploads';
 
@@ -85,6 +86,10 @@ describe('a server process', () => {
     const migrations = server.lines.filter((l) => /database migrations up to date/.test(l));
     expect(migrations).toHaveLength(1);
     expect(server.lines.filter((l) => /No administrator yet/.test(l))).toHaveLength(1);
+    // Said once by the primary, never by the workers; only where this Node.js line is unsupported.
+    expect(server.lines.filter((l) => /Node\.js v[\d.]+ is not supported/.test(l))).toHaveLength(
+      unsupportedNodeLine(process.version) ? 1 : 0,
+    );
 
     // Each request on a fresh connection from its own address: spread over both workers, never limited.
     const from = (i: number) => `127.0.2.${i + 1}`;
