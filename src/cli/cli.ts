@@ -7,7 +7,7 @@ import { migrationRevert, migrationRun, migrationShow } from './migration.comman
 export const USAGE = [
   'usage: node dist/cli.js <command> [arguments]     (from a source checkout: npm run admin -- <command> …)',
   '',
-  'Every command reads the server’s environment (DATABASE_URL or DATABASE_HOST…, DATA_DIR, …).',
+  'Every command reads the server’s environment (DATABASE_URL, DATABASE_PASSWORD, DATA_DIR, …).',
   '',
   'commands:',
   `  catalog:import <${CATALOGS.join('|')}> <file.json>`,

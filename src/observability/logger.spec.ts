@@ -26,6 +26,14 @@ describe('redactCapabilities', () => {
     );
   });
 
+  it('leaves a placeholder alone where a value stands wholly for one, as in a command to copy', () => {
+    const hint = 'curl -X POST "http://127.0.0.1:3000/admin/initial-admin-user?token=<IACT>" -d {}';
+    expect(redactCapabilities(hint)).toBe(hint);
+    expect(redactCapabilities('/x?token=<IACT>&page=2')).toBe('/x?token=<IACT>&page=2');
+    expect(redactCapabilities('/x?token=<IACT>abc')).toBe(`/x?token=${REDACTED}`);
+    expect(redactCapabilities('/x?token=abc<IACT>')).toBe(`/x?token=${REDACTED}`);
+  });
+
   it('stops at the end of a JSON string value', () => {
     expect(redactCapabilities(`{"url":"/uploads/${TOKEN}","path":"/x?token=abc","n":1}`)).toBe(
       `{"url":"/uploads/${REDACTED}","path":"/x?token=${REDACTED}","n":1}`,

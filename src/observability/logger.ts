@@ -7,12 +7,17 @@ export const REDACTED = '[redacted]';
  * Capabilities that can travel inside any logged text: the path of a signed upload/download link,
  * a link token quoted on its own (a base64url JSON payload and a 43-character HMAC), and
  * token-like query values such as the initial admin creation token. The character classes stop at
- * a quote or backslash, so the patterns also hold on a serialized JSON line.
+ * a quote or backslash, so the patterns also hold on a serialized JSON line. A query value that is
+ * wholly a placeholder (`token=<IACT>`, in a command the log tells the operator to run) is left as
+ * it is: no token has angle brackets in it.
  */
 const CAPABILITIES: [RegExp, string][] = [
   [/\/uploads\/[\w.%-]+/g, `/uploads/${REDACTED}`],
   [/eyJ[\w-]*\.[\w-]{43}(?![\w-])/g, REDACTED],
-  [/([?&](?:[^=&"\\\s]*token[^=&"\\\s]*|signature|sig)=)[^&#"\\\s]*/gi, `$1${REDACTED}`],
+  [
+    /([?&](?:[^=&"\\\s]*token[^=&"\\\s]*|signature|sig)=)(?!<[\w-]+>(?:[&#"\\\s]|$))[^&#"\\\s]*/gi,
+    `$1${REDACTED}`,
+  ],
 ];
 
 const MAY_HOLD_CAPABILITY = /\/uploads\/|eyJ|token|sig/i;

@@ -1,4 +1,6 @@
 import request from 'supertest';
+import { LOG_DESTINATION } from '../../src/observability/http-logging';
+import { LogCapture } from '../helpers/log-capture';
 import { client, startApp, TestApp } from '../helpers/test-app';
 
 describe('first administrator bootstrap', () => {
@@ -83,6 +85,28 @@ describe('first administrator bootstrap', () => {
       .send({ username: 'second', email: 'second@example.com', password: 'correct-horse-battery' })
       .expect(401);
     await request(t.origin).get('/admin/retrieve-iact').expect(404);
+  });
+
+  it('logs on first start a hint that can be followed as written, its placeholders intact', async () => {
+    const logs = new LogCapture();
+    const fresh = await startApp({ LOG_LEVEL: 'info', PORT: '3000' }, [
+      { provide: LOG_DESTINATION, useValue: logs },
+    ]);
+    try {
+      const hints = logs.entries().filter((e) => /No administrator yet/.test(String(e.msg)));
+      expect(hints).toHaveLength(1);
+      expect(hints[0].msg).toBe(
+        'No administrator yet. On this machine run: curl http://127.0.0.1:3000/admin/retrieve-iact  then  ' +
+          'curl -X POST "http://127.0.0.1:3000/admin/initial-admin-user?token=<IACT>" ' +
+          "-H 'Content-Type: application/json' " +
+          '-d \'{"username":"admin","email":"admin@example.com","password":"<at least 10 characters>"}\'',
+      );
+      // The IACT itself is never logged, only its placeholder.
+      const iact = (await request(fresh.origin).get('/admin/retrieve-iact').expect(200)).text;
+      expect(logs.text).not.toContain(iact);
+    } finally {
+      await fresh.close();
+    }
   });
 
   describe('through a proxy', () => {
