@@ -7,7 +7,7 @@ import { AppConfig } from './config/app-config';
 import { openDataSourceOptions } from './persistence/data-source-options';
 import { aggregateWorkerMetrics } from './observability/cluster-metrics';
 import { createLogger } from './observability/logger';
-import { unsupportedNodeLine } from './node-support';
+import { unsupportedNodeLine } from './config/node-support';
 
 /** A worker that dies sooner than this after its start counts as crash-looping. */
 const STABLE_AFTER_MS = 10_000;

@@ -29,7 +29,10 @@ export const ENTRY_FILES: Record<string, string> = {
 
 export const FOLDERS: Record<string, Folder> = {
   common: { layer: 'platform', text: 'shared by every module: ids, the clock, the API prefix' },
-  config: { layer: 'platform', text: 'typed, validated configuration (fails fast at boot)' },
+  config: {
+    layer: 'platform',
+    text: 'typed, validated configuration (fails fast at boot); the Node.js lines supported',
+  },
   http: {
     layer: 'platform',
     text:

@@ -1,7 +1,7 @@
 import { request } from 'node:http';
 import { connect } from 'node:net';
 import { send } from '../helpers/raw-http';
-import { unsupportedNodeLine } from '../../src/node-support';
+import { unsupportedNodeLine } from '../../src/config/node-support';
 import { ServerProcess } from '../helpers/server-process';
 import { TEST_UPLOAD_MAX_BYTES } from '../helpers/test-uploads';
 
