@@ -117,8 +117,10 @@ function agentRow(id: string, poolId: string, now: Date): AgentEntity {
 }
 
 function agentOf(organizationId: string, poolId: string): AgentContext {
+  const agentId = newId('agent');
   return {
-    agentId: newId('agent'),
+    agentId,
+    agentName: agentId,
     tokenId: 'at-servicespecagent',
     poolId,
     organizationId,
