@@ -55,8 +55,8 @@ class Primary {
   async run(): Promise<void> {
     // A failure here ends the start before any worker exists; main logs why.
     await this.migrate();
-    // Without Redis, workers keep their rate-limit counters here so the budget is per machine.
-    if (this.config.rateLimitPerSecond > 0 && !this.config.redisUrl) new RateLimiterClusterMaster();
+    // Without Redis, workers keep their rate-limit and login counters here so they hold per machine.
+    if (!this.config.redisUrl) new RateLimiterClusterMaster();
     aggregateWorkerMetrics();
     cluster.on('exit', (worker, code, signal) => this.onExit(worker, code, signal));
     process.on('SIGTERM', () => this.stop('SIGTERM'));

@@ -9,6 +9,7 @@ import {
   RateLimiterRes,
 } from 'rate-limiter-flexible';
 import { AppConfig } from '../../config/app-config';
+import { StoreWindowCounter, UNLIMITED_POINTS, WindowCounter } from './window-counter';
 
 /** What one request's point cost left of its key's budget. */
 export interface RateDecision {
@@ -27,6 +28,8 @@ const REDIS_READY_WAIT_MS = 2000;
  * Fixed one-second windows of `RATE_LIMIT_PER_SECOND` points per key. Keys name a principal
  * (`user:…`, `team:…`, `org:…`) or an address (`ip:…`). With several worker processes and no
  * Redis, the primary process keeps the counters so the budget is per machine, not per worker.
+ * Other counters that must hold across processes (the login throttle's) live in the same store,
+ * whether or not the request rate is limited.
  */
 @Injectable()
 export class RateLimitService implements OnModuleInit, OnApplicationShutdown {
@@ -50,6 +53,7 @@ export class RateLimitService implements OnModuleInit, OnApplicationShutdown {
   }
 
   async onModuleInit(): Promise<void> {
+    if (this.store === 'redis') this.redis = await this.connectRedis(this.config.redisUrl!);
     if (!this.enabled) return;
     const points = this.limit;
     const keyPrefix = `${this.config.redisKeyPrefix}rl`;
@@ -67,7 +71,6 @@ export class RateLimitService implements OnModuleInit, OnApplicationShutdown {
         });
         return;
       case 'redis':
-        this.redis = await this.connectRedis(this.config.redisUrl!);
         this.limiter = new RateLimiterRedis({
           storeClient: this.redis,
           points,
@@ -94,6 +97,37 @@ export class RateLimitService implements OnModuleInit, OnApplicationShutdown {
       // The store itself failed (cluster primary did not answer): let the request through.
       this.logger.warn(`rate limit store failed: ${(err as Error).message}`);
       return { allowed: true, resetSeconds: 0 };
+    }
+  }
+
+  /**
+   * Windows of `durationSeconds` per key in this service's store, apart from every other counter
+   * by `name`. Usable from construction on: the store is reached at the first count.
+   */
+  counter(name: string, durationSeconds: number): WindowCounter {
+    const keyPrefix = `${this.config.redisKeyPrefix}${name}`;
+    const options = { points: UNLIMITED_POINTS, duration: durationSeconds, keyPrefix };
+    const local = new RateLimiterMemory(options);
+    let shared: RateLimiterAbstract | undefined;
+    const store = (): RateLimiterAbstract => {
+      shared ??= this.sharedLimiter(options, local);
+      return shared;
+    };
+    return new StoreWindowCounter(name, store, local);
+  }
+
+  private sharedLimiter(
+    options: { points: number; duration: number; keyPrefix: string },
+    local: RateLimiterMemory,
+  ): RateLimiterAbstract {
+    switch (this.store) {
+      case 'memory':
+        return local;
+      case 'cluster':
+        return new RateLimiterCluster({ ...options, timeoutMs: 1000 });
+      case 'redis':
+        if (!this.redis) throw new Error('Redis is not connected yet');
+        return new RateLimiterRedis({ ...options, storeClient: this.redis, rejectIfRedisNotReady: true });
     }
   }
 
