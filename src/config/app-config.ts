@@ -19,6 +19,9 @@ type Env = Record<string, string | undefined>;
 
 export class ConfigError extends Error {}
 
+/** scrypt's N = 2^17 for passwords, as current guidance asks; lower costs keep test suites quick. */
+export const PRODUCTION_HASH_COST = 17;
+
 function str(env: Env, name: string, fallback: string): string {
   const v = env[name];
   return v === undefined || v === '' ? fallback : v;
@@ -169,11 +172,17 @@ export class AppConfig {
   readonly cacheTtlMs: number;
   /** Bytes of rendered GET answers a process may keep (RESPONSE_CACHE_MB; 0 = none). */
   readonly responseCacheBytes: number;
-  /** Wrong passwords in a row after which the login route refuses a user for `loginLockoutSeconds`. */
+  /**
+   * Failures one address may make against one username per `loginLockoutSeconds` before it is
+   * refused for it; also how many guesses at a username are checked at once in each lane.
+   */
   readonly loginMaxFailures: number;
+  /** How long failures against a username are remembered, from the first one. */
   readonly loginLockoutSeconds: number;
-  /** Login attempts one client address may make per minute, per process (0 = unlimited). */
+  /** Login attempts one client address may make per minute, on all processes together (0 = unlimited). */
   readonly loginAttemptsPerMinute: number;
+  /** scrypt's N is 2^this for new password hashes (PASSWORD_HASH_COST; below 17 only outside production). */
+  readonly passwordHashCost: number;
   /** Life of a token issued by the login route when the request names no `expired-at`. */
   readonly loginTokenTtlHours: number;
   /** Days the audit trail keeps an event (AUDIT_RETENTION_DAYS; 0 = record nothing). */
@@ -259,9 +268,14 @@ export class AppConfig {
     this.cacheTtlMs = int(env, 'CACHE_TTL_MS', 5000, 0, 60000);
     this.responseCacheBytes = int(env, 'RESPONSE_CACHE_MB', 64, 0, 65536) * 1024 * 1024;
     this.loginMaxFailures = int(env, 'LOGIN_MAX_FAILURES', 5, 1, 1000);
-    this.loginLockoutSeconds = int(env, 'LOGIN_LOCKOUT_SECONDS', 900, 0, 86400 * 30);
+    this.loginLockoutSeconds = int(env, 'LOGIN_LOCKOUT_SECONDS', 900, 1, 86400 * 30);
     this.loginAttemptsPerMinute = int(env, 'LOGIN_ATTEMPTS_PER_MINUTE', 10, 0, 100000);
     this.loginTokenTtlHours = int(env, 'LOGIN_TOKEN_TTL_HOURS', 24, 1, 24 * 366);
+    this.passwordHashCost = int(env, 'PASSWORD_HASH_COST', PRODUCTION_HASH_COST, 10, 20);
+    if (this.isProduction && this.passwordHashCost < PRODUCTION_HASH_COST)
+      throw new ConfigError(
+        `PASSWORD_HASH_COST below ${PRODUCTION_HASH_COST} is for tests only; NODE_ENV=production refuses ${this.passwordHashCost}`,
+      );
     this.auditRetentionDays = int(env, 'AUDIT_RETENTION_DAYS', 90, 0, 36500);
     const secret = optional(env, 'SIGNING_SECRET');
     this.signingSecret = secret ? signingSecret(secret, 'SIGNING_SECRET') : this.persistedSecret();

@@ -44,7 +44,7 @@ export class LoginController {
   @ChangesAccess()
   @ApiOperation({
     summary:
-      'Exchange a username and password for a new user token (rate limited per address; repeated failures lock the user out)',
+      'Exchange a username and password for a new user token (guesses are slowed per address and per username; a 429 says in Retry-After when to try again)',
   })
   @HttpCode(201)
   @ApiBody({ schema: LOGIN_BODY })

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { DomainError } from '../common/errors/domain-error';
+import { tooManyRequests } from '../common/errors/domain-error';
+import { RateLimitService } from '../common/rate-limit/rate-limit.service';
 import { inTransaction } from '../common/sql/transaction';
 import { AppConfig } from '../config/app-config';
 import { UsersService } from '../users/users.service';
@@ -11,8 +12,9 @@ import { IssuedToken, TokensService } from './tokens.service';
 
 /**
  * Passwords mean something: a user exchanges username and password for a user token that expires
- * (`LOGIN_TOKEN_TTL_HOURS` unless the request names an earlier or later `expired-at`). Attempts are
- * limited per client address, and repeated wrong passwords lock the user out for a while.
+ * (`LOGIN_TOKEN_TTL_HOURS` unless the request names an earlier or later `expired-at`). Guessing is
+ * slowed per address, per address and username, and per username (LoginThrottle), in counters every
+ * process and node shares, and never by whether the username exists.
  */
 @Injectable()
 export class LoginService {
@@ -22,22 +24,24 @@ export class LoginService {
     private readonly users: UsersService,
     private readonly tokens: TokensService,
     private readonly config: AppConfig,
+    limits: RateLimitService,
     @InjectDataSource() private readonly ds: DataSource,
   ) {
-    this.throttle = new LoginThrottle(config.loginAttemptsPerMinute);
+    this.throttle = new LoginThrottle((name, seconds) => limits.counter(name, seconds), {
+      attemptsPerMinute: config.loginAttemptsPerMinute,
+      maxFailures: config.loginMaxFailures,
+      windowSeconds: config.loginLockoutSeconds,
+    });
   }
 
   async login(address: string, attrs: LoginAttributes): Promise<IssuedToken> {
-    const wait = this.throttle.attempt(address);
-    if (wait > 0) {
-      throw new DomainError('rate-limited', [
-        { detail: `Too many login attempts from this address; try again in ${wait} seconds` },
-      ]);
+    const admission = await this.throttle.admit(address, attrs.username);
+    if (!admission.admitted) {
+      const wait = admission.retryAfterSeconds;
+      throw tooManyRequests(`Too many login attempts; try again in ${wait} seconds`, wait);
     }
-    const user = await this.users.verifyLogin(attrs.username, attrs.password, {
-      maxFailures: this.config.loginMaxFailures,
-      lockoutMs: this.config.loginLockoutSeconds * 1000,
-    });
+    const user = await this.users.verifyLogin(attrs.username, attrs.password);
+    await this.throttle.succeeded(admission.ticket);
     const expiredAt =
       attrs['expired-at'] ?? new Date(Date.now() + this.config.loginTokenTtlHours * 3_600_000).toISOString();
     return inTransaction(this.ds, (m) =>

@@ -81,14 +81,6 @@ export class UsersRepository {
     await manager.getRepository(UserEntity).update({ id }, changes);
   }
 
-  /** Adds one failure and returns the new count: one statement, so concurrent failures all count. */
-  async countLoginFailure(manager: EntityManager, id: string): Promise<number> {
-    const repo = manager.getRepository(UserEntity);
-    await repo.increment({ id }, 'failedLoginCount', 1);
-    const row = await repo.findOne({ select: { id: true, failedLoginCount: true }, where: { id } });
-    return row?.failedLoginCount ?? 0;
-  }
-
   async deleteById(manager: EntityManager, id: string): Promise<void> {
     await manager.getRepository(UserEntity).delete({ id });
   }

@@ -11,23 +11,16 @@ import { Page } from '../common/sql/paginate';
 import { newId } from '../common/ids';
 import { CreateUserAttributes } from './dto/user-attributes.dto';
 import { UserEntity } from './entities/user.entity';
-import { hashPassword, verifyPassword } from './password';
+import { PasswordHasher } from './password';
+import { USERNAME_PATTERN } from './dto/user-attributes.dto';
 import { UserFilter, UsersRepository, UserStatusCounts } from './users.repository';
-
-/** The login route's lockout rule: after `maxFailures` wrong passwords in a row, `lockoutMs` of refusal. */
-export interface LockoutPolicy {
-  maxFailures: number;
-  lockoutMs: number;
-}
-
-/** Compared against when the username is unknown, so both failures cost the same time. */
-const DUMMY_HASH = hashPassword('plinth-no-such-user-password');
 
 @Injectable()
 export class UsersService {
   constructor(
     private readonly repo: UsersRepository,
     private readonly permissions: PermissionService,
+    private readonly passwords: PasswordHasher,
     @InjectDataSource() private readonly ds: DataSource,
   ) {}
 
@@ -74,7 +67,7 @@ export class UsersService {
       id: newId('user'),
       username: attrs.username,
       email: attrs.email.toLowerCase(),
-      passwordHash: await hashPassword(attrs.password),
+      passwordHash: await this.passwords.hash(attrs.password),
       isSiteAdmin,
       createdAt: now,
       updatedAt: now,
@@ -117,12 +110,7 @@ export class UsersService {
       if (!row) throw notFound();
       if (row.isSuspended === suspended)
         throw badRequest(suspended ? 'The user is already suspended' : 'The user is not suspended');
-      const changes = {
-        isSuspended: suspended,
-        failedLoginCount: 0,
-        lockedUntil: null,
-        updatedAt: new Date(),
-      };
+      const changes = { isSuspended: suspended, updatedAt: new Date() };
       await this.repo.update(m, id, changes);
       return Object.assign(row, changes);
     });
@@ -166,38 +154,22 @@ export class UsersService {
 
   /**
    * The user whose username and password these are, or the 401 every failure answers with (unknown
-   * user, wrong password, suspended, locked out: the caller cannot tell which). Wrong passwords
-   * count towards the lockout in the database, so every process and node sees the same count.
+   * user, wrong password, suspended: the caller cannot tell which, nor by the time it took). A hash
+   * made otherwise than the configured cost would make it now is replaced by one that is.
    */
-  async verifyLogin(username: string, password: string, policy: LockoutPolicy): Promise<UserEntity> {
-    const user = await this.repo.findByUsername(username);
-    const now = Date.now();
+  async verifyLogin(username: string, password: string): Promise<UserEntity> {
+    // A name no user can have is not looked up: MariaDB's collation would find `alice` for
+    // `alice ` or `alíce`, and each spelling would be a username of its own to the login throttle.
+    const user = USERNAME_PATTERN.test(username) ? await this.repo.findByUsername(username) : null;
     if (!user) {
-      await verifyPassword(password, await DUMMY_HASH);
+      await this.passwords.verifyAgainstNobody(password);
       throw loginFailed();
     }
-    if (user.lockedUntil && user.lockedUntil.getTime() > now) {
-      const seconds = Math.ceil((user.lockedUntil.getTime() - now) / 1000);
-      throw new DomainError('rate-limited', [
-        { detail: `Too many failed logins; try again in ${seconds} seconds` },
-      ]);
-    }
-    const matches = await verifyPassword(password, user.passwordHash);
-    if (!matches) {
-      await inTransaction(this.ds, async (m) => {
-        const failures = await this.repo.countLoginFailure(m, user.id);
-        if (failures >= policy.maxFailures) {
-          const lockedUntil = new Date(now + policy.lockoutMs);
-          await this.repo.update(m, user.id, { failedLoginCount: 0, lockedUntil });
-        }
-      });
-      throw loginFailed();
-    }
-    if (user.isSuspended) throw loginFailed();
-    if (user.failedLoginCount > 0 || user.lockedUntil) {
-      await inTransaction(this.ds, (m) =>
-        this.repo.update(m, user.id, { failedLoginCount: 0, lockedUntil: null }),
-      );
+    if (!(await this.passwords.verify(password, user.passwordHash)) || user.isSuspended) throw loginFailed();
+    if (this.passwords.needsRehash(user.passwordHash)) {
+      const passwordHash = await this.passwords.hash(password);
+      await inTransaction(this.ds, (m) => this.repo.update(m, user.id, { passwordHash }));
+      user.passwordHash = passwordHash;
     }
     return user;
   }

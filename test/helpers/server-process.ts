@@ -64,6 +64,7 @@ export class ServerProcess {
         DATA_DIR: dataDir,
         SIGNING_SECRET: 'process-test-signing-secret-of-32-bytes',
         RATE_LIMIT_PER_SECOND: '0',
+        PASSWORD_HASH_COST: '10',
         ...env,
       },
       stdio: ['ignore', 'pipe', 'pipe'],

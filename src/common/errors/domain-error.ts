@@ -29,6 +29,8 @@ export class DomainError extends Error {
   constructor(
     readonly kind: ErrorKind,
     readonly items: ErrorItem[] = [],
+    /** When to try again (a `rate-limited` error's `Retry-After`), in whole seconds. */
+    readonly retryAfterSeconds?: number,
   ) {
     super(items.map((i) => i.detail).join('; ') || kind);
     this.name = 'DomainError';
@@ -47,6 +49,11 @@ export function attributePointer(field: string): string {
 
 export function notFound(detail?: string): DomainError {
   return new DomainError('not-found', detail ? [{ detail }] : []);
+}
+
+/** A 429 whose answer says in `Retry-After` when to try again. */
+export function tooManyRequests(detail: string, retryAfterSeconds: number): DomainError {
+  return new DomainError('rate-limited', [{ detail }], retryAfterSeconds);
 }
 
 export function forbidden(detail?: string): DomainError {

@@ -142,6 +142,9 @@ export class JsonApiExceptionFilter implements ExceptionFilter {
       res.end();
       return;
     }
+    if (exception instanceof DomainError && exception.retryAfterSeconds !== undefined) {
+      res.setHeader('Retry-After', String(exception.retryAfterSeconds));
+    }
     this.write(res, { ...mapped, title: errorTitle(mapped.status) });
   }
 

@@ -1,11 +1,14 @@
 import { IsBoolean, IsEmail, IsNotEmpty, IsString, Matches, MaxLength, MinLength } from 'class-validator';
 import { Omittable } from '../../common/jsonapi/presence';
 
+/** What a username may hold; 64 characters at most. */
+export const USERNAME_PATTERN = /^[A-Za-z0-9_.-]+$/;
+
 export class CreateUserAttributes {
   @IsString()
   @IsNotEmpty({ message: "can't be blank" })
   @MaxLength(64, { message: 'is too long (maximum is 64 characters)' })
-  @Matches(/^[A-Za-z0-9_.-]+$/, { message: 'is invalid: use letters, numbers, ., - and _' })
+  @Matches(USERNAME_PATTERN, { message: 'is invalid: use letters, numbers, ., - and _' })
   username: string;
 
   @IsString()

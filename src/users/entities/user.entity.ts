@@ -14,6 +14,7 @@ export class UserEntity {
   @Column({ type: 'varchar', length: 255 })
   email: string;
 
+  /** `scrypt$<N>$<r>$<p>$<salt>$<hash>` (users/password.ts); `scrypt$<salt>$<hash>` from earlier releases. */
   @Column({ type: 'varchar', length: 255 })
   passwordHash: string;
 
@@ -23,14 +24,6 @@ export class UserEntity {
   /** A suspended user's tokens stop working and their password is refused; nothing is deleted. */
   @BoolColumn()
   isSuspended: boolean;
-
-  /** Password failures since the last success (the login route's lockout counts them). */
-  @Column({ type: 'int', default: 0 })
-  failedLoginCount: number;
-
-  /** Until when the login route refuses this user's password after repeated failures. */
-  @TimestampColumn({ nullable: true })
-  lockedUntil: Date | null;
 
   @TimestampColumn()
   createdAt: Date;
