@@ -1,9 +1,17 @@
 import { Actor, bootstrapAdmin, createUser, unique } from '../helpers/fixtures';
-import { LoginAnswer, loginFrom, PASSWORD } from '../helpers/login';
+import {
+  expectRefusal,
+  guessingBudget,
+  guessAtOnce,
+  LoginAnswer,
+  loginFrom,
+  PASSWORD,
+} from '../helpers/login';
 import { tcpReachable } from '../helpers/reachable';
 import { startApp, TestApp } from '../helpers/test-app';
 
 const MAX_FAILURES = 3;
+const expectWithinBudget = guessingBudget(MAX_FAILURES);
 const SETTINGS = {
   LOGIN_MAX_FAILURES: String(MAX_FAILURES),
   LOGIN_LOCKOUT_SECONDS: '120',
@@ -17,53 +25,6 @@ if (!redisUp) {
   process.stderr.write(
     `Skipping "password guessing across two servers": nothing answers at ${REDIS_URL} (start Redis or set TEST_REDIS_URL).\n`,
   );
-}
-
-const WAIT_DETAIL = /^Too many login attempts; try again in (\d+) seconds$/;
-
-/**
- * The most wrong passwords the documented schedule lets be checked for one username within `elapsedMs`:
- * LOGIN_MAX_FAILURES at once for addresses new to the username and as many for the others, then one
- * more in each after 1, 3, 7… seconds.
- */
-function budgetWithin(elapsedMs: number): number {
-  return 2 * (MAX_FAILURES + Math.floor(Math.log2(elapsedMs / 1000 + 1)));
-}
-
-/** Every refusal is the same 429 whose detail and Retry-After name the same wait. */
-function expectRefusal(answer: LoginAnswer): void {
-  expect(answer.body).toEqual({
-    errors: [{ status: '429', title: 'too many requests', detail: expect.stringMatching(WAIT_DETAIL) }],
-  });
-  const wait = WAIT_DETAIL.exec(answer.body.errors[0].detail)![1];
-  expect(answer.headers['retry-after']).toBe(wait);
-  expect(Number(wait)).toBeGreaterThan(0);
-}
-
-/**
- * Wrong passwords checked (401) stay within the budget; a right one (201), which is not a failure,
- * may be among the checked ones; everything else is the one refusal.
- */
-function expectWithinBudget(answers: LoginAnswer[], elapsedMs: number): void {
-  const wrong = answers.filter((a) => a.status === 401);
-  expect(wrong.length).toBeGreaterThan(0);
-  expect(wrong.length).toBeLessThanOrEqual(budgetWithin(elapsedMs));
-  expect(answers.filter((a) => a.status === 201).length).toBeLessThanOrEqual(1);
-  for (const a of answers.filter((x) => x.status !== 401 && x.status !== 201)) expectRefusal(a);
-}
-
-/** Sixty guesses at once, ten from each of six addresses; one of them is the right password. */
-async function guessAtOnce(servers: TestApp[], username: string, subnet: number) {
-  const guesses = Array.from({ length: 60 }, (_, i) => ({
-    server: servers[i % servers.length],
-    from: `127.0.${subnet}.${1 + (i % 6)}`,
-    password: i === 41 ? PASSWORD : `wrong-guess-${i}`,
-  }));
-  const started = Date.now();
-  const answers = await Promise.all(
-    guesses.map((g) => loginFrom(g.server, g.from, { username, password: g.password })),
-  );
-  return { answers, elapsedMs: Date.now() - started };
 }
 
 /** What a client can compare between two answers: all but the clock's date, request id and seconds. */
@@ -96,7 +57,7 @@ describe('POST /api/v2/login under password guessing', () => {
 
   it('checks no more wrong guesses than the budget when many arrive at once from several addresses', async () => {
     const username = await newUser();
-    const { answers, elapsedMs } = await guessAtOnce([t], username, 1);
+    const { answers, elapsedMs } = await guessAtOnce([t], username, PASSWORD, 1);
     expectWithinBudget(answers, elapsedMs);
   });
 
@@ -132,7 +93,7 @@ describe('POST /api/v2/login under password guessing', () => {
   });
 
   it('refuses a burst against an unknown username as it refuses one against a known username', async () => {
-    const { answers, elapsedMs } = await guessAtOnce([t], unique('nobody'), 4);
+    const { answers, elapsedMs } = await guessAtOnce([t], unique('nobody'), PASSWORD, 4);
     expectWithinBudget(answers, elapsedMs);
     expect(answers.filter((a) => a.status === 201)).toEqual([]);
   });
@@ -155,7 +116,7 @@ describe('POST /api/v2/login under password guessing', () => {
     const username = unique('shared');
     // Each server has a database of its own here; the same user exists in both.
     for (const t of [a, b]) await createUser(t, await bootstrapAdmin(t), username);
-    const { answers, elapsedMs } = await guessAtOnce([a, b], username, 5);
+    const { answers, elapsedMs } = await guessAtOnce([a, b], username, PASSWORD, 5);
     expectWithinBudget(answers, elapsedMs);
   });
 });
