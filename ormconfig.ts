@@ -3,11 +3,10 @@
  * It reads the same environment as the server: DATABASE_URL picks the dialect and database.
  */
 import 'reflect-metadata';
-import { DataSource } from 'typeorm';
 import { AppConfig } from './src/config/app-config';
-import { openDataSourceOptions } from './src/persistence/data-source-options';
+import { newDataSource, openDataSourceOptions } from './src/persistence/data-source-options';
 
 // A promise of the data source (the CLI awaits it): the server is asked which dialect it speaks.
-export default openDataSourceOptions(new AppConfig()).then(
-  (options) => new DataSource({ ...options, entities: [`${__dirname}/src/**/*.entity.ts`] }),
+export default openDataSourceOptions(new AppConfig()).then((options) =>
+  newDataSource({ ...options, entities: [`${__dirname}/src/**/*.entity.ts`] }),
 );

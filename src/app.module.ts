@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { AgentPoolsModule } from './agent-pools/agent-pools.module';
 import { AdminUsersModule } from './admin-users/admin-users.module';
 import { AuditModule } from './audit/audit.module';
@@ -12,7 +11,7 @@ import { CacheModule } from './common/cache/cache.module';
 import { RateLimitModule } from './common/rate-limit/rate-limit.module';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
-import { dataSourceOptions } from './persistence/data-source-options';
+import { dataSourceOptions, newDataSource } from './persistence/data-source-options';
 import { withServerFlavour } from './persistence/server-flavour';
 import { HealthModule } from './health/health.module';
 import { ObservabilityModule } from './observability/observability.module';
@@ -45,7 +44,7 @@ import { WorkspacesModule } from './workspaces/workspaces.module';
         retryAttempts: config.dbConnectRetries,
       }),
       // Asked at every connection attempt (those are retried): the server decides the dialect.
-      dataSourceFactory: async (options) => new DataSource(await withServerFlavour(options!)),
+      dataSourceFactory: async (options) => newDataSource(await withServerFlavour(options!)),
     }),
     ClockModule,
     CacheModule,

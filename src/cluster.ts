@@ -2,9 +2,8 @@ import cluster, { Worker } from 'node:cluster';
 import { availableParallelism } from 'node:os';
 import type { Logger } from 'pino';
 import { RateLimiterClusterMaster } from 'rate-limiter-flexible';
-import { DataSource } from 'typeorm';
 import { AppConfig } from './config/app-config';
-import { openDataSourceOptions } from './persistence/data-source-options';
+import { openDataSource } from './persistence/data-source-options';
 import { aggregateWorkerMetrics } from './observability/cluster-metrics';
 import { createLogger } from './observability/logger';
 import { unsupportedNodeLine } from './config/node-support';
@@ -67,7 +66,7 @@ class Primary {
 
   private async migrate(): Promise<void> {
     if (!this.config.migrationsRun) return;
-    const ds = new DataSource(await openDataSourceOptions(this.config));
+    const ds = await openDataSource(this.config);
     await ds.initialize();
     try {
       const applied = await ds.runMigrations({ transaction: 'each' });

@@ -1,17 +1,16 @@
 import { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { readFile } from 'node:fs/promises';
-import { DataSource } from 'typeorm';
 import { CatalogImportService } from '../admin-catalogs/catalog-import.service';
 import { CATALOGS, isCatalog } from '../admin-catalogs/catalogs';
 import { AppConfig } from '../config/app-config';
-import { openDataSourceOptions } from '../persistence/data-source-options';
+import { openDataSource } from '../persistence/data-source-options';
 import { CliContext, Output, UsageError } from './io';
 
 /** Brings the schema up to date as the server does at start, before any module touches it. */
 async function migrate(config: AppConfig): Promise<void> {
   if (!config.migrationsRun) return;
-  const ds = await new DataSource(await openDataSourceOptions(config)).initialize();
+  const ds = await (await openDataSource(config)).initialize();
   try {
     await ds.runMigrations({ transaction: 'each' });
   } finally {

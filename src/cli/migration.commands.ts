@@ -1,6 +1,6 @@
 import { DataSource, Migration, MigrationExecutor } from 'typeorm';
 import { AppConfig } from '../config/app-config';
-import { openDataSourceOptions } from '../persistence/data-source-options';
+import { openDataSource } from '../persistence/data-source-options';
 import { Output, UsageError } from './io';
 
 /**
@@ -9,7 +9,7 @@ import { Output, UsageError } from './io';
  * work from `dist/` without the TypeScript sources (the image).
  */
 async function withDataSource<T>(config: AppConfig, work: (ds: DataSource) => Promise<T>): Promise<T> {
-  const ds = await new DataSource(await openDataSourceOptions(config)).initialize();
+  const ds = await (await openDataSource(config)).initialize();
   try {
     return await work(ds);
   } finally {

@@ -1,10 +1,11 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { DataSourceOptions } from 'typeorm';
+import { DataSource, DataSourceOptions } from 'typeorm';
 import { ensurePrivateFile } from '../common/private-files';
 import { AppConfig, DatabaseDialect } from '../config/app-config';
 import { withServerFlavour } from './server-flavour';
 import { SnakeNamingStrategy } from './snake-naming.strategy';
+import { beginTransactionsImmediately, SQLITE_BUSY_TIMEOUT_MS } from './sqlite-transactions';
 
 const MIGRATIONS_ROOT = join(__dirname, 'migrations');
 
@@ -44,8 +45,9 @@ export function dataSourceOptions(config: AppConfig): DataSourceOptions {
       ...common,
       type: 'better-sqlite3',
       database: config.sqlitePath,
+      // Readers never wait for the writer, nor it for them; writers take turns (sqlite-transactions.ts).
       enableWAL: config.sqlitePath !== ':memory:',
-      timeout: 10000,
+      timeout: SQLITE_BUSY_TIMEOUT_MS,
     };
   }
   const mysql = config.mysql!;
@@ -84,4 +86,20 @@ export function dataSourceOptions(config: AppConfig): DataSourceOptions {
 /** The configured data source, speaking the dialect of the server it reaches. */
 export function openDataSourceOptions(config: AppConfig): Promise<DataSourceOptions> {
   return withServerFlavour(dataSourceOptions(config));
+}
+
+/**
+ * A data source (not yet initialized) for `options`. The server, its cluster primary and the CLI
+ * make theirs here, so that several processes can write one SQLite file: their transactions begin
+ * IMMEDIATE and wait for one another (sqlite-transactions.ts).
+ */
+export function newDataSource(options: DataSourceOptions): DataSource {
+  const ds = new DataSource(options);
+  beginTransactionsImmediately(ds);
+  return ds;
+}
+
+/** The configured data source (not yet initialized), as `newDataSource` makes it. */
+export async function openDataSource(config: AppConfig): Promise<DataSource> {
+  return newDataSource(await openDataSourceOptions(config));
 }
