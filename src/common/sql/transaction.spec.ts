@@ -7,7 +7,7 @@ const plainManager = { in: 'autocommit' } as unknown as EntityManager;
 
 function fakeDataSource(type: string): DataSource {
   return {
-    options: { type },
+    options: { type, database: ':memory:' },
     manager: plainManager,
     transaction: (work: (m: EntityManager) => Promise<unknown>) => work(inTransactionManager),
   } as unknown as DataSource;

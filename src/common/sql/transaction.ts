@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { DataSource, EntityManager, ObjectLiteral, ObjectType, SelectQueryBuilder } from 'typeorm';
 import { isRetryableTransactionError } from '../errors/db-errors';
 import { mysqlPool } from '../../persistence/mysql-pool';
@@ -5,8 +6,9 @@ import { writeOnPool } from '../../persistence/pool-writes';
 import { holdsTransaction, SecondConnectionError, withinTransaction } from './transaction-scope';
 
 /**
- * SQLite has one writer: transactions on the embedded database take turns through this queue
- * instead of failing with SQLITE_BUSY or nesting on the single connection.
+ * A data source has one SQLite connection: its transactions take turns through this queue instead
+ * of nesting on it. Other processes' transactions on the same file wait for the write lock at their
+ * BEGIN (persistence/sqlite-transactions.ts).
  */
 class SerialQueue {
   private tail: Promise<unknown> = Promise.resolve();
@@ -18,15 +20,26 @@ class SerialQueue {
   }
 }
 
-const queues = new WeakMap<DataSource, SerialQueue>();
+/**
+ * One queue per database file, shared by every data source of the process that opens it: waiting
+ * for the write lock blocks the thread (better-sqlite3 is synchronous), so a transaction must never
+ * begin while another of the same process holds that lock, or neither could go on until the busy
+ * timeout ran out. An in-memory database is a connection's own.
+ */
+const fileQueues = new Map<string, SerialQueue>();
+const memoryQueues = new WeakMap<DataSource, SerialQueue>();
 
 function queueFor(ds: DataSource): SerialQueue | undefined {
-  if (ds.options.type !== 'better-sqlite3') return undefined;
-  let q = queues.get(ds);
-  if (!q) {
-    q = new SerialQueue();
-    queues.set(ds, q);
+  const o = ds.options;
+  if (o.type !== 'better-sqlite3') return undefined;
+  if (o.database === ':memory:') {
+    let q = memoryQueues.get(ds);
+    if (!q) memoryQueues.set(ds, (q = new SerialQueue()));
+    return q;
   }
+  const file = resolve(o.database);
+  let q = fileQueues.get(file);
+  if (!q) fileQueues.set(file, (q = new SerialQueue()));
   return q;
 }
 
@@ -112,8 +125,8 @@ export async function retried<T>(once: () => Promise<T>, attempts = 4): Promise<
 
 /**
  * Takes a row lock that serialises writers of one parent (e.g. an organization) for the rest of
- * the transaction; false when the row does not exist. On SQLite the transaction queue already
- * serialises every writer. Only the repository of the module that owns the table calls this:
+ * the transaction; false when the row does not exist. On SQLite every transaction holds the
+ * database's write lock from its BEGIN, so writers are serialised already, across processes too. Only the repository of the module that owns the table calls this:
  * other modules ask that module's service for an intent-named lock.
  */
 export async function lockRow(
@@ -132,8 +145,8 @@ export async function lockRow(
 
 /**
  * `qb` reading its rows locked for the rest of the transaction (`write`: FOR UPDATE, `share`: a
- * shared lock) where the database has row locks; on SQLite, whose writers take turns through the
- * transaction queue, it reads them as they are.
+ * shared lock) where the database has row locks; on SQLite, whose transactions hold the write lock
+ * from their BEGIN, it reads them as they are.
  */
 export function withRowLock<T extends ObjectLiteral>(
   qb: SelectQueryBuilder<T>,

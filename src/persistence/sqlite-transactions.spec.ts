@@ -1,0 +1,135 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import Database from 'better-sqlite3';
+import { DataSource } from 'typeorm';
+import { inTransaction } from '../common/sql/transaction';
+import { AppConfig } from '../config/app-config';
+import { dataSourceOptions, newDataSource } from './data-source-options';
+import { SQLITE_BUSY_TIMEOUT_MS } from './sqlite-transactions';
+
+/**
+ * Another process's writer, played by a thread with a connection of its own: it takes the write
+ * lock, says so, then inserts `row` and commits once `holdMs` have passed.
+ */
+function otherWriter(
+  file: string,
+  row: string,
+  holdMs: number,
+): { locked: Promise<void>; done: Promise<void> } {
+  const worker = new Worker(
+    `
+    const { parentPort, workerData } = require('node:worker_threads');
+    const Database = require('better-sqlite3');
+    const db = new Database(workerData.file, { timeout: 0 });
+    db.exec('BEGIN IMMEDIATE');
+    parentPort.postMessage('locked');
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, workerData.holdMs);
+    db.prepare('INSERT INTO events (who) VALUES (?)').run(workerData.row);
+    db.exec('COMMIT');
+    db.close();
+    `,
+    { eval: true, workerData: { file, row, holdMs } },
+  );
+  const locked = new Promise<void>((resolve, reject) => {
+    worker.once('message', () => resolve());
+    worker.once('error', reject);
+  });
+  const done = new Promise<void>((resolve, reject) => {
+    worker.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`writer exited with ${code}`))));
+    worker.once('error', reject);
+  });
+  return { locked, done };
+}
+
+describe('transactions on SQLite shared by several processes', () => {
+  let dir: string;
+  let file: string;
+  let ds: DataSource;
+
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'plinth-sqlite-tx-'));
+    file = join(dir, 'plinth.sqlite');
+    const options = dataSourceOptions(new AppConfig({ DATA_DIR: dir }));
+    ds = await newDataSource({ ...options, migrations: [] }).initialize();
+    await ds.query('CREATE TABLE events (n INTEGER PRIMARY KEY AUTOINCREMENT, who TEXT NOT NULL)');
+  });
+
+  afterEach(async () => {
+    await ds.destroy();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('open the file in WAL mode with the busy timeout on the connection', async () => {
+    expect(await ds.query('PRAGMA journal_mode')).toEqual([{ journal_mode: 'wal' }]);
+    expect(await ds.query('PRAGMA busy_timeout')).toEqual([{ timeout: SQLITE_BUSY_TIMEOUT_MS }]);
+  });
+
+  it('begin IMMEDIATE: a transaction holds the write lock from its BEGIN, before it writes anything', async () => {
+    const other = new Database(file, { timeout: 0 });
+    try {
+      const tried = await ds.transaction(async (m) => {
+        await m.query('SELECT COUNT(*) AS n FROM events');
+        try {
+          other.exec('BEGIN IMMEDIATE');
+          other.exec('ROLLBACK');
+          return 'the other connection took the write lock';
+        } catch (err) {
+          return (err as { code?: string }).code;
+        }
+      });
+      expect(tried).toBe('SQLITE_BUSY');
+    } finally {
+      other.close();
+    }
+  });
+
+  it('wait for the write lock another process holds, then read its commit and write after it', async () => {
+    const writer = otherWriter(file, 'other process', 300);
+    await writer.locked;
+    const seen = await ds.transaction(async (m) => {
+      const rows = await m.query<{ who: string }[]>('SELECT who FROM events ORDER BY n');
+      await m.query('INSERT INTO events (who) VALUES (?)', ['this process']);
+      return rows.map((r) => r.who);
+    });
+    await writer.done;
+    expect(seen).toEqual(['other process']);
+    expect(await ds.query('SELECT who FROM events ORDER BY n')).toEqual([
+      { who: 'other process' },
+      { who: 'this process' },
+    ]);
+  });
+
+  it('take turns with the transactions of another data source of the same process on the same file', async () => {
+    const second = await newDataSource({ ...ds.options, migrations: [] }).initialize();
+    try {
+      const order: string[] = [];
+      const first = inTransaction(ds, async (m) => {
+        await m.query('INSERT INTO events (who) VALUES (?)', ['first']);
+        // Holds the write lock across a turn of the event loop, as a transaction awaiting I/O does.
+        await new Promise((r) => setTimeout(r, 50));
+        order.push('first');
+      });
+      const next = inTransaction(second, async (m) => {
+        await m.query('INSERT INTO events (who) VALUES (?)', ['second']);
+        order.push('second');
+      });
+      await Promise.all([first, next]);
+      expect(order).toEqual(['first', 'second']);
+    } finally {
+      await second.destroy();
+    }
+  });
+
+  it('keep savepoints for transactions nested on one query runner', async () => {
+    const runner = ds.createQueryRunner();
+    await runner.startTransaction();
+    await runner.query('INSERT INTO events (who) VALUES (?)', ['outer']);
+    await runner.startTransaction();
+    await runner.query('INSERT INTO events (who) VALUES (?)', ['inner']);
+    await runner.rollbackTransaction();
+    await runner.commitTransaction();
+    expect(await ds.query('SELECT who FROM events ORDER BY n')).toEqual([{ who: 'outer' }]);
+  });
+});
