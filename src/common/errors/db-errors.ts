@@ -37,11 +37,24 @@ export function isForeignKeyViolation(err: unknown): boolean {
   );
 }
 
-/** A transaction that lost a lock race and may simply be run again. */
+/**
+ * A transaction on MySQL/MariaDB that lost a deadlock or a lock wait and may simply be run again.
+ * SQLite's busy errors are not: its transactions already waited out the busy timeout for the lock
+ * (persistence/sqlite-transactions.ts), and waiting again would hold the worker longer still.
+ */
 export function isRetryableTransactionError(err: unknown): boolean {
   const d = driverError(err);
   if (!d) return false;
-  return d.errno === 1213 || d.errno === 1205 || d.code === 'SQLITE_BUSY' || d.code === 'SQLITE_LOCKED';
+  return d.errno === 1213 || d.errno === 1205;
+}
+
+/**
+ * SQLite still locked by another process after the busy timeout (SQLITE_BUSY and its extended
+ * codes, SQLITE_LOCKED): the write may succeed later (503 with Retry-After), nothing is broken.
+ */
+export function isDatabaseBusy(err: unknown): boolean {
+  const code = driverError(err)?.code;
+  return typeof code === 'string' && /^SQLITE_(BUSY|LOCKED)(_|$)/.test(code);
 }
 
 const CONNECTION_CODES = new Set([

@@ -144,6 +144,20 @@ describe(JsonApiExceptionFilter.name, () => {
     ]);
   });
 
+  it.each([
+    ['SQLITE_BUSY', 'SQLITE_BUSY'],
+    ['a stale snapshot', 'SQLITE_BUSY_SNAPSHOT'],
+    ['SQLITE_LOCKED', 'SQLITE_LOCKED'],
+  ])('answers SQLite still locked after the busy timeout (%s) with 503 and Retry-After', (_, code) => {
+    const h = harness();
+    sut.catch(queryFailed({ code }), h.host);
+    expect(h.sent.status).toBe(503);
+    expect(h.res.setHeader).toHaveBeenCalledWith('Retry-After', '1');
+    expect(h.sent.body.errors).toEqual([
+      { status: '503', title: 'service unavailable', detail: 'the database is busy; try again shortly' },
+    ]);
+  });
+
   it('answers unknown errors with 500 and an id that is logged, and nothing internal', () => {
     const err = queryFailed({ code: 'ER_PARSE_ERROR', errno: 1064 });
     const sent = send(err);

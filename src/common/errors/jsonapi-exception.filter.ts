@@ -5,7 +5,7 @@ import type { Request, Response } from 'express';
 import { randomUUID } from 'node:crypto';
 import { DomainError, ErrorItem, ErrorKind } from './domain-error';
 import { bodyParserError } from './body-errors';
-import { isConnectionError, isForeignKeyViolation, isUniqueViolation } from './db-errors';
+import { isConnectionError, isDatabaseBusy, isForeignKeyViolation, isUniqueViolation } from './db-errors';
 import { JSONAPI_MEDIA_TYPE } from '../jsonapi/media-type';
 
 interface ErrorObject {
@@ -23,7 +23,12 @@ export interface Failure {
   items: ErrorItem[];
   /** The id of a 500, also in the log line that describes it. */
   id?: string;
+  /** Sent as `Retry-After`: the failure is expected to pass by then. */
+  retryAfterSeconds?: number;
 }
+
+/** How soon a write refused because SQLite stayed locked may be tried again. */
+const BUSY_RETRY_AFTER_SECONDS = 1;
 
 type Mapped = Omit<Failure, 'title'>;
 
@@ -142,9 +147,10 @@ export class JsonApiExceptionFilter implements ExceptionFilter {
       res.end();
       return;
     }
-    if (exception instanceof DomainError && exception.retryAfterSeconds !== undefined) {
-      res.setHeader('Retry-After', String(exception.retryAfterSeconds));
-    }
+    const retryAfter =
+      mapped.retryAfterSeconds ??
+      (exception instanceof DomainError ? exception.retryAfterSeconds : undefined);
+    if (retryAfter !== undefined) res.setHeader('Retry-After', String(retryAfter));
     this.write(res, { ...mapped, title: errorTitle(mapped.status) });
   }
 
@@ -164,6 +170,14 @@ export class JsonApiExceptionFilter implements ExceptionFilter {
     if (isConnectionError(exception)) {
       this.logger.warn({ reqId: idOf(req) }, `database unavailable during ${req.method} ${req.path}`);
       return { status: 503, items: [{ detail: 'the database is unavailable; try again shortly' }] };
+    }
+    if (isDatabaseBusy(exception)) {
+      this.logger.warn({ reqId: idOf(req) }, `database busy during ${req.method} ${req.path}`);
+      return {
+        status: 503,
+        retryAfterSeconds: BUSY_RETRY_AFTER_SECONDS,
+        items: [{ detail: 'the database is busy; try again shortly' }],
+      };
     }
     return this.internal(exception, req);
   }
