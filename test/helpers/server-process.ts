@@ -20,6 +20,43 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/** The minimal environment of the processes started here; each adds its own on top. */
+function baseEnv(): Record<string, string | undefined> {
+  return {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    NODE_ENV: 'test',
+    HOST: '127.0.0.1',
+    SIGNING_SECRET: 'process-test-signing-secret-of-32-bytes',
+    RATE_LIMIT_PER_SECOND: '0',
+    PASSWORD_HASH_COST: '10',
+  };
+}
+
+/**
+ * Runs `entry` (relative to the repository, e.g. `src/cli.ts`) with `args` to its end, in the
+ * environment of a server process with `env` on top; resolves with its exit code and output.
+ */
+export function runScript(
+  entry: string,
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, ['-r', TS_REGISTER, entry, ...args], {
+      cwd: ROOT,
+      env: { ...baseEnv(), ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', fail);
+    child.on('close', (code) => done({ code, stdout, stderr }));
+  });
+}
+
 /** A Plinth process started from TypeScript sources, its output collected line by line. */
 export class ServerProcess {
   readonly lines: string[] = [];
@@ -55,18 +92,7 @@ export class ServerProcess {
     const port = await freePort();
     const child = spawn(process.execPath, ['-r', TS_REGISTER, entry], {
       cwd: ROOT,
-      env: {
-        PATH: process.env.PATH,
-        HOME: process.env.HOME,
-        NODE_ENV: 'test',
-        HOST: '127.0.0.1',
-        PORT: String(port),
-        DATA_DIR: dataDir,
-        SIGNING_SECRET: 'process-test-signing-secret-of-32-bytes',
-        RATE_LIMIT_PER_SECOND: '0',
-        PASSWORD_HASH_COST: '10',
-        ...env,
-      },
+      env: { ...baseEnv(), PORT: String(port), DATA_DIR: dataDir, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     return new ServerProcess(child, port, dataDir);
