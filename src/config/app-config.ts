@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import { ensurePrivateDir, PRIVATE_FILE_MODE } from '../common/private-files';
 import {
@@ -152,6 +153,12 @@ export class AppConfig {
   readonly maxConfigurationExpandedBytes: number;
   readonly maxConfigurationEntries: number;
   readonly configurationInspectionTimeoutMs: number;
+  /** Worker threads that inspect archives in each process (default: one per core but one). */
+  readonly archiveInspectionWorkers: number;
+  /** Archive inspections one organization may have running or waiting in a process; 429 past it. */
+  readonly archiveInspectionsPerOrganization: number;
+  /** Archive inspections that may wait for a worker in a process, all organizations together; 503 past it. */
+  readonly archiveInspectionQueue: number;
   /** Seconds without a heartbeat after which a claimed job and its run are errored (EXECUTOR_TIMEOUT). */
   readonly executorTimeoutSeconds: number;
   readonly maxShasumsBytes: number;
@@ -243,6 +250,15 @@ export class AppConfig {
       1,
       3_600_000,
     );
+    this.archiveInspectionWorkers = int(
+      env,
+      'ARCHIVE_INSPECTION_WORKERS',
+      Math.max(1, availableParallelism() - 1),
+      1,
+      256,
+    );
+    this.archiveInspectionsPerOrganization = int(env, 'ARCHIVE_INSPECTIONS_PER_ORGANIZATION', 8, 1, 10_000);
+    this.archiveInspectionQueue = int(env, 'ARCHIVE_INSPECTION_QUEUE', 64, 0, 100_000);
     this.executorTimeoutSeconds = int(env, 'EXECUTOR_TIMEOUT', 120, 5, 86400);
     this.maxProviderBinaryBytes = int(env, 'MAX_PROVIDER_BINARY_BYTES', 500 * 1024 * 1024, 1);
     this.maxModuleArchiveBytes = int(env, 'MAX_MODULE_ARCHIVE_BYTES', 100 * 1024 * 1024, 1);

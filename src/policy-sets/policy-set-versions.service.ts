@@ -12,7 +12,7 @@ import { newId } from '../common/ids';
 import { AppConfig } from '../config/app-config';
 import { OrganizationsService } from '../organizations/organizations.service';
 import { BlobStore, StoredBlob } from '../storage/blob-store';
-import { ArchiveInspection, inspectArchive } from '../storage/archive-inspector';
+import { ArchiveInspection, ArchiveInspector } from '../storage/archive-inspector';
 import { leaseLost, UploadLeases } from '../storage/upload-leases';
 import { UploadRegistry } from '../storage/upload-registry';
 import { API_SOURCE, PolicySetVersionEntity } from './entities/policy-set-version.entity';
@@ -37,6 +37,7 @@ export class PolicySetVersionsService implements OnModuleInit {
     private readonly registry: UploadRegistry,
     private readonly leases: UploadLeases,
     private readonly blobs: BlobStore,
+    private readonly inspector: ArchiveInspector,
     private readonly config: AppConfig,
     private readonly clock: Clock,
     @InjectDataSource() private readonly ds: DataSource,
@@ -121,7 +122,8 @@ export class PolicySetVersionsService implements OnModuleInit {
    */
   private async receive(id: string, body: Readable): Promise<void> {
     const version = await this.repo.findById(id);
-    if (!version) throw notFound();
+    const set = version && (await this.setsRepo.findById(version.policySetId));
+    if (!version || !set) throw notFound();
     const key = archiveKey(version);
     const startedAt = this.clock.now();
     const lease = await inTransaction(this.ds, async (m) => {
@@ -139,7 +141,8 @@ export class PolicySetVersionsService implements OnModuleInit {
     let inspection: ArchiveInspection;
     try {
       stored = await this.blobs.put(key, body, { maxBytes: this.config.maxPolicyArchiveBytes });
-      inspection = await inspectArchive(await this.blobs.get(key), {
+      inspection = await this.inspector.inspect(() => this.blobs.get(key), {
+        owner: set.organizationId,
         maxExpandedBytes: this.config.maxPolicyArchiveExpandedBytes,
         maxEntries: this.config.maxPolicyArchiveEntries,
         maxMillis: this.config.policyArchiveInspectionTimeoutMs,

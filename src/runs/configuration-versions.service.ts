@@ -11,7 +11,7 @@ import { conflict, invalid, notFound } from '../common/errors/domain-error';
 import { newId, randomBase62 } from '../common/ids';
 import { PageParams } from '../common/jsonapi/pagination';
 import { AppConfig } from '../config/app-config';
-import { ArchiveInspection, inspectArchive } from '../storage/archive-inspector';
+import { ArchiveInspection, ArchiveInspector } from '../storage/archive-inspector';
 import { BlobStore } from '../storage/blob-store';
 import { UploadRegistry } from '../storage/upload-registry';
 import { WorkspacesService } from '../workspaces/workspaces.service';
@@ -45,6 +45,7 @@ export class ConfigurationVersionsService implements OnModuleInit {
     private readonly queue: RunQueueService,
     private readonly registry: UploadRegistry,
     private readonly blobs: BlobStore,
+    private readonly inspector: ArchiveInspector,
     private readonly config: AppConfig,
     private readonly clock: Clock,
     @InjectDataSource() private readonly ds: DataSource,
@@ -136,11 +137,14 @@ export class ConfigurationVersionsService implements OnModuleInit {
     const cv = await this.repo.findById(id);
     if (!cv) throw notFound();
     if (cv.status !== 'pending') throw conflict('This upload link has already been used');
+    const [workspace] = await this.workspaces.findByIds([cv.workspaceId]);
+    if (!workspace) throw notFound();
     const key = `${configurationBlobPrefix(cv.workspaceId)}${cv.id}-${randomBase62(8)}.tar.gz`;
     const stored = await this.blobs.put(key, body, { maxBytes: this.config.maxConfigurationBytes });
     let inspection: ArchiveInspection;
     try {
-      inspection = await inspectArchive(await this.blobs.get(key), {
+      inspection = await this.inspector.inspect(() => this.blobs.get(key), {
+        owner: workspace.organizationId,
         maxExpandedBytes: this.config.maxConfigurationExpandedBytes,
         maxEntries: this.config.maxConfigurationEntries,
         maxMillis: this.config.configurationInspectionTimeoutMs,

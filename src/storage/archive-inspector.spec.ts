@@ -3,9 +3,16 @@ import { gzipSync } from 'node:zlib';
 import { Pax } from 'tar';
 import { tarBytes, TarEntry, tarGz } from '../../test/helpers/tarball';
 import { policyArchiveProblem } from '../policy-sets/policy-set-rules';
-import { ArchiveInspectionOptions, inspectArchive } from './archive-inspector';
+import { ArchiveInspectionOptions, ArchiveInspector } from './archive-inspector';
 
-const CAPS = { maxExpandedBytes: 1_000_000, maxEntries: 100, maxMillis: 30_000 };
+const CAPS = { owner: 'org-a', maxExpandedBytes: 1_000_000, maxEntries: 100, maxMillis: 30_000 };
+
+const inspector = new ArchiveInspector({ workers: 1, perOwner: 100, waiting: 100 });
+afterAll(() => inspector.onModuleDestroy());
+
+/** Inspects what `source` streams, opened when the inspection's turn comes. */
+const inspectArchive = (source: Readable, options: ArchiveInspectionOptions) =>
+  inspector.inspect(() => Promise.resolve(source), options);
 
 const inspect = (bytes: Buffer, options: Partial<ArchiveInspectionOptions> = {}) =>
   inspectArchive(Readable.from([bytes]), { ...CAPS, ...options });
@@ -175,6 +182,28 @@ describe('archive inspector', () => {
       await expect(inspect(withFile([]))).resolves.toMatchObject({ ok: true });
     });
 
+    it('drops a blob that opens only after the time cap, even if it then fails to open', async () => {
+      let opened!: (source: Readable) => void;
+      const answer = await inspector.inspect(() => new Promise((resolve) => (opened = resolve)), {
+        ...CAPS,
+        maxMillis: 1,
+      });
+      expect(answer).toEqual(
+        refusal('inspecting the archive took longer than 1 ms (the inspection time cap)'),
+      );
+      // The caller deleted the refused blob meanwhile: the stream fails as it is dropped.
+      const gone = new Readable({
+        read: () => undefined,
+        destroy: (_err, done) => done(Object.assign(new Error('ENOENT: no such file'), { code: 'ENOENT' })),
+      });
+      const closed = new Promise((resolve) => gone.once('close', resolve));
+      opened(gone);
+      // Its error is emitted before it closes: with no one listening, it would end the process.
+      await closed;
+      expect(gone.destroyed).toBe(true);
+      await expect(inspect(withFile([]))).resolves.toMatchObject({ ok: true });
+    });
+
     it('drops archives past the time cap on warm workers without taking the process down', async () => {
       // A worker terminated while it builds its gunzip aborts the whole process on Node.js 20, so
       // the inspector asks it to drop the archive instead: this loop crashed the old design.
@@ -196,6 +225,88 @@ describe('archive inspector', () => {
       setTimeout(() => failing.destroy(new Error('the store went away')), 50);
       await expect(inspectArchive(failing, CAPS)).rejects.toThrow('the store went away');
       await expect(inspect(withFile([]))).resolves.toMatchObject({ ok: true });
+    });
+  });
+
+  describe('waiting for a worker', () => {
+    const single = new ArchiveInspector({ workers: 1, perOwner: 2, waiting: 10 });
+    afterAll(() => single.onModuleDestroy());
+
+    /** A source that sends nothing until `release`, then a valid archive: it holds its worker. */
+    function stalled() {
+      const source = new Readable({ read: () => undefined });
+      let opened!: () => void;
+      return {
+        opened: new Promise<void>((resolve) => (opened = resolve)),
+        open: () => {
+          opened();
+          return Promise.resolve(source);
+        },
+        release: () => {
+          source.push(withFile([]));
+          source.push(null);
+        },
+      };
+    }
+
+    it('counts the time spent waiting against the time cap', async () => {
+      const holder = stalled();
+      const holding = single.inspect(holder.open, { ...CAPS, owner: 'org-a' });
+      await holder.opened;
+      let opened = false;
+      const waiting = single.inspect(
+        () => {
+          opened = true;
+          return Promise.resolve(Readable.from([withFile([])]));
+        },
+        { ...CAPS, owner: 'org-b', maxMillis: 100 },
+      );
+      await expect(waiting).resolves.toEqual(
+        refusal('inspecting the archive took longer than 100 ms (the inspection time cap)'),
+      );
+      // It never had a worker, so its blob was never opened.
+      expect(opened).toBe(false);
+      holder.release();
+      await expect(holding).resolves.toMatchObject({ ok: true });
+    });
+
+    it("refuses an organization's inspection past its bound, and takes the next once one ends", async () => {
+      const first = stalled();
+      const second = stalled();
+      const inspections = [
+        single.inspect(first.open, { ...CAPS, owner: 'org-a' }),
+        single.inspect(second.open, { ...CAPS, owner: 'org-a' }),
+      ];
+      await expect(single.inspect(first.open, { ...CAPS, owner: 'org-a' })).rejects.toMatchObject({
+        kind: 'rate-limited',
+        retryAfterSeconds: 5,
+      });
+      await first.opened;
+      first.release();
+      await second.opened;
+      second.release();
+      await expect(Promise.all(inspections)).resolves.toMatchObject([{ ok: true }, { ok: true }]);
+      await expect(inspect(withFile([]), { owner: 'org-a' })).resolves.toMatchObject({ ok: true });
+    });
+
+    it("gives the worker to another organization's upload before a third of the first one's", async () => {
+      const holder = stalled();
+      const queued = stalled();
+      const holding = single.inspect(holder.open, { ...CAPS, owner: 'org-a' });
+      const later = single.inspect(queued.open, { ...CAPS, owner: 'org-a' });
+      await holder.opened;
+      const other = single.inspect(() => Promise.resolve(Readable.from([withFile([])])), {
+        ...CAPS,
+        owner: 'org-b',
+      });
+      holder.release();
+      // org-b's archive is inspected while org-a's second one has not even been opened.
+      await expect(Promise.race([other, queued.opened.then(() => 'org-a first')])).resolves.toMatchObject({
+        ok: true,
+      });
+      await queued.opened;
+      queued.release();
+      await expect(Promise.all([holding, later])).resolves.toMatchObject([{ ok: true }, { ok: true }]);
     });
   });
 

@@ -2,6 +2,7 @@ import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { join } from 'node:path';
 import { AppConfig } from '../config/app-config';
+import { ArchiveInspector } from './archive-inspector';
 import { BlobStore } from './blob-store';
 import { FsBlobStore } from './fs-blob-store';
 import { SignedLinks } from './signed-links';
@@ -39,12 +40,22 @@ export async function createBlobStore(config: AppConfig): Promise<BlobStore> {
   controllers: [UploadsController],
   providers: [
     { provide: BlobStore, inject: [AppConfig], useFactory: createBlobStore },
+    {
+      provide: ArchiveInspector,
+      inject: [AppConfig],
+      useFactory: (config: AppConfig) =>
+        new ArchiveInspector({
+          workers: config.archiveInspectionWorkers,
+          perOwner: config.archiveInspectionsPerOrganization,
+          waiting: config.archiveInspectionQueue,
+        }),
+    },
     SignedLinks,
     UploadRegistry,
     UploadLeasesRepository,
     UploadLeases,
     UploadSweeper,
   ],
-  exports: [BlobStore, SignedLinks, UploadRegistry, UploadLeases],
+  exports: [ArchiveInspector, BlobStore, SignedLinks, UploadRegistry, UploadLeases],
 })
 export class StorageModule {}

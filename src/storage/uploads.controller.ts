@@ -6,6 +6,7 @@ import { Public } from '../common/auth/public.decorator';
 import { notFound } from '../common/errors/domain-error';
 import { ApiErrors } from '../common/jsonapi/openapi';
 import { noteWriteTarget } from '../common/jsonapi/written-resource';
+import { InspectionsBusy } from './archive-inspector';
 import { BlobStore, tooLarge } from './blob-store';
 import { SignedLinks } from './signed-links';
 import { UploadRegistry } from './upload-registry';
@@ -34,12 +35,14 @@ export class UploadsController {
     summary: 'Upload the raw bytes a signed upload link stands for',
     description:
       'The token in the path is the credential (no Authorization header). The body streams to storage; ' +
-      'a link takes one upload (409 after that), expires (410) and has a size cap (413).',
+      'a link takes one upload (409 after that), expires (410) and has a size cap (413). An archive that ' +
+      'cannot be inspected now (its organization has too many inspections under way: 429; the server has ' +
+      'too many waiting: 503) is refused with `Retry-After`, and the link stays usable.',
   })
   @ApiConsumes('application/octet-stream')
   @ApiBody({ required: true, schema: { type: 'string', format: 'binary' } })
   @ApiResponse({ status: 200, description: 'Received; no body' })
-  @ApiErrors(404, 409, 410, 413, 422)
+  @ApiErrors(404, 409, 410, 413, 422, 429, 503)
   async upload(@Param('token') token: string, @Req() req: Request): Promise<void> {
     const claims = this.links.verify(token);
     noteWriteTarget(req, { resourceType: 'uploads', resourceId: claims.resourceId, action: claims.purpose });
@@ -47,7 +50,12 @@ export class UploadsController {
     if (!handler) throw notFound();
     const declared = req.headers['content-length'] ? Number(req.headers['content-length']) : undefined;
     if (declared !== undefined && declared > handler.maxBytes()) throw tooLarge(handler.maxBytes());
-    await handler.receive(claims.resourceId, req, { contentLength: declared });
+    try {
+      await handler.receive(claims.resourceId, req, { contentLength: declared });
+    } catch (err) {
+      if (err instanceof InspectionsBusy) req.res?.setHeader('Retry-After', String(err.retryAfterSeconds));
+      throw err;
+    }
   }
 
   @Get(':token')

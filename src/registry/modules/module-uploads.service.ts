@@ -6,7 +6,7 @@ import { Clock } from '../../common/clock';
 import { conflict, invalid, notFound } from '../../common/errors/domain-error';
 import { inTransaction } from '../../common/sql/transaction';
 import { AppConfig } from '../../config/app-config';
-import { ArchiveInspection, inspectArchive } from '../../storage/archive-inspector';
+import { ArchiveInspection, ArchiveInspector } from '../../storage/archive-inspector';
 import { BlobStore, StoredBlob } from '../../storage/blob-store';
 import { leaseLost, UploadLeases } from '../../storage/upload-leases';
 import { DownloadTarget, UploadRegistry } from '../../storage/upload-registry';
@@ -32,6 +32,7 @@ export class ModuleUploadsService implements OnModuleInit {
     private readonly registry: UploadRegistry,
     private readonly leases: UploadLeases,
     private readonly blobs: BlobStore,
+    private readonly inspector: ArchiveInspector,
     private readonly versions: ModuleVersionsRepository,
     private readonly modules: RegistryModulesRepository,
     private readonly config: AppConfig,
@@ -50,7 +51,8 @@ export class ModuleUploadsService implements OnModuleInit {
 
   async receive(id: string, body: Readable): Promise<void> {
     const version = await this.versions.findById(id);
-    if (!version) throw notFound();
+    const module = version && (await this.modules.findById(version.moduleId));
+    if (!version || !module) throw notFound();
     const key = blobKeys.moduleArchive(version.moduleId, version.id);
     const startedAt = this.clock.now();
     const lease = await inTransaction(this.ds, async (m) => {
@@ -67,7 +69,8 @@ export class ModuleUploadsService implements OnModuleInit {
     let inspection: ArchiveInspection;
     try {
       stored = await this.blobs.put(key, body, { maxBytes: this.config.maxModuleArchiveBytes });
-      inspection = await inspectArchive(await this.blobs.get(key), {
+      inspection = await this.inspector.inspect(() => this.blobs.get(key), {
+        owner: module.organizationId,
         maxExpandedBytes: this.config.maxModuleArchiveExpandedBytes,
         maxEntries: this.config.maxModuleArchiveEntries,
         maxMillis: this.config.moduleArchiveInspectionTimeoutMs,
