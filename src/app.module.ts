@@ -25,6 +25,7 @@ import { RunTriggersModule } from './run-triggers/run-triggers.module';
 import { RunsModule } from './runs/runs.module';
 import { PolicyChecksModule } from './policy-checks/policy-checks.module';
 import { HttpPipelineModule } from './http/http-pipeline.module';
+import { SecretsModule } from './secrets/secrets.module';
 import { StorageModule } from './storage/storage.module';
 import { TagBindingRoutesModule } from './tag-binding-routes/tag-binding-routes.module';
 import { TeamsModule } from './teams/teams.module';
@@ -52,6 +53,7 @@ import { WorkspacesModule } from './workspaces/workspaces.module';
     RateLimitModule,
     AuthModule,
     StorageModule,
+    SecretsModule,
     HealthModule,
     UsersModule,
     OrganizationLifecycleModule,

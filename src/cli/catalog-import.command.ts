@@ -1,38 +1,8 @@
-import { INestApplicationContext } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
 import { readFile } from 'node:fs/promises';
 import { CatalogImportService } from '../admin-catalogs/catalog-import.service';
 import { CATALOGS, isCatalog } from '../admin-catalogs/catalogs';
-import { AppConfig } from '../config/app-config';
-import { openDataSource } from '../persistence/data-source-options';
+import { withApp } from './app-context';
 import { CliContext, Output, UsageError } from './io';
-
-/** Brings the schema up to date as the server does at start, before any module touches it. */
-async function migrate(config: AppConfig): Promise<void> {
-  if (!config.migrationsRun) return;
-  const ds = await (await openDataSource(config)).initialize();
-  try {
-    await ds.runMigrations({ transaction: 'each' });
-  } finally {
-    await ds.destroy();
-  }
-}
-
-/** Boots the application without HTTP, runs `work`, shuts down. */
-async function withApp<T>(
-  context: CliContext,
-  work: (app: INestApplicationContext) => Promise<T>,
-): Promise<T> {
-  await migrate(new AppConfig());
-  const app = await NestFactory.createApplicationContext(await context.appModule(), {
-    logger: ['error', 'warn'],
-  });
-  try {
-    return await work(app);
-  } finally {
-    await app.close();
-  }
-}
 
 async function readJson(file: string): Promise<unknown> {
   let text: string;

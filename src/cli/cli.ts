@@ -16,6 +16,10 @@ export const USAGE = [
   '      version; an existing one takes only what its entry gives (url and sha may be left out).',
   '      Importing the same file twice changes nothing. Invalid files change nothing.',
   '      Applies pending migrations first unless MIGRATIONS_RUN=false.',
+  '  secrets:rotate',
+  '      Re-wraps every stored data key (state files, output values) under the master key of',
+  '      ENCRYPTION_KEY (or ENCRYPTION_KEY_FILE), unwrapping with ENCRYPTION_EXTRA_KEYS. Servers keep',
+  '      serving meanwhile; run it again until it reports every key re-wrapped (docs/state.md).',
   '  migration:run      Applies the pending migrations (each in its own transaction).',
   '  migration:show     Lists the migrations: [X] applied, [ ] pending.',
   '  migration:revert   Undoes the most recently applied migration.',
@@ -30,6 +34,8 @@ const COMMANDS: Record<string, Command> = {
   // Loaded on use: it boots the whole application, which `help` and the migrations do not need.
   'catalog:import': async (args, io, context) =>
     (await import('./catalog-import.command')).catalogImport(args, io, context),
+  'secrets:rotate': async (args, io, context) =>
+    (await import('./secrets-rotate.command')).secretsRotate(args, io, context),
   'migration:run': (args, io) => migrationRun(args, io),
   'migration:show': (args, io) => migrationShow(args, io),
   'migration:revert': (args, io) => migrationRevert(args, io),

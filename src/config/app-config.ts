@@ -102,6 +102,22 @@ function signingSecret(value: string, source: string): string {
   return value;
 }
 
+/** The length of an AES-256 key: what a master key of the secrets module must decode to. */
+const MASTER_KEY_BYTES = 32;
+
+/** A master key as the operator writes it: 32 bytes in base64 (standard or URL alphabet). */
+export function masterKey(value: string, source: string): Buffer {
+  const text = value.trim();
+  const bytes = /^[A-Za-z0-9+/_-]+={0,2}$/.test(text) ? Buffer.from(text, 'base64') : Buffer.alloc(0);
+  if (bytes.length !== MASTER_KEY_BYTES) {
+    throw new ConfigError(
+      `${source} must be ${MASTER_KEY_BYTES} bytes in base64, got ${bytes.length} bytes; ` +
+        'generate one with `openssl rand -base64 32`',
+    );
+  }
+  return bytes;
+}
+
 /**
  * Typed, validated configuration read once from the environment. Every variable is listed in
  * `.env.example`; a bad value stops the process at boot with a message naming the variable.
@@ -121,6 +137,14 @@ export class AppConfig {
   readonly baseUrl?: string;
   readonly uploadUrl?: string;
   readonly signingSecret: string;
+  /**
+   * The master key that wraps new data keys (ENCRYPTION_KEY), or the file holding it
+   * (ENCRYPTION_KEY_FILE); with neither, the secrets module keeps one in DATA_DIR.
+   */
+  readonly encryptionKey?: Buffer;
+  readonly encryptionKeyFile?: string;
+  /** Further master keys that unwrap data keys but never wrap new ones (during a rotation). */
+  readonly encryptionExtraKeys: Buffer[];
   readonly deployment: Deployment;
   readonly defaultEdition: Edition;
   readonly logLevel: string;
@@ -159,6 +183,8 @@ export class AppConfig {
   readonly archiveInspectionsPerOrganization: number;
   /** Archive inspections that may wait for a worker in a process, all organizations together; 503 past it. */
   readonly archiveInspectionQueue: number;
+  /** Largest state file (raw or JSON) a state version accepts, however it arrives (MAX_STATE_BYTES). */
+  readonly maxStateBytes: number;
   /** Seconds without a heartbeat after which a claimed job and its run are errored (EXECUTOR_TIMEOUT). */
   readonly executorTimeoutSeconds: number;
   readonly maxShasumsBytes: number;
@@ -259,6 +285,7 @@ export class AppConfig {
     );
     this.archiveInspectionsPerOrganization = int(env, 'ARCHIVE_INSPECTIONS_PER_ORGANIZATION', 8, 1, 10_000);
     this.archiveInspectionQueue = int(env, 'ARCHIVE_INSPECTION_QUEUE', 64, 0, 100_000);
+    this.maxStateBytes = int(env, 'MAX_STATE_BYTES', 64 * 1024 * 1024, 1, 1024 * 1024 * 1024);
     this.executorTimeoutSeconds = int(env, 'EXECUTOR_TIMEOUT', 120, 5, 86400);
     this.maxProviderBinaryBytes = int(env, 'MAX_PROVIDER_BINARY_BYTES', 500 * 1024 * 1024, 1);
     this.maxModuleArchiveBytes = int(env, 'MAX_MODULE_ARCHIVE_BYTES', 100 * 1024 * 1024, 1);
@@ -295,6 +322,16 @@ export class AppConfig {
     this.auditRetentionDays = int(env, 'AUDIT_RETENTION_DAYS', 90, 0, 36500);
     const secret = optional(env, 'SIGNING_SECRET');
     this.signingSecret = secret ? signingSecret(secret, 'SIGNING_SECRET') : this.persistedSecret();
+    const key = optional(env, 'ENCRYPTION_KEY');
+    this.encryptionKeyFile = optional(env, 'ENCRYPTION_KEY_FILE');
+    if (key && this.encryptionKeyFile) {
+      throw new ConfigError('set ENCRYPTION_KEY or ENCRYPTION_KEY_FILE, not both');
+    }
+    this.encryptionKey = key ? masterKey(key, 'ENCRYPTION_KEY') : undefined;
+    this.encryptionExtraKeys = (optional(env, 'ENCRYPTION_EXTRA_KEYS') ?? '')
+      .split(',')
+      .filter((k) => k.trim() !== '')
+      .map((k, i) => masterKey(k, `ENCRYPTION_EXTRA_KEYS (key ${i + 1})`));
   }
 
   get isProduction(): boolean {
