@@ -215,7 +215,8 @@ export class RunsController {
   @ApiOperation({
     summary: 'Unlock a workspace (needs write); the next pending run starts',
     description:
-      '409 if it is not locked, or is locked by someone else ("locked by User|Team|Organization").',
+      '409 if it is not locked, or is locked by someone else ("locked by User|Team|Organization"); ' +
+      '422 ("latest state version is still pending") while the newest state version waits for its content.',
   })
   @ApiResponse({
     status: 200,
@@ -224,6 +225,24 @@ export class RunsController {
   @ApiErrors(401, 404, 409, 422)
   async unlock(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<ResourceDocument> {
     await this.runs.unlock(p, id);
+    return this.workspace(p, id);
+  }
+
+  @Post('workspaces/:id/actions/force-unlock')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Unlock a workspace whoever holds the lock (needs admin); the next pending run starts',
+    description:
+      '409 if it is not locked. State versions of the workspace still waiting for their content are ' +
+      'discarded (a pending version otherwise keeps the workspace from being unlocked).',
+  })
+  @ApiResponse({
+    status: 200,
+    schema: { type: 'object', properties: { data: resourceSchema(WORKSPACE_DOC) } },
+  })
+  @ApiErrors(401, 404, 409)
+  async forceUnlock(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<ResourceDocument> {
+    await this.runs.forceUnlock(p, id);
     return this.workspace(p, id);
   }
 

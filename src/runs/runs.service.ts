@@ -193,6 +193,20 @@ export class RunsService {
     });
     if (!unlocked) throw conflict('The workspace is already unlocked');
   }
+
+  /**
+   * Needs admin: unlocks whoever holds the lock (409 when it is not locked), which also gives up the
+   * state versions still waiting for their content (see the state-versions module's unlock hook).
+   */
+  async forceUnlock(p: Principal, workspaceId: string): Promise<void> {
+    const ws = await this.workspaces.requireAccess(p, workspaceId, 'admin');
+    const unlocked = await inTransaction(this.ds, async (manager) => {
+      if (!(await this.workspaces.unlock(manager, ws.id, { forced: true }))) return false;
+      await this.queue.advance(manager, ws.id);
+      return true;
+    });
+    if (!unlocked) throw conflict('The workspace is already unlocked');
+  }
 }
 
 const LOCK_HOLDER_NAMES: Record<WorkspaceLockHolder['type'], string> = {

@@ -1,12 +1,20 @@
-import { Controller, Delete, Get, Param, Patch, Post } from '@nestjs/common';
+import { applyDecorators, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
 import { API_V2 } from '../common/api-prefix';
-import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal } from '../common/auth/current-principal.decorator';
 import { Principal } from '../common/auth/principal';
 import { pageResult } from '../common/sql/paginate';
 import { JsonApiBody, ParsedBody } from '../common/jsonapi/body';
 import { CollectionDocument, ResourceDocument } from '../common/jsonapi/document';
-import { ApiCreate, ApiDelete, ApiList, ApiShow, ApiUpdate, idParam } from '../common/jsonapi/openapi';
+import {
+  ApiCreate,
+  ApiDelete,
+  ApiErrors,
+  ApiList,
+  ApiShow,
+  ApiUpdate,
+  idParam,
+} from '../common/jsonapi/openapi';
 import { PageParams } from '../common/jsonapi/pagination';
 import { Includes, Paging, QueryValue } from '../common/jsonapi/query';
 import { TAG_BINDINGS_RELATIONSHIP_BODY } from '../tag-bindings/tag-bindings.relationships';
@@ -35,6 +43,22 @@ const WRITABLE = {
   relationships: ['project', 'agent-pool', 'tag-bindings'],
   relationshipData: TAG_BINDINGS_RELATIONSHIP_BODY,
 };
+/** Safe delete, as the real service words it (its clients tell the 409s apart by these words). */
+function ApiSafeDelete(): MethodDecorator {
+  return applyDecorators(
+    HttpCode(204),
+    ApiOperation({
+      summary: 'Delete the workspace unless its state still manages resources (needs admin)',
+      description:
+        '409 "Workspace is currently locked. Workspace must be unlocked before it can be safely deleted" ' +
+        'while it is locked; 409 "workspace cannot be safely deleted because it is still managing resources" ' +
+        'while its current state version has managed resources. `DELETE` deletes it whatever its state holds.',
+    }),
+    ApiResponse({ status: 204, description: 'Deleted; no body' }),
+    ApiErrors(401, 404, 409),
+  );
+}
+
 const toResource = (v: WorkspaceView) => serializeWorkspace(v.workspace, v.organization.name, v.level);
 
 @ApiTags('workspaces')
@@ -118,6 +142,16 @@ export class WorkspacesController {
     await this.workspaces.delete(p, await this.workspaces.requireByName(p, org, name));
   }
 
+  @Post('organizations/:org/workspaces/:name/actions/safe-delete')
+  @ApiSafeDelete()
+  async safeDeleteByName(
+    @CurrentPrincipal() p: Principal,
+    @Param('org') org: string,
+    @Param('name') name: string,
+  ): Promise<void> {
+    await this.workspaces.delete(p, await this.workspaces.requireByName(p, org, name), 'safe');
+  }
+
   @Get('workspaces/:id')
   @ApiShow(WORKSPACE_DOC, WORKSPACE_INCLUDES, INCLUDED_DOCS)
   async show(
@@ -144,5 +178,11 @@ export class WorkspacesController {
   @ApiDelete()
   async remove(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<void> {
     await this.workspaces.delete(p, await this.workspaces.requireAccess(p, id));
+  }
+
+  @Post('workspaces/:id/actions/safe-delete')
+  @ApiSafeDelete()
+  async safeDelete(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<void> {
+    await this.workspaces.delete(p, await this.workspaces.requireAccess(p, id), 'safe');
   }
 }

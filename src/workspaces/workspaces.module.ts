@@ -14,6 +14,7 @@ import { WorkspacesController } from './workspaces.controller';
 import { WorkspacesRepository } from './workspaces.repository';
 import { AgentPoolCheckRegistry } from './agent-pool-check.registry';
 import { WorkspaceBlobsRegistry } from './workspace-blobs.registry';
+import { WorkspaceUnlockHooks } from './workspace-unlock.registry';
 import { WorkspacesService } from './workspaces.service';
 
 @Module({
@@ -28,6 +29,7 @@ import { WorkspacesService } from './workspaces.service';
   providers: [
     AgentPoolCheckRegistry,
     WorkspaceBlobsRegistry,
+    WorkspaceUnlockHooks,
     WorkspacesRepository,
     WorkspacesService,
     WorkspaceIncludesService,
@@ -35,7 +37,7 @@ import { WorkspacesService } from './workspaces.service';
     WorkspaceByIdCache,
     WorkspaceUsage,
   ],
-  exports: [WorkspacesService, AgentPoolCheckRegistry, WorkspaceBlobsRegistry],
+  exports: [WorkspacesService, AgentPoolCheckRegistry, WorkspaceBlobsRegistry, WorkspaceUnlockHooks],
 })
 export class WorkspacesModule {
   constructor(organizationBlobs: OrganizationBlobsRegistry, workspaces: WorkspacesService) {

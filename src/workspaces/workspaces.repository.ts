@@ -21,6 +21,14 @@ export interface WorkspaceQueueState {
   autoApplyRunTrigger: boolean;
 }
 
+/** What the state-versions module checks a state write against, read under the workspace's row lock. */
+export interface WorkspaceStateGuard {
+  organizationId: string;
+  holder: WorkspaceLockHolder | null;
+  currentStateVersionId: string | null;
+  resourceCount: number;
+}
+
 export interface WorkspaceListFilter {
   organizationId: string;
   search?: string;
@@ -192,6 +200,39 @@ export class WorkspacesRepository {
       autoApply: flag(row.auto_apply),
       autoApplyRunTrigger: flag(row.auto_apply_run_trigger),
     };
+  }
+
+  /** The lock holder and current state, read with a row lock held to the end of the transaction. */
+  async lockForStateWrite(manager: EntityManager, id: string): Promise<WorkspaceStateGuard | null> {
+    const mysql = manager.connection.options.type !== 'better-sqlite3';
+    const rows: Record<string, unknown>[] = await manager.query(
+      'SELECT organization_id, locked, locked_by_type, locked_by_id, current_state_version_id, resource_count ' +
+        `FROM workspaces WHERE id = ?${mysql ? ' FOR UPDATE' : ''}`,
+      [id],
+    );
+    if (!rows.length) return null;
+    const [row] = rows;
+    const locked = row.locked === true || Number(row.locked) === 1;
+    return {
+      organizationId: row.organization_id as string,
+      holder:
+        locked && typeof row.locked_by_type === 'string'
+          ? { type: row.locked_by_type as WorkspaceLockHolder['type'], id: row.locked_by_id as string }
+          : null,
+      currentStateVersionId:
+        typeof row.current_state_version_id === 'string' ? row.current_state_version_id : null,
+      resourceCount: Number(row.resource_count),
+    };
+  }
+
+  async setCurrentState(
+    manager: EntityManager,
+    id: string,
+    state: { stateVersionId: string; resourceCount: number },
+  ): Promise<void> {
+    await manager
+      .getRepository(WorkspaceEntity)
+      .update({ id }, { currentStateVersionId: state.stateVersionId, resourceCount: state.resourceCount });
   }
 
   /** Sets or clears the lock only if it is in the other state: false when it already was. */

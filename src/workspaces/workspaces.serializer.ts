@@ -1,5 +1,5 @@
 import { ResourceObject, toOne } from '../common/jsonapi/document';
-import { bool, enumOf, nullableStr, ResourceDoc, str, timestamp } from '../common/jsonapi/openapi';
+import { bool, enumOf, int, nullableStr, ResourceDoc, str, timestamp } from '../common/jsonapi/openapi';
 import { isoMillis } from '../common/jsonapi/timestamps';
 import { organizationLinkage } from '../organizations/organizations.serializer';
 import {
@@ -25,6 +25,7 @@ export const WORKSPACE_DOC: ResourceDoc = {
     ),
     'auto-apply': bool('Runs apply once planned, without confirmation'),
     'auto-apply-run-trigger': bool('Runs queued by a run trigger apply on their own'),
+    'resource-count': int('Managed resource instances in the current state version (0 without state)'),
     permissions: {
       type: 'object',
       properties: {
@@ -32,6 +33,13 @@ export const WORKSPACE_DOC: ResourceDoc = {
         'can-destroy': bool(),
         'can-queue-run': bool(),
         'can-read-runs': bool(),
+        'can-read-state-versions': bool('Read state versions and download state (any access)'),
+        'can-read-state-outputs': bool('Read the outputs of state versions (any access)'),
+        'can-create-state-versions': bool('Write state while holding the lock (write or admin)'),
+        'can-lock': bool(),
+        'can-unlock': bool(),
+        'can-force-unlock': bool('Unlock whoever holds the lock (admin)'),
+        'can-force-delete': bool('Delete the workspace even while its state manages resources (admin)'),
       },
     },
     'created-at': timestamp(),
@@ -41,6 +49,7 @@ export const WORKSPACE_DOC: ResourceDoc = {
     organization: { type: 'organizations' },
     project: { type: 'projects' },
     'locked-by': { type: ['users', 'teams', 'organizations'] },
+    'current-state-version': { type: 'state-versions' },
     'agent-pool': { type: 'agent-pools' },
     ...TAG_BINDING_RELATIONSHIP_DOCS,
   },
@@ -57,6 +66,7 @@ export function serializeWorkspace(
   level: WorkspaceAccessLevel | null,
 ): ResourceObject {
   const admin = level === 'admin';
+  const write = level === 'write' || admin;
   return {
     id: ws.id,
     type: 'workspaces',
@@ -69,11 +79,19 @@ export function serializeWorkspace(
       'execution-mode': ws.executionMode,
       'auto-apply': ws.autoApply,
       'auto-apply-run-trigger': ws.autoApplyRunTrigger,
+      'resource-count': ws.resourceCount,
       permissions: {
         'can-update': admin,
         'can-destroy': admin,
-        'can-queue-run': level === 'write' || admin,
+        'can-queue-run': write,
         'can-read-runs': level !== null,
+        'can-read-state-versions': level !== null,
+        'can-read-state-outputs': level !== null,
+        'can-create-state-versions': write,
+        'can-lock': write,
+        'can-unlock': write,
+        'can-force-unlock': admin,
+        'can-force-delete': admin,
       },
       'created-at': isoMillis(ws.createdAt),
       'updated-at': isoMillis(ws.updatedAt),
@@ -82,6 +100,7 @@ export function serializeWorkspace(
       organization: organizationLinkage(organizationName),
       project: toOne('projects', ws.projectId),
       'locked-by': ws.lockedByType ? toOne(ws.lockedByType, ws.lockedById) : { data: null },
+      'current-state-version': toOne('state-versions', ws.currentStateVersionId),
       'agent-pool': toOne('agent-pools', ws.agentPoolId),
       ...tagBindingRelationships(workspacePath(ws.id)),
     },

@@ -7,7 +7,7 @@ import { Principal } from '../common/auth/principal';
 import { Page, pageOf } from '../common/sql/paginate';
 import { inTransaction } from '../common/sql/transaction';
 import { isUniqueViolation } from '../common/errors/db-errors';
-import { invalid, invalidAttribute, notFound } from '../common/errors/domain-error';
+import { conflict, invalid, invalidAttribute, notFound } from '../common/errors/domain-error';
 import { ParsedBody } from '../common/jsonapi/body';
 import { ResourceObject } from '../common/jsonapi/document';
 import { offsetOf, PageParams } from '../common/jsonapi/pagination';
@@ -31,9 +31,15 @@ import { ExecutionMode, WorkspaceEntity, WorkspaceLockHolder } from './entities/
 import { ExecutionRequest, nextExecution } from './execution-settings.rules';
 import { WorkspaceByIdCache } from './workspace-by-id.cache';
 import { PageAnchor, WorkspaceListCache } from './workspace-list.cache';
-import { WorkspaceListFilter, WorkspaceQueueState, WorkspacesRepository } from './workspaces.repository';
+import { WorkspaceUnlockHooks } from './workspace-unlock.registry';
+import {
+  WorkspaceListFilter,
+  WorkspaceQueueState,
+  WorkspacesRepository,
+  WorkspaceStateGuard,
+} from './workspaces.repository';
 
-export type { WorkspaceQueueState } from './workspaces.repository';
+export type { WorkspaceQueueState, WorkspaceStateGuard } from './workspaces.repository';
 export type { WorkspaceLockHolder } from './entities/workspace.entity';
 import { serializeWorkspace } from './workspaces.serializer';
 
@@ -78,6 +84,7 @@ export class WorkspacesService {
     private readonly agentPools: AgentPoolCheckRegistry,
     private readonly workspaceBlobs: WorkspaceBlobsRegistry,
     private readonly blobs: BlobStore,
+    private readonly unlockHooks: WorkspaceUnlockHooks,
   ) {}
 
   private readonly logger = new Logger(WorkspacesService.name);
@@ -247,6 +254,8 @@ export class WorkspacesService {
       agentPoolId: null,
       autoApply: false,
       autoApplyRunTrigger: false,
+      currentStateVersionId: null,
+      resourceCount: 0,
       createdAt: now,
       updatedAt: now,
     });
@@ -279,9 +288,26 @@ export class WorkspacesService {
     return this.view(p, ws);
   }
 
-  async delete(p: Principal, ws: WorkspaceEntity): Promise<void> {
+  /**
+   * Needs admin. `force` (DELETE) deletes the workspace whatever its state holds; `safe` refuses
+   * (409, in the real service's words, which its clients tell apart) while the workspace is locked
+   * or its current state still manages resources, checked under the workspace's row lock.
+   */
+  async delete(p: Principal, ws: WorkspaceEntity, mode: 'force' | 'safe' = 'force'): Promise<void> {
     await this.permissions.requireWorkspaceLevel(p, ws, 'admin');
     const prefixes = await inTransaction(this.ds, async (manager) => {
+      if (mode === 'safe') {
+        const guard = await this.repo.lockForStateWrite(manager, ws.id);
+        if (!guard) throw notFound();
+        if (guard.holder) {
+          throw conflict(
+            'Workspace is currently locked. Workspace must be unlocked before it can be safely deleted',
+          );
+        }
+        if (guard.resourceCount > 0) {
+          throw conflict('workspace cannot be safely deleted because it is still managing resources');
+        }
+      }
       const owned = await this.workspaceBlobs.collect(manager, [ws.id]);
       await this.repo.delete(manager, ws.id);
       return owned;
@@ -319,9 +345,35 @@ export class WorkspacesService {
     return this.repo.setLock(manager, id, holder, new Date());
   }
 
-  /** Unlocks a locked workspace; false when it was not locked. */
-  unlock(manager: EntityManager, id: string): Promise<boolean> {
-    return this.repo.setLock(manager, id, null, new Date());
+  /**
+   * Unlocks a locked workspace; false when it was not locked. The registered unlock hooks run in
+   * the same transaction and may refuse it (by throwing), unless it is `forced` (force-unlock).
+   */
+  async unlock(
+    manager: EntityManager,
+    id: string,
+    options: { forced: boolean } = { forced: false },
+  ): Promise<boolean> {
+    if (!(await this.repo.setLock(manager, id, null, new Date()))) return false;
+    await this.unlockHooks.run(manager, id, options.forced);
+    return true;
+  }
+
+  /**
+   * Locks the workspace's row for the rest of `manager`'s transaction and reads who holds its lock
+   * and which state version is current: state writes are decided on it. Null once deleted.
+   */
+  lockForStateWrite(manager: EntityManager, id: string): Promise<WorkspaceStateGuard | null> {
+    return this.repo.lockForStateWrite(manager, id);
+  }
+
+  /** Points the workspace at its new current state version (inside the state write's transaction). */
+  setCurrentState(
+    manager: EntityManager,
+    id: string,
+    state: { stateVersionId: string; resourceCount: number },
+  ): Promise<void> {
+    return this.repo.setCurrentState(manager, id, state);
   }
 
   /** Locks the workspace's row, then its project's, for a write of the workspace's tag bindings. */

@@ -60,6 +60,25 @@ export function projectShape(
 
 export type Level = 'read' | 'plan' | 'write' | 'admin';
 
+/** A workspace's `permissions` for a caller with this access. */
+export function workspacePermissions(level: Level) {
+  const admin = level === 'admin';
+  const write = level === 'write' || admin;
+  return {
+    'can-update': admin,
+    'can-destroy': admin,
+    'can-queue-run': write,
+    'can-read-runs': true,
+    'can-read-state-versions': true,
+    'can-read-state-outputs': true,
+    'can-create-state-versions': write,
+    'can-lock': write,
+    'can-unlock': write,
+    'can-force-unlock': admin,
+    'can-force-delete': admin,
+  };
+}
+
 export function workspaceShape(
   id: string,
   org: string,
@@ -79,18 +98,15 @@ export function workspaceShape(
       'execution-mode': 'remote',
       'auto-apply': false,
       'auto-apply-run-trigger': false,
-      permissions: {
-        'can-update': level === 'admin',
-        'can-destroy': level === 'admin',
-        'can-queue-run': level === 'write' || level === 'admin',
-        'can-read-runs': true,
-      },
+      'resource-count': 0,
+      permissions: workspacePermissions(level),
       ...timestamps(),
     },
     relationships: {
       organization: { data: { id: org, type: 'organizations' } },
       project: { data: { id: projectId, type: 'projects' } },
       'locked-by': { data: null },
+      'current-state-version': { data: null },
       'agent-pool': { data: null },
       ...tagBindingLinks(`/api/v2/workspaces/${id}`),
     },

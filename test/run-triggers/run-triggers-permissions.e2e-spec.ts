@@ -12,6 +12,7 @@ import {
 import type { Response } from 'supertest';
 import { TestApp } from '../helpers/test-app';
 import { createTrigger, listTriggers, postTrigger, sourceableError } from './helpers';
+import { workspacePermissions } from '../helpers/shapes';
 
 type Level = 'read' | 'plan' | 'write' | 'admin';
 
@@ -173,12 +174,9 @@ describe('run trigger permissions', () => {
       expect(list.body.data).toHaveLength(2);
       const included = list.body.included as { id: string; attributes: { permissions: object } }[];
       expect(included.map((w) => w.id).sort()).toEqual([destination, visible].sort());
-      expect(included.find((w) => w.id === destination)?.attributes.permissions).toEqual({
-        'can-update': false,
-        'can-destroy': false,
-        'can-queue-run': false,
-        'can-read-runs': true,
-      });
+      expect(included.find((w) => w.id === destination)?.attributes.permissions).toEqual(
+        workspacePermissions('read'),
+      );
       expect(included.find((w) => w.id === visible)?.attributes.permissions).toEqual(
         expect.objectContaining({ 'can-update': true }),
       );

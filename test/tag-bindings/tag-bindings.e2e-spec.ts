@@ -205,6 +205,7 @@ describe('tag bindings of projects and workspaces', () => {
         project: { data: { id: projectId, type: 'projects' } },
         'agent-pool': { data: null },
         'locked-by': { data: null },
+        'current-state-version': { data: null },
         'tag-bindings': { links: { related: `/api/v2/workspaces/${ws}/tag-bindings` } },
         'effective-tag-bindings': { links: { related: `/api/v2/workspaces/${ws}/effective-tag-bindings` } },
       });

@@ -12,7 +12,7 @@ import {
   startWithOwnedOrganization,
 } from '../helpers/fixtures';
 import { client, TestApp } from '../helpers/test-app';
-import { errorsOf, organizationShape, tokenShape } from '../helpers/shapes';
+import { errorsOf, organizationShape, tokenShape, workspacePermissions } from '../helpers/shapes';
 
 describe('authentication tokens', () => {
   let t: TestApp;
@@ -180,12 +180,7 @@ describe('authentication tokens', () => {
 
       const list = await asTeam.get(`/api/v2/organizations/${local}/workspaces`).expect(200);
       expect(list.body.data.map((w: { id: string }) => w.id)).toEqual([seen]);
-      expect(list.body.data[0].attributes.permissions).toEqual({
-        'can-update': false,
-        'can-destroy': false,
-        'can-queue-run': true,
-        'can-read-runs': true,
-      });
+      expect(list.body.data[0].attributes.permissions).toEqual(workspacePermissions('write'));
       await asTeam.get(`/api/v2/workspaces/${hidden}`).expect(404);
       await asTeam.delete(`/api/v2/workspaces/${seen}`).expect(404);
     });

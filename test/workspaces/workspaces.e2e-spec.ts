@@ -13,7 +13,14 @@ import {
 } from '../helpers/fixtures';
 import { createCatalogVersion } from '../admin-catalogs/catalog-helpers';
 import { startApp, TestApp } from '../helpers/test-app';
-import { errorsOf, Level, organizationShape, projectShape, workspaceShape } from '../helpers/shapes';
+import {
+  Level,
+  errorsOf,
+  organizationShape,
+  projectShape,
+  workspacePermissions,
+  workspaceShape,
+} from '../helpers/shapes';
 
 describe('workspaces', () => {
   let t: TestApp;
@@ -243,12 +250,7 @@ describe('workspaces', () => {
 
       const res = await member.api.get(`/api/v2/organizations/${local}/workspaces`).expect(200);
       expect(res.body.data.map((w: { id: string }) => w.id)).toEqual([seen]);
-      expect(res.body.data[0].attributes.permissions).toEqual({
-        'can-update': false,
-        'can-destroy': false,
-        'can-queue-run': false,
-        'can-read-runs': true,
-      });
+      expect(res.body.data[0].attributes.permissions).toEqual(workspacePermissions('plan'));
       expectPagination(res.body, { current: 1, size: 20, prev: null, next: null, pages: 1, count: 1 });
       await member.api.get(`/api/v2/organizations/${local}/workspaces/unseen`).expect(404);
     });

@@ -70,6 +70,18 @@ export class WorkspaceEntity {
   @BoolColumn()
   autoApplyRunTrigger: boolean;
 
+  /**
+   * The state version runs and the CLI start from (owned by the state-versions module, which sets it
+   * with `resourceCount` through WorkspacesService). No foreign key: state versions already
+   * reference their workspace, and a key each way could not be dropped by either delete.
+   */
+  @Column({ type: 'varchar', length: 32, nullable: true })
+  currentStateVersionId: string | null;
+
+  /** Managed resource instances in the current state: a workspace with any is not safely deleted. */
+  @Column({ type: 'int', default: 0 })
+  resourceCount: number;
+
   @TimestampColumn()
   createdAt: Date;
 
