@@ -26,6 +26,7 @@ import { RunsModule } from './runs/runs.module';
 import { PolicyChecksModule } from './policy-checks/policy-checks.module';
 import { HttpPipelineModule } from './http/http-pipeline.module';
 import { SecretsModule } from './secrets/secrets.module';
+import { StateVersionsModule } from './state-versions/state-versions.module';
 import { StorageModule } from './storage/storage.module';
 import { TagBindingRoutesModule } from './tag-binding-routes/tag-binding-routes.module';
 import { TeamsModule } from './teams/teams.module';
@@ -66,6 +67,7 @@ import { WorkspacesModule } from './workspaces/workspaces.module';
     RunTriggersModule,
     RunsModule,
     PolicyChecksModule,
+    StateVersionsModule,
     AgentPoolsModule,
     AdminCatalogsModule,
     ReservedTagKeysModule,

@@ -7,11 +7,7 @@ import { API_V2 } from '../common/api-prefix';
 import { ChangeEpoch } from '../common/cache/change-epoch';
 import { ResponseCache } from './response-cache';
 import { hasBody, responseCacheMiddleware } from './response-cache.middleware';
-import { bodyParserError } from '../common/errors/body-errors';
-import { DomainError } from '../common/errors/domain-error';
-import { bodyShapeProblem } from '../common/jsonapi/body-shape';
 import { JsonApiExpressAdapter } from './jsonapi.adapter';
-import { JSON_BODY_TYPES } from '../common/jsonapi/media-type';
 import { rateLimitMiddleware } from '../common/rate-limit/rate-limit.http';
 import { RateLimitService } from '../common/rate-limit/rate-limit.service';
 import { AppConfig } from '../config/app-config';
@@ -26,6 +22,7 @@ import { middlewareSequence } from './middleware-sequence';
 import { parseQueryOnce } from './query-memo';
 import { contentNegotiation } from './negotiation';
 import { fixedHeaders } from './fixed-headers';
+import { jsonBodyParser } from './json-body-parser';
 import { buildOpenApiDocument } from './openapi-document';
 
 export const MAX_JSON_BODY = '1mb';
@@ -36,12 +33,17 @@ export const MAX_JSON_BODY = '1mb';
  */
 const RAW_BODY_PATHS = [/^\/uploads\//, new RegExp(`^/${API_V2}/policies/[^/]+/upload$`)];
 
+/**
+ * Routes whose JSON bodies may pass MAX_JSON_BODY (a state version with its state inline). Their
+ * bodies are read only once the caller is authenticated, by `@LargeJsonBody` on the route, up to
+ * the route's own limit: an anonymous client cannot make the server hold a large body.
+ */
+const AFTER_AUTH_BODY_ROUTES = [
+  { method: 'POST', path: new RegExp(`^/${API_V2}/workspaces/[^/]+/state-versions$`) },
+];
+
 function jsonBodies(): express.RequestHandler {
-  const parse = express.json({
-    limit: MAX_JSON_BODY,
-    type: JSON_BODY_TYPES,
-    strict: true,
-  });
+  const parse = jsonBodyParser(MAX_JSON_BODY);
   return (req: Request, res: Response, next: NextFunction) => {
     // Most requests (every GET) carry no body: nothing to parse, decided without the parser's own checks.
     if (!hasBody(req)) {
@@ -49,16 +51,10 @@ function jsonBodies(): express.RequestHandler {
       return next();
     }
     if (RAW_BODY_PATHS.some((p) => p.test(req.path))) return next();
-    parse(req, res, (err?: unknown) => {
-      // Turned into a domain error here: the framework would otherwise quote the parser's message.
-      // Broken compression surfaces as a bare zlib error: still the body could not be read.
-      if (err) return next(bodyParserError(err) ?? unreadable());
-      next(bodyShapeProblem(req.body));
-    });
+    if (AFTER_AUTH_BODY_ROUTES.some((r) => r.method === req.method && r.path.test(req.path))) return next();
+    parse(req, res, next);
   };
 }
-
-const unreadable = () => new DomainError('bad-request', [{ detail: 'request body could not be read' }]);
 
 /**
  * Everything the server and the e2e tests share: middleware order, body handling, headers, docs,

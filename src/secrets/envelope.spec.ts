@@ -4,6 +4,7 @@ import { pipeline } from 'node:stream/promises';
 import {
   DecryptingStream,
   EncryptingStream,
+  encryptedSize,
   newDataKey,
   openValue,
   rewrap,
@@ -106,6 +107,7 @@ describe('envelope', () => {
       const encrypted = await collect(plaintext, new EncryptingStream(key, 'blob/a'));
       const segments = Math.max(1, Math.ceil(size / SEGMENT_BYTES));
       expect(encrypted.length).toBe(8 + size + 16 * segments);
+      expect(encryptedSize(size)).toBe(encrypted.length);
       expect(await collect(encrypted, new DecryptingStream(key, 'blob/a'))).toEqual(plaintext);
     });
 

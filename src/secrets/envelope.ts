@@ -141,6 +141,11 @@ export function rewrapSealed(ring: KeyRing, sealed: string): string | null {
   return next === null ? null : `${next}.${body}`;
 }
 
+/** Bytes an encrypted stream of `plaintextBytes` takes: the header and a tag per segment. */
+export function encryptedSize(plaintextBytes: number): number {
+  return HEADER_BYTES + plaintextBytes + TAG_BYTES * Math.max(1, Math.ceil(plaintextBytes / SEGMENT_BYTES));
+}
+
 function segmentNonce(index: number, last: boolean): Buffer {
   const nonce = Buffer.alloc(NONCE_BYTES);
   nonce.writeUIntBE(index, NONCE_BYTES - 7, 6);

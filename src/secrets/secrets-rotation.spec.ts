@@ -8,9 +8,9 @@ import { WrappedKeyHolder, WrappedKeyHolders } from './wrapped-key-holders';
 function memoryHolder(name: string, rows: Map<string, string>): WrappedKeyHolder {
   return {
     name,
-    notWrappedWith: async (keyId, afterId, limit) =>
+    batch: async (afterId, limit) =>
       [...rows]
-        .filter(([id, wrapped]) => id > afterId && !wrapped.startsWith(`${keyId}.`))
+        .filter(([id]) => id > afterId)
         .sort(([a], [b]) => a.localeCompare(b))
         .slice(0, limit)
         .map(([id, wrapped]) => ({ id, wrapped })),

@@ -38,10 +38,11 @@ export class SecretsRotation {
       report.holders.push(entry);
       let after = '';
       for (;;) {
-        const rows = await holder.notWrappedWith(keyId, after, BATCH);
+        const rows = await holder.batch(after, BATCH);
         if (!rows.length) break;
         for (const row of rows) {
           const from = this.secrets.keyIdOf(row.wrapped);
+          if (from === keyId) continue;
           if (!this.secrets.knows(from)) {
             entry.unreadable[from] = (entry.unreadable[from] ?? 0) + 1;
             continue;

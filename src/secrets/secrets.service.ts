@@ -3,6 +3,7 @@ import { Transform } from 'node:stream';
 import {
   DecryptingStream,
   EncryptingStream,
+  encryptedSize,
   newDataKey,
   openValue,
   rewrap,
@@ -53,6 +54,11 @@ export class Secrets {
       wrappedKey: wrapDataKey(this.ring.current, dataKey),
       stream: new EncryptingStream(dataKey, context),
     };
+  }
+
+  /** The bytes `encrypting` writes for a stream of `plaintextBytes`. */
+  encryptedSize(plaintextBytes: number): number {
+    return encryptedSize(plaintextBytes);
   }
 
   /** Decrypts what `encrypting` wrote, given the object's wrapped key. */

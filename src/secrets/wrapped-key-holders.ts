@@ -13,11 +13,8 @@ export interface WrappedKeyRow {
 export interface WrappedKeyHolder {
   /** What the keys protect, as the rotation reports it: `state files`, `state version outputs`. */
   name: string;
-  /**
-   * Up to `limit` rows, in id order after `afterId` (empty: from the start), whose key is not
-   * wrapped by master key `keyId`.
-   */
-  notWrappedWith(keyId: string, afterId: string, limit: number): Promise<WrappedKeyRow[]>;
+  /** Up to `limit` rows holding a key, in id order after `afterId` (empty: from the start). */
+  batch(afterId: string, limit: number): Promise<WrappedKeyRow[]>;
   /** Replaces `from` with `to` in that row, only if it still holds `from`; false otherwise. */
   replace(id: string, from: string, to: string): Promise<boolean>;
 }

@@ -303,6 +303,48 @@ export const FUZZ_ROUTES: readonly FuzzRoute[] = [
     destructive: true,
   },
   { method: 'POST', path: '/api/v2/workspaces/:id/actions/unlock', params: ws, destructive: true },
+  { method: 'POST', path: '/api/v2/workspaces/:id/actions/force-unlock', destructive: true },
+  { method: 'POST', path: '/api/v2/workspaces/:id/actions/safe-delete', destructive: true },
+  {
+    method: 'POST',
+    path: '/api/v2/organizations/:org/workspaces/:name/actions/safe-delete',
+    destructive: true,
+  },
+  // state versions and their outputs
+  {
+    method: 'POST',
+    path: '/api/v2/workspaces/:id/state-versions',
+    params: ws,
+    body: {
+      kind: 'resource',
+      type: 'state-versions',
+      attributes: ['serial', 'md5', 'lineage', 'state', 'json-state', 'json-state-outputs', 'force'],
+      relationships: ['run'],
+    },
+  },
+  {
+    method: 'PATCH',
+    path: '/api/v2/workspaces/:id/state-versions',
+    params: ws,
+    body: {
+      kind: 'resource',
+      type: 'state-versions',
+      attributes: [],
+      relationships: ['rollback-state-version'],
+    },
+  },
+  {
+    method: 'GET',
+    path: '/api/v2/state-versions',
+    query: [...PAGE, 'include', 'filter[workspace][name]', 'filter[organization][name]', 'filter[status]'],
+  },
+  { method: 'GET', path: '/api/v2/state-versions/:id', query: ['include'] },
+  { method: 'GET', path: '/api/v2/state-versions/:id/outputs', query: PAGE },
+  { method: 'GET', path: '/api/v2/state-versions/:id/download' },
+  { method: 'GET', path: '/api/v2/state-versions/:id/json-download' },
+  { method: 'GET', path: '/api/v2/state-version-outputs/:id' },
+  { method: 'GET', path: '/api/v2/workspaces/:id/current-state-version', params: ws, query: ['include'] },
+  { method: 'GET', path: '/api/v2/workspaces/:id/current-state-version-outputs', params: ws, query: PAGE },
   { method: 'POST', path: '/api/v2/agent/jobs/claim', auth: 'none' },
   { method: 'POST', path: '/api/v2/agent/jobs/:id/heartbeat', auth: 'none' },
   {
