@@ -54,14 +54,17 @@ export class StateVersionsRepository {
     return paginate(qb, page);
   }
 
+  /** Inserts a copy: TypeORM writes what the database defaulted back into what it inserts, raw. */
   async insert(manager: EntityManager, version: StateVersionEntity): Promise<void> {
-    await manager.getRepository(StateVersionEntity).insert(version);
+    await manager.getRepository(StateVersionEntity).insert({ ...version });
   }
 
   async insertOutputs(manager: EntityManager, outputs: StateVersionOutputEntity[]): Promise<void> {
     const repo = manager.getRepository(StateVersionOutputEntity);
     // In slices: every driver bounds the parameters of one statement.
-    for (let i = 0; i < outputs.length; i += 100) await repo.insert(outputs.slice(i, i + 100));
+    for (let i = 0; i < outputs.length; i += 100) {
+      await repo.insert(outputs.slice(i, i + 100).map((o) => ({ ...o })));
+    }
   }
 
   /** Moves a pending version to finalized with its state; false when it is no longer pending. */
