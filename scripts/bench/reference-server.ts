@@ -124,8 +124,16 @@ export class ReferenceServer {
     ]);
     const rel = await this.relations(sets);
     const data = sets.map((s) => policySet(s, orgName, rel));
-    const wsIds = [...new Set(sets.flatMap((s) => (bool(s.global) ? [] : rel.members.workspaces.get(s.id as string) ?? [])))];
-    const projectIds = [...new Set(sets.flatMap((s) => (bool(s.global) ? [] : rel.members.projects.get(s.id as string) ?? [])))];
+    const wsIds = [
+      ...new Set(
+        sets.flatMap((s) => (bool(s.global) ? [] : (rel.members.workspaces.get(s.id as string) ?? []))),
+      ),
+    ];
+    const projectIds = [
+      ...new Set(
+        sets.flatMap((s) => (bool(s.global) ? [] : (rel.members.projects.get(s.id as string) ?? []))),
+      ),
+    ];
     const [[projects], [workspaces]] = await Promise.all([
       projectIds.length
         ? this.pool.query<Row[]>(
@@ -358,9 +366,15 @@ function policySet(s: Row, orgName: string, rel: Relations): Json {
 
 /** The upload link of a version still waiting for its archive: signed as Plinth signs it, valid 1 h. */
 function uploadLink(v: Row, origin: string): string {
-  const claims = { p: 'policy-set-version-upload', r: v.id, e: Math.floor((v.created_at as Date).getTime() / 1000) + 3600 };
+  const claims = {
+    p: 'policy-set-version-upload',
+    r: v.id,
+    e: Math.floor((v.created_at as Date).getTime() / 1000) + 3600,
+  };
   const payload = Buffer.from(JSON.stringify(claims)).toString('base64url');
-  const mac = createHmac('sha256', process.env.SIGNING_SECRET ?? '').update(payload).digest('base64url');
+  const mac = createHmac('sha256', process.env.SIGNING_SECRET ?? '')
+    .update(payload)
+    .digest('base64url');
   return `${origin}/uploads/${payload}.${mac}`;
 }
 

@@ -118,6 +118,15 @@ export function scenarios(seed: Seeded): Scenario[] {
       ),
     },
     {
+      name: 'state-read',
+      title: 'current-state-version, then the download of its 1 MB state (as `terraform state pull`)',
+      cls: 'single',
+      requests: [
+        { method: 'GET', path: `/api/v2/workspaces/${seed.stateWorkspaceId}/current-state-version` },
+        { method: 'GET', path: `/api/v2/state-versions/${seed.stateVersionId}/download` },
+      ],
+    },
+    {
       name: 'reserved-tag-key-churn',
       title: 'create + delete a reserved tag key (alternating)',
       cls: 'write',

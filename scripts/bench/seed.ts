@@ -4,6 +4,7 @@ import * as openpgp from 'openpgp';
 import { Header } from 'tar';
 import { Api, inParallel, putBytes } from './http';
 import { SeededModule, seedModules } from './seed-modules';
+import { SeededState, seedState } from './seed-state';
 
 /** How big the seeded organization is; BENCH_SCALE multiplies every count. */
 export interface SeedSize {
@@ -37,7 +38,7 @@ export function seedSize(scale: number): SeedSize {
 }
 
 /** What the scenarios need to know about the seeded organization. */
-export interface Seeded extends SeededModule {
+export interface Seeded extends SeededModule, SeededState {
   org: string;
   workspaceIds: string[];
   /** A set with a ready version and a newer pending one, so both version includes differ. */
@@ -106,6 +107,9 @@ export class Seeder {
       `${this.size.modules} modules × 3 providers × ${this.size.versionsPerModule} versions`,
       () => seedModules(this.api, org, this.size.modules, this.size.versionsPerModule),
     );
+    const state = await step('a 1 MB state', () =>
+      seedState(this.api, workspaceIds[2 % workspaceIds.length]),
+    );
     this.log(`  seeded in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
     return {
       org,
@@ -115,6 +119,7 @@ export class Seeder {
       providerName: provider.name,
       providerVersion: provider.version,
       ...module,
+      ...state,
     };
   }
 
