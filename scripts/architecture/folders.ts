@@ -95,6 +95,18 @@ export const FOLDERS: Record<string, Folder> = {
       'configuration versions, runs and their phases, the queue, executors’ jobs, timeouts, ' +
       'comments, run triggers fired',
   },
+  secrets: {
+    layer: 'domain',
+    text:
+      'encryption at rest, the one mechanism: envelope encryption under the master key, the key ' +
+      'ring, the holders of wrapped keys and their rotation',
+  },
+  'state-versions': {
+    layer: 'domain',
+    text:
+      'state versions and their outputs: writes under the workspace lock, uploads, downloads, ' +
+      'rollback; what an unlock and a workspace deletion mean for state',
+  },
   storage: {
     layer: 'domain',
     text: 'BlobStore (fs, s3), signed links, /uploads routes, bounded archive inspection',
@@ -106,7 +118,7 @@ export const FOLDERS: Record<string, Folder> = {
   users: { layer: 'domain', text: 'users and their accounts' },
   workspaces: { layer: 'domain', text: 'workspaces, their settings, their caches by id and of lists' },
 
-  cli: { layer: 'program', text: 'the operator commands: migrations, catalog import, help' },
+  cli: { layer: 'program', text: 'the operator commands: migrations, catalog import, key rotation, help' },
   executor: {
     layer: 'program',
     text: 'the reference executor (`npm run agent`): claims jobs over the protocol, runs the tools',
