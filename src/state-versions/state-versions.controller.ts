@@ -98,7 +98,7 @@ export class StateVersionsController {
     @JsonApiBody(CreateStateVersionAttributes, TYPE) body: ParsedBody<CreateStateVersionAttributes>,
     @LinkOrigin() origin: string,
   ): Promise<ResourceDocument> {
-    return this.one(await this.writes.create(p, id, body), origin);
+    return this.one(p, await this.writes.create(p, id, body), origin);
   }
 
   @Patch('workspaces/:id/state-versions')
@@ -121,7 +121,7 @@ export class StateVersionsController {
     @JsonApiBody(RollbackStateVersionAttributes, TYPE) body: ParsedBody<RollbackStateVersionAttributes>,
     @LinkOrigin() origin: string,
   ): Promise<ResourceDocument> {
-    return this.one(await this.writes.rollback(p, id, body), origin);
+    return this.one(p, await this.writes.rollback(p, id, body), origin);
   }
 
   @Get('state-versions')
@@ -155,7 +155,7 @@ export class StateVersionsController {
     };
     const page = await this.reads.list(p, filter, paging);
     return new CollectionDocument(
-      await this.presenter.resources(page.items, origin),
+      await this.presenter.resources(p, page.items, origin),
       pageResult(page),
       await this.presenter.included(p, page.items, includes, origin),
     );
@@ -169,7 +169,7 @@ export class StateVersionsController {
     @Includes(STATE_VERSION_INCLUDES) includes: string[],
     @LinkOrigin() origin: string,
   ): Promise<ResourceDocument> {
-    return this.one(await this.reads.requireReadable(p, id), origin, p, includes);
+    return this.one(p, await this.reads.requireReadable(p, id), origin, includes);
   }
 
   @Get('workspaces/:id/current-state-version')
@@ -184,7 +184,7 @@ export class StateVersionsController {
     @Includes(STATE_VERSION_INCLUDES) includes: string[],
     @LinkOrigin() origin: string,
   ): Promise<ResourceDocument> {
-    return this.one(await this.reads.current(p, id), origin, p, includes);
+    return this.one(p, await this.reads.current(p, id), origin, includes);
   }
 
   @Get('state-versions/:id/download')
@@ -213,14 +213,14 @@ export class StateVersionsController {
   }
 
   private async one(
+    p: Principal,
     version: StateVersionEntity,
     origin: string,
-    p?: Principal,
     includes: string[] = [],
   ): Promise<ResourceDocument> {
     return new ResourceDocument(
-      await this.presenter.resource(version, origin),
-      p ? await this.presenter.included(p, [version], includes, origin) : undefined,
+      await this.presenter.resource(p, version, origin),
+      await this.presenter.included(p, [version], includes, origin),
     );
   }
 

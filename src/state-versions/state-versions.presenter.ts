@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { PermissionService } from '../common/auth/permission.service';
 import { Principal } from '../common/auth/principal';
 import { Included, ResourceObject } from '../common/jsonapi/document';
 import { RunsPresenter } from '../runs/runs.presenter';
@@ -6,6 +7,7 @@ import { RunsService } from '../runs/runs.service';
 import { SignedLinks } from '../storage/signed-links';
 import { serializeUser } from '../users/users.serializer';
 import { UsersService } from '../users/users.service';
+import { WorkspacesService } from '../workspaces/workspaces.service';
 import { StateVersionOutputEntity } from './entities/state-version-output.entity';
 import { StateVersionEntity } from './entities/state-version.entity';
 import { StateContent, StateKind, UPLOAD_PURPOSE } from './state-content';
@@ -34,27 +36,47 @@ export class StateVersionsPresenter {
     private readonly users: UsersService,
     private readonly runs: RunsService,
     private readonly runsPresenter: RunsPresenter,
+    private readonly workspaces: WorkspacesService,
+    private readonly permissions: PermissionService,
   ) {}
 
-  async resources(versions: StateVersionEntity[], origin: string): Promise<ResourceObject[]> {
-    const outputIds = await this.repo.outputIdsOf(
-      versions.filter((v) => v.status === 'finalized').map((v) => v.id),
-    );
-    return versions.map((v) =>
-      serializeStateVersion(v, {
+  /**
+   * The upload links are shown while the version is pending, and only to callers who may write its
+   * state: a link is a write capability of its own. (The JSON state's link keeps working once the
+   * state has finalized the version, for a client that sends both at once.)
+   */
+  async resources(p: Principal, versions: StateVersionEntity[], origin: string): Promise<ResourceObject[]> {
+    const pending = versions.filter((v) => v.status === 'pending');
+    const [outputIds, writable] = await Promise.all([
+      this.repo.outputIdsOf(versions.filter((v) => v.status === 'finalized').map((v) => v.id)),
+      this.writableWorkspaces(
+        p,
+        pending.map((v) => v.workspaceId),
+      ),
+    ]);
+    return versions.map((v) => {
+      const links = v.status === 'pending' && writable.has(v.workspaceId);
+      return serializeStateVersion(v, {
         outputIds: outputIds.get(v.id) ?? [],
-        stateUploadUrl: v.status === 'pending' ? this.uploadLink(origin, v, 'state') : null,
+        stateUploadUrl: links ? this.uploadLink(origin, v, 'state') : null,
         jsonStateUploadUrl:
-          v.status !== 'discarded' && v.jsonStateBlobKey === null
-            ? this.uploadLink(origin, v, 'json-state')
-            : null,
-      }),
-    );
+          links && v.jsonStateBlobKey === null ? this.uploadLink(origin, v, 'json-state') : null,
+      });
+    });
   }
 
-  async resource(version: StateVersionEntity, origin: string): Promise<ResourceObject> {
-    const [resource] = await this.resources([version], origin);
+  async resource(p: Principal, version: StateVersionEntity, origin: string): Promise<ResourceObject> {
+    const [resource] = await this.resources(p, [version], origin);
     return resource;
+  }
+
+  /** The workspaces among `ids` whose state `p` may write (write access; never an organization token). */
+  private async writableWorkspaces(p: Principal, ids: string[]): Promise<Set<string>> {
+    if (!ids.length || p.kind === 'organization') return new Set();
+    const levels = await this.permissions.workspaceLevels(p, await this.workspaces.findByIds(ids));
+    return new Set(
+      [...levels].filter(([, level]) => level === 'write' || level === 'admin').map(([id]) => id),
+    );
   }
 
   /**

@@ -32,10 +32,11 @@ export const STATE_VERSION_DOC: ResourceDoc = {
     ),
     'hosted-json-state-download-url': nullableStr('Where the JSON state is downloaded, once one was given'),
     'hosted-state-upload-url': nullableStr(
-      'One-time link the raw state is PUT to, without an Authorization header; only while pending',
+      'One-time link the raw state is PUT to, without an Authorization header; shown while pending, ' +
+        'to callers who may write state',
     ),
     'hosted-json-state-upload-url': nullableStr(
-      'One-time link the JSON state (`terraform show -json`) is PUT to, until it arrives',
+      'One-time link the JSON state (`terraform show -json`) is PUT to; shown as the state link is',
     ),
     intermediate: bool('Always false: every finalized version becomes current'),
     'resources-processed': bool('Whether resources, modules, providers and outputs were read from the state'),

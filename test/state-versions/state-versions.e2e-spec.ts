@@ -101,7 +101,7 @@ describe('state versions', () => {
             'hosted-state-download-url': `/api/v2/state-versions/${svId}/download`,
             'hosted-json-state-download-url': null,
             'hosted-state-upload-url': null,
-            'hosted-json-state-upload-url': expect.stringMatching(new RegExp(`^${t.origin}/uploads/[^/]+$`)),
+            'hosted-json-state-upload-url': null,
             intermediate: false,
             'resources-processed': true,
             ...summary(2),
@@ -607,6 +607,19 @@ describe('state versions', () => {
       });
       await reader.api.post(`/api/v2/workspaces/${ws}/actions/lock`).expect(404);
       await post(reader, ws, createBody(stateFile({ serial: 2 }))).expect(404);
+      // Upload links are write capabilities: a reader is not shown them.
+      await lock(admin, ws);
+      const pending = await post(admin, ws, createBody(stateFile({ serial: 2 }), { inline: false })).expect(
+        201,
+      );
+      expect(pending.body.data.attributes['hosted-state-upload-url']).toMatch(/\/uploads\//);
+      const seen = await reader.api.get(`/api/v2/state-versions/${pending.body.data.id}`).expect(200);
+      expect(seen.body.data.attributes).toMatchObject({
+        status: 'pending',
+        'hosted-state-upload-url': null,
+        'hosted-json-state-upload-url': null,
+      });
+      await admin.api.post(`/api/v2/workspaces/${ws}/actions/force-unlock`).expect(200);
     });
 
     it('lets a team token holding the lock write state, never an organization token', async () => {
