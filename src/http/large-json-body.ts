@@ -7,9 +7,11 @@ import {
   SetMetadata,
   UseInterceptors,
 } from '@nestjs/common';
+import { HTTP_CODE_METADATA } from '@nestjs/common/constants';
 import { Reflector } from '@nestjs/core';
 import type { Request, RequestHandler, Response } from 'express';
 import { Observable } from 'rxjs';
+import { refuseClientId } from '../common/jsonapi/request.guard';
 import { AppConfig } from '../config/app-config';
 import { hasBody } from './response-cache.middleware';
 import { jsonBodyParser } from './json-body-parser';
@@ -46,6 +48,13 @@ export class LargeJsonBodyInterceptor implements NestInterceptor {
           err instanceof Error ? reject(err) : resolve(),
         ),
       );
+    }
+    // JsonApiRequestGuard ran before the body was read: its refusal of client ids applies here.
+    if (
+      req.method === 'POST' &&
+      this.reflector.get<number>(HTTP_CODE_METADATA, context.getHandler()) === 201
+    ) {
+      refuseClientId(req.body);
     }
     return next.handle();
   }

@@ -704,6 +704,17 @@ describe('state versions', () => {
     await unlock(admin, ws);
   });
 
+  it('refuses a client-generated id with 403, as every create does', async () => {
+    const ws = await createWorkspace(admin, org);
+    await lock(admin, ws);
+    const body = createBody(stateFile({ serial: 1 })) as { data: Record<string, unknown> };
+    body.data.id = 'sv-mine';
+    const res = await post(admin, ws, body).expect(403);
+    expect(res.body.errors[0]).toMatchObject({ source: { pointer: '/data/id' } });
+    await admin.api.get(`/api/v2/workspaces/${ws}/current-state-version`).expect(404);
+    await unlock(admin, ws);
+  });
+
   it('accepts json-state-outputs only as base64 JSON', async () => {
     const ws = await createWorkspace(admin, org);
     await lock(admin, ws);

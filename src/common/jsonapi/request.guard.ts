@@ -39,7 +39,8 @@ export class JsonApiRequestGuard implements CanActivate {
   }
 }
 
-function refuseClientId(body: unknown): void {
+/** 403 for a create whose body names its own `data.id` (also used where the body is read later). */
+export function refuseClientId(body: unknown): void {
   const data = (body as { data?: unknown } | null | undefined)?.data;
   if (typeof data !== 'object' || data === null || Array.isArray(data)) return;
   const id = (data as Record<string, unknown>).id;
