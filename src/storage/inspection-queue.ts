@@ -14,7 +14,7 @@ export const RETRY_AFTER_SECONDS = 5;
 
 /** An upload refused because too many inspections are under way; the answer carries `Retry-After`. */
 export class InspectionsBusy extends DomainError {
-  readonly retryAfterSeconds = RETRY_AFTER_SECONDS;
+  override readonly retryAfterSeconds = RETRY_AFTER_SECONDS;
 }
 
 /** A place in the queue: `turn` resolves when the inspection may run; `leave` gives the place up. */
