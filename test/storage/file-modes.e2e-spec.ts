@@ -17,7 +17,7 @@ function modes(dir: string): Record<string, string> {
 }
 
 describe('files Plinth creates', () => {
-  it('keeps the data directory, the SQLite file, the signing secret and stored blobs owner-only', async () => {
+  it('keeps the data directory, the SQLite file, the signing secret, the encryption key and stored blobs owner-only', async () => {
     const parent = mkdtempSync(join(tmpdir(), 'plinth-modes-'));
     const dataDir = join(parent, 'data');
     const env: Record<string, string> = { DATA_DIR: dataDir, SIGNING_SECRET: '' };
@@ -34,6 +34,7 @@ describe('files Plinth creates', () => {
       const found = modes(dataDir);
       const expected: Record<string, string> = {
         '.': '700',
+        'encryption-key': '600',
         'signing-secret': '600',
         blobs: '700',
         // Where puts are written before they are renamed into place.
