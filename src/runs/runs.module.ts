@@ -32,6 +32,7 @@ import { RunsController } from './runs.controller';
 import { RunsPresenter } from './runs.presenter';
 import { RunsRepository } from './runs.repository';
 import { RunsService } from './runs.service';
+import { StateHandoffRegistry } from './state-handoff.registry';
 
 @Module({
   imports: [
@@ -71,9 +72,17 @@ import { RunsService } from './runs.service';
     RunJobsService,
     RunTimeoutsService,
     PolicyGateRegistry,
+    StateHandoffRegistry,
     RunPolicyTransitions,
   ],
-  exports: [RunsService, RunsPresenter, RunPolicyTransitions, PolicyGateRegistry, RunLinks],
+  exports: [
+    RunsService,
+    RunsPresenter,
+    RunPolicyTransitions,
+    PolicyGateRegistry,
+    StateHandoffRegistry,
+    RunLinks,
+  ],
 })
 export class RunsModule {
   constructor(workspaceBlobs: WorkspaceBlobsRegistry, runs: RunsRepository) {

@@ -12,8 +12,10 @@ import { PageParams } from '../common/jsonapi/pagination';
 import { WorkspaceLockHolder, WorkspacesService } from '../workspaces/workspaces.service';
 import { ConfigurationVersionsRepository } from './configuration-versions.repository';
 import { CreateRunAttributes } from './dto/run-attributes.dto';
+import { RunJobEntity } from './entities/run-job.entity';
 import { RunPhaseEntity } from './entities/run-phase.entity';
 import { RunEntity } from './entities/run.entity';
+import { RunJobsRepository } from './run-jobs.repository';
 import { RunQueueService } from './run-queue.service';
 import {
   ACTION_LEVEL,
@@ -36,6 +38,7 @@ export class RunsService {
   constructor(
     private readonly repo: RunsRepository,
     private readonly cvs: ConfigurationVersionsRepository,
+    private readonly jobs: RunJobsRepository,
     private readonly queue: RunQueueService,
     private readonly workspaces: WorkspacesService,
     private readonly permissions: PermissionService,
@@ -103,6 +106,18 @@ export class RunsService {
       await this.workspaces.findByIds(runs.map((r) => r.workspaceId)),
     );
     return runs.filter((r) => levels.get(r.workspaceId));
+  }
+
+  /**
+   * The job a state upload link names, with its run (no permission check: the signed link is the
+   * credential). Null when either is gone.
+   */
+  async jobWithRun(
+    jobId: string,
+  ): Promise<{ kind: RunJobEntity['kind']; status: RunJobEntity['status']; run: RunEntity } | null> {
+    const job = await this.jobs.findById(jobId);
+    const run = job && (await this.repo.findById(job.runId));
+    return job && run ? { kind: job.kind, status: job.status, run } : null;
   }
 
   /** A plan or apply, if the principal may read runs of its workspace. */
@@ -213,4 +228,5 @@ const LOCK_HOLDER_NAMES: Record<WorkspaceLockHolder['type'], string> = {
   users: 'User',
   teams: 'Team',
   organizations: 'Organization',
+  runs: 'Run',
 };

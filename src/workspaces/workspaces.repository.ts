@@ -254,6 +254,22 @@ export class WorkspacesRepository {
     return (result.affected ?? 0) > 0;
   }
 
+  /** Clears the lock only if `holder` holds it: false when someone else (or nobody) does. */
+  async releaseLock(
+    manager: EntityManager,
+    id: string,
+    holder: WorkspaceLockHolder,
+    at: Date,
+  ): Promise<boolean> {
+    const result = await manager
+      .getRepository(WorkspaceEntity)
+      .update(
+        { id, locked: true, lockedByType: holder.type, lockedById: holder.id },
+        { locked: false, lockedByType: null, lockedById: null, updatedAt: at },
+      );
+    return (result.affected ?? 0) > 0;
+  }
+
   async idsInOrganization(manager: EntityManager, organizationId: string): Promise<string[]> {
     const rows = await manager
       .getRepository(WorkspaceEntity)

@@ -48,7 +48,7 @@ export const WORKSPACE_DOC: ResourceDoc = {
   relationships: {
     organization: { type: 'organizations' },
     project: { type: 'projects' },
-    'locked-by': { type: ['users', 'teams', 'organizations'] },
+    'locked-by': { type: ['users', 'teams', 'organizations', 'runs'] },
     'current-state-version': { type: 'state-versions' },
     'agent-pool': { type: 'agent-pools' },
     ...TAG_BINDING_RELATIONSHIP_DOCS,

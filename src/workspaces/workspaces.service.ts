@@ -360,6 +360,17 @@ export class WorkspacesService {
   }
 
   /**
+   * Releases the lock `holder` holds (a run that ended); false when the lock is someone else's or
+   * gone (force-unlocked meanwhile). The unlock hooks run as for a forced unlock: nothing may keep
+   * a run that ended holding the workspace.
+   */
+  async release(manager: EntityManager, id: string, holder: WorkspaceLockHolder): Promise<boolean> {
+    if (!(await this.repo.releaseLock(manager, id, holder, new Date()))) return false;
+    await this.unlockHooks.run(manager, id, true);
+    return true;
+  }
+
+  /**
    * Locks the workspace's row for the rest of `manager`'s transaction and reads who holds its lock
    * and which state version is current: state writes are decided on it. Null once deleted.
    */
