@@ -197,7 +197,8 @@ export class RunsController {
   @Post('workspaces/:id/actions/lock')
   @HttpCode(200)
   @ApiOperation({
-    summary: 'Lock a workspace (needs write): no queued run starts until it is unlocked; 409 if locked',
+    summary:
+      'Lock a workspace (needs write): no queued run starts until it is unlocked; 409 if locked (by anyone, a run too)',
   })
   @ApiBody({ required: false, schema: { type: 'object', properties: { reason: { type: 'string' } } } })
   @ApiResponse({
@@ -215,7 +216,8 @@ export class RunsController {
   @ApiOperation({
     summary: 'Unlock a workspace (needs write); the next pending run starts',
     description:
-      '409 if it is not locked, or is locked by someone else ("locked by User|Team|Organization"); ' +
+      '409 if it is not locked, or is locked by someone else ("locked by User|Team|Organization|Run"; ' +
+      'a run that may apply holds the lock from the start of its plan to its end); ' +
       '422 ("latest state version is still pending") while the newest state version waits for its content.',
   })
   @ApiResponse({
