@@ -18,7 +18,8 @@ import { StateContent } from './state-content';
 import { readStateFile } from './state-file';
 import { DeclaredState, runLockRefusal, stateConflict } from './state-version-rules';
 import { StateVersionsRepository } from './state-versions.repository';
-import { pendingVersion, StateWritesService } from './state-writes.service';
+import { pendingVersion } from './state-version-row';
+import { StateWritesService } from './state-writes.service';
 
 /** Signed link purposes: a run's executor reads the current state and hands the new one back. */
 export const RUN_STATE_DOWNLOAD = 'run-state-download';

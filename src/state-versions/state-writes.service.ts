@@ -19,6 +19,7 @@ import {
 } from './dto/state-version-attributes.dto';
 import { StateVersionOutputEntity } from './entities/state-version-output.entity';
 import { StateVersionEntity } from './entities/state-version.entity';
+import { pendingVersion } from './state-version-row';
 import { StateContent, StateKind, StoredState, UPLOAD_PURPOSE } from './state-content';
 import { declarationMismatch, readStateFile, StateFile } from './state-file';
 import { lockRefusal, stateConflict, STATE_TEXTS } from './state-version-rules';
@@ -48,35 +49,6 @@ function jsonProblem(bytes: Buffer): string | null {
   } catch {
     return 'is not valid JSON';
   }
-}
-
-/** A new version's row before its state arrives (finalize fills in the rest). */
-export function pendingVersion(
-  fields: Pick<
-    StateVersionEntity,
-    'id' | 'workspaceId' | 'serial' | 'lineage' | 'md5' | 'runId' | 'createdById' | 'createdAt'
-  > &
-    Partial<Pick<StateVersionEntity, 'jsonStateBlobKey' | 'jsonStateDataKey' | 'jsonStateSize'>>,
-): StateVersionEntity {
-  return Object.assign(new StateVersionEntity(), {
-    status: 'pending',
-    rollbackOfId: null,
-    stateBlobKey: null,
-    stateDataKey: null,
-    size: null,
-    jsonStateBlobKey: null,
-    jsonStateDataKey: null,
-    jsonStateSize: null,
-    stateFormat: null,
-    terraformVersion: null,
-    resources: null,
-    modules: null,
-    providers: null,
-    resourceCount: 0,
-    resourcesProcessed: false,
-    ...fields,
-    updatedAt: fields.createdAt,
-  } satisfies StateVersionEntity);
 }
 
 /**
