@@ -18,8 +18,16 @@ import { serializeToken, TOKEN_DOC } from './tokens.serializer';
 import { ChangesAccess } from '../http/write-effects';
 import { Sortable } from '../common/jsonapi/sort';
 
-/** Token bodies are optional: an empty POST issues a token with no description. */
-const TYPE = { types: ['authentication-tokens'], optional: true };
+/**
+ * Token bodies are optional: an empty POST issues a token with no description. Newer official
+ * clients send `data.type` empty, and the real service's documentation spells it in the singular;
+ * any other type is refused.
+ */
+const TYPE = {
+  types: ['authentication-tokens', 'authentication-token'],
+  typeRequired: false,
+  optional: true,
+};
 const WRITABLE = { writable: ['description', 'expired-at'] };
 const issued = (t: IssuedToken) => new ResourceDocument(serializeToken(t.token, t.secret));
 
@@ -120,6 +128,13 @@ export class TokensController {
     return issued(await this.tokens.createTeamToken(p, id, body.attributes));
   }
 
+  /** The team's token (the one this route issues), without its secret. */
+  @Get('teams/:id/authentication-token')
+  @ApiShow(TOKEN_DOC)
+  async showTeamToken(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<ResourceDocument> {
+    return new ResourceDocument(serializeToken(await this.tokens.findTeamToken(p, id)));
+  }
+
   @Delete('teams/:id/authentication-token')
   @ApiDelete()
   async deleteTeamToken(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<void> {
@@ -134,6 +149,16 @@ export class TokensController {
     @JsonApiBody(CreateTokenAttributes, TYPE) body: ParsedBody<CreateTokenAttributes>,
   ): Promise<ResourceDocument> {
     return issued(await this.tokens.createOrganizationToken(p, org, body.attributes));
+  }
+
+  /** The organization's token, without its secret. */
+  @Get('organizations/:org/authentication-token')
+  @ApiShow(TOKEN_DOC)
+  async showOrganizationToken(
+    @CurrentPrincipal() p: Principal,
+    @Param('org') org: string,
+  ): Promise<ResourceDocument> {
+    return new ResourceDocument(serializeToken(await this.tokens.findOrganizationToken(p, org)));
   }
 
   @Delete('organizations/:org/authentication-token')

@@ -14,6 +14,14 @@ export class TokensRepository {
     return this.repo.findOne({ where: { id } });
   }
 
+  findTeamToken(teamId: string): Promise<TokenEntity | null> {
+    return this.repo.findOne({ where: { teamId, kind: 'team' } });
+  }
+
+  findOrganizationToken(organizationId: string): Promise<TokenEntity | null> {
+    return this.repo.findOne({ where: { organizationId, kind: 'organization' } });
+  }
+
   listUserTokens(userId: string, page: PageParams): Promise<Page<TokenEntity>> {
     const qb = this.repo
       .createQueryBuilder('t')

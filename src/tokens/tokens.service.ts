@@ -165,6 +165,14 @@ export class TokensService implements OnModuleInit {
     return issued;
   }
 
+  async findTeamToken(p: Principal, teamId: string): Promise<TokenEntity> {
+    const team = await this.teams.requireVisible(p, teamId);
+    await this.permissions.requireOwner(p, team.organizationId);
+    const token = await this.repo.findTeamToken(team.id);
+    if (!token) throw notFound();
+    return token;
+  }
+
   async deleteTeamToken(p: Principal, teamId: string): Promise<void> {
     const team = await this.teams.requireVisible(p, teamId);
     await this.permissions.requireOwner(p, team.organizationId);
@@ -194,6 +202,14 @@ export class TokensService implements OnModuleInit {
     // The previous token stops working.
     this.permissions.forgetCachedAccess();
     return issued;
+  }
+
+  async findOrganizationToken(p: Principal, orgName: string): Promise<TokenEntity> {
+    const org = await this.organizations.requireVisible(p, orgName);
+    await this.permissions.requireOwner(p, org.id);
+    const token = await this.repo.findOrganizationToken(org.id);
+    if (!token) throw notFound();
+    return token;
   }
 
   async deleteOrganizationToken(p: Principal, orgName: string): Promise<void> {

@@ -273,6 +273,108 @@ describe('authentication tokens', () => {
     });
   });
 
+  describe('as the official Go client calls them', () => {
+    // Newer clients marshal their create options with no resource type: `{"data":{"type":""}}`.
+    const untyped = (attributes?: Record<string, unknown>) => ({
+      data: { type: '', ...(attributes ? { attributes } : {}) },
+    });
+
+    it('issues team and organization tokens from a body with an empty or singular type', async () => {
+      const local = await createOrganization(owner);
+      const team = await createTeam(owner, local);
+      const bare = await owner.api.post(`/api/v2/teams/${team}/authentication-token`, untyped()).expect(201);
+      expect(bare.body).toEqual({
+        data: tokenShape(bare.body.data.id, { kind: 'team', secret: true, createdBy: owner.userId }),
+      });
+      const expiredAt = new Date(Date.now() + 86_400_000).toISOString();
+      const singular = await owner.api
+        .post(`/api/v2/teams/${team}/authentication-token`, {
+          data: { type: 'authentication-token', attributes: { 'expired-at': expiredAt } },
+        })
+        .expect(201);
+      expect(singular.body).toEqual({
+        data: tokenShape(singular.body.data.id, {
+          kind: 'team',
+          secret: true,
+          createdBy: owner.userId,
+          expiredAt,
+        }),
+      });
+      const org = await owner.api
+        .post(`/api/v2/organizations/${local}/authentication-token`, untyped({ 'expired-at': expiredAt }))
+        .expect(201);
+      expect(org.body).toEqual({
+        data: tokenShape(org.body.data.id, {
+          kind: 'organization',
+          secret: true,
+          createdBy: owner.userId,
+          expiredAt,
+        }),
+      });
+      await client(t, secretOf(org)).get(`/api/v2/organizations/${local}`).expect(200);
+    });
+
+    it('still refuses a body that names another type', async () => {
+      const team = await createTeam(owner, org);
+      for (const path of [
+        `/api/v2/teams/${team}/authentication-token`,
+        `/api/v2/organizations/${org}/authentication-token`,
+      ]) {
+        const res = await owner.api.post(path, { data: { type: 'teams' } }).expect(422);
+        expect(res.body).toEqual(
+          errorsOf(422, {
+            detail: 'Type must be authentication-tokens or authentication-token',
+            pointer: '/data/type',
+          }),
+        );
+      }
+    });
+
+    it('shows the team token without its secret while it exists', async () => {
+      const team = await createTeam(owner, org);
+      const path = `/api/v2/teams/${team}/authentication-token`;
+      expect((await owner.api.get(path).expect(404)).body).toEqual(errorsOf(404));
+      const issued = await owner.api.post(path, tokenBody({ description: 'deploys' })).expect(201);
+      const shown = await owner.api.get(path).expect(200);
+      expect(shown.body).toEqual({
+        data: tokenShape(issued.body.data.id, {
+          kind: 'team',
+          description: 'deploys',
+          createdBy: owner.userId,
+        }),
+      });
+      await owner.api.delete(path).expect(204);
+      await owner.api.get(path).expect(404);
+    });
+
+    it('shows the organization token without its secret while it exists', async () => {
+      const local = await createOrganization(owner);
+      const path = `/api/v2/organizations/${local}/authentication-token`;
+      await owner.api.get(path).expect(404);
+      const issued = await owner.api.post(path).expect(201);
+      const shown = await owner.api.get(path).expect(200);
+      expect(shown.body).toEqual({
+        data: tokenShape(issued.body.data.id, { kind: 'organization', createdBy: owner.userId }),
+      });
+      await owner.api.delete(path).expect(204);
+      await owner.api.get(path).expect(404);
+    });
+
+    it('shows team and organization tokens to the organization’s owners only', async () => {
+      const member = await memberWith(t, admin, owner, org, ['manage-workspaces']);
+      await owner.api.post(`/api/v2/teams/${member.teamId}/authentication-token`).expect(201);
+      await owner.api.post(`/api/v2/organizations/${org}/authentication-token`).expect(201);
+      const outsider = await createUser(t, admin);
+      await createOrganization(outsider);
+      for (const caller of [member, outsider]) {
+        await caller.api.get(`/api/v2/teams/${member.teamId}/authentication-token`).expect(404);
+        await caller.api.get(`/api/v2/organizations/${org}/authentication-token`).expect(404);
+      }
+      await owner.api.get('/api/v2/teams/team-0000000000000000/authentication-token').expect(404);
+      await owner.api.get(`/api/v2/organizations/${unique('missing')}/authentication-token`).expect(404);
+    });
+  });
+
   it('refuses unknown, malformed and missing tokens with 401', async () => {
     for (const header of ['Bearer nope.plinthv1.nope', 'Bearer ', 'Basic dXNlcjpwYXNz', 'bearer']) {
       const res = await client(t).get('/api/v2/organizations').set('Authorization', header).expect(401);
