@@ -6,6 +6,8 @@ import { RunTriggersModule } from '../run-triggers/run-triggers.module';
 import { UsersModule } from '../users/users.module';
 import { WorkspaceBlobsRegistry } from '../workspaces/workspace-blobs.registry';
 import { WorkspacesModule } from '../workspaces/workspaces.module';
+import { WorkspaceRelationsRegistry } from '../workspaces/workspace-relations.registry';
+import { Principal } from '../common/auth/principal';
 import { ConfigurationVersionsController } from './configuration-versions.controller';
 import { ConfigurationVersionsRepository } from './configuration-versions.repository';
 import { configurationBlobPrefix, ConfigurationVersionsService } from './configuration-versions.service';
@@ -85,7 +87,18 @@ import { StateHandoffRegistry } from './state-handoff.registry';
   ],
 })
 export class RunsModule {
-  constructor(workspaceBlobs: WorkspaceBlobsRegistry, runs: RunsRepository) {
+  constructor(
+    workspaceBlobs: WorkspaceBlobsRegistry,
+    runs: RunsRepository,
+    relations: WorkspaceRelationsRegistry,
+    service: RunsService,
+    presenter: RunsPresenter,
+  ) {
+    // A workspace's `current-run`, and runs in its `included` (`current_run`, a run holding its lock).
+    const readable = async (p: Principal, ids: string[]) =>
+      presenter.resources(p, await service.readable(p, ids));
+    relations.registerRuns({ currentRunIds: (ids) => runs.currentRunIds(ids), readable });
+    relations.registerHolders('runs', readable);
     // A deleted workspace's (or organization's) configuration archives, logs and plans go with it.
     workspaceBlobs.register(async (manager, workspaceIds) => [
       ...workspaceIds.map(configurationBlobPrefix),

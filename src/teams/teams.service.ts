@@ -9,12 +9,13 @@ import { inOneStatement, inTransaction } from '../common/sql/transaction';
 import { isUniqueViolation } from '../common/errors/db-errors';
 import { invalid, invalidAttribute, notFound, Violations } from '../common/errors/domain-error';
 import { ParsedBody } from '../common/jsonapi/body';
-import { ResourceIdentifier } from '../common/jsonapi/document';
+import { ResourceIdentifier, ResourceObject } from '../common/jsonapi/document';
 import { PageParams } from '../common/jsonapi/pagination';
 import { newId } from '../common/ids';
 import type { OrganizationEntity } from '../organizations/entities/organization.entity';
 import { OrganizationsService } from '../organizations/organizations.service';
 import { UsersService } from '../users/users.service';
+import { serializeTeam } from './teams.serializer';
 import {
   CreateTeamAttributes,
   OrganizationAccessAttributes,
@@ -99,6 +100,19 @@ export class TeamsService {
     const access = await this.permissions.requireMember(p, team.organizationId);
     if (!seesTeam(access, team)) throw notFound();
     return team;
+  }
+
+  /** Serialized teams among `ids` that the principal may see (a lock holder has one or two). */
+  async visibleResources(p: Principal, ids: string[]): Promise<ResourceObject[]> {
+    const out: ResourceObject[] = [];
+    for (const id of new Set(ids)) {
+      const team = await this.repo.findTeam(id);
+      const access = team ? await this.permissions.organizationAccess(p, team.organizationId) : null;
+      if (!team || !access || !seesTeam(access, team)) continue;
+      const v = await this.view(team);
+      out.push(serializeTeam(v.team, v.organization.name, v.userIds));
+    }
+    return out;
   }
 
   async view(team: TeamEntity, organization?: OrganizationEntity): Promise<TeamView> {

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, In, ObjectLiteral, Repository, SelectQueryBuilder } from 'typeorm';
 import { workspacesGrantedTo } from '../common/auth/grant-subqueries';
+import { IdSubquery } from '../common/sql/id-subquery';
 import { likeCondition, likePattern } from '../common/sql/like';
 import { sorted } from '../common/sql/paginate';
 import { offsetOf, PageParams } from '../common/jsonapi/pagination';
@@ -35,6 +36,8 @@ export interface WorkspaceListFilter {
   projectId?: string;
   /** Restrict to workspaces these teams were given access to. */
   teamIds?: string[];
+  /** A condition on the row written with `{id}` and `{projectId}` for its columns (tag filters). */
+  tagged?: IdSubquery;
 }
 
 @Injectable()
@@ -125,6 +128,12 @@ export class WorkspacesRepository {
       qb.andWhere(likeCondition(`${alias}.name`, 'search'), { search: likePattern(filter.search) });
     }
     if (filter.projectId) qb.andWhere(`${alias}.project_id = :projectId`, { projectId: filter.projectId });
+    if (filter.tagged) {
+      const sql = filter.tagged.sql
+        .replace(/\{id\}/g, `${alias}.id`)
+        .replace(/\{projectId\}/g, `${alias}.project_id`);
+      qb.andWhere(sql, filter.tagged.parameters);
+    }
     if (filter.teamIds) {
       if (!filter.teamIds.length) qb.andWhere('1 = 0');
       else {

@@ -42,11 +42,15 @@ import {
 export type { WorkspaceQueueState, WorkspaceStateGuard } from './workspaces.repository';
 export type { WorkspaceLockHolder } from './entities/workspace.entity';
 import { serializeWorkspace } from './workspaces.serializer';
+import { WorkspaceRelationsRegistry } from './workspace-relations.registry';
+import type { TagFilter } from '../common/jsonapi/query';
 
 export interface WorkspaceView {
   workspace: WorkspaceEntity;
   organization: OrganizationEntity;
   level: WorkspaceAccessLevel | null;
+  /** The newest run that has left the workspace's queue, if any (`current-run`). */
+  currentRunId: string | null;
 }
 
 /** Pages from this offset on remember where they start (see listPage). */
@@ -67,6 +71,8 @@ const AGENT_POOL = '/data/relationships/agent-pool';
 export interface WorkspaceListQuery {
   search?: string;
   projectId?: string;
+  /** `filter[tagged]`: every entry matches one of the workspace's effective tag bindings. */
+  tagged?: TagFilter[];
 }
 
 @Injectable()
@@ -85,6 +91,7 @@ export class WorkspacesService {
     private readonly workspaceBlobs: WorkspaceBlobsRegistry,
     private readonly blobs: BlobStore,
     private readonly unlockHooks: WorkspaceUnlockHooks,
+    private readonly relations: WorkspaceRelationsRegistry,
   ) {}
 
   private readonly logger = new Logger(WorkspacesService.name);
@@ -144,11 +151,12 @@ export class WorkspacesService {
   }
 
   async view(p: Principal, ws: WorkspaceEntity, organization?: OrganizationEntity): Promise<WorkspaceView> {
-    const [org, level] = await Promise.all([
+    const [org, level, currentRuns] = await Promise.all([
       organization ?? this.organizations.requireById(ws.organizationId),
       this.permissions.workspaceLevel(p, ws),
+      this.relations.currentRunIds([ws.id]),
     ]);
-    return { workspace: ws, organization: org, level };
+    return { workspace: ws, organization: org, level, currentRunId: currentRuns.get(ws.id) ?? null };
   }
 
   /** Serialized workspaces among `ids` that the principal may read, for `included` arrays. */
@@ -161,12 +169,15 @@ export class WorkspacesService {
     const orgs = new Map(
       (await this.organizations.findByIds(workspaces.map((w) => w.organizationId))).map((o) => [o.id, o]),
     );
-    const levels = await this.permissions.workspaceLevels(p, workspaces);
+    const [levels, currentRuns] = await Promise.all([
+      this.permissions.workspaceLevels(p, workspaces),
+      this.relations.currentRunIds(workspaces.map((w) => w.id)),
+    ]);
     const out: ResourceObject[] = [];
     for (const ws of workspaces) {
       const level = levels.get(ws.id) ?? null;
       const org = orgs.get(ws.organizationId);
-      if (level && org) out.push(serializeWorkspace(ws, org.name, level));
+      if (level && org) out.push(serializeWorkspace(ws, org.name, level, currentRuns.get(ws.id) ?? null));
     }
     return out;
   }
@@ -179,17 +190,33 @@ export class WorkspacesService {
   ): Promise<Page<WorkspaceView>> {
     const org = await this.organizations.requireVisible(p, orgName);
     const scope = await this.permissions.workspaceReadScope(p, org.id);
-    const filter = { organizationId: org.id, ...query, teamIds: 'all' in scope ? undefined : scope.teamIds };
-    const key = JSON.stringify([filter.organizationId, filter.search, filter.projectId, filter.teamIds]);
+    const { tagged, ...rest } = query;
+    const filter = {
+      organizationId: org.id,
+      ...rest,
+      tagged: tagged?.length ? this.tagBindings.workspacesTagged('{id}', '{projectId}', tagged) : undefined,
+      teamIds: 'all' in scope ? undefined : scope.teamIds,
+    };
+    const key = JSON.stringify([
+      filter.organizationId,
+      filter.search,
+      filter.projectId,
+      filter.teamIds,
+      tagged,
+    ]);
     const [workspaces, totalCount] = await Promise.all([
       this.listPage(key, filter, page),
       this.lists.get(`count:${key}`, () => this.repo.count(filter)),
     ]);
-    const levels = await this.permissions.workspaceLevels(p, workspaces);
+    const [levels, currentRuns] = await Promise.all([
+      this.permissions.workspaceLevels(p, workspaces),
+      this.relations.currentRunIds(workspaces.map((w) => w.id)),
+    ]);
     const items = workspaces.map((ws) => ({
       workspace: ws,
       organization: org,
       level: levels.get(ws.id) ?? null,
+      currentRunId: currentRuns.get(ws.id) ?? null,
     }));
     return pageOf(items, totalCount, page);
   }

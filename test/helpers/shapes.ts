@@ -83,7 +83,13 @@ export function workspaceShape(
   id: string,
   org: string,
   projectId: string,
-  options: { name: string; description?: string | null; engineVersion?: string; level?: Level },
+  options: {
+    name: string;
+    description?: string | null;
+    engineVersion?: string;
+    level?: Level;
+    currentRun?: string | null;
+  },
 ) {
   const level = options.level ?? 'admin';
   return {
@@ -99,6 +105,7 @@ export function workspaceShape(
       'auto-apply': false,
       'auto-apply-run-trigger': false,
       'resource-count': 0,
+      'structured-run-output-enabled': false,
       permissions: workspacePermissions(level),
       ...timestamps(),
     },
@@ -108,6 +115,7 @@ export function workspaceShape(
       'locked-by': { data: null },
       'current-state-version': { data: null },
       'agent-pool': { data: null },
+      'current-run': { data: options.currentRun ? { id: options.currentRun, type: 'runs' } : null },
       ...tagBindingLinks(`/api/v2/workspaces/${id}`),
     },
     links: { self: `/api/v2/workspaces/${id}` },
