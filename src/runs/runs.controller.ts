@@ -26,13 +26,21 @@ import { CONFIGURATION_VERSION_DOC } from './configuration-versions.serializer';
 import { CreateRunAttributes } from './dto/run-attributes.dto';
 import { RunAction, RUN_STATUSES, RunStatus } from './run-rules';
 import { RUN_INCLUDES, RunsPresenter } from './runs.presenter';
-import { APPLY_DOC, PLAN_DOC, RUN_DOC } from './runs.serializer';
+import { APPLY_DOC, COST_ESTIMATE_DOC, PLAN_DOC, RUN_DOC, TASK_STAGE_DOC } from './runs.serializer';
 import { actionComment, RunCommentsService } from './run-comments.service';
 import { RunsService } from './runs.service';
 import { USER_DOC } from '../users/users.serializer';
 import { Sortable } from '../common/jsonapi/sort';
 
-const INCLUDED_DOCS = [WORKSPACE_DOC, CONFIGURATION_VERSION_DOC, USER_DOC, PLAN_DOC, APPLY_DOC];
+const INCLUDED_DOCS = [
+  WORKSPACE_DOC,
+  CONFIGURATION_VERSION_DOC,
+  USER_DOC,
+  PLAN_DOC,
+  APPLY_DOC,
+  TASK_STAGE_DOC,
+  COST_ESTIMATE_DOC,
+];
 const COMMENT_BODY = {
   required: false,
   schema: {

@@ -31,6 +31,9 @@ import { RunPolicyTransitions } from './run-policy-transitions';
 import { RunPhasesController } from './run-phases.controller';
 import { RunQueueService } from './run-queue.service';
 import { RunsController } from './runs.controller';
+import { OrganizationRunsController } from './organization-runs.controller';
+import { OrganizationRunsRepository } from './organization-runs.repository';
+import { OrganizationRunsService } from './organization-runs.service';
 import { RunsPresenter } from './runs.presenter';
 import { RunsRepository } from './runs.repository';
 import { RunsService } from './runs.service';
@@ -58,8 +61,11 @@ import { StateHandoffRegistry } from './state-handoff.registry';
     RunCommentsController,
     RunPhasesController,
     RunJobsController,
+    OrganizationRunsController,
   ],
   providers: [
+    OrganizationRunsRepository,
+    OrganizationRunsService,
     ConfigurationVersionsRepository,
     RunsRepository,
     RunCommentsRepository,

@@ -279,6 +279,15 @@ export class WorkspacesRepository {
     return (result.affected ?? 0) > 0;
   }
 
+  /** The organization's workspace ids as SQL, optionally only those `granted` reaches. */
+  idsOf(organizationId: string, granted?: IdSubquery): IdSubquery {
+    const where = granted ? ` AND ow.id IN ${granted.sql}` : '';
+    return {
+      sql: `(SELECT ow.id FROM workspaces ow WHERE ow.organization_id = :ownerOrganizationId${where})`,
+      parameters: { ownerOrganizationId: organizationId, ...granted?.parameters },
+    };
+  }
+
   async idsInOrganization(manager: EntityManager, organizationId: string): Promise<string[]> {
     const rows = await manager
       .getRepository(WorkspaceEntity)

@@ -42,6 +42,8 @@ import {
 export type { WorkspaceQueueState, WorkspaceStateGuard } from './workspaces.repository';
 export type { WorkspaceLockHolder } from './entities/workspace.entity';
 import { serializeWorkspace } from './workspaces.serializer';
+import { IdSubquery } from '../common/sql/id-subquery';
+import { workspacesGrantedTo } from '../common/auth/grant-subqueries';
 import { WorkspaceRelationsRegistry } from './workspace-relations.registry';
 import type { TagFilter } from '../common/jsonapi/query';
 
@@ -180,6 +182,21 @@ export class WorkspacesService {
       if (level && org) out.push(serializeWorkspace(ws, org.name, level, currentRuns.get(ws.id) ?? null));
     }
     return out;
+  }
+
+  /**
+   * The organization (404 unless the caller is a member) and, as SQL for another module's list,
+   * the ids of its workspaces the caller may read.
+   */
+  async readableIdsIn(p: Principal, orgName: string): Promise<{ organizationId: string; ids: IdSubquery }> {
+    const org = await this.organizations.requireVisible(p, orgName);
+    const scope = await this.permissions.workspaceReadScope(p, org.id);
+    if ('all' in scope) return { organizationId: org.id, ids: this.repo.idsOf(org.id) };
+    // No team: `IN (NULL)` holds for no row.
+    const granted = scope.teamIds.length
+      ? workspacesGrantedTo(scope.teamIds)
+      : { sql: '(NULL)', parameters: {} };
+    return { organizationId: org.id, ids: this.repo.idsOf(org.id, granted) };
   }
 
   async list(

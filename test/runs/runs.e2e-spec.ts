@@ -77,6 +77,8 @@ describe('runs: create, read, queue, lock', () => {
         apply: { data: { id: expect.stringMatching(idOf('apply')), type: 'applies' } },
         'triggering-run': { data: null },
         'policy-checks': { data: [] },
+        'task-stages': { data: [] },
+        'cost-estimate': { data: null },
       },
       links: { self: `/api/v2/runs/${data.id}` },
     });
