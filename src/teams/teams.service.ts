@@ -49,8 +49,9 @@ export class TeamsService {
   }
 
   /** An organization's teams, as a subquery for the organization's token list. */
-  teamIdsOf(organizationId: string): IdSubquery {
-    return this.repo.teamIdsOf(organizationId);
+  /** The organization's team ids as SQL; `nameLike`: only teams whose name contains it. */
+  teamIdsOf(organizationId: string, nameLike?: string): IdSubquery {
+    return this.repo.teamIdsOf(organizationId, nameLike);
   }
 
   /** Organizations that would be left without an owner if this user went (inside the caller's transaction). */

@@ -128,6 +128,42 @@ export class TokensController {
     return issued(await this.tokens.createTeamToken(p, id, body.attributes));
   }
 
+  /** One more team token: a description unique in the team is required; the others stay. */
+  @Post('teams/:id/authentication-tokens')
+  @ApiCreate(TOKEN_DOC, WRITABLE)
+  async createDescribedTeamToken(
+    @CurrentPrincipal() p: Principal,
+    @Param('id') id: string,
+    @JsonApiBody(CreateTokenAttributes, TYPE) body: ParsedBody<CreateTokenAttributes>,
+  ): Promise<ResourceDocument> {
+    return issued(await this.tokens.createDescribedTeamToken(p, id, body.attributes));
+  }
+
+  /** Every team token of the organization (both routes'), without secrets, for its owners. */
+  @Get('organizations/:org/team-tokens')
+  @Sortable(
+    {
+      'created-at': 'createdAt',
+      'expired-at': 'expiresAt',
+      'last-used-at': 'lastUsedAt',
+      'created-by': 'userId',
+    },
+    'created-at',
+  )
+  @ApiList(TOKEN_DOC, { query: { q: 'a substring of the team name' } })
+  async listTeamTokens(
+    @CurrentPrincipal() p: Principal,
+    @Param('org') org: string,
+    @Paging() paging: PageParams,
+    @QueryValue('q') q?: string,
+  ): Promise<CollectionDocument> {
+    const page = await this.tokens.listTeamTokens(p, org, q, paging);
+    return new CollectionDocument(
+      page.items.map((t) => serializeToken(t)),
+      pageResult(page),
+    );
+  }
+
   /** The team's token (the one this route issues), without its secret. */
   @Get('teams/:id/authentication-token')
   @ApiShow(TOKEN_DOC)

@@ -186,6 +186,8 @@ export function tokenShape(
     expiredAt?: string | null;
     /** true: the token has authenticated a request since it was issued. */
     lastUsed?: boolean;
+    /** The team of a team token. */
+    team?: string;
   },
 ) {
   return {
@@ -199,9 +201,10 @@ export function tokenShape(
       'created-at': expect.stringMatching(ISO_MILLIS),
       'last-used-at': options.lastUsed ? expect.stringMatching(ISO_MILLIS) : null,
     },
-    relationships: options.createdBy
-      ? { 'created-by': { data: { id: options.createdBy, type: 'users' } } }
-      : {},
+    relationships: {
+      ...(options.team ? { team: { data: { id: options.team, type: 'teams' } } } : {}),
+      ...(options.createdBy ? { 'created-by': { data: { id: options.createdBy, type: 'users' } } } : {}),
+    },
     links: { self: `/api/v2/authentication-tokens/${id}` },
   };
 }
