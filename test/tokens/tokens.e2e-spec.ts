@@ -345,6 +345,12 @@ describe('authentication tokens', () => {
       const page = await owner.api.get(`${path}?page[size]=1&page[number]=2&sort=-created-at`).expect(200);
       expect(page.body.data).toEqual([all.body.data[1]]);
       expectPagination(page.body, { current: 2, size: 1, prev: 1, next: 3, pages: 3, count: 3 });
+      for (const sort of ['created-by', '-expired-at', 'last-used-at']) {
+        const sorted = await owner.api.get(`${path}?sort=${sort}`).expect(200);
+        expect(sorted.body.data.map((d: { id: string }) => d.id).sort()).toEqual(
+          all.body.data.map((d: { id: string }) => d.id).sort(),
+        );
+      }
       const named = await owner.api.get(`${path}?q=BUILD`).expect(200);
       expect(named.body.data.map((d: { id: string }) => d.id).sort()).toEqual(
         [a1.body.data.id, a2.body.data.id].sort(),
