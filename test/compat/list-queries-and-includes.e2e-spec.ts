@@ -226,7 +226,7 @@ describe('project and workspace lists, as the official client queries them', () 
       });
     });
 
-    it('include=locked_by includes the user holding the lock; current_run the workspace’s current run', async () => {
+    it('include=locked_by includes the user or the run holding the lock; current_run the workspace’s current run', async () => {
       const project = await createProject(owner, org);
       const ws = (await createWorkspaceWith(unique('runs'), project, {})).body.data.id;
       const idle = await owner.api.get(`/api/v2/workspaces/${ws}?include=current_run,locked_by`).expect(200);
@@ -235,25 +235,32 @@ describe('project and workspace lists, as the official client queries them', () 
         included: [],
       });
 
-      const cv = await uploadedVersion(t, owner, ws);
-      const run = await createRun(owner, ws, {}, cv);
       await owner.api.post(`/api/v2/workspaces/${ws}/actions/lock`, { reason: 'maintenance' }).expect(200);
-      const res = await owner.api.get(`/api/v2/workspaces/${ws}?include=current_run,locked_by`).expect(200);
-      expect(res.body.data.relationships['current-run']).toEqual({ data: { id: run.id, type: 'runs' } });
-      expect(res.body.data.relationships['locked-by']).toEqual({ data: { id: owner.userId, type: 'users' } });
-      expect(res.body.included.map((r: { type: string; id: string }) => [r.type, r.id])).toEqual([
-        ['runs', run.id],
+      const byUser = await owner.api
+        .get(`/api/v2/workspaces/${ws}?include=current_run,locked_by`)
+        .expect(200);
+      expect(byUser.body.data.relationships['locked-by']).toEqual({
+        data: { id: owner.userId, type: 'users' },
+      });
+      expect(byUser.body.included.map((r: { type: string; id: string }) => [r.type, r.id])).toEqual([
         ['users', owner.userId],
       ]);
+      await owner.api.post(`/api/v2/workspaces/${ws}/actions/unlock`).expect(200);
+
+      // A run that may apply holds the lock itself: both relationships name it, and it is included once.
+      const cv = await uploadedVersion(t, owner, ws);
+      const run = await createRun(owner, ws, {}, cv);
+      const res = await owner.api.get(`/api/v2/workspaces/${ws}?include=current_run,locked_by`).expect(200);
+      expect(res.body.data.relationships['current-run']).toEqual({ data: { id: run.id, type: 'runs' } });
+      expect(res.body.data.relationships['locked-by']).toEqual({ data: { id: run.id, type: 'runs' } });
       const shownRun = await owner.api.get(`/api/v2/runs/${run.id}`).expect(200);
-      expect(res.body.included[0]).toEqual(shownRun.body.data);
+      expect(res.body.included).toEqual([shownRun.body.data]);
 
       const listed = await list(`search[name]=${res.body.data.attributes.name}&include=current_run`);
       expect(listed.body.data[0].relationships['current-run']).toEqual({
         data: { id: run.id, type: 'runs' },
       });
       expect(listed.body.included).toEqual([shownRun.body.data]);
-      await owner.api.post(`/api/v2/workspaces/${ws}/actions/unlock`).expect(200);
     });
 
     it('refuses an include it does not know with a 400', async () => {
