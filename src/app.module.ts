@@ -31,6 +31,7 @@ import { StorageModule } from './storage/storage.module';
 import { TagBindingRoutesModule } from './tag-binding-routes/tag-binding-routes.module';
 import { TeamsModule } from './teams/teams.module';
 import { TokensModule } from './tokens/tokens.module';
+import { CliLoginModule } from './cli-login/cli-login.module';
 import { UsersModule } from './users/users.module';
 import { WorkspacesModule } from './workspaces/workspaces.module';
 
@@ -60,6 +61,7 @@ import { WorkspacesModule } from './workspaces/workspaces.module';
     OrganizationLifecycleModule,
     TeamsModule,
     TokensModule,
+    CliLoginModule,
     AdminUsersModule,
     AuditModule,
     ProjectsModule,

@@ -53,6 +53,10 @@ export const FOLDERS: Record<string, Folder> = {
     text: 'the engine and policy-engine version catalogs, and who pins their versions',
   },
   'admin-users': { layer: 'domain', text: '/admin/users: list, show, suspend, admin flag, delete' },
+  'cli-login': {
+    layer: 'domain',
+    text: '`terraform login` (`login.v1`): the HTML sign-in page, one-time codes bound to PKCE, the token exchange',
+  },
   'agent-pools': {
     layer: 'domain',
     text:

@@ -31,6 +31,10 @@ export function organizationShape(
     },
     relationships: {
       'default-project': { data: { id: expect.stringMatching(idOf('prj')), type: 'projects' } },
+      'entitlement-set': {
+        data: { id: expect.stringMatching(idOf('org')), type: 'entitlement-sets' },
+        links: { related: `/api/v2/organizations/${name}/entitlement-set` },
+      },
     },
     links: { self: `/api/v2/organizations/${name}` },
   };
