@@ -1,5 +1,5 @@
-import { Controller, Get, Post, Req, Res } from '@nestjs/common';
-import { ApiConsumes, ApiOperation, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { applyDecorators, Controller, Get, Post, Req, Res } from '@nestjs/common';
+import { ApiConsumes, ApiOperation, ApiProduces, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { Public } from '../common/auth/public.decorator';
 import { DomainError } from '../common/errors/domain-error';
@@ -12,6 +12,30 @@ import { FORM_COOKIE, newNonce, usableNonce } from './sign-in-form';
 import { contentSecurityPolicy, errorPage, signInPage } from './sign-in-page';
 
 const HTML = { 'text/html': { schema: { type: 'string' } } };
+
+/** The authorization request's parameters, as the CLI sends them. */
+const QUERY: [string, string, Record<string, unknown>][] = [
+  ['response_type', 'Always `code`', { type: 'string', enum: ['code'] }],
+  ['client_id', 'Always `terraform-cli`', { type: 'string', enum: ['terraform-cli'] }],
+  [
+    'redirect_uri',
+    '`http://localhost:PORT/login`, PORT from 10000 to 10010',
+    { type: 'string', example: 'http://localhost:10000/login' },
+  ],
+  ['state', 'Echoed in the redirect (at most 512 characters)', { type: 'string', maxLength: 512 }],
+  [
+    'code_challenge',
+    'base64url SHA-256 of the code verifier',
+    { type: 'string', pattern: '^[A-Za-z0-9_-]{43}$' },
+  ],
+  ['code_challenge_method', 'Always `S256`', { type: 'string', enum: ['S256'] }],
+];
+
+function ApiAuthorizeQuery(): MethodDecorator {
+  return applyDecorators(
+    ...QUERY.map(([name, description, schema]) => ApiQuery({ name, description, required: true, schema })),
+  );
+}
 
 function html(description: string) {
   return { description, content: HTML };
@@ -49,6 +73,7 @@ export class SignInController {
       '(PORT 10000–10010), `state`, `code_challenge` (base64url SHA-256 of the verifier), ' +
       '`code_challenge_method=S256`. Answers the form, or a page saying what is wrong with the request.',
   })
+  @ApiAuthorizeQuery()
   @ApiProduces('text/html')
   @ApiResponse({ status: 200, ...html('The sign-in form') })
   @ApiResponse({
