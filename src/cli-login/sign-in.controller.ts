@@ -2,6 +2,7 @@ import { applyDecorators, Controller, Get, Post, Req, Res } from '@nestjs/common
 import { ApiConsumes, ApiOperation, ApiProduces, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { Public } from '../common/auth/public.decorator';
+import { errorDocument, jsonApiContent } from '../common/jsonapi/openapi';
 import { DomainError } from '../common/errors/domain-error';
 import { PublicDocs } from '../http/openapi-document';
 import { LeavesAccessAlone } from '../http/write-effects';
@@ -12,6 +13,8 @@ import { FORM_COOKIE, newNonce, usableNonce } from './sign-in-form';
 import { contentSecurityPolicy, errorPage, signInPage } from './sign-in-page';
 
 const HTML = { 'text/html': { schema: { type: 'string' } } };
+/** What the pipeline answers before the route (an unreadable body, a refused query parameter). */
+const UNREADABLE = jsonApiContent(errorDocument(400).schema, errorDocument(400).example);
 
 /** The authorization request's parameters, as the CLI sends them. */
 const QUERY: [string, string, Record<string, unknown>][] = [
@@ -78,7 +81,10 @@ export class SignInController {
   @ApiResponse({ status: 200, ...html('The sign-in form') })
   @ApiResponse({
     status: 400,
-    ...html('The request is not one the CLI makes; nothing is sent to the redirect URI'),
+    description:
+      'The request is not one the CLI makes; nothing is sent to the redirect URI. `include`, `sort` or ' +
+      '`fields[…]` are refused before the route, as a JSON:API error',
+    content: { ...HTML, ...UNREADABLE },
   })
   page(@Req() req: Request, @Res() res: Response): void {
     const checked = checkAuthorizeRequest(req.query);
@@ -98,13 +104,25 @@ export class SignInController {
   @ApiConsumes('application/x-www-form-urlencoded')
   @ApiProduces('text/html')
   @ApiResponse({ status: 302, description: 'Signed in: to the redirect URI with `code` and `state`' })
-  @ApiResponse({ status: 400, ...html('The request is not one the CLI makes, or a field is missing') })
+  @ApiResponse({
+    status: 400,
+    description:
+      'The request is not one the CLI makes, or a field is missing; a body that cannot be read is refused ' +
+      'before the route, as a JSON:API error',
+    content: { ...HTML, ...UNREADABLE },
+  })
   @ApiResponse({ status: 401, ...html('Wrong username or password: the form again') })
   @ApiResponse({
     status: 403,
     ...html('The form was not sent from this page, or has expired: the form again'),
   })
-  @ApiResponse({ status: 429, ...html('Too many sign-in attempts: the form again; Retry-After says when') })
+  @ApiResponse({
+    status: 429,
+    description:
+      'Too many sign-in attempts: the form again; Retry-After says when. Past the rate limit of every route, ' +
+      'before the route: a JSON:API error',
+    content: { ...HTML, ...jsonApiContent(errorDocument(429).schema, errorDocument(429).example) },
+  })
   async submit(@Req() req: Request, @Res() res: Response): Promise<void> {
     const form = (req.body && typeof req.body === 'object' ? req.body : {}) as Record<string, unknown>;
     const checked = checkAuthorizeRequest(form);

@@ -2,6 +2,7 @@ import { Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
 import { ApiBody, ApiConsumes, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { Public } from '../common/auth/public.decorator';
+import { errorDocument, jsonApiContent } from '../common/jsonapi/openapi';
 import { PublicDocs } from '../http/openapi-document';
 import { ChangesAccess } from '../http/write-effects';
 import { CliLoginService } from './cli-login.service';
@@ -20,6 +21,8 @@ const OAUTH_ERROR_SCHEMA = {
   },
   example: { error: 'invalid_grant', error_description: 'code_verifier does not match the code challenge.' },
 };
+
+const UNREADABLE_BODY = jsonApiContent(errorDocument(400).schema, errorDocument(400).example);
 
 const TOKEN_SCHEMA = {
   type: 'object',
@@ -77,8 +80,9 @@ export class TokenController {
     status: 400,
     description:
       '`invalid_grant` (unknown, used or expired code; other redirect URI; wrong verifier), `invalid_request`, ' +
-      '`unsupported_grant_type`, `invalid_client` (a client other than terraform-cli)',
-    content: { 'application/json': { schema: OAUTH_ERROR_SCHEMA } },
+      '`unsupported_grant_type`, `invalid_client` (a client other than terraform-cli); a body that cannot be ' +
+      'read is refused before the route, as a JSON:API error',
+    content: { 'application/json': { schema: OAUTH_ERROR_SCHEMA }, ...UNREADABLE_BODY },
   })
   async exchange(@Req() req: Request, @Res() res: Response): Promise<void> {
     const form = (req.body && typeof req.body === 'object' ? req.body : {}) as Record<string, unknown>;

@@ -543,6 +543,16 @@ export const FUZZ_ROUTES: readonly FuzzRoute[] = [
     query: [...PAGE, 'filter[kind]'],
   },
   { method: 'POST', path: '/api/v2/login', auth: 'none', body: loginAttrs },
+  // terraform login: HTML and form-encoded bodies (raw here: no JSON attribute to sweep)
+  {
+    method: 'GET',
+    path: '/app/oauth/authorize',
+    auth: 'none',
+    query: ['response_type', 'client_id', 'redirect_uri', 'state', 'code_challenge', 'code_challenge_method'],
+  },
+  { method: 'POST', path: '/app/oauth/authorize', auth: 'none', body: { kind: 'raw' } },
+  { method: 'POST', path: '/oauth/token', auth: 'none', body: { kind: 'raw' } },
+  { method: 'GET', path: '/api/v2/organizations/:org/entitlement-set', params: org },
   {
     method: 'GET',
     path: '/api/v2/organization/audit-trail',
