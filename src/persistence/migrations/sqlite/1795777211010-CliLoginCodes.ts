@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
-export class CliLoginCodes1795773537934 implements MigrationInterface {
-  name = 'CliLoginCodes1795773537934';
+export class CliLoginCodes1795777211010 implements MigrationInterface {
+  name = 'CliLoginCodes1795777211010';
 
   public async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(`
