@@ -33,6 +33,7 @@ import { TeamsModule } from './teams/teams.module';
 import { TokensModule } from './tokens/tokens.module';
 import { CliLoginModule } from './cli-login/cli-login.module';
 import { UsersModule } from './users/users.module';
+import { VariablesModule } from './variables/variables.module';
 import { WorkspacesModule } from './workspaces/workspaces.module';
 
 @Module({
@@ -70,6 +71,7 @@ import { WorkspacesModule } from './workspaces/workspaces.module';
     RunsModule,
     PolicyChecksModule,
     StateVersionsModule,
+    VariablesModule,
     AgentPoolsModule,
     AdminCatalogsModule,
     ReservedTagKeysModule,

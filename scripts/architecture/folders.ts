@@ -120,6 +120,10 @@ export const FOLDERS: Record<string, Folder> = {
   teams: { layer: 'domain', text: 'teams, memberships, organization access, workspace access' },
   tokens: { layer: 'domain', text: 'user, team and organization tokens; login' },
   users: { layer: 'domain', text: 'users and their accounts' },
+  variables: {
+    layer: 'domain',
+    text: 'workspace variables, variable sets, and the variables that reach a workspace after precedence',
+  },
   workspaces: { layer: 'domain', text: 'workspaces, their settings, their caches by id and of lists' },
 
   cli: { layer: 'program', text: 'the operator commands: migrations, catalog import, key rotation, help' },

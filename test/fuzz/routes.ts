@@ -103,6 +103,7 @@ const teamAttrs = {
       'manage-projects',
       'manage-providers',
       'manage-policy-overrides',
+      'manage-variable-sets',
       'read-workspaces',
       'read-projects',
     ],

@@ -80,6 +80,8 @@ export function workspacePermissions(level: Level) {
     'can-unlock': write,
     'can-force-unlock': admin,
     'can-force-delete': admin,
+    'can-read-variable': true,
+    'can-update-variable': write,
   };
 }
 
@@ -132,6 +134,7 @@ export const ALL_FLAGS = [
   'manage-projects',
   'manage-providers',
   'manage-policy-overrides',
+  'manage-variable-sets',
   'read-workspaces',
   'read-projects',
 ] as const;

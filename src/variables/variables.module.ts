@@ -1,0 +1,44 @@
+import { Module, OnModuleInit } from '@nestjs/common';
+import { InjectDataSource, TypeOrmModule } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { inTransaction } from '../common/sql/transaction';
+import { OrganizationsModule } from '../organizations/organizations.module';
+import { WrappedKeyHolders } from '../secrets/wrapped-key-holders';
+import { WorkspacesModule } from '../workspaces/workspaces.module';
+import { VariableSetEntity } from './entities/variable-set.entity';
+import { VariableEntity } from './entities/variable.entity';
+import { VarsetProjectEntity, VarsetWorkspaceEntity } from './entities/varset-attachment.entity';
+import { VariableWrites } from './variable-writes';
+import { VariablesRepository } from './variables.repository';
+import { WorkspaceVariablesController } from './workspace-variables.controller';
+import { WorkspaceVariablesService } from './workspace-variables.service';
+
+/**
+ * Workspace variables, variable sets and the variables that reach a workspace after precedence.
+ * Sensitive values are sealed with the secrets module, which a rotation re-wraps (registered here).
+ */
+@Module({
+  imports: [
+    TypeOrmModule.forFeature([VariableEntity, VariableSetEntity, VarsetWorkspaceEntity, VarsetProjectEntity]),
+    OrganizationsModule,
+    WorkspacesModule,
+  ],
+  controllers: [WorkspaceVariablesController],
+  providers: [VariablesRepository, VariableWrites, WorkspaceVariablesService],
+  exports: [WorkspaceVariablesService],
+})
+export class VariablesModule implements OnModuleInit {
+  constructor(
+    private readonly repo: VariablesRepository,
+    private readonly keyHolders: WrappedKeyHolders,
+    @InjectDataSource() private readonly ds: DataSource,
+  ) {}
+
+  onModuleInit(): void {
+    this.keyHolders.register({
+      name: 'sensitive variables',
+      batch: (after, limit) => this.repo.sealedValues(after, limit),
+      replace: (id, from, to) => inTransaction(this.ds, (m) => this.repo.replaceSealedValue(m, id, from, to)),
+    });
+  }
+}
