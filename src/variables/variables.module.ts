@@ -4,7 +4,15 @@ import { DataSource } from 'typeorm';
 import { inTransaction } from '../common/sql/transaction';
 import { OrganizationsModule } from '../organizations/organizations.module';
 import { WrappedKeyHolders } from '../secrets/wrapped-key-holders';
+import { ProjectsModule } from '../projects/projects.module';
 import { WorkspacesModule } from '../workspaces/workspaces.module';
+import { EffectiveVariablesService } from './effective-variables.service';
+import { VariableSetsController } from './variable-sets.controller';
+import { VariableSetsRepository } from './variable-sets.repository';
+import { VariableSetsService } from './variable-sets.service';
+import { VarsetAccess } from './varset-access';
+import { VarsetVariablesController } from './varset-variables.controller';
+import { VarsetVariablesService } from './varset-variables.service';
 import { VariableSetEntity } from './entities/variable-set.entity';
 import { VariableEntity } from './entities/variable.entity';
 import { VarsetProjectEntity, VarsetWorkspaceEntity } from './entities/varset-attachment.entity';
@@ -22,10 +30,20 @@ import { WorkspaceVariablesService } from './workspace-variables.service';
     TypeOrmModule.forFeature([VariableEntity, VariableSetEntity, VarsetWorkspaceEntity, VarsetProjectEntity]),
     OrganizationsModule,
     WorkspacesModule,
+    ProjectsModule,
   ],
-  controllers: [WorkspaceVariablesController],
-  providers: [VariablesRepository, VariableWrites, WorkspaceVariablesService],
-  exports: [WorkspaceVariablesService],
+  controllers: [WorkspaceVariablesController, VariableSetsController, VarsetVariablesController],
+  providers: [
+    VariablesRepository,
+    VariableSetsRepository,
+    VariableWrites,
+    VarsetAccess,
+    WorkspaceVariablesService,
+    VariableSetsService,
+    VarsetVariablesService,
+    EffectiveVariablesService,
+  ],
+  exports: [WorkspaceVariablesService, EffectiveVariablesService],
 })
 export class VariablesModule implements OnModuleInit {
   constructor(

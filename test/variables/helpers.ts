@@ -44,3 +44,35 @@ export async function createVar(
   const res = await actor.api.post(`/api/v2/workspaces/${workspaceId}/vars`, varBody(attributes)).expect(201);
   return { id: res.body.data.id as string, body: res.body.data };
 }
+
+export function varsetBody(
+  attributes: Record<string, unknown>,
+  relationships?: Record<string, unknown>,
+): unknown {
+  return { data: { type: 'varsets', attributes, ...(relationships ? { relationships } : {}) } };
+}
+
+export const ids = (type: string, list: string[]) => ({ data: list.map((id) => ({ type, id })) });
+
+export async function createVarset(
+  actor: Actor,
+  org: string,
+  attributes: Record<string, unknown>,
+  relationships?: Record<string, unknown>,
+): Promise<string> {
+  const res = await actor.api
+    .post(`/api/v2/organizations/${org}/varsets`, varsetBody(attributes, relationships))
+    .expect(201);
+  return res.body.data.id as string;
+}
+
+export async function addSetVar(
+  actor: Actor,
+  varsetId: string,
+  attributes: Record<string, unknown>,
+): Promise<string> {
+  const res = await actor.api
+    .post(`/api/v2/varsets/${varsetId}/relationships/vars`, varBody(attributes))
+    .expect(201);
+  return res.body.data.id as string;
+}
