@@ -317,7 +317,7 @@ export class VariableSetsService {
   /** `relationships.vars` of a create or update: full variable definitions, drafted (and checked). */
   private draftVars(varsetId: string, rel: unknown): VariableEntity[] {
     if (rel === undefined) return [];
-    const data = (rel)?.data;
+    const data = typeof rel === 'object' && rel !== null ? (rel as Record<string, unknown>).data : undefined;
     if (!Array.isArray(data))
       throw invalid('Relationship data must be an array of variables', '/data/relationships/vars/data');
     const drafted = data.map((item) => {
