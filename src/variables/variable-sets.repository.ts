@@ -127,6 +127,22 @@ export class VariableSetsRepository {
       .getRawMany();
   }
 
+  /** Whether another set of the organization has this name, in any case (read in the caller's transaction). */
+  async nameTaken(
+    manager: EntityManager,
+    organizationId: string,
+    name: string,
+    exceptId: string,
+  ): Promise<boolean> {
+    const n = await manager
+      .createQueryBuilder(VariableSetEntity, 's')
+      .where('s.organization_id = :org', { org: organizationId })
+      .andWhere('LOWER(s.name) = LOWER(:name)', { name })
+      .andWhere('s.id <> :id', { id: exceptId })
+      .getCount();
+    return n > 0;
+  }
+
   lock(manager: EntityManager, id: string): Promise<boolean> {
     return lockRow(manager, VariableSetEntity, id);
   }

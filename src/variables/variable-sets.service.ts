@@ -103,6 +103,7 @@ export class VariableSetsService {
     const newVars = this.draftVars(set.id, body.relationships.vars);
     await this.written(async (manager) => {
       if (!(await this.organizations.lockForChildWrites(manager, org.id))) throw notFound();
+      await this.checkName(manager, set);
       if (set.global) await this.checkGlobal(manager, set, newVars, '/data/attributes/global');
       await this.repo.insert(manager, set);
       await this.repo.attach(manager, set.id, 'workspaces', workspaceIds ?? []);
@@ -136,6 +137,7 @@ export class VariableSetsService {
     const newVars = this.draftVars(set.id, body.relationships.vars);
     await this.written(async (manager) => {
       if (!(await this.organizations.lockForChildWrites(manager, set.organizationId))) throw notFound();
+      if (set.name !== stored.name) await this.checkName(manager, set);
       if (set.global) {
         const held = await this.vars.ofVarsets([set.id], manager);
         await this.checkGlobal(manager, set, [...held, ...newVars], '/data/attributes/global');
@@ -333,6 +335,13 @@ export class VariableSetsService {
       seen.add(id);
     }
     return drafted;
+  }
+
+  /** Names are unique in an organization ignoring case, on every database (MySQL's collation would, SQLite's not). */
+  private async checkName(manager: EntityManager, set: VariableSetEntity): Promise<void> {
+    if (await this.repo.nameTaken(manager, set.organizationId, set.name, set.id)) {
+      throw invalidAttribute('name', 'has already been taken');
+    }
   }
 
   /** A global set may not share a category and key with another global set of its organization. */

@@ -113,10 +113,14 @@ describe('GET /workspaces/:id/all-vars: the variables after precedence', () => {
     const at = await place();
     const tier = TIERS.find((x) => x.name === 'workspace-scoped set of the organization')!;
     await define(at, tier, 'b', 'b_set');
-    await define(at, tier, 'upper-B', 'B_set');
     await define(at, tier, 'a', 'a_set');
+    expect(
+      (await allVars(at.ws)).data.map((d: { attributes: { value: string } }) => d.attributes.value),
+    ).toEqual(['a']);
+    // Upper case comes before lower case by code point.
+    await define(at, tier, 'upper-Z', 'Z_set');
     const body = await allVars(at.ws);
-    expect(body.data.map((d: { attributes: { value: string } }) => d.attributes.value)).toEqual(['upper-B']);
+    expect(body.data.map((d: { attributes: { value: string } }) => d.attributes.value)).toEqual(['upper-Z']);
   });
 
   it('keeps every key and category that does not conflict, ordered by category then key', async () => {

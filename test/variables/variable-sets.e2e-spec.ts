@@ -161,7 +161,7 @@ describe('variable sets', () => {
       const name = unique('same');
       await createVarset(owner, org, { name });
       const dup = await owner.api
-        .post(`/api/v2/organizations/${org}/varsets`, varsetBody({ name }))
+        .post(`/api/v2/organizations/${org}/varsets`, varsetBody({ name: name.toUpperCase() }))
         .expect(422);
       expect(dup.body).toEqual(
         errorsOf(422, { detail: 'Name has already been taken', pointer: '/data/attributes/name' }),

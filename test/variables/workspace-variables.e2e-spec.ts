@@ -74,6 +74,18 @@ describe('workspace variables', () => {
       expect(shown.body.data).toEqual(res.body.data);
     });
 
+    it('keeps values that read as JSON as the strings they are', async () => {
+      for (const value of ['2', 'null', 'true', '[1,2]', '"quoted"', '{"v":1}']) {
+        const { id } = await createVar(owner, ws, {
+          key: unique('json').replace(/-/g, '_'),
+          value,
+          category: 'terraform',
+        });
+        const shown = await owner.api.get(`/api/v2/workspaces/${ws}/vars/${id}`).expect(200);
+        expect(shown.body.data.attributes.value).toBe(value);
+      }
+    });
+
     it('keeps every attribute sent', async () => {
       const { id, body } = await createVar(owner, ws, {
         key: 'tags',
