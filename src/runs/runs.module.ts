@@ -5,6 +5,7 @@ import { OrganizationsModule } from '../organizations/organizations.module';
 import { RunTriggersModule } from '../run-triggers/run-triggers.module';
 import { UsersModule } from '../users/users.module';
 import { WorkspaceBlobsRegistry } from '../workspaces/workspace-blobs.registry';
+import { VariablesModule } from '../variables/variables.module';
 import { WorkspacesModule } from '../workspaces/workspaces.module';
 import { WorkspaceRelationsRegistry } from '../workspaces/workspace-relations.registry';
 import { Principal } from '../common/auth/principal';
@@ -53,6 +54,7 @@ import { StateHandoffRegistry } from './state-handoff.registry';
     UsersModule,
     OrganizationsModule,
     RunTriggersModule,
+    VariablesModule,
     AgentPoolsModule,
   ],
   controllers: [

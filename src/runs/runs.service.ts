@@ -9,6 +9,8 @@ import { inTransaction } from '../common/sql/transaction';
 import { conflict, invalid, notFound } from '../common/errors/domain-error';
 import { ParsedBody } from '../common/jsonapi/body';
 import { PageParams } from '../common/jsonapi/pagination';
+import { checkRunVariables } from '../variables/run-variable-rules';
+import { RunVariablesService } from '../variables/run-variables.service';
 import { WorkspaceLockHolder, WorkspacesService } from '../workspaces/workspaces.service';
 import { ConfigurationVersionsRepository } from './configuration-versions.repository';
 import { CreateRunAttributes } from './dto/run-attributes.dto';
@@ -43,6 +45,7 @@ export class RunsService {
     private readonly workspaces: WorkspacesService,
     private readonly permissions: PermissionService,
     private readonly clock: Clock,
+    private readonly runVariables: RunVariablesService,
     @InjectDataSource() private readonly ds: DataSource,
   ) {}
 
@@ -53,6 +56,7 @@ export class RunsService {
     const ws = await this.workspaces.requireAccess(p, wsRef.id, ACTION_LEVEL.queue);
     const cvRef = body.toOne('configuration-version', 'configuration-versions');
     const attrs = body.attributes;
+    const variables = checkRunVariables(attrs.variables);
     const settings = await this.workspaces.executionSettings(ws.id);
     return inTransaction(this.ds, async (manager) => {
       const cv = cvRef
@@ -65,7 +69,7 @@ export class RunsService {
       if (cv.status !== 'uploaded') {
         throw invalid(`Configuration version is ${cv.status}, not uploaded`, `${CV_POINTER}/data/id`);
       }
-      return this.queue.enqueue(manager, {
+      const run = await this.queue.enqueue(manager, {
         workspaceId: ws.id,
         configurationVersionId: cv.id,
         message: attrs.message ?? MANUAL_MESSAGE,
@@ -77,6 +81,8 @@ export class RunsService {
         createdById: p.kind === 'user' ? p.userId : null,
         triggeringRunId: null,
       });
+      await this.runVariables.record(manager, run.id, variables);
+      return run;
     });
   }
 

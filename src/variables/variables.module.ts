@@ -13,9 +13,11 @@ import { VariableSetsService } from './variable-sets.service';
 import { VarsetAccess } from './varset-access';
 import { VarsetVariablesController } from './varset-variables.controller';
 import { VarsetVariablesService } from './varset-variables.service';
+import { RunVariableEntity } from './entities/run-variable.entity';
 import { VariableSetEntity } from './entities/variable-set.entity';
 import { VariableEntity } from './entities/variable.entity';
 import { VarsetProjectEntity, VarsetWorkspaceEntity } from './entities/varset-attachment.entity';
+import { RunVariablesService } from './run-variables.service';
 import { VariableWrites } from './variable-writes';
 import { VariablesRepository } from './variables.repository';
 import { WorkspaceVariablesController } from './workspace-variables.controller';
@@ -27,7 +29,13 @@ import { WorkspaceVariablesService } from './workspace-variables.service';
  */
 @Module({
   imports: [
-    TypeOrmModule.forFeature([VariableEntity, VariableSetEntity, VarsetWorkspaceEntity, VarsetProjectEntity]),
+    TypeOrmModule.forFeature([
+      VariableEntity,
+      VariableSetEntity,
+      VarsetWorkspaceEntity,
+      VarsetProjectEntity,
+      RunVariableEntity,
+    ]),
     OrganizationsModule,
     WorkspacesModule,
     ProjectsModule,
@@ -42,12 +50,14 @@ import { WorkspaceVariablesService } from './workspace-variables.service';
     VariableSetsService,
     VarsetVariablesService,
     EffectiveVariablesService,
+    RunVariablesService,
   ],
-  exports: [WorkspaceVariablesService, EffectiveVariablesService],
+  exports: [WorkspaceVariablesService, EffectiveVariablesService, RunVariablesService],
 })
 export class VariablesModule implements OnModuleInit {
   constructor(
     private readonly repo: VariablesRepository,
+    private readonly runVariables: RunVariablesService,
     private readonly keyHolders: WrappedKeyHolders,
     @InjectDataSource() private readonly ds: DataSource,
   ) {}
@@ -57,6 +67,12 @@ export class VariablesModule implements OnModuleInit {
       name: 'sensitive variables',
       batch: (after, limit) => this.repo.sealedValues(after, limit),
       replace: (id, from, to) => inTransaction(this.ds, (m) => this.repo.replaceSealedValue(m, id, from, to)),
+    });
+    this.keyHolders.register({
+      name: 'run variables',
+      batch: (after, limit) => this.runVariables.sealedValues(after, limit),
+      replace: (id, from, to) =>
+        inTransaction(this.ds, (m) => this.runVariables.replaceSealedValue(m, id, from, to)),
     });
   }
 }
