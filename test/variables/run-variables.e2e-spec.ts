@@ -1,16 +1,19 @@
 import { DataSource } from 'typeorm';
+import { EffectiveVariablesService } from '../../src/variables/effective-variables.service';
 import { RunVariablesService } from '../../src/variables/run-variables.service';
+import { WorkspacesService } from '../../src/workspaces/workspaces.service';
 import { Actor, bootstrapAdmin, createOrganization, createUser, createWorkspace } from '../helpers/fixtures';
 import { errorsOf } from '../helpers/shapes';
 import { startApp, TestApp } from '../helpers/test-app';
 import { runBody, uploadedVersion } from '../runs/run-fixtures';
-import { SeenBodies } from './helpers';
+import { addSetVar, createVar, createVarset, SeenBodies } from './helpers';
 
 const SECRET = 'cli-var-secret-never-shown-a7c3';
 
 describe('run variables (POST /runs, variables)', () => {
   let t: TestApp;
   let owner: Actor;
+  let org: string;
   let ws: string;
   let cv: string;
   const seen = new SeenBodies();
@@ -19,7 +22,7 @@ describe('run variables (POST /runs, variables)', () => {
     t = await startApp();
     const admin = await bootstrapAdmin(t);
     owner = seen.watch(await createUser(t, admin));
-    const org = await createOrganization(owner);
+    org = await createOrganization(owner);
     ws = await createWorkspace(owner, org);
     cv = await uploadedVersion(t, owner, ws);
   });
@@ -51,6 +54,57 @@ describe('run variables (POST /runs, variables)', () => {
     expect(JSON.stringify(rows)).not.toContain(SECRET);
     expect(JSON.stringify(rows)).not.toContain('eu-west-1');
     await owner.api.get(`/api/v2/runs/${runId}`).expect(200);
+    expect(seen.containing(SECRET)).toEqual([]);
+  });
+
+  it('rank above the workspace’s variables and below priority sets in what a run receives', async () => {
+    await createVar(owner, ws, { key: 'region', value: 'from-workspace', category: 'terraform' });
+    await createVar(owner, ws, { key: 'db_password', value: SECRET, category: 'terraform', sensitive: true });
+    await createVar(owner, ws, { key: 'AWS_REGION', value: 'eu-west-1', category: 'env' });
+    const set = await createVarset(owner, org, { name: 'pinned', global: true, priority: true });
+    await addSetVar(owner, set, { key: 'image', value: 'ami-pinned', category: 'terraform' });
+    const res = await post([
+      { key: 'region', value: '"from-cli"' },
+      { key: 'image', value: '"ami-cli"' },
+      { key: 'db_password', value: '"typed-at-the-prompt"' },
+    ]).expect(201);
+    const workspace = await t.app.get(WorkspacesService).requireById(ws);
+    const snapshot = await t.app.get(EffectiveVariablesService).snapshot(workspace, res.body.data.id);
+    expect(snapshot).toEqual([
+      {
+        key: 'AWS_REGION',
+        value: 'eu-west-1',
+        category: 'env',
+        hcl: false,
+        sensitive: false,
+        from: 'workspace',
+      },
+      {
+        key: 'db_password',
+        value: '"typed-at-the-prompt"',
+        category: 'terraform',
+        hcl: true,
+        sensitive: true,
+        from: 'run',
+      },
+      {
+        key: 'image',
+        value: 'ami-pinned',
+        category: 'terraform',
+        hcl: false,
+        sensitive: false,
+        from: 'varset',
+        varsetId: set,
+      },
+      { key: 'region', value: '"from-cli"', category: 'terraform', hcl: true, sensitive: false, from: 'run' },
+    ]);
+    // Without the run: the workspace's sensitive value, in clear, for the run's jobs only.
+    const bare = await t.app.get(EffectiveVariablesService).snapshot(workspace);
+    expect(bare.find((e) => e.key === 'db_password')).toMatchObject({
+      value: SECRET,
+      sensitive: true,
+      from: 'workspace',
+    });
     expect(seen.containing(SECRET)).toEqual([]);
   });
 
