@@ -175,6 +175,19 @@ const moduleVersionBody = {
   attributes: ['version', 'commit-sha'],
 } as const;
 
+const varAttrs = {
+  kind: 'resource',
+  type: 'vars',
+  attributes: ['key', 'value', 'description', 'category', 'hcl', 'sensitive'],
+} as const;
+const varSample = (f: FuzzFixtures) => ({ key: f.unique('k').replace(/-/g, '_'), category: 'terraform' });
+const varsetAttrs = {
+  kind: 'resource',
+  type: 'varsets',
+  attributes: ['name', 'description', 'global', 'priority'],
+  relationships: ['parent', 'workspaces', 'projects'],
+} as const;
+
 export const FUZZ_ROUTES: readonly FuzzRoute[] = [
   // organizations
   { method: 'GET', path: '/api/v2/organizations', query: PAGE },
@@ -836,6 +849,43 @@ export const FUZZ_ROUTES: readonly FuzzRoute[] = [
     destructive: true,
   },
   { method: 'GET', path: '/api/registry/v1/modules/:namespace/:name/:provider/:version/download' },
+  // variables and variable sets
+  { method: 'POST', path: '/api/v2/workspaces/:id/vars', params: ws, body: varAttrs, sample: varSample },
+  { method: 'GET', path: '/api/v2/workspaces/:id/vars', params: ws, query: [...PAGE, 'sort'] },
+  { method: 'GET', path: '/api/v2/workspaces/:id/all-vars', params: ws, query: [...PAGE, 'sort'] },
+  { method: 'GET', path: '/api/v2/workspaces/:id/vars/:var_id', params: ws },
+  { method: 'PATCH', path: '/api/v2/workspaces/:id/vars/:var_id', params: ws, body: varAttrs },
+  { method: 'DELETE', path: '/api/v2/workspaces/:id/vars/:var_id', params: ws, destructive: true },
+  {
+    method: 'GET',
+    path: '/api/v2/vars',
+    query: [...PAGE, 'filter[organization][name]', 'filter[workspace][name]'],
+  },
+  { method: 'POST', path: '/api/v2/vars', body: { ...varAttrs, relationships: ['workspace'] } },
+  {
+    method: 'POST',
+    path: '/api/v2/organizations/:org/varsets',
+    params: org,
+    body: varsetAttrs,
+    sample: (f) => ({ name: f.unique('set'), global: false }),
+  },
+  {
+    method: 'GET',
+    path: '/api/v2/organizations/:org/varsets',
+    params: org,
+    query: [...PAGE, 'q', 'include'],
+  },
+  { method: 'GET', path: '/api/v2/workspaces/:id/varsets', params: ws, query: [...PAGE, 'include'] },
+  { method: 'GET', path: '/api/v2/varsets/:id', query: ['include'] },
+  { method: 'PATCH', path: '/api/v2/varsets/:id', body: varsetAttrs },
+  { method: 'DELETE', path: '/api/v2/varsets/:id', destructive: true },
+  {
+    method: 'POST',
+    path: '/api/v2/varsets/:id/relationships/workspaces',
+    body: { kind: 'identifiers', type: 'workspaces' },
+  },
+  { method: 'POST', path: '/api/v2/varsets/:id/relationships/vars', body: varAttrs },
+  { method: 'GET', path: '/api/v2/varsets/:id/relationships/vars', query: PAGE },
   // health and probes
   { method: 'GET', path: '/api/v2/ping', auth: 'none' },
   { method: 'GET', path: '/healthz', auth: 'none' },
