@@ -187,6 +187,8 @@ export class AppConfig {
   readonly maxStateBytes: number;
   /** Seconds without a heartbeat after which a claimed job and its run are errored (EXECUTOR_TIMEOUT). */
   readonly executorTimeoutSeconds: number;
+  /** Bytes of a plan's or apply's log kept; past it the head is cut and the tail kept (MAX_RUN_LOG_BYTES). */
+  readonly maxRunLogBytes: number;
   readonly maxShasumsBytes: number;
   readonly maxSignatureBytes: number;
   readonly maxPolicyBytes: number;
@@ -289,6 +291,7 @@ export class AppConfig {
     this.archiveInspectionQueue = int(env, 'ARCHIVE_INSPECTION_QUEUE', 64, 0, 100_000);
     this.maxStateBytes = int(env, 'MAX_STATE_BYTES', 64 * 1024 * 1024, 1, 1024 * 1024 * 1024);
     this.executorTimeoutSeconds = int(env, 'EXECUTOR_TIMEOUT', 120, 5, 86400);
+    this.maxRunLogBytes = int(env, 'MAX_RUN_LOG_BYTES', 5 * 1024 * 1024, 1024, 1024 * 1024 * 1024);
     this.maxProviderBinaryBytes = int(env, 'MAX_PROVIDER_BINARY_BYTES', 500 * 1024 * 1024, 1);
     this.maxModuleArchiveBytes = int(env, 'MAX_MODULE_ARCHIVE_BYTES', 100 * 1024 * 1024, 1);
     this.maxModuleArchiveExpandedBytes = int(env, 'MAX_MODULE_ARCHIVE_EXPANDED_BYTES', 512 * 1024 * 1024, 1);

@@ -30,10 +30,14 @@ class FakePlinth {
   readonly finishes: { job: string; agent?: string; answer: Refusal }[] = [];
   /** Answers for the next finish requests, in order; the rest are served. */
   finishRefusals: Refusal[] = [];
+  /** Every log append that was served or refused for a gap: its job, offset and length. */
+  readonly appends: { job: string; offset: number; length: number }[] = [];
   /** Answers for the next log uploads, in order; the rest are served. */
   logRefusals: Refusal[] = [];
   /** When set, every log upload past `logRefusals` is answered with it. */
   logsRefusedWith?: number;
+  /** Called with the whole log after each served append. */
+  onAppend?: (log: string) => void;
   /** Called as a finish request arrives, before it is answered. */
   onFinish?: (jobId: string) => void;
   heartbeatStatus: 'running' | 'canceled' = 'running';
@@ -129,14 +133,23 @@ class FakePlinth {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const body = Buffer.concat(chunks);
-    const path = req.url ?? '';
+    const url = new URL(req.url ?? '', this.origin);
+    const path = url.pathname;
     if (path.startsWith('/files/')) {
-      const refusal =
-        path.endsWith('/logs') && req.method === 'PUT'
-          ? (this.logRefusals.shift() ?? this.logsRefusedWith)
-          : undefined;
+      const isLog = path.endsWith('/logs') && req.method === 'PUT';
+      const refusal = isLog ? (this.logRefusals.shift() ?? this.logsRefusedWith) : undefined;
       if (refusal === 'drop') return refusal;
       if (refusal) return [refusal, { errors: [{ status: String(refusal) }] }];
+      if (isLog) {
+        // Plinth's append: bytes it has are acknowledged, a chunk past the end is refused.
+        const offset = Number(url.searchParams.get('offset') ?? 0);
+        const log = this.files.get(path.slice(7)) ?? Buffer.alloc(0);
+        this.appends.push({ job: path.split('/')[2], offset, length: body.length });
+        if (offset > log.length) return [409, { errors: [{ status: '409', detail: 'gap' }] }];
+        this.files.set(path.slice(7), Buffer.concat([log, body.subarray(log.length - offset)]));
+        this.onAppend?.(this.files.get(path.slice(7))!.toString('latin1'));
+        return [200];
+      }
       if (req.method === 'PUT') {
         this.files.set(path.slice(7), body);
         return [200];
@@ -239,6 +252,7 @@ describe('Executor', () => {
     fake.logRefusals = [];
     fake.logsRefusedWith = undefined;
     fake.onFinish = undefined;
+    fake.onAppend = undefined;
     fake.agentHeaders.length = 0;
   });
   afterEach(() => rmSync(workDir, { recursive: true, force: true }));
@@ -258,6 +272,30 @@ describe('Executor', () => {
     await executor().run();
     expect(fake.reports.get(id)).toEqual(TWO_ADDED_ONE_DESTROYED);
     expect(fake.text(`${id}/logs`)).toContain('Apply complete!');
+  });
+
+  it('sends output while the command runs, appended at byte offsets, a character split between two sends', async () => {
+    // The command goes on only once Plinth has its first line, then once it has half a character.
+    const go = (name: string) => join(workDir, name);
+    const waitFor = (name: string) =>
+      `i=0; while [ ! -e "${go(name)}" ] && [ $i -lt 400 ]; do sleep 0.05; i=$((i+1)); done; [ -e "${go(name)}" ]`;
+    fake.onAppend = (log) => {
+      if (log.includes('first\n')) writeFileSync(go('one'), '');
+      if (log.endsWith('\xc3')) writeFileSync(go('two'), '');
+    };
+    const id = fake.queue('plan');
+    await executor({
+      plan: `printf 'first\\n'; ${waitFor('one')} && printf 'caf\\303'; ${waitFor('two')} && printf '\\251 second\\n'; printf plan-bytes > "$PLINTH_PLAN_FILE"`,
+    }).run();
+    expect(fake.reports.get(id)).toEqual(TWO_ADDED_ONE_DESTROYED);
+    expect(fake.text(`${id}/logs`)).toContain('first\ncafé second\n');
+    const appends = fake.appends.filter((a) => a.job === id);
+    expect(appends.length).toBeGreaterThanOrEqual(3);
+    // Each append starts where the one before ended: nothing sent twice, nothing skipped.
+    appends.reduce((end, a) => {
+      expect(a.offset).toBe(end);
+      return a.offset + a.length;
+    }, 0);
   });
 
   it('reports a failing command as errored and still uploads what it printed', async () => {

@@ -2,6 +2,7 @@ import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { extract } from 'tar';
 import { runCommand } from './command-runner';
+import { JobOutput } from './job-output';
 import { DEFAULT_REPORT_TIMEOUT_SECONDS, ExecutorOptions } from './options';
 import { ChangeCounts, countApplyChanges, countPlanChanges } from './plan-summary';
 import { EvaluationContext, EvaluationError, evaluatePolicies, fetchPlanJson } from './policy-evaluation';
@@ -102,7 +103,7 @@ export class Executor {
       `${job.kind} job ${job.id} of run ${job['run-id']} (${job.organization}/${job['workspace-name']})`,
     );
     const dir = await mkdtemp(join(this.options.workDir, 'plinth-job-'));
-    const output = new JobOutput(this.client, job.links.logs);
+    const output = new JobOutput(this.client, job.links.logs, (m) => this.log(`${job.id}: ${m}`));
     const handoff: StateHandoff = {};
     let report: JobReport;
     try {
@@ -119,6 +120,7 @@ export class Executor {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+    await output.close();
     await this.report(
       {
         jobId: job.id,
@@ -126,7 +128,7 @@ export class Executor {
         poolId: registration['pool-id'],
         report,
         deadline: this.deadline(),
-        log: job.links.logs && output.unsent ? { url: job.links.logs, text: output.text } : undefined,
+        log: output.unsent(),
         state:
           job.links['state-upload'] && handoff.left
             ? { url: job.links['state-upload'], content: handoff.left }
@@ -301,8 +303,8 @@ export class Executor {
   }
 
   /**
-   * Runs one command, heartbeating (and uploading the log so far) while it runs. A heartbeat that
-   * says the run was canceled stops the command.
+   * Runs one command, heartbeating while it runs (its output goes up as it comes). A heartbeat
+   * that says the run was canceled stops the command.
    */
   private async step(
     job: Job,
@@ -322,9 +324,9 @@ export class Executor {
   }
 
   /**
-   * One command with heartbeats, each with an upload of the log so far. A heartbeat answering
-   * `canceled` stops the command at once, whatever becomes of the log upload beside it (after a
-   * force-cancel the job takes no more files).
+   * One command with heartbeats; its output goes to `output`, which sends it on as it comes. A
+   * heartbeat answering `canceled` stops the command at once, whatever becomes of the log (after a
+   * force-cancel the job takes no more of it).
    */
   private async running(
     job: Job,
@@ -335,11 +337,10 @@ export class Executor {
   ): Promise<{ code: number | null; signal: NodeJS.Signals | null; canceled: boolean }> {
     const running = runCommand(command, {
       ...where,
-      onOutput: (chunk) => output.append(chunk.toString('utf8')),
+      onOutput: (chunk) => output.append(chunk),
     });
     let canceled = false;
     let beat: Promise<void> | undefined;
-    let upload: Promise<void> | undefined;
     const timer = setInterval(() => {
       beat ??= this.heartbeat(job)
         .then((status) => {
@@ -349,18 +350,13 @@ export class Executor {
           running.stop();
         })
         .finally(() => (beat = undefined));
-      upload ??= output
-        .flush()
-        .catch((err: Error) => this.log(`could not upload the log of ${job.id}: ${err.message}`))
-        .finally(() => (upload = undefined));
     }, heartbeatMs);
     try {
       const result = await running.done;
       return { ...result, canceled };
     } finally {
       clearInterval(timer);
-      // A log upload still under way must not land after the final one and cut the log short.
-      await Promise.all([beat, upload]);
+      await beat;
     }
   }
 
@@ -374,40 +370,5 @@ export class Executor {
       this.log(`heartbeat of ${job.id} failed: ${(err as Error).message}`);
       return 'running';
     }
-  }
-}
-
-/**
- * The job's log: everything its commands printed. Each upload replaces the whole log so far.
- * Policy evaluations have no log link: their output goes with each policy's result.
- */
-class JobOutput {
-  private chunks: string[] = [];
-  private uploaded = 0;
-
-  constructor(
-    private readonly client: ProtocolClient,
-    private readonly url: string | undefined,
-  ) {}
-
-  append(text: string): void {
-    this.chunks.push(text);
-  }
-
-  get text(): string {
-    if (this.chunks.length > 1) this.chunks = [this.chunks.join('')];
-    return this.chunks[0] ?? '';
-  }
-
-  /** Whether some of the log has not gone up yet. */
-  get unsent(): boolean {
-    return this.text.length !== this.uploaded;
-  }
-
-  async flush(): Promise<void> {
-    const text = this.text;
-    if (!this.url || text.length === this.uploaded) return;
-    await this.client.upload(this.url, text, true);
-    this.uploaded = text.length;
   }
 }

@@ -1,5 +1,6 @@
 import { lstat, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { appendAll, UnsentLog } from './job-output';
 import { JobReport, ProtocolClient } from './protocol-client';
 import { isRetryable } from './retry';
 
@@ -16,8 +17,8 @@ export interface PendingReport {
   report: JobReport;
   /** Epoch ms: past this Plinth has errored the job for silence, so the executor stops waiting. */
   deadline: number;
-  /** The signed log link and the whole log, while the log has not gone up in full. */
-  log?: { url: string; text: string };
+  /** The signed log link and the end of the log Plinth has not acknowledged, while there is one. */
+  log?: UnsentLog;
   /**
    * The state an apply left (applied or not), while Plinth has not taken it: it describes real
    * infrastructure, so it goes up before the report and outlives a restart like the report.
@@ -33,8 +34,9 @@ const JOB_ID = /^job-[A-Za-z0-9_-]+$/;
 const JOB_FILE = /^(job-[A-Za-z0-9_-]+)\.json$/;
 
 /**
- * The executor's pending reports, one `<job>.json` (and `<job>.log` while the log is unsent,
- * `<job>.tfstate` while an apply's state is) per job in its state directory. Files are written whole and renamed into place, so a crash leaves
+ * The executor's pending reports, one `<job>.json` (and `<job>.log`, the log's unsent end, while there
+ * is one, `<job>.tfstate` while an apply's state is unsent) per job in its state directory. Files are
+ * written whole and renamed into place, so a crash leaves
  * the old version or the new one, never half of one.
  */
 export class PendingReports {
@@ -47,7 +49,7 @@ export class PendingReports {
   async keep(pending: PendingReport): Promise<void> {
     if (!JOB_ID.test(pending.jobId)) throw new Error(`unexpected job id ${JSON.stringify(pending.jobId)}`);
     await this.ensurePrivate(true);
-    if (pending.log) await this.write(`${pending.jobId}.log`, pending.log.text);
+    if (pending.log) await this.write(`${pending.jobId}.log`, pending.log.bytes);
     if (pending.state) await this.write(`${pending.jobId}.tfstate`, pending.state.content);
     await this.writeReport(pending);
   }
@@ -56,7 +58,7 @@ export class PendingReports {
     const { log, state, ...rest } = pending;
     await this.write(
       `${pending.jobId}.json`,
-      JSON.stringify({ ...rest, 'log-url': log?.url, 'state-url': state?.url }),
+      JSON.stringify({ ...rest, 'log-url': log?.url, 'log-offset': log?.offset, 'state-url': state?.url }),
     );
   }
 
@@ -82,7 +84,7 @@ export class PendingReports {
     try {
       if (pending.log) {
         try {
-          await this.client.upload(pending.log.url, pending.log.text, true);
+          await appendAll(this.client, pending.log.url, pending.log.offset, pending.log.bytes);
         } catch (err) {
           if (isRetryable(err)) throw err;
         }
@@ -161,18 +163,24 @@ export class PendingReports {
   }
 
   private async read(jobId: string): Promise<PendingReport | null> {
-    let stored: Omit<PendingReport, 'log' | 'state'> & { 'log-url'?: string; 'state-url'?: string };
+    let stored: Omit<PendingReport, 'log' | 'state'> & {
+      'log-url'?: string;
+      'log-offset'?: number;
+      'state-url'?: string;
+    };
     try {
       stored = JSON.parse(await readFile(join(this.dir, `${jobId}.json`), 'utf8')) as typeof stored;
     } catch {
       // Gone meanwhile (another executor sharing the directory sent it), or not one of ours.
       return null;
     }
-    const { 'log-url': url, 'state-url': stateUrl, ...pending } = stored;
+    // A report kept by an older executor has the whole log and no offset: from byte 0, which
+    // Plinth takes as well (it acknowledges what it already has).
+    const { 'log-url': url, 'log-offset': offset, 'state-url': stateUrl, ...pending } = stored;
     const found: PendingReport = pending;
     if (url) {
-      const text = await readFile(join(this.dir, `${jobId}.log`), 'utf8').catch(() => undefined);
-      if (text !== undefined) found.log = { url, text };
+      const bytes = await readFile(join(this.dir, `${jobId}.log`)).catch(() => undefined);
+      if (bytes !== undefined) found.log = { url, offset: offset ?? 0, bytes };
     }
     if (stateUrl) {
       const content = await readFile(join(this.dir, `${jobId}.tfstate`)).catch(() => undefined);

@@ -96,6 +96,16 @@ export class ProtocolClient {
     if (res.status >= 300) throw failure(`PUT ${redact(url)}`, res);
   }
 
+  /**
+   * Appends log bytes at `offset` through the job's log link, bounded like a protocol call. Plinth
+   * acknowledges bytes it already has, so sending a chunk again is harmless.
+   */
+  async appendLog(url: string, offset: number, bytes: Buffer): Promise<void> {
+    const target = new URL(url);
+    target.searchParams.set('offset', String(offset));
+    await this.upload(target.toString(), bytes, true);
+  }
+
   private async call(path: string, body: unknown, expected: number[], agentId?: string): Promise<unknown> {
     const headers: Record<string, string> = {
       Authorization: `Bearer ${this.token}`,

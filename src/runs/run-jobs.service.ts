@@ -122,11 +122,11 @@ export class RunJobsService {
       links['plan-json'] = this.links.phaseDownload(origin, run.planId, 'plan-json', JOB_LINK_SECONDS);
       evaluation = await gate.spec(job.evaluationId, origin);
     } else if (job.kind === 'plan') {
-      links.logs = this.links.phaseUpload(origin, job.id, 'log');
+      links.logs = this.links.logAppend(origin, job.id);
       links['plan-json'] = this.links.phaseUpload(origin, job.id, 'plan-json');
       links['plan-file'] = this.links.phaseUpload(origin, job.id, 'plan-file');
     } else {
-      links.logs = this.links.phaseUpload(origin, job.id, 'log');
+      links.logs = this.links.logAppend(origin, job.id);
       links['plan-file'] = this.links.phaseDownload(origin, run.planId, 'plan-file', JOB_LINK_SECONDS);
     }
     const handoff = this.handoffs.get();

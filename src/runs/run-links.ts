@@ -13,7 +13,6 @@ export const CONFIGURATION_DOWNLOAD = 'configuration-version-download';
 
 /** The files an executor sends for a phase, each behind its own upload and download purpose. */
 export const PHASE_FILES = {
-  log: { suffix: 'log', contentType: 'text/plain; charset=utf-8', kinds: ['plan', 'apply'] },
   'plan-json': { suffix: 'json', contentType: 'application/json', kinds: ['plan'] },
   'plan-file': { suffix: 'plan', contentType: 'application/octet-stream', kinds: ['plan'] },
 } as const;
@@ -25,6 +24,14 @@ const downloadPurpose = (file: PhaseFile) => `run-${file}-download`;
 /** Where a run's files live in the blob store. */
 export const runBlobPrefix = (runId: string) => `runs/${runId}/`;
 
+/** An executor's log link: appends chunks (run-logs.service.ts; the purpose the whole-log PUT had). */
+export const LOG_APPEND = 'run-log-upload';
+/** A plan's or apply's `log-read-url`: the log by byte range. */
+export const LOG_READ = 'run-log-read';
+
+/** Where a phase's log lives in the blob store once the phase has ended. */
+export const logKey = (runId: string, phaseId: string) => `${runBlobPrefix(runId)}${phaseId}.log`;
+
 /** Where a phase's file lives in the blob store. */
 export const phaseFileKey = (runId: string, phaseId: string, file: PhaseFile) =>
   `${runBlobPrefix(runId)}${phaseId}.${PHASE_FILES[file].suffix}`;
@@ -35,10 +42,11 @@ export const UPLOAD_LINK_SECONDS = 3600;
 export const JOB_LINK_SECONDS = 24 * 3600;
 /** Links a reader is redirected to are followed at once. */
 export const READ_LINK_SECONDS = 300;
+/** A log link is followed for as long as its phase runs: a day at least, two hours' worth of one token. */
+export const LOG_LINK_SECONDS = 24 * 3600;
 
 /** Caps per file: logs and plan JSON are text, the saved plan can hold provider schemas. */
 const MAX_PHASE_FILE_BYTES: Record<PhaseFile, number> = {
-  log: 50 * 1024 * 1024,
   'plan-json': 100 * 1024 * 1024,
   'plan-file': 200 * 1024 * 1024,
 };
@@ -46,7 +54,8 @@ const MAX_PHASE_FILE_BYTES: Record<PhaseFile, number> = {
 /**
  * The signed links of configuration versions and of run phases, and what the /uploads routes do
  * with the phase files: an executor PUTs them while its job is claimed (each PUT replaces the
- * file), readers GET them through short-lived links.
+ * file), readers GET them through short-lived links. Logs are appended and read by byte range
+ * (run-logs.service.ts).
  */
 @Injectable()
 export class RunLinks implements OnModuleInit {
@@ -106,6 +115,29 @@ export class RunLinks implements OnModuleInit {
       purpose: downloadPurpose(file),
       resourceId: phaseId,
       expiresAt: this.expiry(seconds),
+    });
+  }
+
+  /** An executor's log link of the job (appends at `?offset=`), which stops working with the claim. */
+  logAppend(origin: string, jobId: string): string {
+    return this.links.url(origin, {
+      purpose: LOG_APPEND,
+      resourceId: jobId,
+      expiresAt: this.expiry(JOB_LINK_SECONDS),
+    });
+  }
+
+  /**
+   * A `log-read-url`: the log from byte `base` (where its cut, if any, left it). Its expiry is
+   * rounded up to the hour, so the same link is shown for an hour and then works for a day.
+   */
+  logRead(origin: string, resourceId: string): string {
+    const hour = 3600;
+    const now = Math.floor(this.clock.now().getTime() / 1000);
+    return this.links.url(origin, {
+      purpose: LOG_READ,
+      resourceId,
+      expiresAt: Math.ceil(now / hour) * hour + LOG_LINK_SECONDS,
     });
   }
 

@@ -15,6 +15,8 @@ import { configurationBlobPrefix, ConfigurationVersionsService } from './configu
 import { ConfigurationVersionEntity } from './entities/configuration-version.entity';
 import { RunCommentEntity } from './entities/run-comment.entity';
 import { RunJobEntity } from './entities/run-job.entity';
+import { RunLogChunkEntity } from './entities/run-log-chunk.entity';
+import { RunLogEntity } from './entities/run-log.entity';
 import { RunPhaseEntity } from './entities/run-phase.entity';
 import { RunTriggerOutcomeEntity } from './entities/run-trigger-outcome.entity';
 import { RunEntity } from './entities/run.entity';
@@ -27,6 +29,8 @@ import { RunJobsService } from './run-jobs.service';
 import { RunTimeoutsService } from './run-timeouts.service';
 import { RunTriggerFiring } from './run-trigger-firing';
 import { RunLinks, runBlobPrefix } from './run-links';
+import { RunLogsRepository } from './run-logs.repository';
+import { RunLogsService } from './run-logs.service';
 import { PolicyGateRegistry } from './policy-gate.registry';
 import { RunPolicyTransitions } from './run-policy-transitions';
 import { RunPhasesController } from './run-phases.controller';
@@ -49,6 +53,8 @@ import { StateHandoffRegistry } from './state-handoff.registry';
       RunJobEntity,
       RunTriggerOutcomeEntity,
       RunCommentEntity,
+      RunLogEntity,
+      RunLogChunkEntity,
     ]),
     WorkspacesModule,
     UsersModule,
@@ -73,6 +79,8 @@ import { StateHandoffRegistry } from './state-handoff.registry';
     RunCommentsRepository,
     RunJobsRepository,
     RunLinks,
+    RunLogsRepository,
+    RunLogsService,
     RunQueueService,
     ConfigurationVersionsService,
     RunsService,

@@ -12,6 +12,7 @@ import { RunPhaseEntity } from './entities/run-phase.entity';
 import { RunEntity } from './entities/run.entity';
 import { PolicyGateRegistry } from './policy-gate.registry';
 import { RunLinks } from './run-links';
+import { logReadResource, RunLogsService } from './run-logs.service';
 import { RunsRepository } from './runs.repository';
 import { serializePhase, serializeRun } from './runs.serializer';
 
@@ -39,6 +40,7 @@ export class RunsPresenter {
     private readonly users: UsersService,
     private readonly permissions: PermissionService,
     private readonly links: RunLinks,
+    private readonly logs: RunLogsService,
     private readonly gates: PolicyGateRegistry,
     private readonly clock: Clock,
   ) {}
@@ -76,16 +78,11 @@ export class RunsPresenter {
     return resource;
   }
 
+  /** Plans and applies, each with a `log-read-url` from where its log's cut, if any, left it. */
   async phaseResources(phases: RunPhaseEntity[], origin: string): Promise<ResourceObject[]> {
-    return Promise.all(
-      phases.map(async (phase) =>
-        serializePhase(
-          phase,
-          (await this.links.hasFile(phase.runId, phase.id, 'log'))
-            ? this.links.phaseDownload(origin, phase.id, 'log')
-            : null,
-        ),
-      ),
+    const bases = await this.logs.bases(phases.map((p) => p.id));
+    return phases.map((phase) =>
+      serializePhase(phase, this.links.logRead(origin, logReadResource(phase.id, bases.get(phase.id) ?? 0))),
     );
   }
 

@@ -93,7 +93,11 @@ const PHASE_ATTRIBUTES = {
   'resource-changes': int(),
   'resource-destructions': int(),
   'resource-imports': int(),
-  'log-read-url': nullableStr('Signed link to the log, valid for five minutes; null until a log arrived'),
+  'log-read-url': str(
+    'Absolute signed link to the log (no Authorization), valid for a day: read by byte `offset` and ' +
+      '`limit`, framed with STX (0x02) and, once the phase has ended, ETX (0x03); while the phase runs ' +
+      'it answers what exists so far',
+  ),
   'error-message': nullableStr(),
   'execution-details': {
     type: 'object',
@@ -185,8 +189,8 @@ export function serializeRun(
   };
 }
 
-/** `logUrl`: the signed log link, when a log has arrived. */
-export function serializePhase(phase: RunPhaseEntity, logUrl: string | null): ResourceObject {
+/** `logUrl`: the signed log link. */
+export function serializePhase(phase: RunPhaseEntity, logUrl: string): ResourceObject {
   const plan = phase.kind === 'plan';
   const self = plan ? planPath(phase.id) : applyPath(phase.id);
   return {

@@ -108,6 +108,14 @@ describe.each(drivers)('BlobStore conformance: $name', (driver) => {
     expect(await readAll(await store.get('a/b/file.bin'))).toEqual(body);
   });
 
+  it('reads a byte range of an object, multi-byte characters cut where asked', async () => {
+    const body = Buffer.from('héllo wörld ✓\n');
+    await store.put('r/range', Readable.from([body]), { maxBytes: 100 });
+    expect(await readAll(await store.get('r/range', { start: 2, end: 9 }))).toEqual(body.subarray(2, 9));
+    expect(await readAll(await store.get('r/range', { start: 9, end: 1000 }))).toEqual(body.subarray(9));
+    expect(await readAll(await store.get('r/range', { start: 4, end: 4 }))).toEqual(Buffer.alloc(0));
+  });
+
   it('replaces an object atomically on a second put', async () => {
     await store.put('x/replace', Readable.from([Buffer.from('one')]), { maxBytes: 100 });
     await store.put('x/replace', Readable.from([Buffer.from('two!')]), { maxBytes: 100 });

@@ -10,6 +10,12 @@ export interface StoredBlob {
   sha256: string;
 }
 
+/** Bytes `[start, end)` of an object: `start` inside it; an `end` past its size reads to its end. */
+export interface ByteRange {
+  start: number;
+  end: number;
+}
+
 export interface PutOptions {
   /** Refuse (413, nothing kept) once more than this many bytes arrive. */
   maxBytes: number;
@@ -22,7 +28,8 @@ export interface PutOptions {
  */
 export abstract class BlobStore {
   abstract put(key: string, source: Readable, options: PutOptions): Promise<StoredBlob>;
-  abstract get(key: string): Promise<Readable>;
+  /** The object's bytes, or only `range` of them. */
+  abstract get(key: string, range?: ByteRange): Promise<Readable>;
   abstract stat(key: string): Promise<{ size: number } | null>;
   abstract delete(key: string): Promise<void>;
   /** Removes every object whose key starts with `prefix` (e.g. all files of a provider version). */

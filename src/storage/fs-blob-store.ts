@@ -8,6 +8,7 @@ import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../common/private-files';
 import {
   assertSafeKey,
   BlobStore,
+  ByteRange,
   MeteredStream,
   PutOptions,
   removeStaleTemporaryFiles,
@@ -57,10 +58,12 @@ export class FsBlobStore extends BlobStore {
     return { size: meter.size, sha256: meter.digest() };
   }
 
-  async get(key: string): Promise<Readable> {
+  async get(key: string, range?: ByteRange): Promise<Readable> {
     const path = this.path(key);
     await stat(path);
-    return createReadStream(path);
+    if (range && range.end <= range.start) return Readable.from([]);
+    // createReadStream's `end` is inclusive.
+    return createReadStream(path, range ? { start: range.start, end: range.end - 1 } : undefined);
   }
 
   async stat(key: string): Promise<{ size: number } | null> {

@@ -19,6 +19,7 @@ import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../common/private-files';
 import {
   assertSafeKey,
   BlobStore,
+  ByteRange,
   MeteredStream,
   PutOptions,
   removeStaleTemporaryFiles,
@@ -87,9 +88,20 @@ export class S3BlobStore extends BlobStore {
     return { size: meter.size, sha256: meter.digest() };
   }
 
-  async get(key: string): Promise<Readable> {
+  async get(key: string, range?: ByteRange): Promise<Readable> {
     assertSafeKey(key);
-    const out = await this.client.send(new GetObjectCommand({ Bucket: this.options.bucket, Key: key }));
+    if (range && range.end <= range.start) {
+      await this.client.send(new HeadObjectCommand({ Bucket: this.options.bucket, Key: key }));
+      return Readable.from([]);
+    }
+    const out = await this.client.send(
+      new GetObjectCommand({
+        Bucket: this.options.bucket,
+        Key: key,
+        // HTTP ranges are inclusive at both ends.
+        Range: range ? `bytes=${range.start}-${range.end - 1}` : undefined,
+      }),
+    );
     return out.Body as Readable;
   }
 

@@ -2,9 +2,15 @@ import { Injectable } from '@nestjs/common';
 import { Readable } from 'node:stream';
 import { EntityManager } from 'typeorm';
 
+export interface UploadMeta {
+  contentLength?: number;
+  /** The link's query string (e.g. a log chunk's `offset`); parameters given twice are refused first. */
+  query: Record<string, string>;
+}
+
 export interface UploadHandler {
   /** Stores the raw body for `resourceId` and flips the resource's state; throws domain errors to refuse. */
-  receive(resourceId: string, body: Readable, meta: { contentLength?: number }): Promise<void>;
+  receive(resourceId: string, body: Readable, meta: UploadMeta): Promise<void>;
   /** Bytes accepted at most; a declared Content-Length above it is refused before reading. */
   maxBytes(): number;
   /**
@@ -29,11 +35,26 @@ export interface DownloadHandler {
   locate(resourceId: string): Promise<DownloadTarget>;
 }
 
+/** The bytes of a stream from `offset`, at most `limit` of them (all there are when no limit). */
+export interface StreamRead {
+  offset: number;
+  limit?: number;
+}
+
+/**
+ * A link read by byte offset, as a stream that may still grow (a run's log): each GET answers
+ * what exists so far in `[offset, offset + limit)`.
+ */
+export interface StreamHandler {
+  read(resourceId: string, range: StreamRead): Promise<{ bytes: Buffer; contentType: string }>;
+}
+
 /** Modules register what their signed links do; the /uploads routes dispatch on the link's purpose. */
 @Injectable()
 export class UploadRegistry {
   private readonly uploads = new Map<string, UploadHandler>();
   private readonly downloads = new Map<string, DownloadHandler>();
+  private readonly streams = new Map<string, StreamHandler>();
 
   registerUpload(purpose: string, handler: UploadHandler): void {
     if (this.uploads.has(purpose)) throw new Error(`upload purpose ${purpose} registered twice`);
@@ -45,11 +66,22 @@ export class UploadRegistry {
     this.downloads.set(purpose, handler);
   }
 
+  registerStream(purpose: string, handler: StreamHandler): void {
+    if (this.downloads.has(purpose) || this.streams.has(purpose)) {
+      throw new Error(`download purpose ${purpose} registered twice`);
+    }
+    this.streams.set(purpose, handler);
+  }
+
   upload(purpose: string): UploadHandler | undefined {
     return this.uploads.get(purpose);
   }
 
   download(purpose: string): DownloadHandler | undefined {
     return this.downloads.get(purpose);
+  }
+
+  stream(purpose: string): StreamHandler | undefined {
+    return this.streams.get(purpose);
   }
 }

@@ -2,7 +2,15 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Actor, bootstrapAdmin, createOrganization, createWorkspace } from '../helpers/fixtures';
 import { startApp, TestApp } from '../helpers/test-app';
-import { claimJob, createRun, executor, putLink, uploadedVersion } from './run-fixtures';
+import { RunLogsService } from '../../src/runs/run-logs.service';
+import {
+  claimJob,
+  createRun,
+  executor,
+  PLANNED_WITH_CHANGES,
+  putLink,
+  uploadedVersion,
+} from './run-fixtures';
 
 jest.setTimeout(120_000);
 
@@ -25,14 +33,20 @@ describe("a deleted workspace's or organization's run files", () => {
   });
   afterAll(() => t.close());
 
-  /** A workspace with an uploaded configuration and a planned run whose executor sent its log. */
+  /**
+   * A workspace with an uploaded configuration and a planned run whose executor sent its log, the
+   * log moved to the blob store as it is once its phase has ended.
+   */
   async function workspaceWithFiles(org: string) {
     const ws = await createWorkspace(admin, org);
     const cv = await uploadedVersion(t, admin, ws);
     const run = await createRun(admin, ws, {}, cv);
-    const job = await claimJob(await executor(t, admin, org));
+    const ex = await executor(t, admin, org);
+    const job = await claimJob(ex);
     expect(job.runId).toBe(run.id);
     await putLink(t, job.links.logs, 'planning…\n').expect(200);
+    await ex.finish(job.id, PLANNED_WITH_CHANGES).expect(204);
+    await t.app.get(RunLogsService).archiveEnded();
     return { ws, cv, run };
   }
 

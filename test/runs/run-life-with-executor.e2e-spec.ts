@@ -230,13 +230,15 @@ describe('the life of a run, driven by the reference executor', () => {
     );
     const plan = included(planned, 'plans')!;
     expect(plan).toEqual(phaseShape('plans', run.planId, run.id, pool, agentId, [3, 1, 1]));
-    expect(included(planned, 'applies')!.attributes).toMatchObject({
-      status: 'pending',
-      'log-read-url': null,
-    });
+    const pendingApply = included(planned, 'applies')!.attributes;
+    expect(pendingApply.status).toBe('pending');
+    // A log not begun: its start marker and nothing else, until the apply ends.
+    expect((await follow(pendingApply['log-read-url']!).expect(200)).text).toBe('\x02');
     const planLog = await follow(plan.attributes['log-read-url']!).expect(200);
     const name = (await get(`/api/v2/workspaces/${a}`)).data.attributes.name as string;
-    expect(planLog.text).toContain(`Planning ${name} for run ${run.id}`);
+    expect(planLog.text.startsWith('\x02$ plan: ')).toBe(true);
+    expect(planLog.text).toContain(`Planning ${name} for run ${run.id}\n$ show: `);
+    expect(planLog.text.endsWith(' show\n\x03')).toBe(true);
     const jsonOutput = await admin.api.get(`/api/v2/plans/${run.planId}/json-output`).expect(307);
     const planJson = await follow(jsonOutput.headers.location).expect(200);
     expect(JSON.parse(planJson.text)).toEqual({

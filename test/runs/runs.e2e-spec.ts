@@ -97,7 +97,8 @@ describe('runs: create, read, queue, lock', () => {
         'resource-changes': 0,
         'resource-destructions': 0,
         'resource-imports': 0,
-        'log-read-url': null,
+        // Absolute and signed from the start: a reader may follow the log before it has a byte.
+        'log-read-url': expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/uploads\/[\w-]+\.[\w-]+$/),
         'error-message': null,
         'execution-details': { mode: 'agent', 'agent-id': null, 'agent-pool-id': null },
       },
