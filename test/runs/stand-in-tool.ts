@@ -13,6 +13,8 @@ import { tarGz } from '../helpers/tarball';
  * the same lineage (a new one for the first state), one `null_resource` per creation, an output
  * counting them. `linger MARKS` is a plan that takes a
  * minute: it writes MARKS.started once running, and MARKS.signalled when it is sent SIGTERM.
+ * `chatter MARKS` prints slowly: five lines, then (once MARKS.go exists) a character split across
+ * two writes a moment apart and more lines, each with characters of two to four bytes.
  */
 const TOOL = `
 const fs = require('node:fs');
@@ -80,6 +82,25 @@ if (step === 'plan') {
   console.log('Lingering for run ' + process.env.PLINTH_RUN_ID);
   fs.writeFileSync(marks + '.started', String(process.pid));
   setTimeout(() => console.log('Lingered to the end'), 60000);
+} else if (step === 'chatter') {
+  const write = (text) => new Promise((resolve) => process.stdout.write(text, resolve));
+  const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+  (async () => {
+    for (let i = 1; i <= 5; i++) {
+      await write('chatter ' + i + ': café ✓ 😀\\n');
+      await pause(50);
+    }
+    for (let i = 0; i < 400 && !fs.existsSync(marks + '.go'); i++) await pause(50);
+    if (!fs.existsSync(marks + '.go')) process.exit(3);
+    const split = Buffer.from('naïve\\n');
+    await write(split.subarray(0, 3));
+    await pause(600);
+    await write(split.subarray(3));
+    for (let i = 6; i <= 12; i++) {
+      await write('chatter ' + i + ': ünïcödé ✓ 𝄞\\n');
+      await pause(80);
+    }
+  })();
 } else {
   console.error('unknown step ' + step);
   process.exit(2);
