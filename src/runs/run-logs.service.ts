@@ -121,7 +121,7 @@ export class RunLogsService implements OnModuleInit, OnApplicationBootstrap, OnA
   private async receive(jobId: string, body: Readable, meta: UploadMeta): Promise<void> {
     const raw = meta.query.offset;
     if (raw !== undefined && !/^\d{1,15}$/.test(raw)) {
-      throw badRequest('offset must be a whole number of bytes', 'offset');
+      throw badRequest('offset must be a whole number of bytes, given once', 'offset');
     }
     const chunks: Buffer[] = [];
     let length = 0;

@@ -155,13 +155,13 @@ export class UploadsController {
   }
 }
 
-/** The query string, each parameter once (a repeated one is refused rather than guessed at). */
+/**
+ * The query string, each parameter once. A parameter given twice reads as empty, so a handler
+ * that reads it refuses it rather than guessing; handlers that read none are unaffected.
+ */
 function singleQuery(req: Request): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(req.query)) {
-    if (typeof value !== 'string') throw badRequest(`${name} must be given once`, name);
-    out[name] = value;
-  }
+  for (const [name, value] of Object.entries(req.query)) out[name] = typeof value === 'string' ? value : '';
   return out;
 }
 
@@ -169,6 +169,8 @@ function singleQuery(req: Request): Record<string, string> {
 function byteCount(query: Record<string, string>, name: string): number | undefined {
   const value = query[name];
   if (value === undefined) return undefined;
-  if (!/^\d{1,15}$/.test(value)) throw badRequest(`${name} must be a whole number of bytes`, name);
+  if (!/^\d{1,15}$/.test(value)) {
+    throw badRequest(`${name} must be a whole number of bytes, given once`, name);
+  }
   return Number(value);
 }

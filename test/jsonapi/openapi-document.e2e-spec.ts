@@ -210,11 +210,19 @@ describe('the OpenAPI document', () => {
   it('documents the upload and download statuses', () => {
     const uploads = doc.paths['/uploads/{token}'];
     expect(Object.keys(uploads.put.responses)).toContain('200');
-    // A plan in JSON is sent as JSON; every other file as octet-stream.
+    // A plan in JSON is sent as JSON, a log's byte range as text; every other file as octet-stream.
     expect(Object.keys(uploads.get.responses['200'].content!)).toEqual([
       'application/octet-stream',
       'application/json',
+      'text/plain',
     ]);
+    // A log is read by byte range and appended at an offset.
+    expect(uploads.get.parameters!.map((p) => (p as { name?: string }).name)).toEqual(
+      expect.arrayContaining(['offset', 'limit']),
+    );
+    expect(uploads.put.parameters!.map((p) => (p as { name?: string }).name)).toEqual(
+      expect.arrayContaining(['offset']),
+    );
     expect(Object.keys(uploads.head.responses)).toContain('200');
   });
 });

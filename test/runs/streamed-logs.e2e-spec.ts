@@ -114,13 +114,16 @@ describe('streamed run logs: appended by offset, read by offset and limit', () =
         },
       ],
     });
-    for (const offset of ['-1', 'x', '1.5']) {
+    for (const offset of ['-1', 'x', '1.5', '']) {
       const bad = await api.append(job.links.logs, offset, 'x').expect(400);
       expect(bad.body.errors[0]).toMatchObject({
         status: '400',
-        detail: 'offset must be a whole number of bytes',
+        detail: 'offset must be a whole number of bytes, given once',
       });
     }
+    const twice = new URL(job.links.logs);
+    twice.search = '?offset=0&offset=13';
+    await api.append(twice.toString(), undefined, 'x').expect(400);
     const log = Buffer.from('héllo\nwörld');
     expect(log.length).toBe(13);
 
