@@ -19,7 +19,7 @@ export interface Registration {
  */
 export interface JobLinks {
   configuration: string;
-  /** Plan and apply jobs only. */
+  /** Plan and apply jobs only: PUT appends a chunk at `?offset=N` (the byte it starts at). */
   logs?: string;
   'plan-json'?: string;
   'plan-file'?: string;
