@@ -1,4 +1,4 @@
-import { Column, Entity, JoinColumn, OneToOne, PrimaryColumn } from 'typeorm';
+import { Column, Entity, Index, JoinColumn, OneToOne, PrimaryColumn } from 'typeorm';
 import { BoolColumn, TimestampColumn } from '../../common/sql/columns';
 import { RunPhaseEntity } from './run-phase.entity';
 
@@ -10,6 +10,8 @@ const byteCount = { to: (v: number) => v, from: (v: unknown) => Number(v) };
  * `run_log_chunks`; once it has ended they are moved into one blob (`archived`).
  */
 @Entity('run_logs')
+// The sweep that moves ended logs to the blob store looks only at the few still in rows.
+@Index('ix_run_logs_archived', ['archived', 'updatedAt'])
 export class RunLogEntity {
   @PrimaryColumn({ type: 'varchar', length: 32 })
   phaseId: string;

@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
-export class RunLogs1795773586077 implements MigrationInterface {
-  name = 'RunLogs1795773586077';
+export class RunLogs1795775873414 implements MigrationInterface {
+  name = 'RunLogs1795775873414';
 
   public async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(`
@@ -21,6 +21,9 @@ export class RunLogs1795773586077 implements MigrationInterface {
                 "archived" boolean NOT NULL DEFAULT (0),
                 "updated_at" datetime(3) NOT NULL
             )
+        `);
+    await queryRunner.query(`
+            CREATE INDEX "ix_run_logs_archived" ON "run_logs" ("archived", "updated_at")
         `);
     await queryRunner.query(`
             CREATE TABLE "temporary_run_log_chunks" (
@@ -46,6 +49,9 @@ export class RunLogs1795773586077 implements MigrationInterface {
     await queryRunner.query(`
             ALTER TABLE "temporary_run_log_chunks"
                 RENAME TO "run_log_chunks"
+        `);
+    await queryRunner.query(`
+            DROP INDEX "ix_run_logs_archived"
         `);
     await queryRunner.query(`
             CREATE TABLE "temporary_run_logs" (
@@ -79,9 +85,15 @@ export class RunLogs1795773586077 implements MigrationInterface {
             ALTER TABLE "temporary_run_logs"
                 RENAME TO "run_logs"
         `);
+    await queryRunner.query(`
+            CREATE INDEX "ix_run_logs_archived" ON "run_logs" ("archived", "updated_at")
+        `);
   }
 
   public async down(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(`
+            DROP INDEX "ix_run_logs_archived"
+        `);
     await queryRunner.query(`
             ALTER TABLE "run_logs"
                 RENAME TO "temporary_run_logs"
@@ -114,6 +126,9 @@ export class RunLogs1795773586077 implements MigrationInterface {
             DROP TABLE "temporary_run_logs"
         `);
     await queryRunner.query(`
+            CREATE INDEX "ix_run_logs_archived" ON "run_logs" ("archived", "updated_at")
+        `);
+    await queryRunner.query(`
             ALTER TABLE "run_log_chunks"
                 RENAME TO "temporary_run_log_chunks"
         `);
@@ -136,6 +151,9 @@ export class RunLogs1795773586077 implements MigrationInterface {
         `);
     await queryRunner.query(`
             DROP TABLE "temporary_run_log_chunks"
+        `);
+    await queryRunner.query(`
+            DROP INDEX "ix_run_logs_archived"
         `);
     await queryRunner.query(`
             DROP TABLE "run_logs"

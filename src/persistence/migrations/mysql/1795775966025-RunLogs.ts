@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
-export class RunLogs1795773672808 implements MigrationInterface {
-  name = 'RunLogs1795773672808';
+export class RunLogs1795775966025 implements MigrationInterface {
+  name = 'RunLogs1795775966025';
 
   public async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(`
@@ -20,6 +20,7 @@ export class RunLogs1795773672808 implements MigrationInterface {
                 \`dropped\` bigint NOT NULL,
                 \`archived\` tinyint NOT NULL DEFAULT 0,
                 \`updated_at\` datetime(3) NOT NULL,
+                INDEX \`ix_run_logs_archived\` (\`archived\`, \`updated_at\`),
                 PRIMARY KEY (\`phase_id\`)
             ) ENGINE = InnoDB
         `);
@@ -39,6 +40,9 @@ export class RunLogs1795773672808 implements MigrationInterface {
         `);
     await queryRunner.query(`
             ALTER TABLE \`run_log_chunks\` DROP FOREIGN KEY \`fk_run_log_chunks_phase\`
+        `);
+    await queryRunner.query(`
+            DROP INDEX \`ix_run_logs_archived\` ON \`run_logs\`
         `);
     await queryRunner.query(`
             DROP TABLE \`run_logs\`
