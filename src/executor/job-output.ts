@@ -39,6 +39,8 @@ export class JobOutput {
   private total = 0;
   /** Bytes Plinth has acknowledged. */
   private sent = 0;
+  /** The bytes from `sent` on, as printed: a send copies at most one piece, never the whole log. */
+  private unacknowledged: Buffer[] = [];
   private timer?: NodeJS.Timeout;
   private sending?: Promise<void>;
   /** Plinth refused an append for good (the job ended): nothing more is sent while it runs. */
@@ -57,6 +59,7 @@ export class JobOutput {
     const bytes = typeof data === 'string' ? Buffer.from(data) : data;
     if (!bytes.length) return;
     this.chunks.push(bytes);
+    if (this.url) this.unacknowledged.push(bytes);
     this.total += bytes.length;
     this.schedule(LOG_FLUSH_MS);
   }
@@ -73,7 +76,7 @@ export class JobOutput {
   /** What Plinth has not acknowledged yet, once the job's commands are done; undefined when nothing. */
   unsent(): UnsentLog | undefined {
     if (!this.url || this.sent >= this.total) return undefined;
-    return { url: this.url, offset: this.sent, bytes: this.bytes.subarray(this.sent) };
+    return { url: this.url, offset: this.sent, bytes: Buffer.concat(this.unacknowledged) };
   }
 
   /** Stops sending while the job runs; waits for an append under way. The rest goes with the report. */
@@ -90,9 +93,36 @@ export class JobOutput {
       this.timer = undefined;
       this.sending = this.flush().finally(() => {
         this.sending = undefined;
-        if (this.sent < this.total) this.schedule(this.retryIn ?? LOG_FLUSH_MS);
+        // A backlog of more than one piece goes up piece after piece; new output waits a moment.
+        const next = this.total - this.sent >= LOG_CHUNK_BYTES ? 0 : LOG_FLUSH_MS;
+        if (this.sent < this.total) this.schedule(this.retryIn ?? next);
       });
     }, ms);
+  }
+
+  /** The first LOG_CHUNK_BYTES (at most) of what Plinth has not acknowledged. */
+  private nextPiece(): Buffer {
+    const parts: Buffer[] = [];
+    let length = 0;
+    for (const chunk of this.unacknowledged) {
+      if (length >= LOG_CHUNK_BYTES) break;
+      parts.push(chunk.subarray(0, LOG_CHUNK_BYTES - length));
+      length += parts[parts.length - 1].length;
+    }
+    return Buffer.concat(parts);
+  }
+
+  private acknowledge(bytes: number): void {
+    this.sent += bytes;
+    while (bytes > 0) {
+      const first = this.unacknowledged[0];
+      if (first.length > bytes) {
+        this.unacknowledged[0] = first.subarray(bytes);
+        return;
+      }
+      this.unacknowledged.shift();
+      bytes -= first.length;
+    }
   }
 
   /** One append of what is new (at most LOG_CHUNK_BYTES of it). */
@@ -100,10 +130,10 @@ export class JobOutput {
     const url = this.url;
     if (!url || this.sent >= this.total) return;
     const from = this.sent;
-    const piece = this.bytes.subarray(from, from + LOG_CHUNK_BYTES);
+    const piece = this.nextPiece();
     try {
       await this.client.appendLog(url, from, piece);
-      this.sent = Math.max(this.sent, from + piece.length);
+      this.acknowledge(piece.length);
       this.retryIn = undefined;
     } catch (err) {
       if (isRetryable(err)) {
