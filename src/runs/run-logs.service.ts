@@ -44,6 +44,17 @@ export function cutNotice(base: number): Buffer {
     : Buffer.alloc(0);
 }
 
+/** 410: a link shown before a cut, read where the log no longer reaches. */
+function cutSinceLinked(): DomainError {
+  return new DomainError('gone', [
+    {
+      detail:
+        'This part of the log was cut to keep the log under its size limit since this link was made; ' +
+        'read the plan or apply again for a link to what is left',
+    },
+  ]);
+}
+
 /** The read link's resource: the phase, and the first byte of the log it shows (after its cut notice). */
 export const logReadResource = (phaseId: string, base: number) => `${phaseId}/${base}`;
 
@@ -232,15 +243,7 @@ export class RunLogsService implements OnModuleInit, OnApplicationBootstrap, OnA
 
   /** Bytes `[from, to)` of the log, from its rows or its blob. */
   private async bytes(log: RunLogEntity, runId: string, from: number, to: number): Promise<Buffer> {
-    if (from < log.dropped) {
-      throw new DomainError('gone', [
-        {
-          detail:
-            'This part of the log was cut to keep the log under its size limit since this link was made; ' +
-            'read the plan or apply again for a link to what is left',
-        },
-      ]);
-    }
+    if (from < log.dropped) throw cutSinceLinked();
     if (!log.archived) {
       const rows = await this.repo.chunksBetween(log.phaseId, from, to);
       const bytes = Buffer.concat(
@@ -249,8 +252,9 @@ export class RunLogsService implements OnModuleInit, OnApplicationBootstrap, OnA
         ),
       );
       if (bytes.length === to - from) return bytes;
-      // The rows moved to the blob store meanwhile.
+      // Rows went meanwhile: cut by an append, or moved to the blob store.
       const now = await this.repo.find(log.phaseId);
+      if (now && from < now.dropped) throw cutSinceLinked();
       if (!now?.archived) throw new Error(`the log of ${log.phaseId} is missing bytes ${from}-${to}`);
       log = now;
     }
