@@ -237,7 +237,7 @@ describe('the life of a run, driven by the reference executor', () => {
     const planLog = await follow(plan.attributes['log-read-url']!).expect(200);
     const name = (await get(`/api/v2/workspaces/${a}`)).data.attributes.name as string;
     expect(planLog.text.startsWith('\x02$ plan: ')).toBe(true);
-    expect(planLog.text).toContain(`Planning ${name} for run ${run.id}\n$ show: `);
+    expect(planLog.text).toContain(`Planning ${name} for run ${run.id}\n`);
     expect(planLog.text.endsWith(' show\n\x03')).toBe(true);
     const jsonOutput = await admin.api.get(`/api/v2/plans/${run.planId}/json-output`).expect(307);
     const planJson = await follow(jsonOutput.headers.location).expect(200);
