@@ -25,6 +25,7 @@ import { RunTimeoutsService } from './run-timeouts.service';
 import { RunTriggerFiring } from './run-trigger-firing';
 import { RunLinks, runBlobPrefix } from './run-links';
 import { PolicyGateRegistry } from './policy-gate.registry';
+import { RunEventsRegistry } from './run-events.registry';
 import { RunPolicyTransitions } from './run-policy-transitions';
 import { RunPhasesController } from './run-phases.controller';
 import { RunQueueService } from './run-queue.service';
@@ -71,9 +72,10 @@ import { RunsService } from './runs.service';
     RunJobsService,
     RunTimeoutsService,
     PolicyGateRegistry,
+    RunEventsRegistry,
     RunPolicyTransitions,
   ],
-  exports: [RunsService, RunsPresenter, RunPolicyTransitions, PolicyGateRegistry, RunLinks],
+  exports: [RunsService, RunsPresenter, RunPolicyTransitions, PolicyGateRegistry, RunEventsRegistry, RunLinks],
 })
 export class RunsModule {
   constructor(workspaceBlobs: WorkspaceBlobsRegistry, runs: RunsRepository) {
