@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository } from 'typeorm';
 import { RowWriter } from '../common/sql/row-writer';
-import { readRows } from '../persistence/pool-reads';
 import { NotificationDeliveryEntity } from './entities/notification-delivery.entity';
 
 export type DeliveryStatus = 'due' | 'sending' | 'delivered' | 'failed';
@@ -37,14 +36,15 @@ export class NotificationDeliveriesRepository {
    * node died mid-send). One lookup on ix_notification_deliveries_due per status.
    */
   async due(now: Date, limit: number): Promise<DueDelivery[]> {
-    const rows = await readRows<{ id: string; attempts: number }>(
-      this.repo.manager.connection,
-      `SELECT id, attempts FROM notification_deliveries
-        WHERE status IN ('due', 'sending') AND due_at <= ?
-        ORDER BY due_at, id LIMIT ${Number(limit)}`,
-      [now],
-    );
-    return rows.map((r) => ({ id: r.id, attempts: Number(r.attempts) }));
+    const rows = await this.repo
+      .createQueryBuilder('d')
+      .select(['d.id', 'd.attempts'])
+      .where("d.status IN ('due', 'sending') AND d.due_at <= :now", { now })
+      .orderBy('d.due_at', 'ASC')
+      .addOrderBy('d.id', 'ASC')
+      .limit(limit)
+      .getMany();
+    return rows.map((r) => ({ id: r.id, attempts: r.attempts }));
   }
 
   /**

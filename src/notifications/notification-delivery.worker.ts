@@ -5,6 +5,7 @@ import { ChangeEpoch } from '../common/cache/change-epoch';
 import { Clock } from '../common/clock';
 import { inTransaction } from '../common/sql/transaction';
 import { AppConfig } from '../config/app-config';
+import { OrganizationsService } from '../organizations/organizations.service';
 import { UsersService } from '../users/users.service';
 import { WorkspacesService } from '../workspaces/workspaces.service';
 import { NotificationConfigurationsRepository } from './notification-configurations.repository';
@@ -36,6 +37,7 @@ export class NotificationDeliveryWorker implements OnApplicationBootstrap, OnApp
     private readonly sender: NotificationSender,
     private readonly workspaces: WorkspacesService,
     private readonly users: UsersService,
+    private readonly organizations: OrganizationsService,
     private readonly config: AppConfig,
     private readonly clock: Clock,
     private readonly epoch: ChangeEpoch,
@@ -143,10 +145,11 @@ export class NotificationDeliveryWorker implements OnApplicationBootstrap, OnApp
   private async names(event: RunEvent): Promise<EventNames> {
     const [ws] = await this.workspaces.findByIds([event.workspaceId]);
     const [user] = event.runCreatedById ? await this.users.findByIds([event.runCreatedById]) : [];
+    const [org] = ws ? await this.organizations.findByIds([ws.organizationId]) : [];
     const base = this.config.baseUrl ?? `http://localhost:${this.config.port}`;
     return {
       workspaceName: ws?.name ?? null,
-      organizationName: ws?.organizationId ?? null,
+      organizationName: org?.name ?? null,
       createdBy: user?.username ?? null,
       runUrl: `${base}/api/v2/runs/${event.runId}`,
     };

@@ -2,6 +2,7 @@ import { Module, OnModuleInit } from '@nestjs/common';
 import { InjectDataSource, TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { inTransaction } from '../common/sql/transaction';
+import { OrganizationsModule } from '../organizations/organizations.module';
 import { RunEventsRegistry } from '../runs/run-events.registry';
 import { RunsModule } from '../runs/runs.module';
 import { WrappedKeyHolders } from '../secrets/wrapped-key-holders';
@@ -29,6 +30,7 @@ import { OutboundConnector } from './outbound/outbound-connector';
     TypeOrmModule.forFeature([NotificationConfigurationEntity, NotificationDeliveryEntity]),
     WorkspacesModule,
     UsersModule,
+    OrganizationsModule,
     RunsModule,
   ],
   controllers: [NotificationConfigurationsController],
