@@ -40,8 +40,9 @@ export class NotificationConfigurationsRepository {
       .find({ where: { workspaceId, enabled: true }, select: { id: true, triggers: true } });
   }
 
+  /** Inserts a copy: TypeORM writes database defaults back into what it inserts (MySQL's 0 for false). */
   async insert(manager: EntityManager, row: NotificationConfigurationEntity): Promise<void> {
-    await manager.getRepository(NotificationConfigurationEntity).insert(row);
+    await manager.getRepository(NotificationConfigurationEntity).insert({ ...row });
   }
 
   async update(
