@@ -20,6 +20,10 @@ export interface NotificationSettings {
   concurrency: number;
   /** How often each process looks for due deliveries. */
   pollMs: number;
+  /** The mail server of email destinations (`smtp://`, `smtps://`); none: email is not sent. */
+  smtpUrl?: string;
+  /** The sender of notification mail. */
+  mailFrom: string;
 }
 
 /** A notification setting that cannot work; AppConfig turns it into a ConfigError. */
@@ -56,6 +60,20 @@ export function parseAllowedNetworks(raw: string | undefined): AllowedNetwork[] 
     });
 }
 
+function smtpUrl(raw: string | undefined): string | undefined {
+  if (!raw) return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new NotificationSettingError('SMTP_URL must be an smtp:// or smtps:// URL');
+  }
+  if (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') {
+    throw new NotificationSettingError('SMTP_URL must be an smtp:// or smtps:// URL');
+  }
+  return raw;
+}
+
 export function notificationSettings(env: Env): NotificationSettings {
   const retryBaseMs = int(env, 'NOTIFICATION_RETRY_BASE_MS', 10_000, 1, 3_600_000);
   return {
@@ -66,5 +84,7 @@ export function notificationSettings(env: Env): NotificationSettings {
     retryMaxMs: Math.max(retryBaseMs, int(env, 'NOTIFICATION_RETRY_MAX_MS', 3_600_000, 1, 86_400_000)),
     concurrency: int(env, 'NOTIFICATION_CONCURRENCY', 8, 1, 1000),
     pollMs: int(env, 'NOTIFICATION_POLL_MS', 1000, 10, 600_000),
+    smtpUrl: smtpUrl(env.SMTP_URL),
+    mailFrom: env.NOTIFICATION_MAIL_FROM || 'plinth@localhost',
   };
 }

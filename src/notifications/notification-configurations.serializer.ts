@@ -22,7 +22,7 @@ export const NOTIFICATION_CONFIGURATION_DOC: ResourceDoc = {
         properties: {
           url: nullableStr(),
           body: str('The start of the answer body, or why no answer came'),
-          code: nullableStr('The HTTP status as a string; null when no answer came'),
+          code: str('The HTTP status as a string; empty when no answer came (strict clients read a string)'),
           headers: { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } } },
           'sent-at': timestamp('RFC 3339'),
           successful: enumOf(['true', 'false'], 'a string, as official clients read it'),

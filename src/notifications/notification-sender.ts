@@ -26,8 +26,8 @@ import { OutboundConnector, OutboundFailure } from './outbound/outbound-connecto
 export interface DeliveryResponse {
   url: string | null;
   body: string;
-  /** The HTTP status as a string (`"200"`); null when no answer came. */
-  code: string | null;
+  /** The HTTP status as a string (`"200"`); empty when no answer came (go-tfe reads a string). */
+  code: string;
   headers: Record<string, string[]>;
   'sent-at': string;
   /** `"true"` or `"false"`: a string, as go-tfe reads it. */
@@ -79,7 +79,7 @@ export class NotificationSender {
     const failed = (error: string, outcome: AttemptOutcome): Attempt => ({
       outcome,
       error,
-      response: { url: nc.url, body: error, code: null, headers: {}, 'sent-at': sentAt, successful: 'false' },
+      response: { url: nc.url, body: error, code: '', headers: {}, 'sent-at': sentAt, successful: 'false' },
     });
     if ((nc.destinationType as DestinationType) === 'email') {
       try {
@@ -151,7 +151,7 @@ export class NotificationSender {
     return {
       url: null,
       body: 'Sent to the mail server',
-      code: null,
+      code: '',
       headers: {},
       'sent-at': sentAt,
       successful: 'true',

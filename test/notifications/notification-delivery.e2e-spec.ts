@@ -261,7 +261,7 @@ describe('notification delivery', () => {
         expect(shown.body.data.attributes['delivery-responses'][0]).toEqual({
           url,
           body: 'The URL host receiver.example.test resolves to 10.0.0.7, which is a private address that notifications may not reach',
-          code: null,
+          code: '',
           headers: {},
           'sent-at': expect.stringMatching(ISO_MILLIS),
           successful: 'false',
