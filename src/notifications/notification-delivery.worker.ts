@@ -14,8 +14,13 @@ import { DueDelivery, NotificationDeliveriesRepository } from './notification-de
 import { backoffMs, EventNames, RunEvent } from './notification-rules';
 import { Attempt, NotificationSender } from './notification-sender';
 
-/** A claim outlives the send's timeout by this much before another node may take the delivery. */
-const LEASE_MARGIN_MS = 30_000;
+/**
+ * How long a claim holds: twice the send's timeout and a second, so that a live node always
+ * settles its attempt first; a node that died leaves it to any other node once it lapses.
+ */
+export function leaseMs(timeoutMs: number): number {
+  return 2 * timeoutMs + 1000;
+}
 
 /**
  * Sends the outbox. Every node polls for due deliveries and claims each with a compare-and-set on
@@ -65,7 +70,7 @@ export class NotificationDeliveryWorker implements OnApplicationBootstrap, OnApp
       const free = this.config.notifications.concurrency - this.inflight.size;
       if (free <= 0) return 0;
       const now = this.clock.now();
-      const leaseUntil = new Date(now.getTime() + this.config.notifications.timeoutMs + LEASE_MARGIN_MS);
+      const leaseUntil = new Date(now.getTime() + leaseMs(this.config.notifications.timeoutMs));
       for (const due of await this.deliveries.due(now, free * 2)) {
         if (taken >= free) break;
         if (!(await this.deliveries.claim(due.id, due.attempts, now, leaseUntil))) continue;

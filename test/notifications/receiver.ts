@@ -73,6 +73,12 @@ export class Receiver {
     return this;
   }
 
+  /** Forgets the scripted answers not used yet: 200 from now on. */
+  clearReplies(): this {
+    this.replies.length = 0;
+    return this;
+  }
+
   /** Resolves once `count` requests arrived in all. */
   waitFor(count: number): Promise<void> {
     if (this.received.length >= count) return Promise.resolve();
