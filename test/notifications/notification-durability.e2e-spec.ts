@@ -2,7 +2,8 @@ import { rmSync } from 'node:fs';
 import { Actor, bootstrapAdmin, createOrganization, createWorkspace } from '../helpers/fixtures';
 import { ServerProcess } from '../helpers/server-process';
 import { createMysqlDatabase, usesMysql } from '../helpers/test-app';
-import { createRun, uploadedVersion } from '../runs/run-fixtures';
+import request from 'supertest';
+import { CONFIG_ARCHIVE, createRun, createVersion } from '../runs/run-fixtures';
 import { createConfiguration } from './notification-fixtures';
 import { Receiver } from './receiver';
 
@@ -52,7 +53,12 @@ describe('notification delivery across processes', () => {
     const admin: Actor = await bootstrapAdmin(first);
     const org = await createOrganization(admin);
     const ws = await createWorkspace(admin, org);
-    await uploadedVersion(first, admin, ws);
+    const cv = await createVersion(admin, ws, { 'auto-queue-runs': false });
+    await request(first.origin)
+      .put(new URL(cv.uploadUrl).pathname)
+      .set('Content-Type', 'application/octet-stream')
+      .send(CONFIG_ARCHIVE)
+      .expect(200);
     await createConfiguration(admin, ws, {
       name: 'durable',
       'destination-type': 'generic',
