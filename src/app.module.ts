@@ -32,7 +32,9 @@ import { StorageModule } from './storage/storage.module';
 import { TagBindingRoutesModule } from './tag-binding-routes/tag-binding-routes.module';
 import { TeamsModule } from './teams/teams.module';
 import { TokensModule } from './tokens/tokens.module';
+import { CliLoginModule } from './cli-login/cli-login.module';
 import { UsersModule } from './users/users.module';
+import { VariablesModule } from './variables/variables.module';
 import { WorkspacesModule } from './workspaces/workspaces.module';
 
 @Module({
@@ -61,6 +63,7 @@ import { WorkspacesModule } from './workspaces/workspaces.module';
     OrganizationLifecycleModule,
     TeamsModule,
     TokensModule,
+    CliLoginModule,
     AdminUsersModule,
     AuditModule,
     ProjectsModule,
@@ -69,6 +72,7 @@ import { WorkspacesModule } from './workspaces/workspaces.module';
     RunsModule,
     PolicyChecksModule,
     StateVersionsModule,
+    VariablesModule,
     NotificationsModule,
     AgentPoolsModule,
     AdminCatalogsModule,

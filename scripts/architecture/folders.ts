@@ -53,6 +53,10 @@ export const FOLDERS: Record<string, Folder> = {
     text: 'the engine and policy-engine version catalogs, and who pins their versions',
   },
   'admin-users': { layer: 'domain', text: '/admin/users: list, show, suspend, admin flag, delete' },
+  'cli-login': {
+    layer: 'domain',
+    text: '`terraform login` (`login.v1`): the HTML sign-in page, one-time codes bound to PKCE, the token exchange',
+  },
   'agent-pools': {
     layer: 'domain',
     text:
@@ -122,6 +126,10 @@ export const FOLDERS: Record<string, Folder> = {
   teams: { layer: 'domain', text: 'teams, memberships, organization access, workspace access' },
   tokens: { layer: 'domain', text: 'user, team and organization tokens; login' },
   users: { layer: 'domain', text: 'users and their accounts' },
+  variables: {
+    layer: 'domain',
+    text: 'workspace variables, variable sets, and the variables that reach a workspace after precedence',
+  },
   workspaces: { layer: 'domain', text: 'workspaces, their settings, their caches by id and of lists' },
 
   cli: { layer: 'program', text: 'the operator commands: migrations, catalog import, key rotation, help' },

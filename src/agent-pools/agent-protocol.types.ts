@@ -15,6 +15,7 @@ export interface Registration {
 /**
  * Signed links of a claimed job: plan jobs upload the plan JSON and file, apply jobs download the
  * file, policy evaluations download the plan JSON (and report their output with the results).
+ * Plan and apply jobs get the current state; apply jobs hand the new state back.
  */
 export interface JobLinks {
   configuration: string;
@@ -22,6 +23,13 @@ export interface JobLinks {
   logs?: string;
   'plan-json'?: string;
   'plan-file'?: string;
+  /**
+   * Plan and apply jobs: signed GET of the workspace's current state (`terraform.tfstate`), or
+   * null while it has none.
+   */
+  state?: string | null;
+  /** Apply jobs: signed PUT of the state the apply leaves, applied or not (a new state version). */
+  'state-upload'?: string;
 }
 
 /** One policy of an evaluation, with a signed GET of its code (null when none was uploaded). */

@@ -219,6 +219,8 @@ export class AppConfig {
   readonly passwordHashCost: number;
   /** Life of a token issued by the login route when the request names no `expired-at`. */
   readonly loginTokenTtlHours: number;
+  /** Life of a token `terraform login` receives (CLI_LOGIN_TOKEN_TTL_DAYS). */
+  readonly cliLoginTokenTtlDays: number;
   /** Days the audit trail keeps an event (AUDIT_RETENTION_DAYS; 0 = record nothing). */
   readonly auditRetentionDays: number;
   /** NOTIFICATION_*: where notifications may go, timeouts, retries (config/notification-settings.ts). */
@@ -317,6 +319,7 @@ export class AppConfig {
     this.loginLockoutSeconds = int(env, 'LOGIN_LOCKOUT_SECONDS', 900, 1, 86400 * 30);
     this.loginAttemptsPerMinute = int(env, 'LOGIN_ATTEMPTS_PER_MINUTE', 10, 0, 100000);
     this.loginTokenTtlHours = int(env, 'LOGIN_TOKEN_TTL_HOURS', 24, 1, 24 * 366);
+    this.cliLoginTokenTtlDays = int(env, 'CLI_LOGIN_TOKEN_TTL_DAYS', 30, 1, 3660);
     this.passwordHashCost = int(env, 'PASSWORD_HASH_COST', PRODUCTION_HASH_COST, 10, 20);
     if (this.isProduction && this.passwordHashCost < PRODUCTION_HASH_COST)
       throw new ConfigError(

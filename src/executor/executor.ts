@@ -20,6 +20,20 @@ const MAX_BACKOFF_MS = 60_000;
 /** Where, inside the work directory, reports wait until Plinth has taken them. */
 export const PENDING_REPORTS_DIR = 'plinth-pending-reports';
 
+/** The state file of the tool's local backend, in the configuration's directory. */
+export const STATE_FILE = 'terraform.tfstate';
+
+/** What an apply left to hand over: its state, when it wrote one other than it was given. */
+interface StateHandoff {
+  left?: Buffer;
+}
+
+/** The state file's bytes if it exists and differs from `before` (what the job put there). */
+async function changedState(file: string, before: Buffer | null): Promise<Buffer | undefined> {
+  const after = await readFile(file).catch(() => undefined);
+  return after && !(before && after.equals(before)) ? after : undefined;
+}
+
 /**
  * The reference executor: registers, claims jobs of its pool, runs the operator's commands for
  * each and reports. One job at a time; run several processes for more.
@@ -89,12 +103,13 @@ export class Executor {
     );
     const dir = await mkdtemp(join(this.options.workDir, 'plinth-job-'));
     const output = new JobOutput(this.client, job.links.logs);
+    const handoff: StateHandoff = {};
     let report: JobReport;
     try {
       if (job.kind === 'policy-evaluation') {
         report = { status: 'finished', results: await this.evaluate(job, dir, registration) };
       } else {
-        report = { status: 'finished', ...(await this.execute(job, dir, output, registration)) };
+        report = { status: 'finished', ...(await this.execute(job, dir, output, registration, handoff)) };
       }
     } catch (err) {
       const known = err instanceof JobFailure || err instanceof EvaluationError;
@@ -112,6 +127,10 @@ export class Executor {
         report,
         deadline: this.deadline(),
         log: job.links.logs && output.unsent ? { url: job.links.logs, text: output.text } : undefined,
+        state:
+          job.links['state-upload'] && handoff.left
+            ? { url: job.links['state-upload'], content: handoff.left }
+            : undefined,
       },
       signal,
     );
@@ -191,12 +210,18 @@ export class Executor {
     dir: string,
     output: JobOutput,
     registration: Registration,
+    handoff: StateHandoff,
   ): Promise<ChangeCounts | Record<string, never>> {
     const workspace = join(dir, 'configuration');
     await mkdir(workspace);
     const archive = join(dir, 'configuration.tar.gz');
     await this.transfer(() => this.client.download(job.links.configuration, archive));
     await extract({ file: archive, cwd: workspace });
+    // The current state goes where the tool's local backend reads it (and an apply writes it).
+    const stateFile = join(workspace, STATE_FILE);
+    const stateLink = job.links.state;
+    if (stateLink) await this.transfer(() => this.client.download(stateLink, stateFile));
+    const before = stateLink ? await readFile(stateFile) : null;
     const planFile = join(dir, 'plan.bin');
     const planJson = join(dir, 'plan.json');
     const env = {
@@ -217,7 +242,12 @@ export class Executor {
       if (!job.links['plan-file']) throw new JobFailure('the apply job carries no plan-file link');
       const saved = job.links['plan-file'];
       await this.transfer(() => this.client.download(saved, planFile));
-      await step('apply');
+      try {
+        await step('apply');
+      } finally {
+        // Applied, failed half-way or stopped: whatever state the apply left describes what exists.
+        handoff.left = await changedState(stateFile, before);
+      }
       return countApplyChanges(output.text) ?? {};
     }
     await step('plan');

@@ -18,6 +18,11 @@ export interface PendingReport {
   deadline: number;
   /** The signed log link and the whole log, while the log has not gone up in full. */
   log?: { url: string; text: string };
+  /**
+   * The state an apply left (applied or not), while Plinth has not taken it: it describes real
+   * infrastructure, so it goes up before the report and outlives a restart like the report.
+   */
+  state?: { url: string; content: Buffer };
 }
 
 /** What became of one try: taken (or refused for good: nothing will change Plinth's mind), or not yet. */
@@ -28,8 +33,8 @@ const JOB_ID = /^job-[A-Za-z0-9_-]+$/;
 const JOB_FILE = /^(job-[A-Za-z0-9_-]+)\.json$/;
 
 /**
- * The executor's pending reports, one `<job>.json` (and `<job>.log` while the log is unsent) per
- * job in its state directory. Files are written whole and renamed into place, so a crash leaves
+ * The executor's pending reports, one `<job>.json` (and `<job>.log` while the log is unsent,
+ * `<job>.tfstate` while an apply's state is) per job in its state directory. Files are written whole and renamed into place, so a crash leaves
  * the old version or the new one, never half of one.
  */
 export class PendingReports {
@@ -43,8 +48,16 @@ export class PendingReports {
     if (!JOB_ID.test(pending.jobId)) throw new Error(`unexpected job id ${JSON.stringify(pending.jobId)}`);
     await this.ensurePrivate(true);
     if (pending.log) await this.write(`${pending.jobId}.log`, pending.log.text);
-    const { log, ...rest } = pending;
-    await this.write(`${pending.jobId}.json`, JSON.stringify({ ...rest, 'log-url': log?.url }));
+    if (pending.state) await this.write(`${pending.jobId}.tfstate`, pending.state.content);
+    await this.writeReport(pending);
+  }
+
+  private async writeReport(pending: PendingReport): Promise<void> {
+    const { log, state, ...rest } = pending;
+    await this.write(
+      `${pending.jobId}.json`,
+      JSON.stringify({ ...rest, 'log-url': log?.url, 'state-url': state?.url }),
+    );
   }
 
   /** The reports left by an earlier start of an executor of this pool, oldest job first. */
@@ -77,6 +90,7 @@ export class PendingReports {
         // A stored report whose log file is gone is read back without a log.
         await this.remove(`${pending.jobId}.log`);
       }
+      if (pending.state) await this.handOver(pending, pending.state);
       await this.client.finish(pending.jobId, pending.report, pending.agentId);
     } catch (err) {
       if (isRetryable(err)) return { done: false, error: err };
@@ -85,6 +99,32 @@ export class PendingReports {
     }
     await this.forget(pending.jobId);
     return { done: true };
+  }
+
+  /**
+   * Uploads the state an apply left; Plinth answers a repeat with the version it already made. A
+   * state Plinth refuses for good (someone else holds the lock, another lineage, an older serial)
+   * is kept on disk beside the reports, and the report becomes an error that says where it is:
+   * the run must not look as if its state had been saved.
+   */
+  private async handOver(pending: PendingReport, state: { url: string; content: Buffer }): Promise<void> {
+    try {
+      await this.client.upload(state.url, state.content);
+    } catch (err) {
+      if (isRetryable(err)) throw err;
+      const kept = join(this.dir, `${pending.jobId}.refused.tfstate`);
+      await this.write(`${pending.jobId}.refused.tfstate`, state.content);
+      const refused = `Plinth refused the state the apply left (${(err as Error).message}); it is kept at ${kept}`;
+      pending.report = {
+        status: 'errored',
+        'error-message':
+          pending.report.status === 'errored' ? `${pending.report['error-message']}; ${refused}` : refused,
+      };
+    }
+    pending.state = undefined;
+    // The report as it now is goes to disk before the state leaves it: a restart sends that one.
+    await this.writeReport(pending);
+    await this.remove(`${pending.jobId}.tfstate`);
   }
 
   /**
@@ -108,6 +148,7 @@ export class PendingReports {
 
   private async forget(jobId: string): Promise<void> {
     await this.remove(`${jobId}.log`);
+    await this.remove(`${jobId}.tfstate`);
     await this.remove(`${jobId}.json`);
   }
 
@@ -120,22 +161,27 @@ export class PendingReports {
   }
 
   private async read(jobId: string): Promise<PendingReport | null> {
-    let stored: Omit<PendingReport, 'log'> & { 'log-url'?: string };
+    let stored: Omit<PendingReport, 'log' | 'state'> & { 'log-url'?: string; 'state-url'?: string };
     try {
       stored = JSON.parse(await readFile(join(this.dir, `${jobId}.json`), 'utf8')) as typeof stored;
     } catch {
       // Gone meanwhile (another executor sharing the directory sent it), or not one of ours.
       return null;
     }
-    const { 'log-url': url, ...pending } = stored;
+    const { 'log-url': url, 'state-url': stateUrl, ...pending } = stored;
+    const found: PendingReport = pending;
     if (url) {
       const text = await readFile(join(this.dir, `${jobId}.log`), 'utf8').catch(() => undefined);
-      if (text !== undefined) return { ...pending, log: { url, text } };
+      if (text !== undefined) found.log = { url, text };
     }
-    return pending;
+    if (stateUrl) {
+      const content = await readFile(join(this.dir, `${jobId}.tfstate`)).catch(() => undefined);
+      if (content !== undefined) found.state = { url: stateUrl, content };
+    }
+    return found;
   }
 
-  private async write(name: string, content: string): Promise<void> {
+  private async write(name: string, content: string | Buffer): Promise<void> {
     const path = join(this.dir, name);
     const partial = `${path}.${process.pid}.partial`;
     await writeFile(partial, content, { mode: 0o600 });

@@ -1,19 +1,11 @@
-import { Controller, Get, Header, HttpCode } from '@nestjs/common';
+import { Controller, Get, HttpCode } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { HealthCheck, HealthCheckService, TypeOrmHealthIndicator } from '@nestjs/terminus';
 import { API_V2 } from '../common/api-prefix';
 import { Public } from '../common/auth/public.decorator';
 import { ApiErrors } from '../common/jsonapi/openapi';
 import { PublicDocs } from '../http/openapi-document';
-import { PLINTH_VERSION } from './plinth-version';
-
-export const API_VERSION = '2.6';
-
-/**
- * The name in `TFP-AppName`. The real service's clients treat exactly "HCP Terraform" as the
- * cloud and anything else as a self-hosted enterprise install, whose admin APIs they then use.
- */
-export const APP_NAME = 'Plinth';
+import { API_VERSION, APP_NAME } from '../http/api-version-headers';
 
 @ApiTags('health')
 @Public()
@@ -43,20 +35,16 @@ export class HealthController {
 
   @Get(`${API_V2}/ping`)
   @HttpCode(204)
-  @Header('TFP-API-Version', API_VERSION)
-  @Header('TFP-AppName', APP_NAME)
-  @Header('X-TFE-Version', PLINTH_VERSION)
   @ApiOperation({
     summary: 'API version probe used by official clients; no authentication',
     description:
-      "Presents as a self-hosted install: `TFP-AppName` is not the cloud name, `X-TFE-Version` is Plinth's version.",
+      'Presents as a self-hosted install: `TFP-AppName` is not the cloud name. Every answer carries `TFP-API-Version` and `TFP-AppName`; `X-TFE-Version` is not sent.',
   })
   @ApiResponse({
     status: 204,
     headers: {
       'TFP-API-Version': { schema: { type: 'string', example: API_VERSION } },
       'TFP-AppName': { schema: { type: 'string', example: APP_NAME } },
-      'X-TFE-Version': { schema: { type: 'string', example: PLINTH_VERSION } },
     },
   })
   ping(): void {}

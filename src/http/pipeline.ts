@@ -22,7 +22,9 @@ import { middlewareSequence } from './middleware-sequence';
 import { parseQueryOnce } from './query-memo';
 import { contentNegotiation } from './negotiation';
 import { fixedHeaders } from './fixed-headers';
+import { apiVersionHeaders } from './api-version-headers';
 import { jsonBodyParser } from './json-body-parser';
+import { bodyParserError } from '../common/errors/body-errors';
 import { buildOpenApiDocument } from './openapi-document';
 
 export const MAX_JSON_BODY = '1mb';
@@ -42,8 +44,12 @@ const AFTER_AUTH_BODY_ROUTES = [
   { method: 'POST', path: new RegExp(`^/${API_V2}/workspaces/[^/]+/state-versions$`) },
 ];
 
+/** `terraform login`'s sign-in form and OAuth token endpoint take form-encoded bodies (src/cli-login). */
+const FORM_BODY_PATHS = [/^\/app\/oauth\/authorize$/, /^\/oauth\/token$/];
+
 function jsonBodies(): express.RequestHandler {
   const parse = jsonBodyParser(MAX_JSON_BODY);
+  const parseForm = express.urlencoded({ extended: false, limit: '16kb', parameterLimit: 32 });
   return (req: Request, res: Response, next: NextFunction) => {
     // Most requests (every GET) carry no body: nothing to parse, decided without the parser's own checks.
     if (!hasBody(req)) {
@@ -51,6 +57,9 @@ function jsonBodies(): express.RequestHandler {
       return next();
     }
     if (RAW_BODY_PATHS.some((p) => p.test(req.path))) return next();
+    if (FORM_BODY_PATHS.some((p) => p.test(req.path))) {
+      return parseForm(req, res, (err?: unknown) => next(err ? (bodyParserError(err) ?? err) : undefined));
+    }
     if (AFTER_AUTH_BODY_ROUTES.some((r) => r.method === req.method && r.path.test(req.path))) return next();
     parse(req, res, next);
   };
@@ -83,6 +92,7 @@ export async function configureApp(app: NestExpressApplication): Promise<void> {
       app.get(HttpDrain).middleware(),
       app.get(MetricsService).middleware(),
       fixedHeaders(helmet({ contentSecurityPolicy: false, crossOriginEmbedderPolicy: false })),
+      fixedHeaders(apiVersionHeaders),
       rateLimitMiddleware(app.get(RateLimitService)),
       app.get(RequestWatchers).middleware,
       contentNegotiation(),

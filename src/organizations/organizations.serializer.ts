@@ -2,6 +2,7 @@ import { ResourceObject } from '../common/jsonapi/document';
 import { bool, enumOf, ResourceDoc, str, timestamp } from '../common/jsonapi/openapi';
 import { isoMillis } from '../common/jsonapi/timestamps';
 import { OrganizationEntity } from './entities/organization.entity';
+import { entitlementSetPath } from './entitlements';
 
 export const ORGANIZATION_DOC: ResourceDoc = {
   type: 'organizations',
@@ -14,7 +15,7 @@ export const ORGANIZATION_DOC: ResourceDoc = {
     'created-at': timestamp(),
     'updated-at': timestamp(),
   },
-  relationships: { 'default-project': { type: 'projects' } },
+  relationships: { 'default-project': { type: 'projects' }, 'entitlement-set': { type: 'entitlement-sets' } },
   links: ['self'],
 };
 
@@ -45,6 +46,10 @@ export function serializeOrganization(
     },
     relationships: {
       'default-project': { data: defaultProjectId ? { id: defaultProjectId, type: 'projects' } : null },
+      'entitlement-set': {
+        data: { id: org.id, type: 'entitlement-sets' },
+        links: { related: entitlementSetPath(org.name) },
+      },
     },
     links: { self: organizationPath(org.name) },
   };

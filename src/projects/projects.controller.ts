@@ -5,10 +5,27 @@ import { CurrentPrincipal } from '../common/auth/current-principal.decorator';
 import { Principal } from '../common/auth/principal';
 import { pageResult } from '../common/sql/paginate';
 import { JsonApiBody, ParsedBody } from '../common/jsonapi/body';
-import { CollectionDocument, ResourceDocument } from '../common/jsonapi/document';
+import {
+  CollectionDocument,
+  Included,
+  ResourceDocument,
+  ResourceObject,
+  toMany,
+} from '../common/jsonapi/document';
 import { ApiCreate, ApiDelete, ApiList, ApiShow, ApiUpdate } from '../common/jsonapi/openapi';
 import { PageParams } from '../common/jsonapi/pagination';
-import { Paging, QueryValue } from '../common/jsonapi/query';
+import {
+  Includes,
+  Paging,
+  QueryValue,
+  TAG_FILTER_QUERY_DOCS,
+  TagFilter,
+  TagFilters,
+} from '../common/jsonapi/query';
+import {
+  EFFECTIVE_TAG_BINDING_DOC,
+  serializeEffectiveTagBinding,
+} from '../tag-bindings/effective-tag-bindings.serializer';
 import { TAG_BINDINGS_RELATIONSHIP_BODY } from '../tag-bindings/tag-bindings.relationships';
 import { CreateProjectAttributes, UpdateProjectAttributes } from './dto/project-attributes.dto';
 import { ProjectsService, ProjectView } from './projects.service';
@@ -17,6 +34,8 @@ import { LeavesAccessAlone } from '../http/write-effects';
 import { Sortable } from '../common/jsonapi/sort';
 
 const TYPE = { types: ['projects'] };
+/** What `include` may name on project show and list (`effective_tag_bindings` matches too). */
+const PROJECT_INCLUDES = ['effective-tag-bindings'] as const;
 const WRITABLE = {
   writable: ['name', 'description'],
   relationships: ['tag-bindings'],
@@ -33,15 +52,70 @@ export class ProjectsController {
 
   @Get('organizations/:org/projects')
   @Sortable({ name: 'name', 'created-at': 'createdAt' }, 'name')
-  @ApiList(PROJECT_DOC, { query: { 'search[name]': 'substring of the project name' } })
+  @ApiList(PROJECT_DOC, {
+    includes: PROJECT_INCLUDES,
+    includedDocs: [EFFECTIVE_TAG_BINDING_DOC],
+    query: {
+      'search[name]': 'substring of the project name',
+      q: 'substring of the project name (the real service’s spelling)',
+      'filter[names]': 'comma-separated exact project names; projects with any of them',
+      ...TAG_FILTER_QUERY_DOCS,
+    },
+  })
   async list(
     @CurrentPrincipal() p: Principal,
     @Param('org') org: string,
     @Paging() paging: PageParams,
+    @Includes(PROJECT_INCLUDES) include: string[],
+    @TagFilters([/^filter\[names\]$/]) tagged: TagFilter[],
     @QueryValue('search[name]') search?: string,
+    @QueryValue('q') q?: string,
+    @QueryValue('filter[names]') names?: string,
   ): Promise<CollectionDocument> {
-    const page = await this.projects.list(p, org, paging, search);
-    return new CollectionDocument(page.items.map(toResource), pageResult(page));
+    const page = await this.projects.list(p, org, paging, {
+      search,
+      q,
+      names:
+        names === undefined
+          ? undefined
+          : names
+              .split(',')
+              .map((n) => n.trim())
+              .filter(Boolean),
+      tagged,
+    });
+    const resources = page.items.map(toResource);
+    return new CollectionDocument(
+      resources,
+      pageResult(page),
+      await this.included(page.items, include, resources),
+    );
+  }
+
+  /** `include=effective_tag_bindings`: the bindings, and their linkage on each project. */
+  private async included(
+    views: readonly ProjectView[],
+    include: readonly string[],
+    resources: readonly ResourceObject[],
+  ): Promise<ResourceObject[] | undefined> {
+    if (!include.length) return undefined;
+    const effective = await this.projects.effectiveTagBindings(views.map((v) => v.project.id));
+    const included = new Included();
+    views.forEach((v, i) => {
+      const bindings = effective.get(v.project.id) ?? [];
+      included.add(...bindings.map(serializeEffectiveTagBinding));
+      resources[i].relationships = {
+        ...resources[i].relationships,
+        'effective-tag-bindings': {
+          ...resources[i].relationships?.['effective-tag-bindings'],
+          ...toMany(
+            'effective-tag-bindings',
+            bindings.map((b) => b.binding.id),
+          ),
+        },
+      };
+    });
+    return included.toArray();
   }
 
   @Post('organizations/:org/projects')
@@ -55,10 +129,15 @@ export class ProjectsController {
   }
 
   @Get('projects/:id')
-  @ApiShow(PROJECT_DOC)
-  async show(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<ResourceDocument> {
-    const project = await this.projects.requireReadable(p, id);
-    return new ResourceDocument(toResource(await this.projects.view(project)));
+  @ApiShow(PROJECT_DOC, PROJECT_INCLUDES, [EFFECTIVE_TAG_BINDING_DOC])
+  async show(
+    @CurrentPrincipal() p: Principal,
+    @Param('id') id: string,
+    @Includes(PROJECT_INCLUDES) include: string[],
+  ): Promise<ResourceDocument> {
+    const view = await this.projects.view(await this.projects.requireReadable(p, id));
+    const resource = toResource(view);
+    return new ResourceDocument(resource, await this.included([view], include, [resource]));
   }
 
   @Patch('projects/:id')

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, In, Repository } from 'typeorm';
 import { projectsGrantedTo } from '../common/auth/grant-subqueries';
+import { IdSubquery } from '../common/sql/id-subquery';
 import { likeCondition, likePattern } from '../common/sql/like';
 import { paginate, Page } from '../common/sql/paginate';
 import { PageParams } from '../common/jsonapi/pagination';
@@ -12,6 +13,10 @@ import { lockRow } from '../common/sql/transaction';
 export interface ProjectListFilter {
   organizationId: string;
   search?: string;
+  q?: string;
+  names?: string[];
+  /** A condition on the row written with `{id}` for its id column (tag filters). */
+  tagged?: IdSubquery;
   /** Restrict to projects holding a workspace one of these teams can access. */
   teamIds?: string[];
 }
@@ -53,6 +58,12 @@ export class ProjectsRepository {
       .orderBy('p.name', 'ASC')
       .addOrderBy('p.id', 'ASC');
     if (filter.search) qb.andWhere(likeCondition('p.name', 'search'), { search: likePattern(filter.search) });
+    if (filter.q) qb.andWhere(likeCondition('p.name', 'q'), { q: likePattern(filter.q) });
+    if (filter.names) {
+      if (!filter.names.length) qb.andWhere('1 = 0');
+      else qb.andWhere('p.name IN (:...names)', { names: filter.names });
+    }
+    if (filter.tagged) qb.andWhere(filter.tagged.sql.replace(/\{id\}/g, 'p.id'), filter.tagged.parameters);
     if (filter.teamIds) {
       if (!filter.teamIds.length) qb.andWhere('1 = 0');
       else {

@@ -10,11 +10,12 @@ import { invalid, invalidAttribute, notFound } from '../common/errors/domain-err
 import { ParsedBody } from '../common/jsonapi/body';
 import { ResourceObject } from '../common/jsonapi/document';
 import { PageParams } from '../common/jsonapi/pagination';
+import type { TagFilter } from '../common/jsonapi/query';
 import { newId } from '../common/ids';
 import type { OrganizationEntity } from '../organizations/entities/organization.entity';
 import { OrganizationsService } from '../organizations/organizations.service';
 import { TagBindingInput } from '../tag-bindings/tag-binding-rules';
-import { TagBindingsService } from '../tag-bindings/tag-bindings.service';
+import { EffectiveTagBinding, TagBindingsService } from '../tag-bindings/tag-bindings.service';
 import { CreateProjectAttributes, UpdateProjectAttributes } from './dto/project-attributes.dto';
 import { ProjectEntity } from './entities/project.entity';
 import { ProjectWorkspaceCounts } from './project-workspace-counts';
@@ -27,6 +28,16 @@ export interface ProjectView {
   project: ProjectEntity;
   organization: OrganizationEntity;
   workspaceCount: number;
+}
+
+/** The filters of a project list. */
+export interface ProjectListQuery {
+  search?: string;
+  /** The real service's name search (`q`), a substring as `search[name]` is. */
+  q?: string;
+  /** `filter[names]`: projects with any of these exact names. */
+  names?: string[];
+  tagged?: TagFilter[];
 }
 
 @Injectable()
@@ -123,11 +134,23 @@ export class ProjectsService {
     return { project, organization: org, workspaceCount: counts.get(project.id) ?? 0 };
   }
 
-  async list(p: Principal, orgName: string, page: PageParams, search?: string): Promise<Page<ProjectView>> {
+  async list(
+    p: Principal,
+    orgName: string,
+    page: PageParams,
+    query: ProjectListQuery,
+  ): Promise<Page<ProjectView>> {
     const org = await this.organizations.requireVisible(p, orgName);
     const scope = await this.permissions.projectReadScope(p, org.id);
     const result = await this.repo.list(
-      { organizationId: org.id, search, teamIds: 'all' in scope ? undefined : scope.teamIds },
+      {
+        organizationId: org.id,
+        search: query.search,
+        q: query.q,
+        names: query.names,
+        tagged: query.tagged?.length ? this.tagBindings.projectsTagged('{id}', query.tagged) : undefined,
+        teamIds: 'all' in scope ? undefined : scope.teamIds,
+      },
       page,
     );
     const counts = await this.workspaceCounts.of(result.items.map((x) => x.id));
@@ -139,6 +162,11 @@ export class ProjectsService {
         workspaceCount: counts.get(project.id) ?? 0,
       })),
     };
+  }
+
+  /** Each project's tag bindings, for `include=effective_tag_bindings` (a project inherits none). */
+  effectiveTagBindings(projectIds: readonly string[]): Promise<Map<string, EffectiveTagBinding[]>> {
+    return this.tagBindings.effectiveForProjects(projectIds);
   }
 
   async create(

@@ -36,10 +36,18 @@ const JOB_SCHEMA = {
           description:
             'configuration: signed GET of the tar.gz; logs: signed PUT (plan and apply jobs; each replaces the ' +
             'log so far); plan-json: signed PUT (plan jobs) or GET (policy evaluations); plan-file: signed PUT ' +
-            '(plan jobs) or GET (apply jobs)',
-          properties: Object.fromEntries(
-            ['configuration', 'logs', 'plan-json', 'plan-file'].map((k) => [k, { type: 'string' }]),
-          ),
+            '(plan jobs) or GET (apply jobs); state: signed GET of the current state, null while the ' +
+            'workspace has none (plan and apply jobs); state-upload: signed PUT of the state the apply ' +
+            'leaves, whether it succeeded or not (apply jobs; the same bytes again answer 200 with nothing new)',
+          properties: {
+            ...Object.fromEntries(
+              ['configuration', 'logs', 'plan-json', 'plan-file', 'state-upload'].map((k) => [
+                k,
+                { type: 'string' },
+              ]),
+            ),
+            state: { type: 'string', nullable: true },
+          },
         },
         'policy-evaluation': {
           type: 'object',

@@ -18,6 +18,7 @@ import { EvaluationReport, PolicyGateRegistry } from './policy-gate.registry';
 import { RunPolicyTransitions } from './run-policy-transitions';
 import { afterReport, isFinal, JobReport, PhaseKind, RunStatus } from './run-rules';
 import { RunTriggerFiring } from './run-trigger-firing';
+import { StateHandoffRegistry } from './state-handoff.registry';
 import { RunsRepository } from './runs.repository';
 
 /** How many queued jobs one claim looks at, so concurrent claimers spread over them. */
@@ -56,6 +57,7 @@ export class RunJobsService {
     private readonly links: RunLinks,
     private readonly policy: RunPolicyTransitions,
     private readonly gates: PolicyGateRegistry,
+    private readonly handoffs: StateHandoffRegistry,
     private readonly clock: Clock,
     @InjectDataSource() private readonly ds: DataSource,
   ) {}
@@ -126,6 +128,11 @@ export class RunJobsService {
     } else {
       links.logs = this.links.phaseUpload(origin, job.id, 'log');
       links['plan-file'] = this.links.phaseDownload(origin, run.planId, 'plan-file', JOB_LINK_SECONDS);
+    }
+    const handoff = this.handoffs.get();
+    if (handoff && job.kind !== 'policy-evaluation') {
+      const expiresAt = Math.floor(this.clock.now().getTime() / 1000) + JOB_LINK_SECONDS;
+      Object.assign(links, await handoff.links(origin, { id: job.id, kind: job.kind }, run, expiresAt));
     }
     return {
       id: job.id,

@@ -4,7 +4,11 @@ import { Clock, strictlyAfter } from '../common/clock';
 import { notFound } from '../common/errors/domain-error';
 import { newId } from '../common/ids';
 import { isoSecondsOffset } from '../common/jsonapi/timestamps';
-import { WorkspaceQueueState, WorkspacesService } from '../workspaces/workspaces.service';
+import {
+  WorkspaceLockHolder,
+  WorkspaceQueueState,
+  WorkspacesService,
+} from '../workspaces/workspaces.service';
 import { RunJobEntity } from './entities/run-job.entity';
 import { RunPhaseEntity } from './entities/run-phase.entity';
 import { RunEntity } from './entities/run.entity';
@@ -40,6 +44,9 @@ export interface NewRun {
   createdById: string | null;
   triggeringRunId: string | null;
 }
+
+/** The workspace lock a run that may apply holds while it is in progress. */
+export const runLock = (run: Pick<RunEntity, 'id'>): WorkspaceLockHolder => ({ type: 'runs', id: run.id });
 
 /** A phase's status timestamps while it is pending: none, until it is queued. */
 const PENDING_PHASE_TIMESTAMPS = '{}';
@@ -130,9 +137,15 @@ export class RunQueueService {
     if (run) await this.start(manager, run, ws);
   }
 
-  /** pending → plan_queued, with its plan job. */
+  /**
+   * pending → plan_queued, with its plan job. A run that may apply takes the workspace's lock in
+   * the same transaction (the queue let it start because the workspace was unlocked): it holds it
+   * until it ends (see `end`), so nobody writes state or unlocks under it.
+   */
   private async start(manager: EntityManager, run: RunEntity, ws: WorkspaceQueueState): Promise<void> {
-    if (await this.move(manager, run, 'plan_queued')) await this.queuePhase(manager, run, 'plan', ws);
+    if (!(await this.move(manager, run, 'plan_queued'))) return;
+    if (!run.planOnly) await this.workspaces.lockFor(manager, run.workspaceId, runLock(run));
+    await this.queuePhase(manager, run, 'plan', ws);
   }
 
   /**
@@ -200,7 +213,11 @@ export class RunQueueService {
       if (isPhaseEnded(phase.status)) continue;
       await this.movePhase(manager, phase, phaseStatus, { errorMessage: extra.errorMessage ?? null });
     }
-    if (!run.planOnly) await this.advance(manager, run.workspaceId);
+    if (!run.planOnly) {
+      // Whatever ended it, the run lets go of the workspace (if it still holds it) before the next starts.
+      await this.workspaces.release(manager, run.workspaceId, runLock(run));
+      await this.advance(manager, run.workspaceId);
+    }
     return true;
   }
 

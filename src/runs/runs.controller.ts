@@ -26,13 +26,21 @@ import { CONFIGURATION_VERSION_DOC } from './configuration-versions.serializer';
 import { CreateRunAttributes } from './dto/run-attributes.dto';
 import { RunAction, RUN_STATUSES, RunStatus } from './run-rules';
 import { RUN_INCLUDES, RunsPresenter } from './runs.presenter';
-import { APPLY_DOC, PLAN_DOC, RUN_DOC } from './runs.serializer';
+import { APPLY_DOC, COST_ESTIMATE_DOC, PLAN_DOC, RUN_DOC, TASK_STAGE_DOC } from './runs.serializer';
 import { actionComment, RunCommentsService } from './run-comments.service';
 import { RunsService } from './runs.service';
 import { USER_DOC } from '../users/users.serializer';
 import { Sortable } from '../common/jsonapi/sort';
 
-const INCLUDED_DOCS = [WORKSPACE_DOC, CONFIGURATION_VERSION_DOC, USER_DOC, PLAN_DOC, APPLY_DOC];
+const INCLUDED_DOCS = [
+  WORKSPACE_DOC,
+  CONFIGURATION_VERSION_DOC,
+  USER_DOC,
+  PLAN_DOC,
+  APPLY_DOC,
+  TASK_STAGE_DOC,
+  COST_ESTIMATE_DOC,
+];
 const COMMENT_BODY = {
   required: false,
   schema: {
@@ -197,7 +205,8 @@ export class RunsController {
   @Post('workspaces/:id/actions/lock')
   @HttpCode(200)
   @ApiOperation({
-    summary: 'Lock a workspace (needs write): no queued run starts until it is unlocked; 409 if locked',
+    summary:
+      'Lock a workspace (needs write): no queued run starts until it is unlocked; 409 if locked (by anyone, a run too)',
   })
   @ApiBody({ required: false, schema: { type: 'object', properties: { reason: { type: 'string' } } } })
   @ApiResponse({
@@ -215,7 +224,8 @@ export class RunsController {
   @ApiOperation({
     summary: 'Unlock a workspace (needs write); the next pending run starts',
     description:
-      '409 if it is not locked, or is locked by someone else ("locked by User|Team|Organization"); ' +
+      '409 if it is not locked, or is locked by someone else ("locked by User|Team|Organization|Run"; ' +
+      'a run that may apply holds the lock from the start of its plan to its end); ' +
       '422 ("latest state version is still pending") while the newest state version waits for its content.',
   })
   @ApiResponse({
@@ -255,6 +265,8 @@ export class RunsController {
 
   private async workspace(p: Principal, id: string): Promise<ResourceDocument> {
     const view = await this.workspaces.view(p, await this.workspaces.requireAccess(p, id));
-    return new ResourceDocument(serializeWorkspace(view.workspace, view.organization.name, view.level));
+    return new ResourceDocument(
+      serializeWorkspace(view.workspace, view.organization.name, view.level, view.currentRunId),
+    );
   }
 }

@@ -5,7 +5,10 @@ import { OrganizationsModule } from '../organizations/organizations.module';
 import { RunTriggersModule } from '../run-triggers/run-triggers.module';
 import { UsersModule } from '../users/users.module';
 import { WorkspaceBlobsRegistry } from '../workspaces/workspace-blobs.registry';
+import { VariablesModule } from '../variables/variables.module';
 import { WorkspacesModule } from '../workspaces/workspaces.module';
+import { WorkspaceRelationsRegistry } from '../workspaces/workspace-relations.registry';
+import { Principal } from '../common/auth/principal';
 import { ConfigurationVersionsController } from './configuration-versions.controller';
 import { ConfigurationVersionsRepository } from './configuration-versions.repository';
 import { configurationBlobPrefix, ConfigurationVersionsService } from './configuration-versions.service';
@@ -30,9 +33,13 @@ import { RunPolicyTransitions } from './run-policy-transitions';
 import { RunPhasesController } from './run-phases.controller';
 import { RunQueueService } from './run-queue.service';
 import { RunsController } from './runs.controller';
+import { OrganizationRunsController } from './organization-runs.controller';
+import { OrganizationRunsRepository } from './organization-runs.repository';
+import { OrganizationRunsService } from './organization-runs.service';
 import { RunsPresenter } from './runs.presenter';
 import { RunsRepository } from './runs.repository';
 import { RunsService } from './runs.service';
+import { StateHandoffRegistry } from './state-handoff.registry';
 
 @Module({
   imports: [
@@ -48,6 +55,7 @@ import { RunsService } from './runs.service';
     UsersModule,
     OrganizationsModule,
     RunTriggersModule,
+    VariablesModule,
     AgentPoolsModule,
   ],
   controllers: [
@@ -56,8 +64,11 @@ import { RunsService } from './runs.service';
     RunCommentsController,
     RunPhasesController,
     RunJobsController,
+    OrganizationRunsController,
   ],
   providers: [
+    OrganizationRunsRepository,
+    OrganizationRunsService,
     ConfigurationVersionsRepository,
     RunsRepository,
     RunCommentsRepository,
@@ -72,13 +83,33 @@ import { RunsService } from './runs.service';
     RunJobsService,
     RunTimeoutsService,
     PolicyGateRegistry,
+    StateHandoffRegistry,
     RunEventsRegistry,
     RunPolicyTransitions,
   ],
-  exports: [RunsService, RunsPresenter, RunPolicyTransitions, PolicyGateRegistry, RunEventsRegistry, RunLinks],
+  exports: [
+    RunsService,
+    RunsPresenter,
+    RunPolicyTransitions,
+    PolicyGateRegistry,
+    StateHandoffRegistry,
+    RunEventsRegistry,
+    RunLinks,
+  ],
 })
 export class RunsModule {
-  constructor(workspaceBlobs: WorkspaceBlobsRegistry, runs: RunsRepository) {
+  constructor(
+    workspaceBlobs: WorkspaceBlobsRegistry,
+    runs: RunsRepository,
+    relations: WorkspaceRelationsRegistry,
+    service: RunsService,
+    presenter: RunsPresenter,
+  ) {
+    // A workspace's `current-run`, and runs in its `included` (`current_run`, a run holding its lock).
+    const readable = async (p: Principal, ids: string[]) =>
+      presenter.resources(p, await service.readable(p, ids));
+    relations.registerRuns({ currentRunIds: (ids) => runs.currentRunIds(ids), readable });
+    relations.registerHolders('runs', readable);
     // A deleted workspace's (or organization's) configuration archives, logs and plans go with it.
     workspaceBlobs.register(async (manager, workspaceIds) => [
       ...workspaceIds.map(configurationBlobPrefix),

@@ -24,6 +24,9 @@ export const RUN_INCLUDES = [
   'created_by',
   'plan',
   'apply',
+  // Runs have neither (see runs.serializer): asked for, they add nothing.
+  'task-stages',
+  'cost-estimate',
 ] as const;
 
 /** Loads what the run, plan and apply wire shapes need, a whole page at a time. */

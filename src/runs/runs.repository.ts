@@ -188,4 +188,26 @@ export class RunsRepository {
         })
       : Promise.resolve([]);
   }
+
+  /**
+   * Each workspace's current run: the newest that has left the queue (`pending`), one query; ties
+   * on the creation time go to the greater id.
+   */
+  async currentRunIds(workspaceIds: readonly string[]): Promise<Map<string, string>> {
+    const rows = await this.repo
+      .createQueryBuilder('r')
+      .select(['r.id', 'r.workspaceId'])
+      .where('r.workspace_id IN (:...workspaceIds)', { workspaceIds: [...new Set(workspaceIds)] })
+      .andWhere("r.status <> 'pending'")
+      .andWhere(
+        "r.created_at = (SELECT MAX(n.created_at) FROM runs n WHERE n.workspace_id = r.workspace_id AND n.status <> 'pending')",
+      )
+      .getMany();
+    const out = new Map<string, string>();
+    for (const row of rows) {
+      const seen = out.get(row.workspaceId);
+      if (!seen || row.id > seen) out.set(row.workspaceId, row.id);
+    }
+    return out;
+  }
 }

@@ -68,8 +68,22 @@ export const RUN_DOC: ResourceDoc = {
     apply: { type: 'applies' },
     'triggering-run': { type: 'runs' },
     'policy-checks': { type: 'policy-checks', many: true },
+    'task-stages': { type: 'task-stages', many: true },
+    'cost-estimate': { type: 'cost-estimates' },
   },
   links: ['self'],
+};
+
+/** Plinth has no run tasks and no cost estimation: runs link none (the CLI reads both). */
+export const TASK_STAGE_DOC: ResourceDoc = {
+  type: 'task-stages',
+  attributes: { stage: enumOf(['pre_plan', 'post_plan', 'pre_apply', 'post_apply']), status: str() },
+  links: [],
+};
+export const COST_ESTIMATE_DOC: ResourceDoc = {
+  type: 'cost-estimates',
+  attributes: { status: str() },
+  links: [],
 };
 
 const PHASE_ATTRIBUTES = {
@@ -164,6 +178,8 @@ export function serializeRun(
       apply: toOne('applies', run.applyId),
       'triggering-run': toOne('runs', run.triggeringRunId),
       'policy-checks': toMany('policy-checks', policyCheckIds),
+      'task-stages': toMany('task-stages', []),
+      'cost-estimate': toOne('cost-estimates', null),
     },
     links: { self: runPath(run.id) },
   };

@@ -9,11 +9,15 @@ import { inTransaction } from '../common/sql/transaction';
 import { conflict, invalid, notFound } from '../common/errors/domain-error';
 import { ParsedBody } from '../common/jsonapi/body';
 import { PageParams } from '../common/jsonapi/pagination';
+import { checkRunVariables } from '../variables/run-variable-rules';
+import { RunVariablesService } from '../variables/run-variables.service';
 import { WorkspaceLockHolder, WorkspacesService } from '../workspaces/workspaces.service';
 import { ConfigurationVersionsRepository } from './configuration-versions.repository';
 import { CreateRunAttributes } from './dto/run-attributes.dto';
+import { RunJobEntity } from './entities/run-job.entity';
 import { RunPhaseEntity } from './entities/run-phase.entity';
 import { RunEntity } from './entities/run.entity';
+import { RunJobsRepository } from './run-jobs.repository';
 import { RunQueueService } from './run-queue.service';
 import {
   ACTION_LEVEL,
@@ -36,10 +40,12 @@ export class RunsService {
   constructor(
     private readonly repo: RunsRepository,
     private readonly cvs: ConfigurationVersionsRepository,
+    private readonly jobs: RunJobsRepository,
     private readonly queue: RunQueueService,
     private readonly workspaces: WorkspacesService,
     private readonly permissions: PermissionService,
     private readonly clock: Clock,
+    private readonly runVariables: RunVariablesService,
     @InjectDataSource() private readonly ds: DataSource,
   ) {}
 
@@ -50,6 +56,7 @@ export class RunsService {
     const ws = await this.workspaces.requireAccess(p, wsRef.id, ACTION_LEVEL.queue);
     const cvRef = body.toOne('configuration-version', 'configuration-versions');
     const attrs = body.attributes;
+    const variables = checkRunVariables(attrs.variables);
     const settings = await this.workspaces.executionSettings(ws.id);
     return inTransaction(this.ds, async (manager) => {
       const cv = cvRef
@@ -62,7 +69,7 @@ export class RunsService {
       if (cv.status !== 'uploaded') {
         throw invalid(`Configuration version is ${cv.status}, not uploaded`, `${CV_POINTER}/data/id`);
       }
-      return this.queue.enqueue(manager, {
+      const run = await this.queue.enqueue(manager, {
         workspaceId: ws.id,
         configurationVersionId: cv.id,
         message: attrs.message ?? MANUAL_MESSAGE,
@@ -74,6 +81,8 @@ export class RunsService {
         createdById: p.kind === 'user' ? p.userId : null,
         triggeringRunId: null,
       });
+      await this.runVariables.record(manager, run.id, variables);
+      return run;
     });
   }
 
@@ -103,6 +112,18 @@ export class RunsService {
       await this.workspaces.findByIds(runs.map((r) => r.workspaceId)),
     );
     return runs.filter((r) => levels.get(r.workspaceId));
+  }
+
+  /**
+   * The job a state upload link names, with its run (no permission check: the signed link is the
+   * credential). Null when either is gone.
+   */
+  async jobWithRun(
+    jobId: string,
+  ): Promise<{ kind: RunJobEntity['kind']; status: RunJobEntity['status']; run: RunEntity } | null> {
+    const job = await this.jobs.findById(jobId);
+    const run = job && (await this.repo.findById(job.runId));
+    return job && run ? { kind: job.kind, status: job.status, run } : null;
   }
 
   /** A plan or apply, if the principal may read runs of its workspace. */
@@ -213,4 +234,5 @@ const LOCK_HOLDER_NAMES: Record<WorkspaceLockHolder['type'], string> = {
   users: 'User',
   teams: 'Team',
   organizations: 'Organization',
+  runs: 'Run',
 };

@@ -27,6 +27,7 @@ const HOLDER_NAMES: Record<WorkspaceLockHolder['type'], string> = {
   users: 'User',
   teams: 'Team',
   organizations: 'Organization',
+  runs: 'Run',
 };
 
 /** Why `p` may not write the state of a workspace whose lock `holder` has, or null when it may. */
@@ -34,8 +35,22 @@ export function lockRefusal(holder: WorkspaceLockHolder | null, p: Principal): s
   if (!holder) return STATE_TEXTS.notLocked;
   const me: PrincipalResource = principalResource(p);
   if (holder.type === me.type && holder.id === me.id) return null;
-  return `This workspace is locked by ${HOLDER_NAMES[holder.type]}: only the holder of its lock may upload state`;
+  return lockedBy(holder);
 }
+
+/**
+ * Why the run `runId` may not write the workspace's state, or null when it may: it holds the lock,
+ * or nobody does (it ended, timed out or was force-canceled before its executor handed the state
+ * over, or an administrator force-unlocked it: a state an apply left is kept whenever nobody else
+ * holds the lock, because it describes infrastructure that exists).
+ */
+export function runLockRefusal(holder: WorkspaceLockHolder | null, runId: string): string | null {
+  if (!holder || (holder.type === 'runs' && holder.id === runId)) return null;
+  return lockedBy(holder);
+}
+
+const lockedBy = (holder: WorkspaceLockHolder) =>
+  `This workspace is locked by ${HOLDER_NAMES[holder.type]}: only the holder of its lock may upload state`;
 
 export interface DeclaredState {
   serial: number;

@@ -10,6 +10,7 @@ import { WorkspaceUnlockHooks } from '../workspaces/workspace-unlock.registry';
 import { WorkspacesModule } from '../workspaces/workspaces.module';
 import { StateVersionOutputEntity } from './entities/state-version-output.entity';
 import { StateVersionEntity } from './entities/state-version.entity';
+import { RunStateHandoff } from './run-state-handoff';
 import { stateBlobPrefix, StateContent } from './state-content';
 import { StateVersionOutputsController } from './state-version-outputs.controller';
 import { StateVersionsController } from './state-versions.controller';
@@ -37,6 +38,7 @@ import { StateWritesService } from './state-writes.service';
     StateVersionsService,
     StateWritesService,
     StateVersionsPresenter,
+    RunStateHandoff,
   ],
 })
 export class StateVersionsModule implements OnModuleInit {

@@ -39,6 +39,26 @@ export class StateVersionsRepository {
       .findOne({ where: { workspaceId }, order: { createdAt: 'DESC', id: 'DESC' } });
   }
 
+  /** The workspace's current version: its newest finalized one (what finalize makes current). */
+  current(workspaceId: string): Promise<StateVersionEntity | null> {
+    return this.repo.findOne({
+      where: { workspaceId, status: 'finalized' },
+      order: { createdAt: 'DESC', id: 'DESC' },
+    });
+  }
+
+  /** A finalized version the run wrote with exactly this state (by its MD5): a repeated upload. */
+  writtenByRun(
+    manager: EntityManager,
+    workspaceId: string,
+    runId: string,
+    md5: string,
+  ): Promise<StateVersionEntity | null> {
+    return manager
+      .getRepository(StateVersionEntity)
+      .findOne({ where: { workspaceId, runId, md5, status: 'finalized' } });
+  }
+
   /** A workspace's versions, newest first (or in the order `sort` asks). */
   list(
     workspaceId: string,

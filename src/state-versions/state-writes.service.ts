@@ -19,6 +19,7 @@ import {
 } from './dto/state-version-attributes.dto';
 import { StateVersionOutputEntity } from './entities/state-version-output.entity';
 import { StateVersionEntity } from './entities/state-version.entity';
+import { pendingVersion } from './state-version-row';
 import { StateContent, StateKind, StoredState, UPLOAD_PURPOSE } from './state-content';
 import { declarationMismatch, readStateFile, StateFile } from './state-file';
 import { lockRefusal, stateConflict, STATE_TEXTS } from './state-version-rules';
@@ -28,7 +29,7 @@ const ATTRIBUTE = (name: string) => `/data/attributes/${name}`;
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
 /** A state file read and checked, and where it was stored. */
-interface ArrivedState {
+export interface ArrivedState {
   file: StateFile;
   stored: StoredState;
 }
@@ -121,32 +122,19 @@ export class StateWritesService implements OnModuleInit {
         const guard = await this.guard(manager, p, ws.id, declared);
         const newest = await this.repo.newest(manager, ws.id);
         const createdAt = strictlyAfter(newest?.createdAt ?? null, this.clock.now());
-        const version = Object.assign(new StateVersionEntity(), {
+        const version = pendingVersion({
           id,
           workspaceId: ws.id,
-          status: 'pending',
           serial: declared.serial,
           lineage: declared.lineage ?? file?.lineage ?? null,
           md5: declared.md5,
           runId,
           createdById: p.kind === 'user' ? p.userId : null,
-          rollbackOfId: null,
-          stateBlobKey: null,
-          stateDataKey: null,
-          size: null,
           jsonStateBlobKey: storedJson?.blobKey ?? null,
           jsonStateDataKey: storedJson?.dataKey ?? null,
           jsonStateSize: storedJson?.size ?? null,
-          stateFormat: null,
-          terraformVersion: null,
-          resources: null,
-          modules: null,
-          providers: null,
-          resourceCount: 0,
-          resourcesProcessed: false,
           createdAt,
-          updatedAt: createdAt,
-        } satisfies StateVersionEntity);
+        });
         await this.repo.insert(manager, version);
         if (file && stored) await this.finalize(manager, version, { file, stored }, guard);
         for (const s of [stored, storedJson]) if (s && !(await s.lease.release(manager))) throw leaseLost();
@@ -306,9 +294,10 @@ export class StateWritesService implements OnModuleInit {
 
   /**
    * A version gets its state: outputs, summary, finalized; the older pending versions are
-   * discarded and it becomes current unless a newer version already is.
+   * discarded and it becomes current unless a newer version already is. Inside the transaction
+   * that holds `guard` (the workspace's row lock), after the write was checked.
    */
-  private async finalize(
+  async finalize(
     manager: EntityManager,
     version: StateVersionEntity,
     { file, stored }: ArrivedState,

@@ -18,6 +18,11 @@ export interface DownloadTarget {
   key: string;
   filename: string;
   contentType: string;
+  /**
+   * For files stored in another form than they are served (encrypted): their bytes as served, and
+   * how many there are. Without it the blob at `key` is sent as it is.
+   */
+  served?: { size: number; open(): Promise<Readable> };
 }
 
 export interface DownloadHandler {

@@ -77,7 +77,7 @@ export class UploadsController {
   @ApiErrors(404, 410)
   async download(@Param('token') token: string, @Res() res: Response): Promise<void> {
     const target = await this.target(token, res);
-    await pipeline(await this.blobs.get(target.key), res);
+    await pipeline(await (target.served ? target.served.open() : this.blobs.get(target.key)), res);
   }
 
   @Head(':token')
@@ -99,12 +99,13 @@ export class UploadsController {
     const target = await handler.locate(claims.resourceId);
     const stat = await this.blobs.stat(target.key);
     if (!stat) throw notFound();
+    const size = target.served?.size ?? stat.size;
     res.status(200);
     // RFC 6266: an ASCII fallback plus `filename*` (RFC 5987) for names outside ISO-8859-1 or with
     // control characters, which a plain quoted header value cannot carry.
     res.attachment(target.filename);
     res.setHeader('Content-Type', target.contentType);
-    res.setHeader('Content-Length', String(stat.size));
+    res.setHeader('Content-Length', String(size));
     res.setHeader('Cache-Control', 'private, max-age=0');
     return target;
   }

@@ -5,6 +5,8 @@ import { Page, pageOfAll } from '../common/sql/paginate';
 import { inTransaction } from '../common/sql/transaction';
 import { invalid, Violations } from '../common/errors/domain-error';
 import { ParsedBody } from '../common/jsonapi/body';
+import type { TagFilter } from '../common/jsonapi/query';
+import { IdSubquery } from '../common/sql/id-subquery';
 import { PageParams } from '../common/jsonapi/pagination';
 import { newId } from '../common/ids';
 import { ReservedTagKeysService } from '../reserved-tag-keys/reserved-tag-keys.service';
@@ -137,6 +139,85 @@ export class TagBindingsService {
         .map((binding) => ({ binding, inheritedFrom: ws.projectId })),
     ];
     return pageOfAll(all.sort(byKey((e) => e.binding.key)), page, bindingValue);
+  }
+
+  /**
+   * A condition on workspace rows (`id`, `projectId`: their column expressions) that holds when
+   * each filter matches one of the workspace's effective bindings: its own, or its project's that
+   * it does not override.
+   */
+  workspacesTagged(id: string, projectId: string, filters: readonly TagFilter[]): IdSubquery {
+    const parts: string[] = [];
+    let parameters: Record<string, unknown> = {};
+    filters.forEach((f, i) => {
+      const own = this.repo.idsBound('workspace_id', f, `w${i}`);
+      const overridden = this.repo.idsBound('workspace_id', f, `o${i}`, true);
+      const inherited = this.repo.idsBound('project_id', f, `p${i}`);
+      parts.push(
+        `(${id} IN ${own.sql} OR (${projectId} IN ${inherited.sql} AND ${id} NOT IN ${overridden.sql}))`,
+      );
+      parameters = { ...parameters, ...own.parameters, ...overridden.parameters, ...inherited.parameters };
+    });
+    return { sql: parts.join(' AND '), parameters };
+  }
+
+  /** A condition on project rows (`id`: their id column) that holds when each filter matches a binding. */
+  projectsTagged(id: string, filters: readonly TagFilter[]): IdSubquery {
+    const parts: string[] = [];
+    let parameters: Record<string, unknown> = {};
+    filters.forEach((f, i) => {
+      const bound = this.repo.idsBound('project_id', f, `p${i}`);
+      parts.push(`${id} IN ${bound.sql}`);
+      parameters = { ...parameters, ...bound.parameters };
+    });
+    return { sql: parts.join(' AND '), parameters };
+  }
+
+  /**
+   * The effective bindings of many workspaces at once (two queries), for `include`: each
+   * workspace's own bindings plus the project's it does not override, in key order.
+   */
+  async effectiveForWorkspaces(
+    workspaces: readonly { id: string; projectId: string }[],
+  ): Promise<Map<string, EffectiveTagBinding[]>> {
+    const [own, inherited] = await Promise.all([
+      this.repo.allOf(
+        'workspaceId',
+        workspaces.map((w) => w.id),
+      ),
+      this.repo.allOf(
+        'projectId',
+        workspaces.map((w) => w.projectId),
+      ),
+    ]);
+    const out = new Map<string, EffectiveTagBinding[]>();
+    for (const ws of workspaces) {
+      const mine = own.filter((b) => b.workspaceId === ws.id);
+      const all: EffectiveTagBinding[] = [
+        ...mine.map((binding) => ({ binding, inheritedFrom: null })),
+        ...inherited
+          .filter((b) => b.projectId === ws.projectId && !mine.some((o) => sameKey(o.key, b.key)))
+          .map((binding) => ({ binding, inheritedFrom: ws.projectId })),
+      ];
+      out.set(ws.id, all.sort(byKey((e) => e.binding.key)));
+    }
+    return out;
+  }
+
+  /** The bindings of many projects at once (one query), in key order, for `include`. */
+  async effectiveForProjects(projectIds: readonly string[]): Promise<Map<string, EffectiveTagBinding[]>> {
+    const rows = await this.repo.allOf('projectId', projectIds);
+    const out = new Map<string, EffectiveTagBinding[]>();
+    for (const id of projectIds) {
+      out.set(
+        id,
+        rows
+          .filter((b) => b.projectId === id)
+          .sort(byKey((b) => b.key))
+          .map((binding) => ({ binding, inheritedFrom: null })),
+      );
+    }
+    return out;
   }
 
   // Writes made by project and workspace create/update, inside their transaction: `save`

@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { OrganizationsModule } from '../organizations/organizations.module';
 import { UsersModule } from '../users/users.module';
 import { WorkspacesModule } from '../workspaces/workspaces.module';
+import { WorkspaceRelationsRegistry } from '../workspaces/workspace-relations.registry';
 import { TeamMembershipEntity } from './entities/team-membership.entity';
 import { TeamWorkspaceEntity } from './entities/team-workspace.entity';
 import { TeamEntity } from './entities/team.entity';
@@ -23,4 +24,9 @@ import { TeamsService } from './teams.service';
   providers: [TeamsRepository, TeamsService, TeamWorkspacesService],
   exports: [TeamsService],
 })
-export class TeamsModule {}
+export class TeamsModule {
+  constructor(relations: WorkspaceRelationsRegistry, teams: TeamsService) {
+    // A team holding a workspace's lock, in the workspace's `included` (`locked_by`).
+    relations.registerHolders('teams', (p, ids) => teams.visibleResources(p, ids));
+  }
+}

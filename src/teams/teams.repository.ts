@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, In, ObjectLiteral, Repository, SelectQueryBuilder } from 'typeorm';
 import { IdSubquery } from '../common/sql/id-subquery';
+import { likeCondition, likePattern } from '../common/sql/like';
 import { paginate, Page } from '../common/sql/paginate';
 import { lockRow } from '../common/sql/transaction';
 import { PageParams } from '../common/jsonapi/pagination';
@@ -45,15 +46,18 @@ export class TeamsRepository {
   }
 
   /** `(SELECT id …)` of an organization's teams, to embed in a list. */
-  teamIdsOf(organizationId: string): IdSubquery {
-    const sql = this.teams.manager
+  teamIdsOf(organizationId: string, nameLike?: string): IdSubquery {
+    const qb = this.teams.manager
       .createQueryBuilder()
       .subQuery()
       .select('ot.id')
       .from(TeamEntity, 'ot')
-      .where('ot.organization_id = :teamsOrganizationId')
-      .getQuery();
-    return { sql, parameters: { teamsOrganizationId: organizationId } };
+      .where('ot.organization_id = :teamsOrganizationId');
+    if (!nameLike) return { sql: qb.getQuery(), parameters: { teamsOrganizationId: organizationId } };
+    return {
+      sql: qb.andWhere(likeCondition('ot.name', 'teamsNameLike')).getQuery(),
+      parameters: { teamsOrganizationId: organizationId, teamsNameLike: likePattern(nameLike) },
+    };
   }
 
   /** Organizations whose owners team has this user as its only member, one query. */

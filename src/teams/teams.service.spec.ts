@@ -39,6 +39,7 @@ function team(overrides: Partial<TeamEntity> = {}): TeamEntity {
     manageProjects: false,
     manageProviders: false,
     managePolicyOverrides: false,
+    manageVariableSets: false,
     readWorkspaces: false,
     readProjects: false,
     ...overrides,
@@ -122,6 +123,7 @@ describe(TeamsService.name, () => {
         manageProjects: false,
         manageProviders: false,
         managePolicyOverrides: false,
+        manageVariableSets: false,
         readWorkspaces: false,
         readProjects: true,
       });
@@ -170,6 +172,7 @@ describe(TeamsService.name, () => {
         manageProjects: true,
         manageProviders: true,
         managePolicyOverrides: true,
+        manageVariableSets: true,
         readWorkspaces: true,
         readProjects: true,
       });

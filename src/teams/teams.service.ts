@@ -9,12 +9,13 @@ import { inOneStatement, inTransaction } from '../common/sql/transaction';
 import { isUniqueViolation } from '../common/errors/db-errors';
 import { invalid, invalidAttribute, notFound, Violations } from '../common/errors/domain-error';
 import { ParsedBody } from '../common/jsonapi/body';
-import { ResourceIdentifier } from '../common/jsonapi/document';
+import { ResourceIdentifier, ResourceObject } from '../common/jsonapi/document';
 import { PageParams } from '../common/jsonapi/pagination';
 import { newId } from '../common/ids';
 import type { OrganizationEntity } from '../organizations/entities/organization.entity';
 import { OrganizationsService } from '../organizations/organizations.service';
 import { UsersService } from '../users/users.service';
+import { serializeTeam } from './teams.serializer';
 import {
   CreateTeamAttributes,
   OrganizationAccessAttributes,
@@ -48,8 +49,9 @@ export class TeamsService {
   }
 
   /** An organization's teams, as a subquery for the organization's token list. */
-  teamIdsOf(organizationId: string): IdSubquery {
-    return this.repo.teamIdsOf(organizationId);
+  /** The organization's team ids as SQL; `nameLike`: only teams whose name contains it. */
+  teamIdsOf(organizationId: string, nameLike?: string): IdSubquery {
+    return this.repo.teamIdsOf(organizationId, nameLike);
   }
 
   /** Organizations that would be left without an owner if this user went (inside the caller's transaction). */
@@ -79,6 +81,7 @@ export class TeamsService {
       manageProjects: true,
       manageProviders: true,
       managePolicyOverrides: true,
+      manageVariableSets: true,
       readWorkspaces: true,
       readProjects: true,
       createdAt: now,
@@ -99,6 +102,19 @@ export class TeamsService {
     const access = await this.permissions.requireMember(p, team.organizationId);
     if (!seesTeam(access, team)) throw notFound();
     return team;
+  }
+
+  /** Serialized teams among `ids` that the principal may see (a lock holder has one or two). */
+  async visibleResources(p: Principal, ids: string[]): Promise<ResourceObject[]> {
+    const out: ResourceObject[] = [];
+    for (const id of new Set(ids)) {
+      const team = await this.repo.findTeam(id);
+      const access = team ? await this.permissions.organizationAccess(p, team.organizationId) : null;
+      if (!team || !access || !seesTeam(access, team)) continue;
+      const v = await this.view(team);
+      out.push(serializeTeam(v.team, v.organization.name, v.userIds));
+    }
+    return out;
   }
 
   async view(team: TeamEntity, organization?: OrganizationEntity): Promise<TeamView> {
@@ -137,6 +153,7 @@ export class TeamsService {
       manageProjects: false,
       manageProviders: false,
       managePolicyOverrides: false,
+      manageVariableSets: false,
       readWorkspaces: false,
       readProjects: false,
       createdAt: now,

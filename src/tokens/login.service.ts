@@ -35,13 +35,7 @@ export class LoginService {
   }
 
   async login(address: string, attrs: LoginAttributes): Promise<IssuedToken> {
-    const admission = await this.throttle.admit(address, attrs.username);
-    if (!admission.admitted) {
-      const wait = admission.retryAfterSeconds;
-      throw tooManyRequests(`Too many login attempts; try again in ${wait} seconds`, wait);
-    }
-    const user = await this.users.verifyLogin(attrs.username, attrs.password);
-    await this.throttle.succeeded(admission.ticket);
+    const user = await this.authenticate(address, attrs.username, attrs.password);
     const expiredAt =
       attrs['expired-at'] ?? new Date(Date.now() + this.config.loginTokenTtlHours * 3_600_000).toISOString();
     return inTransaction(this.ds, (m) =>
@@ -52,5 +46,21 @@ export class LoginService {
         { description: attrs.description ?? 'login', 'expired-at': expiredAt },
       ),
     );
+  }
+
+  /**
+   * The user whose username and password these are, under the throttle's rules (a 429 when the
+   * attempt may not be checked, a 401 when the password is wrong or the user suspended). Every
+   * password sign-in goes through here: the API's login and the CLI's sign-in page alike.
+   */
+  async authenticate(address: string, username: string, password: string): Promise<{ id: string }> {
+    const admission = await this.throttle.admit(address, username);
+    if (!admission.admitted) {
+      const wait = admission.retryAfterSeconds;
+      throw tooManyRequests(`Too many login attempts; try again in ${wait} seconds`, wait);
+    }
+    const user = await this.users.verifyLogin(username, password);
+    await this.throttle.succeeded(admission.ticket);
+    return user;
   }
 }

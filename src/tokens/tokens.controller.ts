@@ -18,8 +18,16 @@ import { serializeToken, TOKEN_DOC } from './tokens.serializer';
 import { ChangesAccess } from '../http/write-effects';
 import { Sortable } from '../common/jsonapi/sort';
 
-/** Token bodies are optional: an empty POST issues a token with no description. */
-const TYPE = { types: ['authentication-tokens'], optional: true };
+/**
+ * Token bodies are optional: an empty POST issues a token with no description. Newer official
+ * clients send `data.type` empty, and the real service's documentation spells it in the singular;
+ * any other type is refused.
+ */
+const TYPE = {
+  types: ['authentication-tokens', 'authentication-token'],
+  typeRequired: false,
+  optional: true,
+};
 const WRITABLE = { writable: ['description', 'expired-at'] };
 const issued = (t: IssuedToken) => new ResourceDocument(serializeToken(t.token, t.secret));
 
@@ -120,6 +128,49 @@ export class TokensController {
     return issued(await this.tokens.createTeamToken(p, id, body.attributes));
   }
 
+  /** One more team token: a description unique in the team is required; the others stay. */
+  @Post('teams/:id/authentication-tokens')
+  @ApiCreate(TOKEN_DOC, WRITABLE)
+  async createDescribedTeamToken(
+    @CurrentPrincipal() p: Principal,
+    @Param('id') id: string,
+    @JsonApiBody(CreateTokenAttributes, TYPE) body: ParsedBody<CreateTokenAttributes>,
+  ): Promise<ResourceDocument> {
+    return issued(await this.tokens.createDescribedTeamToken(p, id, body.attributes));
+  }
+
+  /** Every team token of the organization (both routes'), without secrets, for its owners. */
+  @Get('organizations/:org/team-tokens')
+  @Sortable(
+    {
+      'created-at': 'createdAt',
+      'expired-at': 'expiresAt',
+      'last-used-at': 'lastUsedAt',
+      'created-by': 'userId',
+    },
+    'created-at',
+  )
+  @ApiList(TOKEN_DOC, { query: { q: 'a substring of the team name' } })
+  async listTeamTokens(
+    @CurrentPrincipal() p: Principal,
+    @Param('org') org: string,
+    @Paging() paging: PageParams,
+    @QueryValue('q') q?: string,
+  ): Promise<CollectionDocument> {
+    const page = await this.tokens.listTeamTokens(p, org, q, paging);
+    return new CollectionDocument(
+      page.items.map((t) => serializeToken(t)),
+      pageResult(page),
+    );
+  }
+
+  /** The team's token (the one this route issues), without its secret. */
+  @Get('teams/:id/authentication-token')
+  @ApiShow(TOKEN_DOC)
+  async showTeamToken(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<ResourceDocument> {
+    return new ResourceDocument(serializeToken(await this.tokens.findTeamToken(p, id)));
+  }
+
   @Delete('teams/:id/authentication-token')
   @ApiDelete()
   async deleteTeamToken(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<void> {
@@ -134,6 +185,16 @@ export class TokensController {
     @JsonApiBody(CreateTokenAttributes, TYPE) body: ParsedBody<CreateTokenAttributes>,
   ): Promise<ResourceDocument> {
     return issued(await this.tokens.createOrganizationToken(p, org, body.attributes));
+  }
+
+  /** The organization's token, without its secret. */
+  @Get('organizations/:org/authentication-token')
+  @ApiShow(TOKEN_DOC)
+  async showOrganizationToken(
+    @CurrentPrincipal() p: Principal,
+    @Param('org') org: string,
+  ): Promise<ResourceDocument> {
+    return new ResourceDocument(serializeToken(await this.tokens.findOrganizationToken(p, org)));
   }
 
   @Delete('organizations/:org/authentication-token')

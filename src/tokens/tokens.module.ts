@@ -21,6 +21,6 @@ import { TokensService } from './tokens.service';
   ],
   controllers: [TokensController, LoginController],
   providers: [TokensRepository, TokensService, LoginService],
-  exports: [TokensService],
+  exports: [TokensService, LoginService],
 })
 export class TokensModule {}

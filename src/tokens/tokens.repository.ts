@@ -14,6 +14,25 @@ export class TokensRepository {
     return this.repo.findOne({ where: { id } });
   }
 
+  /** The team's token from the one-token route (its others are listed with the organization's). */
+  findTeamToken(teamId: string): Promise<TokenEntity | null> {
+    return this.repo.findOne({ where: { teamId, kind: 'team', legacy: true } });
+  }
+
+  /** Team tokens of the teams `teamIds` names, both kinds of route. */
+  listTeamTokens(teamIds: IdSubquery, page: PageParams): Promise<Page<TokenEntity>> {
+    const qb = this.repo
+      .createQueryBuilder('t')
+      .where(`t.kind = 'team' AND t.team_id IN ${teamIds.sql}`, teamIds.parameters)
+      .orderBy('t.created_at', 'ASC')
+      .addOrderBy('t.id', 'ASC');
+    return paginate(qb, page);
+  }
+
+  findOrganizationToken(organizationId: string): Promise<TokenEntity | null> {
+    return this.repo.findOne({ where: { organizationId, kind: 'organization' } });
+  }
+
   listUserTokens(userId: string, page: PageParams): Promise<Page<TokenEntity>> {
     const qb = this.repo
       .createQueryBuilder('t')
@@ -79,9 +98,11 @@ export class TokensRepository {
     await manager.getRepository(TokenEntity).delete({ id });
   }
 
-  /** Removes the team's token (a team has at most one); returns how many went. */
+  /** Removes the team's one-token-route token (it has at most one); returns how many went. */
   async deleteTeamToken(manager: EntityManager, teamId: string): Promise<number> {
-    return (await manager.getRepository(TokenEntity).delete({ teamId, kind: 'team' })).affected ?? 0;
+    return (
+      (await manager.getRepository(TokenEntity).delete({ teamId, kind: 'team', legacy: true })).affected ?? 0
+    );
   }
 
   async deleteOrganizationToken(manager: EntityManager, organizationId: string): Promise<number> {

@@ -17,7 +17,7 @@ export const TOKEN_DOC: ResourceDoc = {
       description: 'When the token last authenticated a request; kept to the minute',
     },
   },
-  relationships: { 'created-by': { type: 'users' } },
+  relationships: { team: { type: 'teams' }, 'created-by': { type: 'users' } },
   links: ['self'],
 };
 
@@ -34,7 +34,10 @@ export function serializeToken(token: TokenEntity, secret?: string): ResourceObj
       'created-at': isoMillis(token.createdAt),
       'last-used-at': isoMillis(token.lastUsedAt),
     },
-    relationships: token.userId ? { 'created-by': toOne('users', token.userId) } : {},
+    relationships: {
+      ...(token.kind === 'team' && token.teamId ? { team: toOne('teams', token.teamId) } : {}),
+      ...(token.userId ? { 'created-by': toOne('users', token.userId) } : {}),
+    },
     links: { self: `/api/v2/authentication-tokens/${token.id}` },
   };
 }

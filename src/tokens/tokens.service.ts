@@ -8,6 +8,7 @@ import { TokenUsage } from '../common/auth/token-usage';
 import { Page } from '../common/sql/paginate';
 import { inTransaction } from '../common/sql/transaction';
 import { invalidAttribute, notFound } from '../common/errors/domain-error';
+import { isUniqueViolation } from '../common/errors/db-errors';
 import { PageParams } from '../common/jsonapi/pagination';
 import { newId } from '../common/ids';
 import { OrganizationsService } from '../organizations/organizations.service';
@@ -54,6 +55,7 @@ export class TokensService implements OnModuleInit {
     owner: Owner,
     attrs: CreateTokenAttributes = {},
     createdBy?: string,
+    legacy = false,
   ): Promise<IssuedToken> {
     const secret = newTokenSecret();
     let expiresAt: Date | null = null;
@@ -73,6 +75,7 @@ export class TokensService implements OnModuleInit {
       teamId: owner.teamId ?? null,
       organizationId: owner.organizationId ?? null,
       description: attrs.description ?? null,
+      legacy,
       expiresAt,
       createdAt: new Date(),
     });
@@ -150,19 +153,77 @@ export class TokensService implements OnModuleInit {
     return true;
   }
 
-  /** A team has one token: creating a new one replaces the old. Owners only. */
+  /**
+   * The one-token route: a team has one such token, and creating a new one replaces it (its
+   * tokens with descriptions stay). Owners only.
+   */
   async createTeamToken(p: Principal, teamId: string, attrs: CreateTokenAttributes): Promise<IssuedToken> {
     const team = await this.teams.requireVisible(p, teamId);
     await this.permissions.requireOwner(p, team.organizationId);
-    const issued = await inTransaction(this.ds, async (m) => {
-      // Two concurrent requests must not leave the team with two tokens.
-      await this.teams.lockForTokenChange(m, team.id);
-      await this.repo.deleteTeamToken(m, team.id);
-      return this.issue(m, 'team', { teamId: team.id }, attrs, p.kind === 'user' ? p.userId : undefined);
-    });
+    const issued = await this.uniqueDescription(() =>
+      inTransaction(this.ds, async (m) => {
+        // Two concurrent requests must not leave the team with two tokens.
+        await this.teams.lockForTokenChange(m, team.id);
+        await this.repo.deleteTeamToken(m, team.id);
+        return this.issue(
+          m,
+          'team',
+          { teamId: team.id },
+          attrs,
+          p.kind === 'user' ? p.userId : undefined,
+          true,
+        );
+      }),
+    );
     // The previous token stops working.
     this.permissions.forgetCachedAccess();
     return issued;
+  }
+
+  /** One more team token, with a description no other token of the team has. Owners only. */
+  async createDescribedTeamToken(
+    p: Principal,
+    teamId: string,
+    attrs: CreateTokenAttributes,
+  ): Promise<IssuedToken> {
+    const team = await this.teams.requireVisible(p, teamId);
+    await this.permissions.requireOwner(p, team.organizationId);
+    if (!attrs.description) throw invalidAttribute('description', "can't be blank");
+    return this.uniqueDescription(() =>
+      inTransaction(this.ds, (m) =>
+        this.issue(m, 'team', { teamId: team.id }, attrs, p.kind === 'user' ? p.userId : undefined),
+      ),
+    );
+  }
+
+  /** The team tokens of an organization (metadata only), for its owners; `q`: a team name substring. */
+  async listTeamTokens(
+    p: Principal,
+    orgName: string,
+    q: string | undefined,
+    page: PageParams,
+  ): Promise<Page<TokenEntity>> {
+    const org = await this.organizations.requireVisible(p, orgName);
+    await this.permissions.requireOwner(p, org.id);
+    return this.repo.listTeamTokens(this.teams.teamIdsOf(org.id, q), page);
+  }
+
+  /** A team's token descriptions are unique (an index holds it under concurrent creates). */
+  private async uniqueDescription(write: () => Promise<IssuedToken>): Promise<IssuedToken> {
+    try {
+      return await write();
+    } catch (err) {
+      if (isUniqueViolation(err)) throw invalidAttribute('description', 'has already been taken');
+      throw err;
+    }
+  }
+
+  async findTeamToken(p: Principal, teamId: string): Promise<TokenEntity> {
+    const team = await this.teams.requireVisible(p, teamId);
+    await this.permissions.requireOwner(p, team.organizationId);
+    const token = await this.repo.findTeamToken(team.id);
+    if (!token) throw notFound();
+    return token;
   }
 
   async deleteTeamToken(p: Principal, teamId: string): Promise<void> {
@@ -194,6 +255,14 @@ export class TokensService implements OnModuleInit {
     // The previous token stops working.
     this.permissions.forgetCachedAccess();
     return issued;
+  }
+
+  async findOrganizationToken(p: Principal, orgName: string): Promise<TokenEntity> {
+    const org = await this.organizations.requireVisible(p, orgName);
+    await this.permissions.requireOwner(p, org.id);
+    const token = await this.repo.findOrganizationToken(org.id);
+    if (!token) throw notFound();
+    return token;
   }
 
   async deleteOrganizationToken(p: Principal, orgName: string): Promise<void> {

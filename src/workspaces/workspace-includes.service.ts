@@ -1,12 +1,23 @@
 import { Injectable } from '@nestjs/common';
 import { Principal } from '../common/auth/principal';
-import { Included, ResourceObject } from '../common/jsonapi/document';
+import { Included, ResourceObject, toMany } from '../common/jsonapi/document';
 import { OrganizationsService } from '../organizations/organizations.service';
 import { ProjectsService } from '../projects/projects.service';
+import { serializeEffectiveTagBinding } from '../tag-bindings/effective-tag-bindings.serializer';
+import { TagBindingsService } from '../tag-bindings/tag-bindings.service';
+import { serializeUser } from '../users/users.serializer';
+import { UsersService } from '../users/users.service';
+import { WorkspaceRelationsRegistry } from './workspace-relations.registry';
 import { WorkspaceView } from './workspaces.service';
 
-/** What `include` may name on workspace show and list. */
-export const WORKSPACE_INCLUDES = ['project', 'organization'] as const;
+/** What `include` may name on workspace show and list (the snake_case spellings match too). */
+export const WORKSPACE_INCLUDES = [
+  'project',
+  'organization',
+  'effective-tag-bindings',
+  'locked-by',
+  'current-run',
+] as const;
 
 /**
  * The `included` array of workspace documents: one query per included type, de-duplicated,
@@ -17,13 +28,21 @@ export class WorkspaceIncludesService {
   constructor(
     private readonly projects: ProjectsService,
     private readonly organizations: OrganizationsService,
+    private readonly tagBindings: TagBindingsService,
+    private readonly users: UsersService,
+    private readonly relations: WorkspaceRelationsRegistry,
   ) {}
 
-  /** Undefined when nothing was asked for, so the document carries no `included` key. */
+  /**
+   * Undefined when nothing was asked for, so the document carries no `included` key. With
+   * `effective-tag-bindings`, each of `resources` (the views serialized, in the same order) gets
+   * that relationship's linkage as well as its link.
+   */
   async resolve(
     p: Principal,
     views: readonly WorkspaceView[],
     include: readonly string[],
+    resources: readonly ResourceObject[] = [],
   ): Promise<ResourceObject[] | undefined> {
     if (!include.length) return undefined;
     const included = new Included();
@@ -43,6 +62,45 @@ export class WorkspaceIncludesService {
         )),
       );
     }
+    if (include.includes('effective-tag-bindings')) {
+      const effective = await this.tagBindings.effectiveForWorkspaces(views.map((v) => v.workspace));
+      views.forEach((v, i) => {
+        const bindings = effective.get(v.workspace.id) ?? [];
+        included.add(...bindings.map(serializeEffectiveTagBinding));
+        const resource = resources[i];
+        if (resource?.relationships?.['effective-tag-bindings']) {
+          resource.relationships['effective-tag-bindings'] = {
+            ...resource.relationships['effective-tag-bindings'],
+            ...toMany(
+              'effective-tag-bindings',
+              bindings.map((b) => b.binding.id),
+            ),
+          };
+        }
+      });
+    }
+    if (include.includes('current-run')) {
+      const ids = views.map((v) => v.currentRunId).filter((id): id is string => id !== null);
+      included.add(...(await this.relations.readableRuns(p, ids)));
+    }
+    if (include.includes('locked-by')) included.add(...(await this.lockHolders(p, views)));
     return included.toArray();
+  }
+
+  private async lockHolders(p: Principal, views: readonly WorkspaceView[]): Promise<ResourceObject[]> {
+    const byType = new Map<string, string[]>();
+    for (const { workspace: ws } of views) {
+      if (ws.lockedByType && ws.lockedById) {
+        byType.set(ws.lockedByType, [...(byType.get(ws.lockedByType) ?? []), ws.lockedById]);
+      }
+    }
+    const out: ResourceObject[] = [];
+    for (const [type, ids] of byType) {
+      if (type === 'users')
+        out.push(...(await this.users.findByIds(ids)).map((u) => serializeUser(u, false)));
+      else if (type === 'organizations') out.push(...(await this.organizations.readableResources(p, ids)));
+      else out.push(...(await this.relations.readableHolders(p, type, ids)));
+    }
+    return out;
   }
 }

@@ -16,11 +16,19 @@ import {
   idParam,
 } from '../common/jsonapi/openapi';
 import { PageParams } from '../common/jsonapi/pagination';
-import { Includes, Paging, QueryValue } from '../common/jsonapi/query';
+import {
+  Includes,
+  Paging,
+  QueryValue,
+  TAG_FILTER_QUERY_DOCS,
+  TagFilter,
+  TagFilters,
+} from '../common/jsonapi/query';
 import { TAG_BINDINGS_RELATIONSHIP_BODY } from '../tag-bindings/tag-bindings.relationships';
 import { CreateWorkspaceAttributes, UpdateWorkspaceAttributes } from './dto/workspace-attributes.dto';
 import { ORGANIZATION_DOC } from '../organizations/organizations.serializer';
 import { PROJECT_DOC } from '../projects/projects.serializer';
+import { EFFECTIVE_TAG_BINDING_DOC } from '../tag-bindings/effective-tag-bindings.serializer';
 import { WORKSPACE_INCLUDES, WorkspaceIncludesService } from './workspace-includes.service';
 import { WorkspacesService, WorkspaceView } from './workspaces.service';
 import { serializeWorkspace, WORKSPACE_DOC } from './workspaces.serializer';
@@ -28,7 +36,7 @@ import { LeavesAccessAlone } from '../http/write-effects';
 import { Sortable } from '../common/jsonapi/sort';
 
 const TYPE = { types: ['workspaces'] };
-const INCLUDED_DOCS = [PROJECT_DOC, ORGANIZATION_DOC];
+const INCLUDED_DOCS = [PROJECT_DOC, ORGANIZATION_DOC, EFFECTIVE_TAG_BINDING_DOC];
 const WRITABLE = {
   writable: [
     'name',
@@ -59,7 +67,8 @@ function ApiSafeDelete(): MethodDecorator {
   );
 }
 
-const toResource = (v: WorkspaceView) => serializeWorkspace(v.workspace, v.organization.name, v.level);
+const toResource = (v: WorkspaceView) =>
+  serializeWorkspace(v.workspace, v.organization.name, v.level, v.currentRunId);
 
 @ApiTags('workspaces')
 @ApiBearerAuth()
@@ -72,7 +81,8 @@ export class WorkspacesController {
   ) {}
 
   private async one(p: Principal, view: WorkspaceView, include: string[]): Promise<ResourceDocument> {
-    return new ResourceDocument(toResource(view), await this.includes.resolve(p, [view], include));
+    const resource = toResource(view);
+    return new ResourceDocument(resource, await this.includes.resolve(p, [view], include, [resource]));
   }
 
   @Get('organizations/:org/workspaces')
@@ -83,6 +93,7 @@ export class WorkspacesController {
     query: {
       'search[name]': 'substring of the name',
       'filter[project][id]': { description: 'only the workspaces of this project', schema: idParam('prj') },
+      ...TAG_FILTER_QUERY_DOCS,
     },
   })
   async list(
@@ -92,10 +103,12 @@ export class WorkspacesController {
     @Includes(WORKSPACE_INCLUDES) include: string[],
     @QueryValue('search[name]') search?: string,
     @QueryValue('filter[project][id]') projectId?: string,
+    @TagFilters([/^filter\[project\]\[id\]$/]) tagged?: TagFilter[],
   ): Promise<CollectionDocument> {
-    const page = await this.workspaces.list(p, org, { search, projectId }, paging);
-    const included = await this.includes.resolve(p, page.items, include);
-    return new CollectionDocument(page.items.map(toResource), pageResult(page), included);
+    const page = await this.workspaces.list(p, org, { search, projectId, tagged }, paging);
+    const resources = page.items.map(toResource);
+    const included = await this.includes.resolve(p, page.items, include, resources);
+    return new CollectionDocument(resources, pageResult(page), included);
   }
 
   @Post('organizations/:org/workspaces')

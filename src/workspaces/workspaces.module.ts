@@ -16,6 +16,8 @@ import { AgentPoolCheckRegistry } from './agent-pool-check.registry';
 import { WorkspaceBlobsRegistry } from './workspace-blobs.registry';
 import { WorkspaceUnlockHooks } from './workspace-unlock.registry';
 import { WorkspacesService } from './workspaces.service';
+import { UsersModule } from '../users/users.module';
+import { WorkspaceRelationsRegistry } from './workspace-relations.registry';
 
 @Module({
   imports: [
@@ -24,6 +26,7 @@ import { WorkspacesService } from './workspaces.service';
     ProjectsModule,
     AdminCatalogsModule,
     TagBindingsModule,
+    UsersModule,
   ],
   controllers: [WorkspacesController],
   providers: [
@@ -36,8 +39,15 @@ import { WorkspacesService } from './workspaces.service';
     WorkspaceListCache,
     WorkspaceByIdCache,
     WorkspaceUsage,
+    WorkspaceRelationsRegistry,
   ],
-  exports: [WorkspacesService, AgentPoolCheckRegistry, WorkspaceBlobsRegistry, WorkspaceUnlockHooks],
+  exports: [
+    WorkspacesService,
+    AgentPoolCheckRegistry,
+    WorkspaceBlobsRegistry,
+    WorkspaceUnlockHooks,
+    WorkspaceRelationsRegistry,
+  ],
 })
 export class WorkspacesModule {
   constructor(organizationBlobs: OrganizationBlobsRegistry, workspaces: WorkspacesService) {

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, In, ObjectLiteral, Repository, SelectQueryBuilder } from 'typeorm';
 import { workspacesGrantedTo } from '../common/auth/grant-subqueries';
+import { IdSubquery } from '../common/sql/id-subquery';
 import { likeCondition, likePattern } from '../common/sql/like';
 import { sorted } from '../common/sql/paginate';
 import { offsetOf, PageParams } from '../common/jsonapi/pagination';
@@ -35,6 +36,8 @@ export interface WorkspaceListFilter {
   projectId?: string;
   /** Restrict to workspaces these teams were given access to. */
   teamIds?: string[];
+  /** A condition on the row written with `{id}` and `{projectId}` for its columns (tag filters). */
+  tagged?: IdSubquery;
 }
 
 @Injectable()
@@ -125,6 +128,12 @@ export class WorkspacesRepository {
       qb.andWhere(likeCondition(`${alias}.name`, 'search'), { search: likePattern(filter.search) });
     }
     if (filter.projectId) qb.andWhere(`${alias}.project_id = :projectId`, { projectId: filter.projectId });
+    if (filter.tagged) {
+      const sql = filter.tagged.sql
+        .replace(/\{id\}/g, `${alias}.id`)
+        .replace(/\{projectId\}/g, `${alias}.project_id`);
+      qb.andWhere(sql, filter.tagged.parameters);
+    }
     if (filter.teamIds) {
       if (!filter.teamIds.length) qb.andWhere('1 = 0');
       else {
@@ -252,6 +261,31 @@ export class WorkspacesRepository {
       },
     );
     return (result.affected ?? 0) > 0;
+  }
+
+  /** Clears the lock only if `holder` holds it: false when someone else (or nobody) does. */
+  async releaseLock(
+    manager: EntityManager,
+    id: string,
+    holder: WorkspaceLockHolder,
+    at: Date,
+  ): Promise<boolean> {
+    const result = await manager
+      .getRepository(WorkspaceEntity)
+      .update(
+        { id, locked: true, lockedByType: holder.type, lockedById: holder.id },
+        { locked: false, lockedByType: null, lockedById: null, updatedAt: at },
+      );
+    return (result.affected ?? 0) > 0;
+  }
+
+  /** The organization's workspace ids as SQL, optionally only those `granted` reaches. */
+  idsOf(organizationId: string, granted?: IdSubquery): IdSubquery {
+    const where = granted ? ` AND ow.id IN ${granted.sql}` : '';
+    return {
+      sql: `(SELECT ow.id FROM workspaces ow WHERE ow.organization_id = :ownerOrganizationId${where})`,
+      parameters: { ownerOrganizationId: organizationId, ...granted?.parameters },
+    };
   }
 
   async idsInOrganization(manager: EntityManager, organizationId: string): Promise<string[]> {

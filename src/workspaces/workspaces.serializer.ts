@@ -26,6 +26,9 @@ export const WORKSPACE_DOC: ResourceDoc = {
     'auto-apply': bool('Runs apply once planned, without confirmation'),
     'auto-apply-run-trigger': bool('Runs queued by a run trigger apply on their own'),
     'resource-count': int('Managed resource instances in the current state version (0 without state)'),
+    'structured-run-output-enabled': bool(
+      'Always false: runs keep the tool’s own log, which the CLI prints as it is (no JSON plan rendering)',
+    ),
     permissions: {
       type: 'object',
       properties: {
@@ -40,6 +43,8 @@ export const WORKSPACE_DOC: ResourceDoc = {
         'can-unlock': bool(),
         'can-force-unlock': bool('Unlock whoever holds the lock (admin)'),
         'can-force-delete': bool('Delete the workspace even while its state manages resources (admin)'),
+        'can-read-variable': bool('Read its variables (any access)'),
+        'can-update-variable': bool('Create, change and delete its variables (write or admin)'),
       },
     },
     'created-at': timestamp(),
@@ -48,9 +53,10 @@ export const WORKSPACE_DOC: ResourceDoc = {
   relationships: {
     organization: { type: 'organizations' },
     project: { type: 'projects' },
-    'locked-by': { type: ['users', 'teams', 'organizations'] },
+    'locked-by': { type: ['users', 'teams', 'organizations', 'runs'] },
     'current-state-version': { type: 'state-versions' },
     'agent-pool': { type: 'agent-pools' },
+    'current-run': { type: 'runs' },
     ...TAG_BINDING_RELATIONSHIP_DOCS,
   },
   links: ['self'],
@@ -64,6 +70,7 @@ export function serializeWorkspace(
   ws: WorkspaceEntity,
   organizationName: string,
   level: WorkspaceAccessLevel | null,
+  currentRunId: string | null = null,
 ): ResourceObject {
   const admin = level === 'admin';
   const write = level === 'write' || admin;
@@ -80,6 +87,7 @@ export function serializeWorkspace(
       'auto-apply': ws.autoApply,
       'auto-apply-run-trigger': ws.autoApplyRunTrigger,
       'resource-count': ws.resourceCount,
+      'structured-run-output-enabled': false,
       permissions: {
         'can-update': admin,
         'can-destroy': admin,
@@ -92,6 +100,8 @@ export function serializeWorkspace(
         'can-unlock': write,
         'can-force-unlock': admin,
         'can-force-delete': admin,
+        'can-read-variable': level !== null,
+        'can-update-variable': write,
       },
       'created-at': isoMillis(ws.createdAt),
       'updated-at': isoMillis(ws.updatedAt),
@@ -102,6 +112,7 @@ export function serializeWorkspace(
       'locked-by': ws.lockedByType ? toOne(ws.lockedByType, ws.lockedById) : { data: null },
       'current-state-version': toOne('state-versions', ws.currentStateVersionId),
       'agent-pool': toOne('agent-pools', ws.agentPoolId),
+      'current-run': toOne('runs', currentRunId),
       ...tagBindingRelationships(workspacePath(ws.id)),
     },
     links: { self: workspacePath(ws.id) },

@@ -42,11 +42,17 @@ import {
 export type { WorkspaceQueueState, WorkspaceStateGuard } from './workspaces.repository';
 export type { WorkspaceLockHolder } from './entities/workspace.entity';
 import { serializeWorkspace } from './workspaces.serializer';
+import { IdSubquery } from '../common/sql/id-subquery';
+import { workspacesGrantedTo } from '../common/auth/grant-subqueries';
+import { WorkspaceRelationsRegistry } from './workspace-relations.registry';
+import type { TagFilter } from '../common/jsonapi/query';
 
 export interface WorkspaceView {
   workspace: WorkspaceEntity;
   organization: OrganizationEntity;
   level: WorkspaceAccessLevel | null;
+  /** The newest run that has left the workspace's queue, if any (`current-run`). */
+  currentRunId: string | null;
 }
 
 /** Pages from this offset on remember where they start (see listPage). */
@@ -67,6 +73,8 @@ const AGENT_POOL = '/data/relationships/agent-pool';
 export interface WorkspaceListQuery {
   search?: string;
   projectId?: string;
+  /** `filter[tagged]`: every entry matches one of the workspace's effective tag bindings. */
+  tagged?: TagFilter[];
 }
 
 @Injectable()
@@ -85,6 +93,7 @@ export class WorkspacesService {
     private readonly workspaceBlobs: WorkspaceBlobsRegistry,
     private readonly blobs: BlobStore,
     private readonly unlockHooks: WorkspaceUnlockHooks,
+    private readonly relations: WorkspaceRelationsRegistry,
   ) {}
 
   private readonly logger = new Logger(WorkspacesService.name);
@@ -144,11 +153,12 @@ export class WorkspacesService {
   }
 
   async view(p: Principal, ws: WorkspaceEntity, organization?: OrganizationEntity): Promise<WorkspaceView> {
-    const [org, level] = await Promise.all([
+    const [org, level, currentRuns] = await Promise.all([
       organization ?? this.organizations.requireById(ws.organizationId),
       this.permissions.workspaceLevel(p, ws),
+      this.relations.currentRunIds([ws.id]),
     ]);
-    return { workspace: ws, organization: org, level };
+    return { workspace: ws, organization: org, level, currentRunId: currentRuns.get(ws.id) ?? null };
   }
 
   /** Serialized workspaces among `ids` that the principal may read, for `included` arrays. */
@@ -161,14 +171,32 @@ export class WorkspacesService {
     const orgs = new Map(
       (await this.organizations.findByIds(workspaces.map((w) => w.organizationId))).map((o) => [o.id, o]),
     );
-    const levels = await this.permissions.workspaceLevels(p, workspaces);
+    const [levels, currentRuns] = await Promise.all([
+      this.permissions.workspaceLevels(p, workspaces),
+      this.relations.currentRunIds(workspaces.map((w) => w.id)),
+    ]);
     const out: ResourceObject[] = [];
     for (const ws of workspaces) {
       const level = levels.get(ws.id) ?? null;
       const org = orgs.get(ws.organizationId);
-      if (level && org) out.push(serializeWorkspace(ws, org.name, level));
+      if (level && org) out.push(serializeWorkspace(ws, org.name, level, currentRuns.get(ws.id) ?? null));
     }
     return out;
+  }
+
+  /**
+   * The organization (404 unless the caller is a member) and, as SQL for another module's list,
+   * the ids of its workspaces the caller may read.
+   */
+  async readableIdsIn(p: Principal, orgName: string): Promise<{ organizationId: string; ids: IdSubquery }> {
+    const org = await this.organizations.requireVisible(p, orgName);
+    const scope = await this.permissions.workspaceReadScope(p, org.id);
+    if ('all' in scope) return { organizationId: org.id, ids: this.repo.idsOf(org.id) };
+    // No team: `IN (NULL)` holds for no row.
+    const granted = scope.teamIds.length
+      ? workspacesGrantedTo(scope.teamIds)
+      : { sql: '(NULL)', parameters: {} };
+    return { organizationId: org.id, ids: this.repo.idsOf(org.id, granted) };
   }
 
   async list(
@@ -179,17 +207,33 @@ export class WorkspacesService {
   ): Promise<Page<WorkspaceView>> {
     const org = await this.organizations.requireVisible(p, orgName);
     const scope = await this.permissions.workspaceReadScope(p, org.id);
-    const filter = { organizationId: org.id, ...query, teamIds: 'all' in scope ? undefined : scope.teamIds };
-    const key = JSON.stringify([filter.organizationId, filter.search, filter.projectId, filter.teamIds]);
+    const { tagged, ...rest } = query;
+    const filter = {
+      organizationId: org.id,
+      ...rest,
+      tagged: tagged?.length ? this.tagBindings.workspacesTagged('{id}', '{projectId}', tagged) : undefined,
+      teamIds: 'all' in scope ? undefined : scope.teamIds,
+    };
+    const key = JSON.stringify([
+      filter.organizationId,
+      filter.search,
+      filter.projectId,
+      filter.teamIds,
+      tagged,
+    ]);
     const [workspaces, totalCount] = await Promise.all([
       this.listPage(key, filter, page),
       this.lists.get(`count:${key}`, () => this.repo.count(filter)),
     ]);
-    const levels = await this.permissions.workspaceLevels(p, workspaces);
+    const [levels, currentRuns] = await Promise.all([
+      this.permissions.workspaceLevels(p, workspaces),
+      this.relations.currentRunIds(workspaces.map((w) => w.id)),
+    ]);
     const items = workspaces.map((ws) => ({
       workspace: ws,
       organization: org,
       level: levels.get(ws.id) ?? null,
+      currentRunId: currentRuns.get(ws.id) ?? null,
     }));
     return pageOf(items, totalCount, page);
   }
@@ -356,6 +400,17 @@ export class WorkspacesService {
   ): Promise<boolean> {
     if (!(await this.repo.setLock(manager, id, null, new Date()))) return false;
     await this.unlockHooks.run(manager, id, options.forced);
+    return true;
+  }
+
+  /**
+   * Releases the lock `holder` holds (a run that ended); false when the lock is someone else's or
+   * gone (force-unlocked meanwhile). The unlock hooks run as for a forced unlock: nothing may keep
+   * a run that ended holding the workspace.
+   */
+  async release(manager: EntityManager, id: string, holder: WorkspaceLockHolder): Promise<boolean> {
+    if (!(await this.repo.releaseLock(manager, id, holder, new Date()))) return false;
+    await this.unlockHooks.run(manager, id, true);
     return true;
   }
 

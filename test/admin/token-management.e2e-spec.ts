@@ -70,7 +70,7 @@ describe('tokens listed and revoked without their secrets', () => {
 
       const res = await owner.api.get(`/api/v2/organizations/${org}/authentication-tokens`).expect(200);
       expect(res.body.data).toEqual([
-        tokenShape(teamToken.id, { kind: 'team', description: 'ci', createdBy: owner.userId }),
+        tokenShape(teamToken.id, { kind: 'team', description: 'ci', createdBy: owner.userId, team }),
         tokenShape(orgToken.id, { kind: 'organization', description: 'org', createdBy: owner.userId }),
       ]);
       expectPagination(res.body, { current: 1, size: 20, prev: null, next: null, pages: 1, count: 2 });

@@ -1,6 +1,7 @@
 /**
- * `npm run test:docs`: the API explorer in a real headless Chromium (Debian's `chromium`
- * package). Not part of `npm test`; skips with a message when no Chromium is installed.
+ * `npm run test:docs`: the API explorer and the `terraform login` sign-in page in a real headless
+ * Chromium (Debian's `chromium` package). Not part of `npm test`; skips with a message when no
+ * Chromium is installed.
  */
 const { resolve } = require('node:path');
 

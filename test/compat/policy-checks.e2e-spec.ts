@@ -104,6 +104,8 @@ describe('policy checks, as the official client reads them', () => {
       apply: { data: { id: expect.stringMatching(idOf('apply')), type: 'applies' } },
       'triggering-run': { data: null },
       'policy-checks': { data: [{ id: checkId, type: 'policy-checks' }] },
+      'task-stages': { data: [] },
+      'cost-estimate': { data: null },
     });
     const runs = await admin.api.get(`/api/v2/workspaces/${ws}/runs`).expect(200);
     expect(runs.body.data.find((r: { id: string }) => r.id === runId).relationships['policy-checks']).toEqual(

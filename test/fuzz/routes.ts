@@ -103,6 +103,7 @@ const teamAttrs = {
       'manage-projects',
       'manage-providers',
       'manage-policy-overrides',
+      'manage-variable-sets',
       'read-workspaces',
       'read-projects',
     ],
@@ -174,6 +175,19 @@ const moduleVersionBody = {
   attributes: ['version', 'commit-sha'],
 } as const;
 
+const varAttrs = {
+  kind: 'resource',
+  type: 'vars',
+  attributes: ['key', 'value', 'description', 'category', 'hcl', 'sensitive'],
+} as const;
+const varSample = (f: FuzzFixtures) => ({ key: f.unique('k').replace(/-/g, '_'), category: 'terraform' });
+const varsetAttrs = {
+  kind: 'resource',
+  type: 'varsets',
+  attributes: ['name', 'description', 'global', 'priority'],
+  relationships: ['parent', 'workspaces', 'projects'],
+} as const;
+
 export const FUZZ_ROUTES: readonly FuzzRoute[] = [
   // organizations
   { method: 'GET', path: '/api/v2/organizations', query: PAGE },
@@ -191,7 +205,15 @@ export const FUZZ_ROUTES: readonly FuzzRoute[] = [
     method: 'GET',
     path: '/api/v2/organizations/:org/projects',
     params: org,
-    query: [...PAGE, 'search[name]'],
+    query: [
+      ...PAGE,
+      'search[name]',
+      'q',
+      'filter[names]',
+      'filter[tagged][0][key]',
+      'filter[tagged][0][value]',
+      'include',
+    ],
   },
   {
     method: 'POST',
@@ -208,7 +230,14 @@ export const FUZZ_ROUTES: readonly FuzzRoute[] = [
     method: 'GET',
     path: '/api/v2/organizations/:org/workspaces',
     params: org,
-    query: [...PAGE, 'search[name]', 'filter[project][id]'],
+    query: [
+      ...PAGE,
+      'search[name]',
+      'filter[project][id]',
+      'filter[tagged][0][key]',
+      'filter[tagged][0][value]',
+      'include',
+    ],
   },
   {
     method: 'POST',
@@ -286,6 +315,9 @@ export const FUZZ_ROUTES: readonly FuzzRoute[] = [
     body: { kind: 'object', fields: ['comment'] },
   })),
   { method: 'GET', path: '/api/v2/runs/:id/comments', query: PAGE },
+  { method: 'GET', path: '/api/v2/runs/:id/run-events', query: PAGE },
+  { method: 'GET', path: '/api/v2/organizations/:org/runs/queue', params: org, query: PAGE },
+  { method: 'GET', path: '/api/v2/organizations/:org/capacity', params: org },
   {
     method: 'POST',
     path: '/api/v2/runs/:id/comments',
@@ -477,6 +509,16 @@ export const FUZZ_ROUTES: readonly FuzzRoute[] = [
     destructive: true,
   },
   { method: 'POST', path: '/api/v2/organizations/:org/authentication-token', params: org, body: tokenAttrs },
+  { method: 'GET', path: '/api/v2/organizations/:org/authentication-token', params: org },
+  { method: 'GET', path: '/api/v2/teams/:id/authentication-token', params: (f) => ({ id: f.teamId }) },
+  {
+    method: 'POST',
+    path: '/api/v2/teams/:id/authentication-tokens',
+    params: (f) => ({ id: f.teamId }),
+    body: tokenAttrs,
+    sample: (f) => ({ description: f.unique('ci') }),
+  },
+  { method: 'GET', path: '/api/v2/organizations/:org/team-tokens', params: org, query: [...PAGE, 'q'] },
   {
     method: 'DELETE',
     path: '/api/v2/organizations/:org/authentication-token',
@@ -515,6 +557,16 @@ export const FUZZ_ROUTES: readonly FuzzRoute[] = [
     query: [...PAGE, 'filter[kind]'],
   },
   { method: 'POST', path: '/api/v2/login', auth: 'none', body: loginAttrs },
+  // terraform login: HTML and form-encoded bodies (raw here: no JSON attribute to sweep)
+  {
+    method: 'GET',
+    path: '/app/oauth/authorize',
+    auth: 'none',
+    query: ['response_type', 'client_id', 'redirect_uri', 'state', 'code_challenge', 'code_challenge_method'],
+  },
+  { method: 'POST', path: '/app/oauth/authorize', auth: 'none', body: { kind: 'raw' } },
+  { method: 'POST', path: '/oauth/token', auth: 'none', body: { kind: 'raw' } },
+  { method: 'GET', path: '/api/v2/organizations/:org/entitlement-set', params: org },
   {
     method: 'GET',
     path: '/api/v2/organization/audit-trail',
@@ -777,7 +829,63 @@ export const FUZZ_ROUTES: readonly FuzzRoute[] = [
   { method: 'GET', path: `/api/v2/${MODULE}/version`, params: org, query: ['module_version'] },
   { method: 'DELETE', path: `/api/v2/${MODULE}/:version`, params: org, destructive: true },
   { method: 'GET', path: '/api/registry/v1/modules/:namespace/:name/:provider/versions' },
+  { method: 'GET', path: '/api/registry/v1/modules/:namespace/:name/:provider/:version' },
+  {
+    method: 'POST',
+    path: '/api/v2/registry-modules/actions/delete/:org/:name',
+    params: org,
+    destructive: true,
+  },
+  {
+    method: 'POST',
+    path: '/api/v2/registry-modules/actions/delete/:org/:name/:provider',
+    params: org,
+    destructive: true,
+  },
+  {
+    method: 'POST',
+    path: '/api/v2/registry-modules/actions/delete/:org/:name/:provider/:version',
+    params: org,
+    destructive: true,
+  },
   { method: 'GET', path: '/api/registry/v1/modules/:namespace/:name/:provider/:version/download' },
+  // variables and variable sets
+  { method: 'POST', path: '/api/v2/workspaces/:id/vars', params: ws, body: varAttrs, sample: varSample },
+  { method: 'GET', path: '/api/v2/workspaces/:id/vars', params: ws, query: [...PAGE, 'sort'] },
+  { method: 'GET', path: '/api/v2/workspaces/:id/all-vars', params: ws, query: [...PAGE, 'sort'] },
+  { method: 'GET', path: '/api/v2/workspaces/:id/vars/:var_id', params: ws },
+  { method: 'PATCH', path: '/api/v2/workspaces/:id/vars/:var_id', params: ws, body: varAttrs },
+  { method: 'DELETE', path: '/api/v2/workspaces/:id/vars/:var_id', params: ws, destructive: true },
+  {
+    method: 'GET',
+    path: '/api/v2/vars',
+    query: [...PAGE, 'filter[organization][name]', 'filter[workspace][name]'],
+  },
+  { method: 'POST', path: '/api/v2/vars', body: { ...varAttrs, relationships: ['workspace'] } },
+  {
+    method: 'POST',
+    path: '/api/v2/organizations/:org/varsets',
+    params: org,
+    body: varsetAttrs,
+    sample: (f) => ({ name: f.unique('set'), global: false }),
+  },
+  {
+    method: 'GET',
+    path: '/api/v2/organizations/:org/varsets',
+    params: org,
+    query: [...PAGE, 'q', 'include'],
+  },
+  { method: 'GET', path: '/api/v2/workspaces/:id/varsets', params: ws, query: [...PAGE, 'include'] },
+  { method: 'GET', path: '/api/v2/varsets/:id', query: ['include'] },
+  { method: 'PATCH', path: '/api/v2/varsets/:id', body: varsetAttrs },
+  { method: 'DELETE', path: '/api/v2/varsets/:id', destructive: true },
+  {
+    method: 'POST',
+    path: '/api/v2/varsets/:id/relationships/workspaces',
+    body: { kind: 'identifiers', type: 'workspaces' },
+  },
+  { method: 'POST', path: '/api/v2/varsets/:id/relationships/vars', body: varAttrs },
+  { method: 'GET', path: '/api/v2/varsets/:id/relationships/vars', query: PAGE },
   // health and probes
   { method: 'GET', path: '/api/v2/ping', auth: 'none' },
   { method: 'GET', path: '/healthz', auth: 'none' },

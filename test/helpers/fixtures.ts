@@ -102,6 +102,7 @@ export type Flag =
   | 'manage-projects'
   | 'manage-providers'
   | 'manage-policy-overrides'
+  | 'manage-variable-sets'
   | 'read-workspaces'
   | 'read-projects';
 

@@ -31,6 +31,10 @@ export function organizationShape(
     },
     relationships: {
       'default-project': { data: { id: expect.stringMatching(idOf('prj')), type: 'projects' } },
+      'entitlement-set': {
+        data: { id: expect.stringMatching(idOf('org')), type: 'entitlement-sets' },
+        links: { related: `/api/v2/organizations/${name}/entitlement-set` },
+      },
     },
     links: { self: `/api/v2/organizations/${name}` },
   };
@@ -76,6 +80,8 @@ export function workspacePermissions(level: Level) {
     'can-unlock': write,
     'can-force-unlock': admin,
     'can-force-delete': admin,
+    'can-read-variable': true,
+    'can-update-variable': write,
   };
 }
 
@@ -83,7 +89,13 @@ export function workspaceShape(
   id: string,
   org: string,
   projectId: string,
-  options: { name: string; description?: string | null; engineVersion?: string; level?: Level },
+  options: {
+    name: string;
+    description?: string | null;
+    engineVersion?: string;
+    level?: Level;
+    currentRun?: string | null;
+  },
 ) {
   const level = options.level ?? 'admin';
   return {
@@ -99,6 +111,7 @@ export function workspaceShape(
       'auto-apply': false,
       'auto-apply-run-trigger': false,
       'resource-count': 0,
+      'structured-run-output-enabled': false,
       permissions: workspacePermissions(level),
       ...timestamps(),
     },
@@ -108,6 +121,7 @@ export function workspaceShape(
       'locked-by': { data: null },
       'current-state-version': { data: null },
       'agent-pool': { data: null },
+      'current-run': { data: options.currentRun ? { id: options.currentRun, type: 'runs' } : null },
       ...tagBindingLinks(`/api/v2/workspaces/${id}`),
     },
     links: { self: `/api/v2/workspaces/${id}` },
@@ -120,6 +134,7 @@ export const ALL_FLAGS = [
   'manage-projects',
   'manage-providers',
   'manage-policy-overrides',
+  'manage-variable-sets',
   'read-workspaces',
   'read-projects',
 ] as const;
@@ -178,6 +193,8 @@ export function tokenShape(
     expiredAt?: string | null;
     /** true: the token has authenticated a request since it was issued. */
     lastUsed?: boolean;
+    /** The team of a team token. */
+    team?: string;
   },
 ) {
   return {
@@ -191,9 +208,10 @@ export function tokenShape(
       'created-at': expect.stringMatching(ISO_MILLIS),
       'last-used-at': options.lastUsed ? expect.stringMatching(ISO_MILLIS) : null,
     },
-    relationships: options.createdBy
-      ? { 'created-by': { data: { id: options.createdBy, type: 'users' } } }
-      : {},
+    relationships: {
+      ...(options.team ? { team: { data: { id: options.team, type: 'teams' } } } : {}),
+      ...(options.createdBy ? { 'created-by': { data: { id: options.createdBy, type: 'users' } } } : {}),
+    },
     links: { self: `/api/v2/authentication-tokens/${id}` },
   };
 }

@@ -44,6 +44,7 @@ describe('provider registry protocol (consumer side)', () => {
     const res = await request(t.origin).get('/.well-known/terraform.json').expect(200);
     expect(res.headers['content-type']).toMatch(/^application\/json/);
     expect(res.body).toEqual({
+      'login.v1': expect.objectContaining({ client: 'terraform-cli' }),
       'modules.v1': '/api/registry/v1/modules/',
       'providers.v1': '/api/registry/v1/providers/',
       'tfe.v2': '/api/v2/',

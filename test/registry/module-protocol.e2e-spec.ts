@@ -51,6 +51,7 @@ describe('module registry protocol (consumer side)', () => {
 
     const discovery = await request(t.origin).get('/.well-known/terraform.json').expect(200);
     expect(discovery.body).toEqual({
+      'login.v1': expect.objectContaining({ client: 'terraform-cli' }),
       'modules.v1': '/api/registry/v1/modules/',
       'providers.v1': '/api/registry/v1/providers/',
       'tfe.v2': '/api/v2/',

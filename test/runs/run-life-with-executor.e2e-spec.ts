@@ -200,6 +200,8 @@ describe('the life of a run, driven by the reference executor', () => {
       apply: { data: { id: run.applyId, type: 'applies' } },
       'triggering-run': { data: extra.triggeringRun ? { id: extra.triggeringRun, type: 'runs' } : null },
       'policy-checks': { data: [] },
+      'task-stages': { data: [] },
+      'cost-estimate': { data: null },
     },
     links: { self: `/api/v2/runs/${run.id}` },
   });

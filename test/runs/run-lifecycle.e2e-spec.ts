@@ -63,6 +63,8 @@ describe('the life of a run, driven through the executor protocol', () => {
           logs: expect.stringMatching(/\/uploads\//),
           'plan-json': expect.stringMatching(/\/uploads\//),
           'plan-file': expect.stringMatching(/\/uploads\//),
+          // The workspace has no state yet.
+          state: null,
         },
       },
     });

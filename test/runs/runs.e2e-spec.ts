@@ -77,6 +77,8 @@ describe('runs: create, read, queue, lock', () => {
         apply: { data: { id: expect.stringMatching(idOf('apply')), type: 'applies' } },
         'triggering-run': { data: null },
         'policy-checks': { data: [] },
+        'task-stages': { data: [] },
+        'cost-estimate': { data: null },
       },
       links: { self: `/api/v2/runs/${data.id}` },
     });
@@ -245,13 +247,18 @@ describe('runs: create, read, queue, lock', () => {
     const refused = await writer.api.post(`/api/v2/workspaces/${ws}/actions/unlock`).expect(409);
     expect(refused.body.errors[0].detail).toBe('The workspace is locked by User');
 
+    // The unlock starts the waiting run, which takes the lock in the same transaction.
     const unlocked = await admin.api.post(`/api/v2/workspaces/${ws}/actions/unlock`).expect(200);
-    expect(unlocked.body.data.attributes.locked).toBe(false);
-    expect(unlocked.body.data.relationships['locked-by']).toEqual({ data: null });
+    expect(unlocked.body.data.attributes.locked).toBe(true);
+    expect(unlocked.body.data.relationships['locked-by']).toEqual({ data: { id: run.id, type: 'runs' } });
     expect(await runStatus(admin, run.id)).toBe('plan_queued');
-    await admin.api.post(`/api/v2/workspaces/${ws}/actions/unlock`).expect(409);
+    const byRun = await admin.api.post(`/api/v2/workspaces/${ws}/actions/unlock`).expect(409);
+    expect(byRun.body.errors[0].detail).toBe('The workspace is locked by Run');
+    await admin.api.post(`/api/v2/runs/${run.id}/actions/cancel`).expect(202);
     const shown = await admin.api.get(`/api/v2/workspaces/${ws}`).expect(200);
     expect(shown.body.data.attributes.locked).toBe(false);
+    expect(shown.body.data.relationships['locked-by']).toEqual({ data: null });
+    await admin.api.post(`/api/v2/workspaces/${ws}/actions/unlock`).expect(409);
   });
 
   it('reads with read, queues with plan, cancels with write, and hides runs from everyone else', async () => {

@@ -7,23 +7,69 @@ import { tarGz } from '../helpers/tarball';
  * (`changes.json`: one action list per resource) and saves them as the plan file; `show` turns the
  * saved plan into plan JSON; `apply` reads the saved plan it was given and prints the tool's
  * closing summary. So the counts Plinth shows can only come from the configuration it served,
- * through the plan file it stored between the two jobs. `linger MARKS` is a plan that takes a
+ * through the plan file it stored between the two jobs. Like the real tool's local backend, `plan`
+ * reads `terraform.tfstate` in the working directory (the saved plan remembers its serial and
+ * lineage, and `apply` refuses a plan made from another state), and `apply` writes it: serial + 1,
+ * the same lineage (a new one for the first state), one `null_resource` per creation, an output
+ * counting them. `linger MARKS` is a plan that takes a
  * minute: it writes MARKS.started once running, and MARKS.signalled when it is sent SIGTERM.
  */
 const TOOL = `
 const fs = require('node:fs');
 const [step, marks] = process.argv.slice(2);
 const planFile = process.env.PLINTH_PLAN_FILE;
+const readState = () =>
+  fs.existsSync('terraform.tfstate') ? JSON.parse(fs.readFileSync('terraform.tfstate', 'utf8')) : null;
 if (step === 'plan') {
   const actions = JSON.parse(fs.readFileSync('changes.json', 'utf8'));
+  const prior = readState();
   console.log('Planning ' + process.env.PLINTH_WORKSPACE_NAME + ' for run ' + process.env.PLINTH_RUN_ID);
-  fs.writeFileSync(planFile, JSON.stringify({ saved: true, actions }));
+  console.log(prior ? 'Refreshed state serial ' + prior.serial + ' of ' + prior.lineage : 'No state yet');
+  fs.writeFileSync(planFile, JSON.stringify({ saved: true, actions, prior: prior && { serial: prior.serial, lineage: prior.lineage } }));
 } else if (step === 'show') {
   const plan = JSON.parse(fs.readFileSync(planFile, 'utf8'));
   const resource_changes = plan.actions.map((a, i) => ({ address: 'null_resource.r' + i, change: { actions: a } }));
   fs.writeFileSync(process.env.PLINTH_PLAN_JSON, JSON.stringify({ format_version: '1.2', resource_changes }));
 } else if (step === 'apply') {
   const plan = JSON.parse(fs.readFileSync(planFile, 'utf8'));
+  const prior = readState();
+  // As the real tool does: a saved plan only applies to the state it was made from.
+  if (JSON.stringify(plan.prior) !== JSON.stringify(prior && { serial: prior.serial, lineage: prior.lineage })) {
+    console.error('Error: Saved plan is stale');
+    process.exit(1);
+  }
+  const state = prior || {
+    version: 4,
+    terraform_version: '1.9.5',
+    serial: 0,
+    lineage: require('node:crypto').randomUUID(),
+    outputs: {},
+    resources: [],
+    check_results: null,
+  };
+  // fail-apply in the configuration: the first change is made (and written), then the apply fails.
+  const failing = fs.existsSync('fail-apply');
+  const made = failing ? plan.actions.slice(0, 1) : plan.actions;
+  for (const a of made) {
+    if (a.includes('create') && !a.includes('delete')) {
+      state.resources.push({
+        mode: 'managed',
+        type: 'null_resource',
+        name: 'r' + state.resources.length,
+        provider: 'provider["registry.terraform.io/hashicorp/null"]',
+        instances: [{ schema_version: 0, attributes: { id: process.env.PLINTH_RUN_ID + '-' + state.resources.length } }],
+      });
+    } else if (a.includes('delete') && !a.includes('create')) {
+      state.resources.pop();
+    }
+  }
+  state.serial += 1;
+  state.outputs = { resources: { value: state.resources.length, type: 'number' } };
+  fs.writeFileSync('terraform.tfstate', JSON.stringify(state, null, 2) + '\\n');
+  if (failing) {
+    console.error('Error: creating null_resource.r' + state.resources.length + ': the stand-in failed half-way');
+    process.exit(1);
+  }
   const count = (name) => plan.actions.filter((a) => a.includes(name)).length;
   console.log('Apply complete! Resources: ' + count('create') + ' added, ' + count('update') + ' changed, ' + count('delete') + ' destroyed.');
 } else if (step === 'linger') {
@@ -46,9 +92,13 @@ export function installTool(dir: string): string {
   return `"${process.execPath}" "${join(dir, 'tool.js')}"`;
 }
 
-/** A configuration asking for the given changes, one action list per resource. */
-export const configuration = (changes: string[][]): Buffer =>
+/**
+ * A configuration asking for the given changes, one action list per resource. `failApply`: its
+ * apply makes the first change, writes the state, then fails.
+ */
+export const configuration = (changes: string[][], options: { failApply?: boolean } = {}): Buffer =>
   tarGz([
     { path: 'main.tf', body: 'resource "null_resource" "r" {}\n' },
     { path: 'changes.json', body: JSON.stringify(changes) },
+    ...(options.failApply ? [{ path: 'fail-apply', body: 'yes\n' }] : []),
   ]);

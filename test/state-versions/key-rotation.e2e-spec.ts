@@ -123,6 +123,8 @@ describe('rotating the master key', () => {
     const newId = masterKeyId(Buffer.from(newKey, 'base64'));
     expect(rotated.stdout).toBe(
       [
+        `sensitive variables: 0 data keys re-wrapped under master key ${newId}`,
+        `run variables: 0 data keys re-wrapped under master key ${newId}`,
         `state files: 1 data keys re-wrapped under master key ${newId}`,
         `JSON state files: 0 data keys re-wrapped under master key ${newId}`,
         `state version outputs: 1 data keys re-wrapped under master key ${newId}`,

@@ -166,6 +166,8 @@ describe('state versions', () => {
         'can-unlock': true,
         'can-force-unlock': true,
         'can-force-delete': true,
+        'can-read-variable': true,
+        'can-update-variable': true,
       });
     });
 

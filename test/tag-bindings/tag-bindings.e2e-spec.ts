@@ -206,6 +206,7 @@ describe('tag bindings of projects and workspaces', () => {
         'agent-pool': { data: null },
         'locked-by': { data: null },
         'current-state-version': { data: null },
+        'current-run': { data: null },
         'tag-bindings': { links: { related: `/api/v2/workspaces/${ws}/tag-bindings` } },
         'effective-tag-bindings': { links: { related: `/api/v2/workspaces/${ws}/effective-tag-bindings` } },
       });

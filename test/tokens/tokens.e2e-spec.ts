@@ -148,6 +148,7 @@ describe('authentication tokens', () => {
           description: 'pipeline',
           secret: true,
           createdBy: owner.userId,
+          team,
         }),
       });
       const asTeam = client(t, secretOf(res));
@@ -226,6 +227,152 @@ describe('authentication tokens', () => {
     });
   });
 
+  describe('several tokens per team, each with a description', () => {
+    it('issues tokens that live beside each other and beside the one-token route’s', async () => {
+      const local = await createOrganization(owner);
+      const team = await createTeam(owner, local);
+      const expiredAt = new Date(Date.now() + 86_400_000).toISOString();
+      const ci = await owner.api
+        .post(`/api/v2/teams/${team}/authentication-tokens`, {
+          data: { type: '', attributes: { description: 'ci', 'expired-at': expiredAt } },
+        })
+        .expect(201);
+      expect(ci.body).toEqual({
+        data: tokenShape(ci.body.data.id, {
+          kind: 'team',
+          description: 'ci',
+          secret: true,
+          createdBy: owner.userId,
+          expiredAt,
+          team,
+        }),
+      });
+      const deploy = await owner.api
+        .post(`/api/v2/teams/${team}/authentication-tokens`, tokenBody({ description: 'deploy' }))
+        .expect(201);
+      const legacy = await owner.api.post(`/api/v2/teams/${team}/authentication-token`).expect(201);
+      await owner.api.post(`/api/v2/teams/${team}/authentication-token`).expect(201);
+      // Replacing the one-token route's token leaves the described ones working, and vice versa.
+      await client(t, secretOf(legacy)).get(`/api/v2/organizations/${local}`).expect(401);
+      for (const res of [ci, deploy])
+        await client(t, secretOf(res)).get(`/api/v2/organizations/${local}`).expect(200);
+      const shown = await owner.api.get(`/api/v2/teams/${team}/authentication-token`).expect(200);
+      expect(shown.body.data.attributes.description).toBeNull();
+      await owner.api.delete(`/api/v2/teams/${team}/authentication-token`).expect(204);
+      await client(t, secretOf(ci)).get(`/api/v2/organizations/${local}`).expect(200);
+      await owner.api.delete(`/api/v2/authentication-tokens/${ci.body.data.id}`).expect(204);
+      await client(t, secretOf(ci)).get(`/api/v2/organizations/${local}`).expect(401);
+      await client(t, secretOf(deploy)).get(`/api/v2/organizations/${local}`).expect(200);
+    });
+
+    it('requires a description unique in the team', async () => {
+      const team = await createTeam(owner, org);
+      const other = await createTeam(owner, org);
+      const path = `/api/v2/teams/${team}/authentication-tokens`;
+      const blank = await owner.api.post(path, tokenBody({})).expect(422);
+      expect(blank.body).toEqual(
+        errorsOf(422, { detail: "Description can't be blank", pointer: '/data/attributes/description' }),
+      );
+      await owner.api.post(path, tokenBody({ description: 'ci' })).expect(201);
+      const taken = await owner.api.post(path, tokenBody({ description: 'ci' })).expect(422);
+      expect(taken.body).toEqual(
+        errorsOf(422, {
+          detail: 'Description has already been taken',
+          pointer: '/data/attributes/description',
+        }),
+      );
+      await owner.api
+        .post(`/api/v2/teams/${team}/authentication-token`, tokenBody({ description: 'ci' }))
+        .expect(422);
+      await owner.api
+        .post(`/api/v2/teams/${other}/authentication-tokens`, tokenBody({ description: 'ci' }))
+        .expect(201);
+    });
+
+    it('ends with exactly one token after concurrent creates with one description', async () => {
+      const team = await createTeam(owner, org);
+      const statuses = await Promise.all(
+        Array.from(
+          { length: 4 },
+          async () =>
+            (
+              await owner.api.post(
+                `/api/v2/teams/${team}/authentication-tokens`,
+                tokenBody({ description: 'x' }),
+              )
+            ).status,
+        ),
+      );
+      expect(statuses.sort()).toEqual([201, 422, 422, 422]);
+    });
+
+    it('lists an organization’s team tokens for its owners, paginated, by team name with q', async () => {
+      const local = await createOrganization(owner);
+      const alpha = await createTeam(owner, local, [], 'alpha-builders');
+      const beta = await createTeam(owner, local, [], 'beta');
+      const a1 = await owner.api
+        .post(`/api/v2/teams/${alpha}/authentication-tokens`, tokenBody({ description: 'one' }))
+        .expect(201);
+      const a2 = await owner.api.post(`/api/v2/teams/${alpha}/authentication-token`).expect(201);
+      const b1 = await owner.api
+        .post(`/api/v2/teams/${beta}/authentication-tokens`, tokenBody({ description: 'two' }))
+        .expect(201);
+      await owner.api.post(`/api/v2/organizations/${local}/authentication-token`).expect(201);
+      await owner.api.post(`/api/v2/teams/${await createTeam(owner, org)}/authentication-token`).expect(201);
+
+      const path = `/api/v2/organizations/${local}/team-tokens`;
+      const all = await owner.api.get(path).expect(200);
+      // Oldest first; tokens issued within one millisecond follow their ids, so compare as sets.
+      expect(all.body.data).toHaveLength(3);
+      expect(all.body.data).toEqual(
+        expect.arrayContaining([
+          tokenShape(a1.body.data.id, {
+            kind: 'team',
+            description: 'one',
+            createdBy: owner.userId,
+            team: alpha,
+          }),
+          tokenShape(a2.body.data.id, { kind: 'team', createdBy: owner.userId, team: alpha }),
+          tokenShape(b1.body.data.id, {
+            kind: 'team',
+            description: 'two',
+            createdBy: owner.userId,
+            team: beta,
+          }),
+        ]),
+      );
+      expectPagination(all.body, { current: 1, size: 20, prev: null, next: null, pages: 1, count: 3 });
+      const page = await owner.api.get(`${path}?page[size]=1&page[number]=2&sort=-created-at`).expect(200);
+      expect(page.body.data).toEqual([all.body.data[1]]);
+      expectPagination(page.body, { current: 2, size: 1, prev: 1, next: 3, pages: 3, count: 3 });
+      for (const sort of ['created-by', '-expired-at', 'last-used-at']) {
+        const sorted = await owner.api.get(`${path}?sort=${sort}`).expect(200);
+        expect(sorted.body.data.map((d: { id: string }) => d.id).sort()).toEqual(
+          all.body.data.map((d: { id: string }) => d.id).sort(),
+        );
+      }
+      const named = await owner.api.get(`${path}?q=BUILD`).expect(200);
+      expect(named.body.data.map((d: { id: string }) => d.id).sort()).toEqual(
+        [a1.body.data.id, a2.body.data.id].sort(),
+      );
+    });
+
+    it('is for the organization’s owners only', async () => {
+      const member = await memberWith(t, admin, owner, org, ['manage-workspaces']);
+      await member.api
+        .post(`/api/v2/teams/${member.teamId}/authentication-tokens`, tokenBody({ description: 'mine' }))
+        .expect(404);
+      await member.api.get(`/api/v2/organizations/${org}/team-tokens`).expect(404);
+      const outsider = await createUser(t, admin);
+      await createOrganization(outsider);
+      await outsider.api.get(`/api/v2/organizations/${org}/team-tokens`).expect(404);
+      await outsider.api
+        .post(`/api/v2/teams/${member.teamId}/authentication-tokens`, tokenBody({ description: 'x' }))
+        .expect(404);
+      await owner.api.get(`/api/v2/organizations/${unique('missing')}/team-tokens`).expect(404);
+    });
+  });
+
   describe('organization tokens', () => {
     it('acts as an owner in its organization and nowhere else', async () => {
       const local = await createOrganization(owner);
@@ -270,6 +417,110 @@ describe('authentication tokens', () => {
       const stranger = await createUser(t, admin);
       await stranger.api.post(`/api/v2/organizations/${org}/authentication-token`).expect(404);
       await owner.api.post(`/api/v2/organizations/${unique('missing')}/authentication-token`).expect(404);
+    });
+  });
+
+  describe('as the official Go client calls them', () => {
+    // Newer clients marshal their create options with no resource type: `{"data":{"type":""}}`.
+    const untyped = (attributes?: Record<string, unknown>) => ({
+      data: { type: '', ...(attributes ? { attributes } : {}) },
+    });
+
+    it('issues team and organization tokens from a body with an empty or singular type', async () => {
+      const local = await createOrganization(owner);
+      const team = await createTeam(owner, local);
+      const bare = await owner.api.post(`/api/v2/teams/${team}/authentication-token`, untyped()).expect(201);
+      expect(bare.body).toEqual({
+        data: tokenShape(bare.body.data.id, { kind: 'team', secret: true, createdBy: owner.userId, team }),
+      });
+      const expiredAt = new Date(Date.now() + 86_400_000).toISOString();
+      const singular = await owner.api
+        .post(`/api/v2/teams/${team}/authentication-token`, {
+          data: { type: 'authentication-token', attributes: { 'expired-at': expiredAt } },
+        })
+        .expect(201);
+      expect(singular.body).toEqual({
+        data: tokenShape(singular.body.data.id, {
+          kind: 'team',
+          secret: true,
+          createdBy: owner.userId,
+          expiredAt,
+          team,
+        }),
+      });
+      const org = await owner.api
+        .post(`/api/v2/organizations/${local}/authentication-token`, untyped({ 'expired-at': expiredAt }))
+        .expect(201);
+      expect(org.body).toEqual({
+        data: tokenShape(org.body.data.id, {
+          kind: 'organization',
+          secret: true,
+          createdBy: owner.userId,
+          expiredAt,
+        }),
+      });
+      await client(t, secretOf(org)).get(`/api/v2/organizations/${local}`).expect(200);
+    });
+
+    it('still refuses a body that names another type', async () => {
+      const team = await createTeam(owner, org);
+      for (const path of [
+        `/api/v2/teams/${team}/authentication-token`,
+        `/api/v2/organizations/${org}/authentication-token`,
+      ]) {
+        const res = await owner.api.post(path, { data: { type: 'teams' } }).expect(422);
+        expect(res.body).toEqual(
+          errorsOf(422, {
+            detail: 'Type must be authentication-tokens or authentication-token',
+            pointer: '/data/type',
+          }),
+        );
+      }
+    });
+
+    it('shows the team token without its secret while it exists', async () => {
+      const team = await createTeam(owner, org);
+      const path = `/api/v2/teams/${team}/authentication-token`;
+      expect((await owner.api.get(path).expect(404)).body).toEqual(errorsOf(404));
+      const issued = await owner.api.post(path, tokenBody({ description: 'deploys' })).expect(201);
+      const shown = await owner.api.get(path).expect(200);
+      expect(shown.body).toEqual({
+        data: tokenShape(issued.body.data.id, {
+          kind: 'team',
+          description: 'deploys',
+          createdBy: owner.userId,
+          team,
+        }),
+      });
+      await owner.api.delete(path).expect(204);
+      await owner.api.get(path).expect(404);
+    });
+
+    it('shows the organization token without its secret while it exists', async () => {
+      const local = await createOrganization(owner);
+      const path = `/api/v2/organizations/${local}/authentication-token`;
+      await owner.api.get(path).expect(404);
+      const issued = await owner.api.post(path).expect(201);
+      const shown = await owner.api.get(path).expect(200);
+      expect(shown.body).toEqual({
+        data: tokenShape(issued.body.data.id, { kind: 'organization', createdBy: owner.userId }),
+      });
+      await owner.api.delete(path).expect(204);
+      await owner.api.get(path).expect(404);
+    });
+
+    it('shows team and organization tokens to the organization’s owners only', async () => {
+      const member = await memberWith(t, admin, owner, org, ['manage-workspaces']);
+      await owner.api.post(`/api/v2/teams/${member.teamId}/authentication-token`).expect(201);
+      await owner.api.post(`/api/v2/organizations/${org}/authentication-token`).expect(201);
+      const outsider = await createUser(t, admin);
+      await createOrganization(outsider);
+      for (const caller of [member, outsider]) {
+        await caller.api.get(`/api/v2/teams/${member.teamId}/authentication-token`).expect(404);
+        await caller.api.get(`/api/v2/organizations/${org}/authentication-token`).expect(404);
+      }
+      await owner.api.get('/api/v2/teams/team-0000000000000000/authentication-token').expect(404);
+      await owner.api.get(`/api/v2/organizations/${unique('missing')}/authentication-token`).expect(404);
     });
   });
 

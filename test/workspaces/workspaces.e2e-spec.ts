@@ -357,7 +357,8 @@ describe('workspaces', () => {
       const res = await owner.api.get(`/api/v2/workspaces/${id}?include=project,runs`).expect(400);
       expect(res.body).toEqual(
         errorsOf(400, {
-          detail: 'include parameter contains unknown value runs; allowed: project, organization',
+          detail:
+            'include parameter contains unknown value runs; allowed: project, organization, effective-tag-bindings, locked-by, current-run',
           parameter: 'include',
         }),
       );

@@ -21,6 +21,7 @@ function team(overrides: Partial<TeamEntity> = {}): TeamEntity {
     manageProjects: false,
     manageProviders: false,
     managePolicyOverrides: false,
+    manageVariableSets: false,
     readWorkspaces: false,
     readProjects: false,
     ...overrides,

@@ -27,6 +27,7 @@ export type OrganizationFlag =
   | 'manage-projects'
   | 'manage-providers'
   | 'manage-policy-overrides'
+  | 'manage-variable-sets'
   | 'read-workspaces'
   | 'read-projects';
 
@@ -36,6 +37,7 @@ export const ORGANIZATION_FLAGS: readonly OrganizationFlag[] = [
   'manage-projects',
   'manage-providers',
   'manage-policy-overrides',
+  'manage-variable-sets',
   'read-workspaces',
   'read-projects',
 ];
@@ -47,6 +49,7 @@ export const FLAG_PROPERTY = {
   'manage-projects': 'manageProjects',
   'manage-providers': 'manageProviders',
   'manage-policy-overrides': 'managePolicyOverrides',
+  'manage-variable-sets': 'manageVariableSets',
   'read-workspaces': 'readWorkspaces',
   'read-projects': 'readProjects',
 } as const satisfies Record<OrganizationFlag, string>;

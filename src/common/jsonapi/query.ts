@@ -104,3 +104,72 @@ export function parseBooleanParam(raw: string | undefined, name: string): boolea
   if (raw === 'false') return false;
   throw badRequest(`${name} must be true or false`, name);
 }
+
+/**
+ * Refuses every `filter[…]` parameter a list does not support (400 naming it), so that a filter
+ * the list would otherwise ignore never answers with the whole, unfiltered list.
+ */
+export function refuseUnknownFilters(query: Query, supported: readonly RegExp[]): void {
+  for (const name of Object.keys(query)) {
+    if (!name.startsWith('filter[')) continue;
+    if (!supported.some((pattern) => pattern.test(name))) {
+      const shown = name.length > 60 ? `${name.slice(0, 60)}…` : name;
+      throw badRequest(`${shown} is not a filter this list supports`, shown);
+    }
+  }
+}
+
+/** One `filter[tagged][i]` entry: a key, and a value to match (none: any value). */
+export interface TagFilter {
+  key: string;
+  value?: string;
+}
+
+/** How many `filter[tagged]` entries one list request may carry. */
+export const MAX_TAG_FILTERS = 10;
+
+export const TAG_FILTER_PARAM = /^filter\[tagged\]\[\d{1,2}\]\[(key|value)\]$/;
+
+/**
+ * `filter[tagged][i][key]` / `filter[tagged][i][value]` in index order (the real service's tag
+ * binding filters; its Go client sends an empty value for a key-only tag, which matches any value).
+ */
+export function parseTagFilters(query: Query): TagFilter[] {
+  const byIndex = new Map<number, TagFilter>();
+  for (const name of Object.keys(query)) {
+    const match = /^filter\[tagged\]\[(\d{1,2})\]\[(key|value)\]$/.exec(name);
+    if (!match) continue;
+    const entry = byIndex.get(Number(match[1])) ?? { key: '' };
+    const value = singleQueryValue(query, name) ?? '';
+    if (match[2] === 'key') entry.key = value;
+    else if (value !== '') entry.value = value;
+    byIndex.set(Number(match[1]), entry);
+  }
+  const filters = [...byIndex.entries()].sort(([a], [b]) => a - b).map(([, f]) => f);
+  if (filters.length > MAX_TAG_FILTERS) {
+    throw badRequest(`at most ${MAX_TAG_FILTERS} filter[tagged] entries are supported`, 'filter[tagged]');
+  }
+  const keyless = [...byIndex.entries()].find(([, f]) => f.key === '');
+  if (keyless) {
+    const name = `filter[tagged][${keyless[0]}][key]`;
+    throw badRequest(`${name} is required`, name);
+  }
+  return filters;
+}
+
+/**
+ * The `filter[tagged]` entries of a list (see parseTagFilters), after refusing every other
+ * `filter[…]` parameter except the `supported` ones the list reads itself.
+ */
+export const TagFilters = createParamDecorator((supported: readonly RegExp[], ctx: ExecutionContext) => {
+  const query = queryOf(ctx);
+  refuseUnknownFilters(query, [...(supported ?? []), TAG_FILTER_PARAM]);
+  return parseTagFilters(query);
+});
+
+/** The OpenAPI description of `filter[tagged]` (its first entry; more take indexes 1, 2, …). */
+export const TAG_FILTER_QUERY_DOCS: Record<string, string> = {
+  'filter[tagged][0][key]':
+    'a tag binding key (any letter case) the item must carry; further entries take indexes 1, 2, … (at most 10), all must match',
+  'filter[tagged][0][value]': 'the value that key must have; empty or absent: any value',
+};

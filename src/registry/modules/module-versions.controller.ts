@@ -83,4 +83,16 @@ export class ModuleVersionsController {
   ): Promise<void> {
     await this.versions.delete(p, path, version);
   }
+
+  @Post('registry-modules/actions/delete/:org/:name/:provider/:version')
+  @ApiOperation({ summary: 'Delete a version of a private module (older clients’ route)' })
+  @ApiModuleParams('org', 'name', 'provider', 'version')
+  @ApiDelete([403])
+  async removeDeprecated(
+    @CurrentPrincipal() p: Principal,
+    @ModulePathParam() path: ModulePath,
+    @Param('version') version: string,
+  ): Promise<void> {
+    await this.versions.delete(p, path, version);
+  }
 }

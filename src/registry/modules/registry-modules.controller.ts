@@ -94,4 +94,27 @@ export class RegistryModulesController {
   async removeName(@CurrentPrincipal() p: Principal, @ModulePathParam() path: ModulePath): Promise<void> {
     await this.modules.deleteName(p, path);
   }
+
+  /** The older clients' way to delete a whole module: a private module of the organization. */
+  @Post('registry-modules/actions/delete/:org/:name')
+  @ApiOperation({ summary: 'Delete a private module, every provider and version (older clients’ route)' })
+  @ApiModuleParams('org', 'name')
+  @ApiDelete()
+  async removeNameDeprecated(
+    @CurrentPrincipal() p: Principal,
+    @ModulePathParam() path: ModulePath,
+  ): Promise<void> {
+    await this.modules.deleteName(p, path);
+  }
+
+  @Post('registry-modules/actions/delete/:org/:name/:provider')
+  @ApiOperation({ summary: 'Delete one provider of a private module (older clients’ route)' })
+  @ApiModuleParams('org', 'name', 'provider')
+  @ApiDelete()
+  async removeProviderDeprecated(
+    @CurrentPrincipal() p: Principal,
+    @ModulePathParam() path: ModulePath,
+  ): Promise<void> {
+    await this.modules.deleteProvider(p, path);
+  }
 }

@@ -4,7 +4,7 @@ import type { Response } from 'express';
 import { CurrentPrincipal } from '../../common/auth/current-principal.decorator';
 import { Principal } from '../../common/auth/principal';
 import { LinkOrigin } from '../../storage/link-origin.decorator';
-import { ModuleProtocolService, ModuleVersionList } from './module-protocol.service';
+import { ModuleProtocolService, ModuleVersionDetails, ModuleVersionList } from './module-protocol.service';
 import { REGISTRY_PROTOCOL_ERRORS, registryProtocolExceptionFilter } from './registry-protocol.filter';
 
 /** The module registry protocol (`modules.v1`), as consumer tools speak it: plain JSON and headers. */
@@ -73,5 +73,36 @@ export class ModuleProtocolController {
   ): Promise<void> {
     const location = await this.protocol.downloadLocation(p, origin, { namespace, name, provider, version });
     res.setHeader('X-Terraform-Get', location);
+  }
+
+  // Declared after `…/versions` and `…/download`, which this pattern would otherwise also match.
+  @Get(':namespace/:name/:provider/:version')
+  @ApiOperation({ summary: "A published version's details (the registry protocol's module shape)" })
+  @ApiOkResponse({
+    schema: {
+      type: 'object',
+      properties: {
+        id: { type: 'string', example: 'acme/network/aws/1.0.0' },
+        namespace: { type: 'string' },
+        name: { type: 'string' },
+        provider: { type: 'string' },
+        version: { type: 'string' },
+        published_at: { type: 'string', format: 'date-time' },
+        root: { type: 'object' },
+        providers: { type: 'array', items: { type: 'string' } },
+        versions: { type: 'array', items: { type: 'string' } },
+      },
+    },
+  })
+  @ApiResponse({ status: 401, schema: REGISTRY_PROTOCOL_ERRORS })
+  @ApiResponse({ status: 404, schema: REGISTRY_PROTOCOL_ERRORS })
+  details(
+    @CurrentPrincipal() p: Principal,
+    @Param('namespace') namespace: string,
+    @Param('name') name: string,
+    @Param('provider') provider: string,
+    @Param('version') version: string,
+  ): Promise<ModuleVersionDetails> {
+    return this.protocol.versionDetails(p, { namespace, name, provider, version });
   }
 }

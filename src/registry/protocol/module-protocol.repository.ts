@@ -8,6 +8,12 @@ export interface ModuleVersionRow {
   version: string | null;
 }
 
+export interface PublishedVersionRow {
+  version: string | null;
+  /** A Date or the driver's text, as the dialect reads it. */
+  created_at: Date | string | null;
+}
+
 /** The module, and the version the download route names if it exists. */
 export interface ModuleDownloadRow {
   version_id: string | null;
@@ -54,5 +60,18 @@ export class ModuleProtocolRepository {
       [version, organizationId, name, provider],
     );
     return rows[0];
+  }
+
+  /** Versions whose archive is ready with when each was published, oldest first; one row with nulls for a module without any. */
+  publishedVersions(organizationId: string, name: string, provider: string): Promise<PublishedVersionRow[]> {
+    return readRows(
+      this.ds,
+      `SELECT v.version, v.created_at
+         FROM registry_modules m
+         LEFT JOIN registry_module_versions v ON v.module_id = m.id AND v.status = 'ok'
+        WHERE ${PRIVATE_MODULE}
+        ORDER BY v.created_at, v.id`,
+      [organizationId, name, provider],
+    );
   }
 }

@@ -1,4 +1,4 @@
-import { IsBoolean, IsString, MaxLength } from 'class-validator';
+import { IsArray, IsBoolean, IsString, MaxLength } from 'class-validator';
 import { Omittable } from '../../common/jsonapi/presence';
 
 export class CreateRunAttributes {
@@ -19,6 +19,11 @@ export class CreateRunAttributes {
   @Omittable()
   @IsBoolean()
   'auto-apply'?: boolean;
+
+  /** `[{key, value}]`, values as HCL literal expressions; checked by the variables module. */
+  @Omittable()
+  @IsArray({ message: 'must be an array' })
+  variables?: unknown[];
 }
 
 export class CreateConfigurationVersionAttributes {

@@ -17,6 +17,7 @@ export class OrganizationAccessAttributes {
   @Omittable() @IsBoolean() 'manage-projects'?: boolean;
   @Omittable() @IsBoolean() 'manage-providers'?: boolean;
   @Omittable() @IsBoolean() 'manage-policy-overrides'?: boolean;
+  @Omittable() @IsBoolean() 'manage-variable-sets'?: boolean;
   @Omittable() @IsBoolean() 'read-workspaces'?: boolean;
   @Omittable() @IsBoolean() 'read-projects'?: boolean;
 }

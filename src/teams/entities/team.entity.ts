@@ -41,6 +41,10 @@ export class TeamEntity {
   @BoolColumn()
   managePolicyOverrides: boolean;
 
+  /** Create, change and attach the organization's variable sets (`manage-variable-sets`). */
+  @BoolColumn()
+  manageVariableSets: boolean;
+
   @BoolColumn()
   readWorkspaces: boolean;
 

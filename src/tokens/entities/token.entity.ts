@@ -1,5 +1,5 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
-import { TimestampColumn } from '../../common/sql/columns';
+import { BoolColumn, TimestampColumn } from '../../common/sql/columns';
 import { OrganizationEntity } from '../../organizations/entities/organization.entity';
 import { TeamEntity } from '../../teams/entities/team.entity';
 import { UserEntity } from '../../users/entities/user.entity';
@@ -11,6 +11,7 @@ export type TokenKind = 'user' | 'team' | 'organization';
 @Index('ix_tokens_user', ['userId'])
 @Index('ix_tokens_team', ['teamId'])
 @Index('ix_tokens_organization', ['organizationId'])
+@Index('uq_tokens_team_description', ['teamId', 'description'], { unique: true })
 export class TokenEntity {
   @PrimaryColumn({ type: 'varchar', length: 32 })
   id: string;
@@ -43,8 +44,16 @@ export class TokenEntity {
   @JoinColumn({ name: 'organization_id', foreignKeyConstraintName: 'fk_tokens_organization' })
   organization?: OrganizationEntity;
 
+  /** A team's descriptions are unique (several null ones may coexist: other kinds have no team). */
   @Column({ type: 'varchar', length: 255, nullable: true })
   description: string | null;
+
+  /**
+   * The team token issued through `/teams/:id/authentication-token`: a team has at most one, and
+   * issuing another replaces it. Tokens from `/teams/:id/authentication-tokens` are not.
+   */
+  @BoolColumn()
+  legacy: boolean;
 
   @TimestampColumn({ nullable: true })
   expiresAt: Date | null;

@@ -44,7 +44,7 @@ export class WorkspaceEntity {
   @BoolColumn()
   locked: boolean;
 
-  /** Who holds the lock: `users`, `teams` or `organizations`, with that resource's id. */
+  /** Who holds the lock: `users`, `teams`, `organizations` or `runs` (a run that may apply), with that resource's id. */
   @Column({ type: 'varchar', length: 16, nullable: true })
   lockedByType: WorkspaceLockHolder['type'] | null;
 
@@ -90,6 +90,7 @@ export class WorkspaceEntity {
 }
 
 export interface WorkspaceLockHolder {
-  type: 'users' | 'teams' | 'organizations';
+  /** `runs`: a run that may apply holds the lock from the start of its plan to its end. */
+  type: 'users' | 'teams' | 'organizations' | 'runs';
   id: string;
 }

@@ -12,7 +12,9 @@ export class ChangedTables1795467000000 implements MigrationInterface {
             ) ENGINE = InnoDB
         `);
     // Advances that name their tables (ChangeEpoch); it starts level with the counter of all advances.
-    await queryRunner.query(`INSERT INTO \`change_epoch\` (\`id\`, \`value\`) SELECT 3, \`value\` FROM \`change_epoch\` WHERE \`id\` = 1`);
+    await queryRunner.query(
+      `INSERT INTO \`change_epoch\` (\`id\`, \`value\`) SELECT 3, \`value\` FROM \`change_epoch\` WHERE \`id\` = 1`,
+    );
   }
 
   public async down(queryRunner: QueryRunner): Promise<void> {

@@ -1,0 +1,85 @@
+import { Controller, Get, Param } from '@nestjs/common';
+import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { API_V2 } from '../common/api-prefix';
+import { CurrentPrincipal } from '../common/auth/current-principal.decorator';
+import { Principal } from '../common/auth/principal';
+import { CollectionDocument, ResourceDocument } from '../common/jsonapi/document';
+import { ApiList, ApiShow, int, ResourceDoc, str, timestamp } from '../common/jsonapi/openapi';
+import { PageParams } from '../common/jsonapi/pagination';
+import { Paging } from '../common/jsonapi/query';
+import { Sortable } from '../common/jsonapi/sort';
+import { pageResult } from '../common/sql/paginate';
+import { OrganizationRunsService } from './organization-runs.service';
+import { RunsPresenter } from './runs.presenter';
+import { RUN_DOC } from './runs.serializer';
+
+const CAPACITY_DOC: ResourceDoc = {
+  type: 'organization-capacity',
+  attributes: {
+    pending: int('Runs waiting for an executor to claim their plan or apply'),
+    running: int('Runs an executor is planning, checking against policies or applying'),
+  },
+  links: [],
+};
+
+const RUN_EVENT_DOC: ResourceDoc = {
+  type: 'run-events',
+  attributes: { action: str(), description: str(), 'created-at': timestamp() },
+  relationships: { actor: { type: 'users' } },
+  links: [],
+};
+
+@ApiTags('runs')
+@ApiBearerAuth()
+@Controller(API_V2)
+export class OrganizationRunsController {
+  constructor(
+    private readonly service: OrganizationRunsService,
+    private readonly presenter: RunsPresenter,
+  ) {}
+
+  @Get('organizations/:org/runs/queue')
+  @ApiOperation({
+    summary: "The organization's runs that still hold their workspace's queue, oldest first",
+    description: 'Only runs of workspaces the caller may read; 404 for a non-member.',
+  })
+  @Sortable({ 'created-at': 'createdAt' }, 'created-at')
+  @ApiList(RUN_DOC)
+  async queue(
+    @CurrentPrincipal() p: Principal,
+    @Param('org') org: string,
+    @Paging() paging: PageParams,
+  ): Promise<CollectionDocument> {
+    const page = await this.service.queue(p, org, paging);
+    return new CollectionDocument(await this.presenter.resources(p, page.items), pageResult(page));
+  }
+
+  @Get('organizations/:org/capacity')
+  @ApiOperation({
+    summary: 'How many runs wait for an executor and how many are being worked on',
+    description: 'Counted over the workspaces the caller may read; 404 for a non-member.',
+  })
+  @ApiShow(CAPACITY_DOC)
+  async capacity(@CurrentPrincipal() p: Principal, @Param('org') org: string): Promise<ResourceDocument> {
+    const c = await this.service.capacity(p, org);
+    return new ResourceDocument({
+      id: c.organizationName,
+      type: 'organization-capacity',
+      attributes: { pending: c.pending, running: c.running },
+    });
+  }
+
+  @Get('runs/:id/run-events')
+  @ApiOperation({
+    summary: "A run's events: always empty (the run's status timestamps and comments carry its history)",
+  })
+  @Sortable({ 'created-at': 'createdAt' }, 'created-at')
+  @ApiList(RUN_EVENT_DOC)
+  async events(
+    @CurrentPrincipal() p: Principal,
+    @Param('id') id: string,
+    @Paging() paging: PageParams,
+  ): Promise<CollectionDocument> {
+    return new CollectionDocument([], pageResult(await this.service.events(p, id, paging)));
+  }
+}

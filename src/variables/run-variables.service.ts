@@ -1,0 +1,66 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { EntityManager, MoreThan, Repository } from 'typeorm';
+import { newId } from '../common/ids';
+import { Secrets } from '../secrets/secrets.service';
+import { RunVariableEntity } from './entities/run-variable.entity';
+import { RunVariable } from './run-variable-rules';
+
+const sealContext = (id: string) => `run-variables/${id}`;
+
+/** The variables a run was given, sealed at rest; the runs module records them with the run. */
+@Injectable()
+export class RunVariablesService {
+  constructor(
+    @InjectRepository(RunVariableEntity) private readonly repo: Repository<RunVariableEntity>,
+    private readonly secrets: Secrets,
+  ) {}
+
+  /** Stores a new run's variables in the caller's transaction (checked by `checkRunVariables`). */
+  async record(manager: EntityManager, runId: string, variables: readonly RunVariable[]): Promise<void> {
+    const rows = variables.map((v, position) => {
+      const id = newId('rvar');
+      return { id, runId, position, key: v.key, sealedValue: this.secrets.seal(v.value, sealContext(id)) };
+    });
+    if (rows.length) await manager.getRepository(RunVariableEntity).insert(rows);
+  }
+
+  /** The run's variables in clear, in the order given: for the run's jobs, never for an answer. */
+  async of(runId: string): Promise<RunVariable[]> {
+    const rows = await this.repo.find({ where: { runId }, order: { position: 'ASC' } });
+    return rows.map((r) => ({
+      key: r.key,
+      value: this.secrets.open(r.sealedValue, sealContext(r.id)).toString('utf8'),
+    }));
+  }
+
+  /** The keys a run was given, in order (no values). */
+  async keysOf(runId: string): Promise<string[]> {
+    const rows = await this.repo.find({
+      select: { key: true, position: true },
+      where: { runId },
+      order: { position: 'ASC' },
+    });
+    return rows.map((r) => r.key);
+  }
+
+  async sealedValues(afterId: string, limit: number): Promise<{ id: string; wrapped: string }[]> {
+    const rows = await this.repo.find({
+      select: { id: true, sealedValue: true },
+      where: { id: MoreThan(afterId) },
+      order: { id: 'ASC' },
+      take: limit,
+    });
+    return rows.map((r) => ({ id: r.id, wrapped: r.sealedValue }));
+  }
+
+  async replaceSealedValue(manager: EntityManager, id: string, from: string, to: string): Promise<boolean> {
+    const repo = manager.getRepository(RunVariableEntity);
+    const qb = repo.createQueryBuilder('r').where('r.id = :id', { id });
+    if (manager.connection.options.type !== 'better-sqlite3') qb.setLock('pessimistic_write');
+    const row = await qb.getOne();
+    if (row?.sealedValue !== from) return false;
+    await repo.update({ id }, { sealedValue: to });
+    return true;
+  }
+}

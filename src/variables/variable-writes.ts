@@ -1,0 +1,125 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { createHash, randomBytes } from 'node:crypto';
+import { DataSource, EntityManager } from 'typeorm';
+import { isForeignKeyViolation, isUniqueViolation } from '../common/errors/db-errors';
+import { invalidAttribute, notFound } from '../common/errors/domain-error';
+import { newId } from '../common/ids';
+import { inTransaction } from '../common/sql/transaction';
+import { Secrets } from '../secrets/secrets.service';
+import { VariableAttributes } from './dto/variable-attributes.dto';
+import { VariableCategory, VariableEntity } from './entities/variable.entity';
+import { checkVariable, VariableDraft } from './variable-rules';
+import { VariableOwner, VariablesRepository } from './variables.repository';
+
+/** Runs inside the write's transaction before the row is written (a set's global-conflict check). */
+export type BeforeWrite = (
+  manager: EntityManager,
+  variable: { key: string; category: VariableCategory },
+) => Promise<void>;
+
+export const keyDigest = (key: string): string => createHash('sha256').update(key, 'utf8').digest('hex');
+const newVersionId = (): string => randomBytes(32).toString('hex');
+const sealContext = (id: string) => `variables/${id}`;
+
+/**
+ * Writes of workspace and set variables alike: the rules, the sealing of sensitive values, the
+ * one-key-per-category uniqueness (a unique index on the key's digest). A plaintext sensitive
+ * value is never written anywhere but into `Secrets.seal`.
+ */
+@Injectable()
+export class VariableWrites {
+  constructor(
+    private readonly repo: VariablesRepository,
+    private readonly secrets: Secrets,
+    @InjectDataSource() private readonly ds: DataSource,
+  ) {}
+
+  /** The new variable of `owner` from create attributes; throws a 422 per broken rule. */
+  draftNew(owner: VariableOwner, attrs: VariableAttributes): VariableEntity {
+    const draft = checkVariable(attrs);
+    const now = new Date();
+    const v = Object.assign(new VariableEntity(), {
+      id: newId('var'),
+      workspaceId: 'workspaceId' in owner ? owner.workspaceId : null,
+      varsetId: 'varsetId' in owner ? owner.varsetId : null,
+      createdAt: now,
+      updatedAt: now,
+    });
+    return this.apply(v, draft);
+  }
+
+  async create(
+    owner: VariableOwner,
+    attrs: VariableAttributes,
+    before?: BeforeWrite,
+  ): Promise<VariableEntity> {
+    const v = this.draftNew(owner, attrs);
+    await this.guarded(async (manager) => {
+      await before?.(manager, v);
+      await this.repo.insert(manager, v);
+    });
+    return v;
+  }
+
+  /** Inserts variables drafted with `draftNew` in the caller's transaction (a set's create). */
+  async insertAll(manager: EntityManager, variables: readonly VariableEntity[]): Promise<void> {
+    for (const v of variables) await this.repo.insert(manager, v);
+  }
+
+  async update(
+    stored: VariableEntity,
+    attrs: VariableAttributes,
+    options: { categoryFixed?: boolean; before?: BeforeWrite } = {},
+  ): Promise<VariableEntity> {
+    const draft = checkVariable(attrs, stored, options);
+    const v = this.apply(Object.assign(new VariableEntity(), stored), draft, stored);
+    v.updatedAt = new Date(Math.max(Date.now(), stored.updatedAt.getTime() + 1));
+    await this.guarded(async (manager) => {
+      await options.before?.(manager, v);
+      await this.repo.update(manager, v);
+    });
+    return v;
+  }
+
+  async delete(id: string): Promise<void> {
+    await inTransaction(this.ds, (manager) => this.repo.delete(manager, id));
+  }
+
+  /** A variable's value in clear: for the runs that use it, never for an answer. */
+  plaintext(v: VariableEntity): string {
+    if (!v.sensitive) return v.value ?? '';
+    return v.sealedValue ? this.secrets.open(v.sealedValue, sealContext(v.id)).toString('utf8') : '';
+  }
+
+  private apply(v: VariableEntity, draft: VariableDraft, stored?: VariableEntity): VariableEntity {
+    v.key = draft.key;
+    v.keyDigest = keyDigest(draft.key);
+    v.category = draft.category;
+    v.description = draft.description;
+    v.hcl = draft.hcl;
+    v.sensitive = draft.sensitive;
+    v.versionId = newVersionId();
+    // The value sent, or the stored one (sealed when the variable has just become sensitive).
+    const value = draft.value ?? (stored && !stored.sensitive ? (stored.value ?? '') : undefined);
+    if (draft.sensitive) {
+      if (value !== undefined) v.sealedValue = this.secrets.seal(value, sealContext(v.id));
+      v.value = null;
+    } else {
+      v.value = value ?? '';
+      v.sealedValue = null;
+    }
+    return v;
+  }
+
+  private async guarded(work: (manager: EntityManager) => Promise<void>): Promise<void> {
+    try {
+      await inTransaction(this.ds, work);
+    } catch (err) {
+      if (isUniqueViolation(err)) throw invalidAttribute('key', 'has already been taken');
+      // The workspace or set went away since it was read.
+      if (isForeignKeyViolation(err)) throw notFound();
+      throw err;
+    }
+  }
+}
