@@ -14,6 +14,7 @@ import { ConfigModule } from './config/config.module';
 import { dataSourceOptions, newDataSource } from './persistence/data-source-options';
 import { withServerFlavour } from './persistence/server-flavour';
 import { HealthModule } from './health/health.module';
+import { NotificationsModule } from './notifications/notifications.module';
 import { ObservabilityModule } from './observability/observability.module';
 import { OrganizationLifecycleModule } from './organization-lifecycle/organization-lifecycle.module';
 import { PoliciesModule } from './policies/policies.module';
@@ -72,6 +73,7 @@ import { WorkspacesModule } from './workspaces/workspaces.module';
     PolicyChecksModule,
     StateVersionsModule,
     VariablesModule,
+    NotificationsModule,
     AgentPoolsModule,
     AdminCatalogsModule,
     ReservedTagKeysModule,

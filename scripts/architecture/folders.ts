@@ -72,6 +72,12 @@ export const FOLDERS: Record<string, Folder> = {
     text: 'the initial admin creation token and the first site administrator (direct clients only)',
   },
   health: { layer: 'domain', text: '/healthz, /readyz and /api/v2/ping' },
+  notifications: {
+    layer: 'domain',
+    text:
+      'notification configurations of workspaces, the outbox written with each run move, the ' +
+      'delivery worker (claims, retries), the outbound guard against private addresses',
+  },
   'organization-lifecycle': {
     layer: 'domain',
     text: '/organizations routes: create, rename, delete with everything in it',

@@ -10,6 +10,7 @@ import {
   DatabaseSettings,
   MysqlConnection,
 } from './database-settings';
+import { NotificationSettingError, NotificationSettings, notificationSettings } from './notification-settings';
 
 export type { DatabaseDialect, MysqlConnection } from './database-settings';
 export type Deployment = 'self-hosted' | 'cloud';
@@ -224,6 +225,8 @@ export class AppConfig {
   readonly cliLoginTokenTtlDays: number;
   /** Days the audit trail keeps an event (AUDIT_RETENTION_DAYS; 0 = record nothing). */
   readonly auditRetentionDays: number;
+  /** NOTIFICATION_*: where notifications may go, timeouts, retries (config/notification-settings.ts). */
+  readonly notifications: NotificationSettings;
 
   constructor(env: Env = process.env) {
     this.nodeEnv = str(env, 'NODE_ENV', 'development');
@@ -326,6 +329,11 @@ export class AppConfig {
         `PASSWORD_HASH_COST below ${PRODUCTION_HASH_COST} is for tests only; NODE_ENV=production refuses ${this.passwordHashCost}`,
       );
     this.auditRetentionDays = int(env, 'AUDIT_RETENTION_DAYS', 90, 0, 36500);
+    try {
+      this.notifications = notificationSettings(env);
+    } catch (err) {
+      throw err instanceof NotificationSettingError ? new ConfigError(err.message) : err;
+    }
     const secret = optional(env, 'SIGNING_SECRET');
     this.signingSecret = secret ? signingSecret(secret, 'SIGNING_SECRET') : this.persistedSecret();
     const key = optional(env, 'ENCRYPTION_KEY');

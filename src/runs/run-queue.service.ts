@@ -13,6 +13,7 @@ import { RunJobEntity } from './entities/run-job.entity';
 import { RunPhaseEntity } from './entities/run-phase.entity';
 import { RunEntity } from './entities/run.entity';
 import { PolicyGateRegistry } from './policy-gate.registry';
+import { RunEventsRegistry } from './run-events.registry';
 import { RunJobsRepository } from './run-jobs.repository';
 import {
   AFTER_CANCEL_REQUEST,
@@ -69,6 +70,7 @@ export class RunQueueService {
     private readonly workspaces: WorkspacesService,
     private readonly gates: PolicyGateRegistry,
     private readonly clock: Clock,
+    private readonly events: RunEventsRegistry,
   ) {}
 
   /** Inserts a run with its plan and apply; plan-only runs start at once, others join the queue. */
@@ -115,6 +117,7 @@ export class RunQueueService {
     plan.runId = run.id;
     apply.runId = run.id;
     await this.runs.insert(manager, run, [plan, apply]);
+    await this.events.emit(manager, run, null);
     if (run.planOnly) await this.start(manager, run, ws);
     else await this.advance(manager, run.workspaceId, ws);
     return (await this.runs.findById(run.id, manager)) ?? run;
@@ -158,6 +161,7 @@ export class RunQueueService {
     extra: Partial<RunEntity> = {},
   ): Promise<boolean> {
     assertRunMove(run.status, to);
+    const from = run.status;
     const at = this.clock.now();
     const statusTimestamps = stamped(run.statusTimestamps, timestampKey(to), at);
     const moved = await this.runs.transition(
@@ -172,7 +176,10 @@ export class RunQueueService {
         updatedAt: at,
       },
     );
-    if (moved) Object.assign(run, extra, { status: to, statusTimestamps, updatedAt: at });
+    if (moved) {
+      Object.assign(run, extra, { status: to, statusTimestamps, updatedAt: at });
+      await this.events.emit(manager, run, from);
+    }
     return moved;
   }
 

@@ -32,6 +32,7 @@ import { RunLinks, runBlobPrefix } from './run-links';
 import { RunLogsRepository } from './run-logs.repository';
 import { RunLogsService } from './run-logs.service';
 import { PolicyGateRegistry } from './policy-gate.registry';
+import { RunEventsRegistry } from './run-events.registry';
 import { RunPolicyTransitions } from './run-policy-transitions';
 import { RunPhasesController } from './run-phases.controller';
 import { RunQueueService } from './run-queue.service';
@@ -91,6 +92,7 @@ import { StateHandoffRegistry } from './state-handoff.registry';
     RunTimeoutsService,
     PolicyGateRegistry,
     StateHandoffRegistry,
+    RunEventsRegistry,
     RunPolicyTransitions,
   ],
   exports: [
@@ -99,6 +101,7 @@ import { StateHandoffRegistry } from './state-handoff.registry';
     RunPolicyTransitions,
     PolicyGateRegistry,
     StateHandoffRegistry,
+    RunEventsRegistry,
     RunLinks,
   ],
 })

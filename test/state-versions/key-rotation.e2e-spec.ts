@@ -89,6 +89,20 @@ describe('rotating the master key', () => {
     const org = await createOrganization(admin);
     const ws = await createWorkspace(admin, org);
     await pushState(admin, ws, first);
+    // A notification token is sealed like state: disabled, so nothing is sent to its public address.
+    const nc = await admin.api
+      .post(`/api/v2/workspaces/${ws}/notification-configurations`, {
+        data: {
+          type: 'notification-configurations',
+          attributes: {
+            name: 'hook',
+            'destination-type': 'generic',
+            url: 'http://93.184.216.34/hook',
+            token: 't',
+          },
+        },
+      })
+      .expect(201);
     await before.close();
 
     const during = await start({ ENCRYPTION_KEY: newKey, ENCRYPTION_EXTRA_KEYS: oldKey });
@@ -102,16 +116,19 @@ describe('rotating the master key', () => {
     expect(missingOld.code).toBe(1);
     expect(missingOld.stderr).toContain(
       `failed: data keys wrapped by master keys this process does not hold were left as they are ` +
-        `(2 under ${masterKeyId(Buffer.from(oldKey, 'base64'))})`,
+        `(3 under ${masterKeyId(Buffer.from(oldKey, 'base64'))})`,
     );
 
     const rotated = await rotate({ ENCRYPTION_KEY: newKey, ENCRYPTION_EXTRA_KEYS: oldKey });
     const newId = masterKeyId(Buffer.from(newKey, 'base64'));
     expect(rotated.stdout).toBe(
       [
+        `sensitive variables: 0 data keys re-wrapped under master key ${newId}`,
+        `run variables: 0 data keys re-wrapped under master key ${newId}`,
         `state files: 1 data keys re-wrapped under master key ${newId}`,
         `JSON state files: 0 data keys re-wrapped under master key ${newId}`,
         `state version outputs: 1 data keys re-wrapped under master key ${newId}`,
+        `notification tokens: 1 data keys re-wrapped under master key ${newId}`,
         `every data key is wrapped by master key ${newId}; the other keys may be removed`,
         '',
       ].join('\n'),
@@ -129,6 +146,12 @@ describe('rotating the master key', () => {
     expect(
       (await download(after, afterAdmin, `/api/v2/state-versions/${firstId}/download`).expect(200)).body,
     ).toEqual(first);
+    // An update that keeps the token opens it: it is readable under the new key alone.
+    await afterAdmin.api
+      .patch(`/api/v2/notification-configurations/${nc.body.data.id}`, {
+        data: { type: 'notification-configurations', attributes: { name: 'renamed' } },
+      })
+      .expect(200);
     await after.close();
   });
 });
