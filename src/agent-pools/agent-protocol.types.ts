@@ -58,6 +58,18 @@ export interface EvaluationSpec {
 }
 
 /** A claimed job as `POST /api/v2/agent/jobs/claim` hands it out. */
+/** One variable a plan or apply job receives. */
+export interface JobVariable {
+  key: string;
+  value: string;
+  /** `terraform`: an input variable (the executor writes it to a tfvars file); `env`: exported. */
+  category: 'terraform' | 'env';
+  /** The value is an HCL expression, written as it is; otherwise a string. */
+  hcl: boolean;
+  /** The executor masks the value in every log it uploads. */
+  sensitive: boolean;
+}
+
 export interface JobPayload {
   id: string;
   kind: 'plan' | 'apply' | 'policy-evaluation';
@@ -69,6 +81,11 @@ export interface JobPayload {
   'plan-only': boolean;
   'heartbeat-interval-seconds': number;
   links: JobLinks;
+  /**
+   * Plan and apply jobs only: the run's variables, values in clear, fixed when its plan was claimed
+   * (the apply receives the same).
+   */
+  variables?: JobVariable[];
   /** Policy-evaluation jobs only. */
   'policy-evaluation'?: EvaluationSpec;
 }

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { extract } from 'tar';
 import { runCommand } from './command-runner';
 import { JobOutput } from './job-output';
+import { envVariables, SecretMask, sensitiveValues, writeTfvars } from './job-variables';
 import { DEFAULT_REPORT_TIMEOUT_SECONDS, ExecutorOptions } from './options';
 import { ChangeCounts, countApplyChanges, countPlanChanges } from './plan-summary';
 import { EvaluationContext, EvaluationError, evaluatePolicies, fetchPlanJson } from './policy-evaluation';
@@ -219,6 +220,7 @@ export class Executor {
     const archive = join(dir, 'configuration.tar.gz');
     await this.transfer(() => this.client.download(job.links.configuration, archive));
     await extract({ file: archive, cwd: workspace });
+    await writeTfvars(workspace, job.variables ?? []);
     // The current state goes where the tool's local backend reads it (and an apply writes it).
     const stateFile = join(workspace, STATE_FILE);
     const stateLink = job.links.state;
@@ -228,6 +230,7 @@ export class Executor {
     const planJson = join(dir, 'plan.json');
     const env = {
       ...process.env,
+      ...envVariables(job.variables ?? []),
       PLINTH_PLAN_FILE: planFile,
       PLINTH_PLAN_JSON: planJson,
       PLINTH_IS_DESTROY: String(job['is-destroy']),
@@ -335,9 +338,11 @@ export class Executor {
     output: JobOutput,
     heartbeatMs: number,
   ): Promise<{ code: number | null; signal: NodeJS.Signals | null; canceled: boolean }> {
+    // Sensitive values never reach the log, even one split across two chunks of output.
+    const mask = new SecretMask(sensitiveValues(job.variables));
     const running = runCommand(command, {
       ...where,
-      onOutput: (chunk) => output.append(chunk),
+      onOutput: (chunk) => output.append(mask.push(chunk)),
     });
     let canceled = false;
     let beat: Promise<void> | undefined;
@@ -353,6 +358,7 @@ export class Executor {
     }, heartbeatMs);
     try {
       const result = await running.done;
+      output.append(mask.end());
       return { ...result, canceled };
     } finally {
       clearInterval(timer);

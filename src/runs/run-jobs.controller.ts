@@ -50,6 +50,22 @@ const JOB_SCHEMA = {
             state: { type: 'string', nullable: true },
           },
         },
+        variables: {
+          type: 'array',
+          description:
+            "Plan and apply jobs only: the run's variables after precedence, values in clear (sensitive ones " +
+            'too: mask them in logs), fixed when the plan was claimed; the apply receives the same',
+          items: {
+            type: 'object',
+            properties: {
+              key: { type: 'string' },
+              value: { type: 'string' },
+              category: { type: 'string', enum: ['terraform', 'env'] },
+              hcl: { type: 'boolean' },
+              sensitive: { type: 'boolean' },
+            },
+          },
+        },
         'policy-evaluation': {
           type: 'object',
           description:

@@ -20,6 +20,7 @@ import { afterReport, isFinal, JobReport, PhaseKind, RunStatus } from './run-rul
 import { RunTriggerFiring } from './run-trigger-firing';
 import { StateHandoffRegistry } from './state-handoff.registry';
 import { RunsRepository } from './runs.repository';
+import { RunSnapshotsService } from '../variables/run-snapshots.service';
 
 /** How many queued jobs one claim looks at, so concurrent claimers spread over them. */
 const CANDIDATES = 8;
@@ -58,6 +59,7 @@ export class RunJobsService {
     private readonly policy: RunPolicyTransitions,
     private readonly gates: PolicyGateRegistry,
     private readonly handoffs: StateHandoffRegistry,
+    private readonly snapshots: RunSnapshotsService,
     private readonly clock: Clock,
     @InjectDataSource() private readonly ds: DataSource,
   ) {}
@@ -105,6 +107,9 @@ export class RunJobsService {
         agentPoolId: agent.poolId,
       });
       await this.queue.move(manager, run, RUNNING[job.kind]);
+      // The variables the run uses are fixed as its plan starts; its apply receives the same.
+      if (job.kind === 'plan')
+        await this.snapshots.fix(manager, run, await this.workspaces.requireById(run.workspaceId));
       return { job, run };
     });
   }
@@ -145,6 +150,7 @@ export class RunJobsService {
       'plan-only': run.planOnly,
       'heartbeat-interval-seconds': HEARTBEAT_INTERVAL_SECONDS,
       links,
+      ...(job.kind === 'policy-evaluation' ? {} : { variables: await this.snapshots.of(run.id) }),
       ...(evaluation ? { 'policy-evaluation': evaluation } : {}),
     };
   }

@@ -30,6 +30,7 @@ import {
   timestampKey,
 } from './run-rules';
 import { RunsRepository } from './runs.repository';
+import { RunSnapshotsService } from '../variables/run-snapshots.service';
 
 /** What a new run is made of; the queue decides its first status. */
 export interface NewRun {
@@ -71,6 +72,7 @@ export class RunQueueService {
     private readonly gates: PolicyGateRegistry,
     private readonly clock: Clock,
     private readonly events: RunEventsRegistry,
+    private readonly snapshots: RunSnapshotsService,
   ) {}
 
   /** Inserts a run with its plan and apply; plan-only runs start at once, others join the queue. */
@@ -199,6 +201,7 @@ export class RunQueueService {
     if (!(await this.move(manager, run, to, extra))) return false;
     const at = this.clock.now();
     await this.jobs.cancelOpen(manager, run.id, at);
+    await this.snapshots.drop(manager, run.id);
     if (was === 'policy_checking') {
       await this.gates
         .get()

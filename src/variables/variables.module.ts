@@ -14,6 +14,8 @@ import { VarsetAccess } from './varset-access';
 import { VarsetVariablesController } from './varset-variables.controller';
 import { VarsetVariablesService } from './varset-variables.service';
 import { RunVariableEntity } from './entities/run-variable.entity';
+import { RunVariableSnapshotEntity } from './entities/run-variable-snapshot.entity';
+import { RunSnapshotsService } from './run-snapshots.service';
 import { VariableSetEntity } from './entities/variable-set.entity';
 import { VariableEntity } from './entities/variable.entity';
 import { VarsetProjectEntity, VarsetWorkspaceEntity } from './entities/varset-attachment.entity';
@@ -35,6 +37,7 @@ import { WorkspaceVariablesService } from './workspace-variables.service';
       VarsetWorkspaceEntity,
       VarsetProjectEntity,
       RunVariableEntity,
+      RunVariableSnapshotEntity,
     ]),
     OrganizationsModule,
     WorkspacesModule,
@@ -51,13 +54,15 @@ import { WorkspaceVariablesService } from './workspace-variables.service';
     VarsetVariablesService,
     EffectiveVariablesService,
     RunVariablesService,
+    RunSnapshotsService,
   ],
-  exports: [WorkspaceVariablesService, EffectiveVariablesService, RunVariablesService],
+  exports: [WorkspaceVariablesService, EffectiveVariablesService, RunVariablesService, RunSnapshotsService],
 })
 export class VariablesModule implements OnModuleInit {
   constructor(
     private readonly repo: VariablesRepository,
     private readonly runVariables: RunVariablesService,
+    private readonly snapshots: RunSnapshotsService,
     private readonly keyHolders: WrappedKeyHolders,
     @InjectDataSource() private readonly ds: DataSource,
   ) {}
@@ -73,6 +78,12 @@ export class VariablesModule implements OnModuleInit {
       batch: (after, limit) => this.runVariables.sealedValues(after, limit),
       replace: (id, from, to) =>
         inTransaction(this.ds, (m) => this.runVariables.replaceSealedValue(m, id, from, to)),
+    });
+    this.keyHolders.register({
+      name: 'run variable snapshots',
+      batch: (after, limit) => this.snapshots.sealedValues(after, limit),
+      replace: (id, from, to) =>
+        inTransaction(this.ds, (m) => this.snapshots.replaceSealedValue(m, id, from, to)),
     });
   }
 }

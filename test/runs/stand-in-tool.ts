@@ -11,7 +11,8 @@ import { tarGz } from '../helpers/tarball';
  * reads `terraform.tfstate` in the working directory (the saved plan remembers its serial and
  * lineage, and `apply` refuses a plan made from another state), and `apply` writes it: serial + 1,
  * the same lineage (a new one for the first state), one `null_resource` per creation, an output
- * counting them. `linger MARKS` is a plan that takes a
+ * counting them. `plan` and `apply` print the inputs they were given: the generated
+ * `plinth.auto.tfvars` (its lines joined by ` | `) and every `ECHO_*` environment variable. `linger MARKS` is a plan that takes a
  * minute: it writes MARKS.started once running, and MARKS.signalled when it is sent SIGTERM.
  * `chatter MARKS` prints slowly: five lines, then (once MARKS.go exists) a character split across
  * two writes a moment apart and more lines, each with characters of two to four bytes.
@@ -22,9 +23,15 @@ const [step, marks] = process.argv.slice(2);
 const planFile = process.env.PLINTH_PLAN_FILE;
 const readState = () =>
   fs.existsSync('terraform.tfstate') ? JSON.parse(fs.readFileSync('terraform.tfstate', 'utf8')) : null;
+// The inputs it was given, as the real tool would use them: the generated tfvars, ECHO_* env variables.
+const echoInputs = () => {
+  if (fs.existsSync('plinth.auto.tfvars')) console.log('tfvars: ' + fs.readFileSync('plinth.auto.tfvars', 'utf8').trim().split('\\n').join(' | '));
+  for (const k of Object.keys(process.env).filter((k) => k.startsWith('ECHO_')).sort()) console.log('env ' + k + '=' + process.env[k]);
+};
 if (step === 'plan') {
   const actions = JSON.parse(fs.readFileSync('changes.json', 'utf8'));
   const prior = readState();
+  echoInputs();
   console.log('Planning ' + process.env.PLINTH_WORKSPACE_NAME + ' for run ' + process.env.PLINTH_RUN_ID);
   console.log(prior ? 'Refreshed state serial ' + prior.serial + ' of ' + prior.lineage : 'No state yet');
   fs.writeFileSync(planFile, JSON.stringify({ saved: true, actions, prior: prior && { serial: prior.serial, lineage: prior.lineage } }));
@@ -35,6 +42,7 @@ if (step === 'plan') {
 } else if (step === 'apply') {
   const plan = JSON.parse(fs.readFileSync(planFile, 'utf8'));
   const prior = readState();
+  echoInputs();
   // As the real tool does: a saved plan only applies to the state it was made from.
   if (JSON.stringify(plan.prior) !== JSON.stringify(prior && { serial: prior.serial, lineage: prior.lineage })) {
     console.error('Error: Saved plan is stale');

@@ -1,0 +1,83 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { EntityManager, MoreThan, Repository } from 'typeorm';
+import { Secrets } from '../secrets/secrets.service';
+import { EffectiveVariablesService, SnapshotEntry } from './effective-variables.service';
+import { RunVariableSnapshotEntity } from './entities/run-variable-snapshot.entity';
+
+const sealContext = (runId: string) => `run-variable-snapshots/${runId}`;
+
+/** One variable as a run's jobs receive it. */
+export type JobVariable = Pick<SnapshotEntry, 'key' | 'value' | 'category' | 'hcl' | 'sensitive'>;
+
+/**
+ * The variables a run's jobs receive: taken when its plan is claimed, stored sealed, and read back
+ * for every job of the run, so that a change made between plan and apply does not reach the apply.
+ */
+@Injectable()
+export class RunSnapshotsService {
+  constructor(
+    @InjectRepository(RunVariableSnapshotEntity) private readonly repo: Repository<RunVariableSnapshotEntity>,
+    private readonly effective: EffectiveVariablesService,
+    private readonly secrets: Secrets,
+  ) {}
+
+  /** Takes (or takes again, for a plan claimed anew) the run's snapshot, in the claim's transaction. */
+  async fix(
+    manager: EntityManager,
+    run: { id: string },
+    ws: { id: string; projectId: string; organizationId: string },
+  ): Promise<void> {
+    const entries = await this.effective.snapshot(ws, run.id);
+    const variables: JobVariable[] = entries.map(({ key, value, category, hcl, sensitive }) => ({
+      key,
+      value,
+      category,
+      hcl,
+      sensitive,
+    }));
+    const sealedVariables = this.secrets.seal(JSON.stringify(variables), sealContext(run.id));
+    const repo = manager.getRepository(RunVariableSnapshotEntity);
+    await repo.delete({ runId: run.id });
+    await repo.insert({ runId: run.id, sealedVariables });
+  }
+
+  /** The run's snapshot in clear, for its jobs only; empty when none was taken (or it was dropped). */
+  async of(runId: string): Promise<JobVariable[]> {
+    const row = await this.repo.findOne({ where: { runId } });
+    if (!row) return [];
+    return JSON.parse(
+      this.secrets.open(row.sealedVariables, sealContext(runId)).toString('utf8'),
+    ) as JobVariable[];
+  }
+
+  /** Forgets the run's snapshot (the run ended: no job of it will be claimed again). */
+  async drop(manager: EntityManager, runId: string): Promise<void> {
+    await manager.getRepository(RunVariableSnapshotEntity).delete({ runId });
+  }
+
+  async sealedValues(afterId: string, limit: number): Promise<{ id: string; wrapped: string }[]> {
+    const rows = await this.repo.find({
+      select: { runId: true, sealedVariables: true },
+      where: { runId: MoreThan(afterId) },
+      order: { runId: 'ASC' },
+      take: limit,
+    });
+    return rows.map((r) => ({ id: r.runId, wrapped: r.sealedVariables }));
+  }
+
+  async replaceSealedValue(
+    manager: EntityManager,
+    runId: string,
+    from: string,
+    to: string,
+  ): Promise<boolean> {
+    const repo = manager.getRepository(RunVariableSnapshotEntity);
+    const qb = repo.createQueryBuilder('s').where({ runId });
+    if (manager.connection.options.type !== 'better-sqlite3') qb.setLock('pessimistic_write');
+    const row = await qb.getOne();
+    if (row?.sealedVariables !== from) return false;
+    await repo.update({ runId }, { sealedVariables: to });
+    return true;
+  }
+}
