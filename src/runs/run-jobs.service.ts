@@ -89,7 +89,16 @@ export class RunJobsService {
     return null;
   }
 
-  private tryClaim(id: string, agent: AgentContext): Promise<{ job: RunJobEntity; run: RunEntity } | null> {
+  private async tryClaim(
+    id: string,
+    agent: AgentContext,
+  ): Promise<{ job: RunJobEntity; run: RunEntity } | null> {
+    // A plan fixes the variables its run uses; read first, since the claim's transaction reads nothing else.
+    const queued = await this.jobs.findById(id);
+    const queuedRun = queued?.kind === 'plan' ? await this.runs.findById(queued.runId) : null;
+    const variables =
+      queuedRun &&
+      (await this.snapshots.take(await this.workspaces.requireById(queuedRun.workspaceId), queuedRun.id));
     return inTransaction(this.ds, async (manager) => {
       const at = this.clock.now();
       if (!(await this.jobs.claim(manager, id, agent.agentId, at))) return null;
@@ -108,8 +117,7 @@ export class RunJobsService {
       });
       await this.queue.move(manager, run, RUNNING[job.kind]);
       // The variables the run uses are fixed as its plan starts; its apply receives the same.
-      if (job.kind === 'plan')
-        await this.snapshots.fix(manager, run, await this.workspaces.requireById(run.workspaceId));
+      if (job.kind === 'plan' && variables) await this.snapshots.store(manager, run.id, variables);
       return { job, run };
     });
   }

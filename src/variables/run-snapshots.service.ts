@@ -22,13 +22,12 @@ export class RunSnapshotsService {
     private readonly secrets: Secrets,
   ) {}
 
-  /** Takes (or takes again, for a plan claimed anew) the run's snapshot, in the claim's transaction. */
-  async fix(
-    manager: EntityManager,
-    run: { id: string },
-    ws: { id: string; projectId: string; organizationId: string },
-  ): Promise<void> {
-    const entries = await this.effective.snapshot(ws, run.id);
+  /**
+   * The run's variables now, sealed for `store`: read before the claim's transaction, which may
+   * use no other connection.
+   */
+  async take(ws: { id: string; projectId: string; organizationId: string }, runId: string): Promise<string> {
+    const entries = await this.effective.snapshot(ws, runId);
     const variables: JobVariable[] = entries.map(({ key, value, category, hcl, sensitive }) => ({
       key,
       value,
@@ -36,10 +35,14 @@ export class RunSnapshotsService {
       hcl,
       sensitive,
     }));
-    const sealedVariables = this.secrets.seal(JSON.stringify(variables), sealContext(run.id));
+    return this.secrets.seal(JSON.stringify(variables), sealContext(runId));
+  }
+
+  /** Stores (or stores again, for a plan claimed anew) the run's snapshot, in the claim's transaction. */
+  async store(manager: EntityManager, runId: string, sealedVariables: string): Promise<void> {
     const repo = manager.getRepository(RunVariableSnapshotEntity);
-    await repo.delete({ runId: run.id });
-    await repo.insert({ runId: run.id, sealedVariables });
+    await repo.delete({ runId });
+    await repo.insert({ runId, sealedVariables });
   }
 
   /** The run's snapshot in clear, for its jobs only; empty when none was taken (or it was dropped). */

@@ -127,7 +127,12 @@ describe('what a run receives: a snapshot of its variables, masked in its logs',
     const run = await createRun(admin, ws, { message: 'with variables' });
     const planned = await settled(run.id, ['pending', 'plan_queued', 'planning']);
     expect(planned.data.attributes.status).toBe('planned');
-    expect(await snapshotRows(run.id)).toHaveLength(1);
+    // Stored sealed: the row holds neither sensitive value in clear.
+    const rows = await snapshotRows(run.id);
+    expect(rows).toHaveLength(1);
+    expect(rows[0].sealedVariables).not.toContain(TF_SECRET);
+    expect(rows[0].sealedVariables).not.toContain(ENV_SECRET);
+    expect(rows[0].sealedVariables).not.toContain('eu-west-1');
 
     // Changed between plan and apply: the apply must not see it.
     await admin.api
