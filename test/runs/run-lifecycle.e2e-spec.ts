@@ -66,6 +66,8 @@ describe('the life of a run, driven through the executor protocol', () => {
           // The workspace has no state yet.
           state: null,
         },
+        // The workspace has no variables.
+        variables: [],
       },
     });
     const job = claimed.body.job;
