@@ -2,13 +2,11 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, MoreThan, Repository } from 'typeorm';
 import { Secrets } from '../secrets/secrets.service';
-import { EffectiveVariablesService, SnapshotEntry } from './effective-variables.service';
+import type { JobVariable } from '../agent-pools/agent-protocol.types';
+import { EffectiveVariablesService } from './effective-variables.service';
 import { RunVariableSnapshotEntity } from './entities/run-variable-snapshot.entity';
 
 const sealContext = (runId: string) => `run-variable-snapshots/${runId}`;
-
-/** One variable as a run's jobs receive it. */
-export type JobVariable = Pick<SnapshotEntry, 'key' | 'value' | 'category' | 'hcl' | 'sensitive'>;
 
 /**
  * The variables a run's jobs receive: taken when its plan is claimed, stored sealed, and read back

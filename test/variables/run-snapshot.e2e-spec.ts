@@ -38,7 +38,7 @@ describe('what a run receives: a snapshot of its variables, masked in its logs',
   let tool: string;
   const executorLog: string[] = [];
   const stop = new AbortController();
-  let running: Promise<void> | undefined;
+  const running: Promise<void>[] = [];
 
   beforeAll(async () => {
     t = await startApp();
@@ -48,7 +48,7 @@ describe('what a run receives: a snapshot of its variables, masked in its logs',
   });
   afterAll(async () => {
     stop.abort();
-    await running;
+    await Promise.all(running);
     await t.close();
     rmSync(toolDir, { recursive: true, force: true });
   });
@@ -68,9 +68,11 @@ describe('what a run receives: a snapshot of its variables, masked in its logs',
       client,
       (line) => executorLog.push(line),
     );
-    running = executor.run(stop.signal).catch((err: Error) => {
-      executorLog.push(`executor stopped: ${err.message}`);
-    });
+    running.push(
+      executor.run(stop.signal).catch((err: Error) => {
+        executorLog.push(`executor stopped: ${err.message}`);
+      }),
+    );
     return client;
   }
 
@@ -100,7 +102,8 @@ describe('what a run receives: a snapshot of its variables, masked in its logs',
   const snapshotRows = (runId: string) =>
     t.app.get(DataSource).getRepository(RunVariableSnapshotEntity).findBy({ runId });
 
-  it('plans and applies with the variables fixed at plan, masks sensitive values, and forgets them after', async () => {
+  /** An organization with a pool, its agent token, and a workspace of that pool (no auto-apply). */
+  async function agentWorkspace(): Promise<{ org: string; ws: string; secret: string }> {
     const org = await createOrganization(admin);
     const pool = await createPool(admin, org, unique('pool'));
     const { secret } = await createAgentToken(admin, pool);
@@ -115,6 +118,21 @@ describe('what a run receives: a snapshot of its variables, masked in its logs',
         })
         .expect(201)
     ).body.data.id as string;
+    return { org, ws, secret };
+  }
+
+  async function plannedRun(ws: string): Promise<string> {
+    const cv = await createVersion(admin, ws, { 'auto-queue-runs': false });
+    await upload(t, cv.uploadUrl, configuration([['create']])).expect(200);
+    const run = await createRun(admin, ws);
+    expect((await settled(run.id, ['pending', 'plan_queued', 'planning'])).data.attributes.status).toBe(
+      'planned',
+    );
+    return run.id;
+  }
+
+  it('plans and applies with the variables fixed at plan, masks sensitive values, and forgets them after', async () => {
+    const { ws, secret } = await agentWorkspace();
     const region = await createVar(admin, ws, { key: 'region', value: 'eu-west-1', category: 'terraform' });
     await createVar(admin, ws, { key: 'size', value: '3', category: 'terraform', hcl: true });
     await createVar(admin, ws, { key: 'password', value: TF_SECRET, category: 'terraform', sensitive: true });
@@ -186,5 +204,21 @@ describe('what a run receives: a snapshot of its variables, masked in its logs',
     expect(seen.containing(ENV_SECRET)).toEqual([]);
     expect(seen.containing(TF_SECRET)).toEqual([]);
     expect(seen.bodies.length).toBeGreaterThan(10);
+  });
+
+  it("drops a run's snapshot when the run is discarded, and with its organization", async () => {
+    const { org, ws, secret } = await agentWorkspace();
+    await createVar(admin, ws, { key: 'ECHO_TOKEN', value: ENV_SECRET, category: 'env', sensitive: true });
+    startExecutor(secret);
+
+    const discarded = await plannedRun(ws);
+    expect(await snapshotRows(discarded)).toHaveLength(1);
+    await admin.api.post(`/api/v2/runs/${discarded}/actions/discard`, {}).expect(202);
+    expect(await snapshotRows(discarded)).toHaveLength(0);
+
+    const kept = await plannedRun(ws);
+    expect(await snapshotRows(kept)).toHaveLength(1);
+    await admin.api.delete(`/api/v2/organizations/${org}`).expect(204);
+    expect(await snapshotRows(kept)).toHaveLength(0);
   });
 });
