@@ -2,9 +2,14 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, MoreThan, Repository } from 'typeorm';
 import { Secrets } from '../secrets/secrets.service';
-import type { JobVariable } from '../agent-pools/agent-protocol.types';
-import { EffectiveVariablesService } from './effective-variables.service';
+import { EffectiveVariablesService, SnapshotEntry } from './effective-variables.service';
 import { RunVariableSnapshotEntity } from './entities/run-variable-snapshot.entity';
+
+/**
+ * One variable as a run's jobs receive it (the executor protocol's `JobVariable`; declared from the
+ * snapshot here so that this module does not depend on the agent pools).
+ */
+export type JobVariable = Pick<SnapshotEntry, 'key' | 'value' | 'category' | 'hcl' | 'sensitive'>;
 
 const sealContext = (runId: string) => `run-variable-snapshots/${runId}`;
 
