@@ -9,6 +9,10 @@ import { VariableWrites } from '../../src/variables/variable-writes';
 import { VariableEntity } from '../../src/variables/entities/variable.entity';
 import { bootstrapAdmin, createOrganization, createWorkspace } from '../helpers/fixtures';
 import { createMysqlDatabase, startApp, TestApp, usesMysql } from '../helpers/test-app';
+import { RunSnapshotsService } from '../../src/variables/run-snapshots.service';
+import { RunVariableSnapshotEntity } from '../../src/variables/entities/run-variable-snapshot.entity';
+import { WorkspacesService } from '../../src/workspaces/workspaces.service';
+import { CONFIG_ARCHIVE, createRun, createVersion, upload } from '../runs/run-fixtures';
 import { createVar } from './helpers';
 
 const key = () => randomBytes(32).toString('base64');
@@ -68,5 +72,49 @@ describe('sensitive variables and the master key’s rotation', () => {
     expect(after.sealedValue!.startsWith(`${masterKeyId(Buffer.from(newKey, 'base64'))}.`)).toBe(true);
     expect(t.app.get(VariableWrites).plaintext(after)).toBe('rotate-me');
     await t.close();
+  });
+
+  it("re-wraps runs' variable snapshots; they open the same after", async () => {
+    // A database of its own: the test above has already bootstrapped the shared one.
+    const own = usesMysql()
+      ? await createMysqlDatabase()
+      : { url: `sqlite:${join(dir, 'snapshots.sqlite')}`, drop: undefined };
+    const ownDir = mkdtempSync(join(dir, 'snapshots-'));
+    const start = (env: Record<string, string>) =>
+      startApp({ DATABASE_URL: own.url, DATA_DIR: ownDir, ...env });
+    let t = await start({ ENCRYPTION_KEY: oldKey });
+    const admin = await bootstrapAdmin(t);
+    const org = await createOrganization(admin);
+    const ws = await createWorkspace(admin, org);
+    await createVar(admin, ws, { key: 'token', value: 'snapshot-secret', category: 'env', sensitive: true });
+    const cv = await createVersion(admin, ws, { 'auto-queue-runs': false });
+    await upload(t, cv.uploadUrl, CONFIG_ARCHIVE).expect(200);
+    const run = await createRun(admin, ws);
+    // What a plan job's claim stores.
+    const snapshots = t.app.get(RunSnapshotsService);
+    const sealedVariables = await snapshots.take(await t.app.get(WorkspacesService).requireById(ws), run.id);
+    await t.app.get(DataSource).transaction((m) => snapshots.store(m, run.id, sealedVariables));
+    await t.close();
+
+    t = await start({ ENCRYPTION_KEY: newKey, ENCRYPTION_EXTRA_KEYS: oldKey });
+    const report = await t.app.get(SecretsRotation).rotate();
+    expect(report.holders.find((h) => h.name === 'run variable snapshots')).toEqual({
+      name: 'run variable snapshots',
+      rewrapped: 1,
+      unreadable: {},
+    });
+    await t.close();
+
+    t = await start({ ENCRYPTION_KEY: newKey });
+    const row = await t.app
+      .get(DataSource)
+      .getRepository(RunVariableSnapshotEntity)
+      .findOneByOrFail({ runId: run.id });
+    expect(row.sealedVariables.startsWith(`${masterKeyId(Buffer.from(newKey, 'base64'))}.`)).toBe(true);
+    expect(await t.app.get(RunSnapshotsService).of(run.id)).toEqual([
+      { key: 'token', value: 'snapshot-secret', category: 'env', hcl: false, sensitive: true },
+    ]);
+    await t.close();
+    await own.drop?.();
   });
 });
