@@ -213,9 +213,9 @@ describe('site administrators manage users (/api/v2/admin/users)', () => {
       expect(members.body.data.relationships.users.data).toEqual([{ id: owner.userId, type: 'users' }]);
       await teamToken.api.get(`/api/v2/organizations/${org}`).expect(200);
       const shown = await owner.api.get(`/api/v2/authentication-tokens/${tokenId}`).expect(200);
-      // Kept, no longer attributed to anyone.
+      // Kept, no longer attributed to anyone: it names only its team.
       expect(shown.body.data.attributes.kind).toBe('team');
-      expect(shown.body.data.relationships).toEqual({});
+      expect(shown.body.data.relationships).toEqual({ team: { data: { id: teamId, type: 'teams' } } });
       await admin.api.delete(`/api/v2/admin/users/${leaving.userId}`).expect(404);
     });
 

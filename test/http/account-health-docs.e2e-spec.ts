@@ -262,12 +262,23 @@ describe('account, users, health and API documentation', () => {
       const members = show.properties.included.items.oneOf.map((s) =>
         s.$ref.replace('#/components/schemas/', ''),
       );
-      expect(members).toEqual(['projects-resource', 'organizations-resource']);
+      expect(members).toEqual([
+        'projects-resource',
+        'organizations-resource',
+        'effective-tag-bindings-resource',
+        'users-resource',
+        'teams-resource',
+        'runs-resource',
+      ]);
       const components = (doc as unknown as { components: { schemas: Record<string, ResourceSchema> } })
         .components;
       expect(members.map((m) => components.schemas[m].properties.type.enum)).toEqual([
         ['projects'],
         ['organizations'],
+        ['effective-tag-bindings'],
+        ['users'],
+        ['teams'],
+        ['runs'],
       ]);
       const names = (list.parameters ?? []).map((p) => p.name);
       expect(names).toEqual(

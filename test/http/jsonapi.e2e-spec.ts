@@ -110,21 +110,23 @@ describe('JSON:API conventions shared by every route', () => {
       const res = await owner.api.get(`/api/v2/organizations/${org}/workspaces?include=bogus`).expect(400);
       expect(res.body).toEqual(
         errorsOf(400, {
-          detail: 'include parameter contains unknown value bogus; allowed: project, organization',
+          detail:
+            'include parameter contains unknown value bogus; allowed: project, organization, ' +
+            'effective-tag-bindings, locked-by, current-run',
           parameter: 'include',
         }),
       );
     });
 
     it('refuses include on routes that include nothing', async () => {
-      const res = await owner.api.get(`/api/v2/organizations/${org}/projects?include=teams`).expect(400);
+      const res = await owner.api.get(`/api/v2/organizations/${org}/teams?include=teams`).expect(400);
       expect(res.body).toEqual(
         errorsOf(400, {
           detail: 'include parameter contains unknown value teams; this endpoint includes nothing',
           parameter: 'include',
         }),
       );
-      await owner.api.get(`/api/v2/organizations/${org}/projects?include=`).expect(200);
+      await owner.api.get(`/api/v2/organizations/${org}/teams?include=`).expect(200);
     });
   });
 
