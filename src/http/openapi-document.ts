@@ -73,6 +73,12 @@ function addError(op: Operation, status: number, path = ''): void {
   responses[String(status)] = { description: 'JSON:API error document', content } as never;
 }
 
+function takesResourceObject(op: Operation): boolean {
+  const schema = op.requestBody?.content?.[JSONAPI_MEDIA_TYPE] as { schema?: SchemaObject } | undefined;
+  const data = schema?.schema?.properties?.data as SchemaObject | undefined;
+  return Boolean(data?.properties?.type);
+}
+
 /**
  * What no decorator says once per route, applied to the whole document:
  * - every JSON:API body (request and response) is declared as `application/vnd.api+json`, the
@@ -107,6 +113,9 @@ export function finishDocument(doc: OpenAPIObject): void {
     const answersClientErrors = Object.keys(op.responses ?? {}).some((status) => status.startsWith('4'));
     if (speaksJsonApi || !answersClientErrors) addError(op, 406);
     if (op.requestBody?.content?.[JSONAPI_MEDIA_TYPE]) addError(op, 415);
+    // A body of one resource object naming another type, or an update naming another id, is a
+    // 409 (JsonApiBodyPipe, JsonApiRequestGuard).
+    if (takesResourceObject(op)) addError(op, 409);
     // Answered on any route before its handler: the rate limit (429), the database away (503),
     // and on any body the size cap (413).
     addError(op, 429, path);

@@ -139,7 +139,7 @@ export class WorkspacesController {
     @CurrentPrincipal() p: Principal,
     @Param('org') org: string,
     @Param('name') name: string,
-    @JsonApiBody(UpdateWorkspaceAttributes, TYPE) body: ParsedBody<UpdateWorkspaceAttributes>,
+    @JsonApiBody(UpdateWorkspaceAttributes, { ...TYPE, urlId: false }) body: ParsedBody<UpdateWorkspaceAttributes>,
   ): Promise<ResourceDocument> {
     const ws = await this.workspaces.requireByName(p, org, name);
     return new ResourceDocument(toResource(await this.workspaces.update(p, ws, body)));

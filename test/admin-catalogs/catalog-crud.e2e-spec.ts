@@ -221,15 +221,16 @@ describe.each(CATALOGS)('the %s catalog', (catalog) => {
     });
 
     it.each([
-      [{ type: other }, `Type must be ${catalog}`],
-      [{ type: 'tool-versions' }, `Type must be ${catalog}`],
-      [{}, `Type must be ${catalog}`],
-    ])('refuses data %j with a 422 on /data/type', async (data, detail) => {
+      [{ type: other }, 409],
+      [{ type: 'tool-versions' }, 409],
+      [{}, 422],
+    ])('refuses data %j on /data/type (another type 409, none 422)', async (data, status) => {
+      const detail = `Type must be ${catalog}`;
       const res = await admin.api
         .post(path, {
           data: { ...data, attributes: { version: '5.0.0', url: downloadUrl('5.0.0'), sha: sha() } },
         })
-        .expect(422);
+        .expect(status);
       expect(errorsOf(res.body)).toEqual([{ detail, pointer: '/data/type' }]);
     });
 
@@ -365,7 +366,7 @@ describe.each(CATALOGS)('the %s catalog', (catalog) => {
       const id = await createCatalogVersion(admin, catalog, '7.7.0');
       const res = await admin.api
         .patch(`${path}/${id}`, { data: { type: other, attributes: { beta: true } } })
-        .expect(422);
+        .expect(409);
       expect(errorsOf(res.body)).toEqual([{ detail: `Type must be ${catalog}`, pointer: '/data/type' }]);
     });
 

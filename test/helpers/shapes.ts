@@ -256,6 +256,7 @@ const TITLES: Record<number, string> = {
   400: 'bad request',
   401: 'unauthorized',
   404: 'not found',
+  409: 'conflict',
   413: 'payload too large',
   415: 'unsupported media type',
   422: 'invalid attribute',

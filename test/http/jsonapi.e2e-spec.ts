@@ -218,8 +218,8 @@ describe('JSON:API conventions shared by every route', () => {
         .post(`/api/v2/organizations/${org}/workspaces`, {
           data: { type: 'projects', attributes: { name: 'x' } },
         })
-        .expect(422);
-      expect(wrong.body).toEqual(errorsOf(422, { detail: 'Type must be workspaces', pointer: '/data/type' }));
+        .expect(409);
+      expect(wrong.body).toEqual(errorsOf(409, { detail: 'Type must be workspaces', pointer: '/data/type' }));
       const missing = await owner.api
         .post(`/api/v2/organizations/${org}/workspaces`, { data: { attributes: { name: 'x' } } })
         .expect(422);

@@ -190,9 +190,9 @@ describe('organizations', () => {
       .post('/api/v2/organizations', {
         data: { type: 'workspaces', attributes: { name: 'x', email: 'x@e.co' } },
       })
-      .expect(422);
+      .expect(409);
     expect(wrongType.body).toEqual(
-      errorsOf(422, { detail: 'Type must be organizations', pointer: '/data/type' }),
+      errorsOf(409, { detail: 'Type must be organizations', pointer: '/data/type' }),
     );
   });
 

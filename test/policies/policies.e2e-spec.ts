@@ -151,12 +151,12 @@ describe('policies', () => {
       ]);
     });
 
-    it('refuses a wrong data.type', async () => {
+    it('refuses a wrong data.type with a 409', async () => {
       const res = await admin.api
         .post(`/api/v2/organizations/${org}/policies`, {
           data: { type: 'policy-sets', attributes: { name: unique('x'), 'enforcement-level': 'advisory' } },
         })
-        .expect(422);
+        .expect(409);
       expect(res.body.errors[0].source).toEqual({ pointer: '/data/type' });
     });
   });

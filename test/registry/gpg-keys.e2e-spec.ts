@@ -83,7 +83,7 @@ describe('private registry GPG keys', () => {
       "Namespace can't be blank",
       "Ascii armor can't be blank",
     ]);
-    await create(owner, org, keys[1].publicKey, 'keys').expect(422);
+    await create(owner, org, keys[1].publicKey, 'keys').expect(409);
   });
 
   it('refuses the same key twice in a namespace but accepts it in another', async () => {

@@ -101,10 +101,10 @@ describe('registry provider platforms', () => {
 
   it('refuses another body type', async () => {
     const { platforms } = await freshVersion();
-    const res = await owner.api.post(platforms, platformBody(linux, 'platforms')).expect(422);
+    const res = await owner.api.post(platforms, platformBody(linux, 'platforms')).expect(409);
     expect(res.body.errors[0]).toEqual({
-      status: '422',
-      title: 'invalid attribute',
+      status: '409',
+      title: 'conflict',
       detail: 'Type must be registry-provider-platforms or registry-provider-version-platforms',
       source: { pointer: '/data/type' },
     });

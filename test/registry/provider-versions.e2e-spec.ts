@@ -84,11 +84,11 @@ describe('registry provider versions', () => {
     const { base } = await freshProvider();
     const res = await owner.api
       .post(`${base}/versions`, versionBody(valid, 'registry-providers'))
-      .expect(422);
+      .expect(409);
     expect(res.body.errors).toEqual([
       {
-        status: '422',
-        title: 'invalid attribute',
+        status: '409',
+        title: 'conflict',
         detail: 'Type must be registry-provider-versions',
         source: { pointer: '/data/type' },
       },

@@ -162,7 +162,7 @@ describe('registry providers', () => {
   it('refuses a wrong data.type', async () => {
     const res = await owner.api
       .post(collection(), body({ name: 'x', namespace: org, 'registry-name': 'private' }, 'providers'))
-      .expect(422);
+      .expect(409);
     expect(res.body.errors[0].source).toEqual({ pointer: '/data/type' });
   });
 

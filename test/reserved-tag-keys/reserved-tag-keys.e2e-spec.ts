@@ -117,10 +117,10 @@ describe('reserved tag keys', () => {
     ]);
   });
 
-  it('refuses a wrong data.type with 422', async () => {
+  it('refuses a wrong data.type with 409', async () => {
     const res = await owner.api
       .post(listPath(), { data: { type: 'tags', attributes: { key: 'x', 'disable-overrides': false } } })
-      .expect(422);
+      .expect(409);
     expect(res.body.errors[0].source).toEqual({ pointer: '/data/type' });
   });
 
@@ -171,14 +171,14 @@ describe('reserved tag keys', () => {
 
   describe('update', () => {
     it.each(['reserved-tag-keys', 'reserved-tags'])(
-      'PATCH /%s/:id replaces both attributes, ignores echoed id and timestamps, and moves updated-at',
+      'PATCH /%s/:id replaces both attributes, accepts its echoed id, ignores timestamps, and moves updated-at',
       async (segment) => {
         const created = (await owner.api.post(listPath(), body(`patch-${segment}`, false)).expect(201)).body
           .data;
         const res = await owner.api
           .patch(`/api/v2/${segment}/${created.id}`, {
             data: {
-              id: 'rtk-ignoredIgnoredIg',
+              id: created.id,
               type: 'reserved-tag-keys',
               attributes: {
                 key: `renamed-${segment}`,

@@ -61,14 +61,14 @@ describe('run triggers', () => {
       expect(res.body.data.type).toBe('run-triggers');
     });
 
-    it('refuses any other data.type with a 422 pointing at it', async () => {
+    it('refuses any other data.type with a 409 pointing at it', async () => {
       const dest = await workspace();
       const source = await workspace();
       const res = await owner.api
         .post(`/api/v2/workspaces/${dest.id}/run-triggers`, triggerBody(source.id, 'workspaces'))
-        .expect(422);
+        .expect(409);
       expect(res.body.errors).toEqual([
-        expect.objectContaining({ status: '422', source: { pointer: '/data/type' } }),
+        expect.objectContaining({ status: '409', source: { pointer: '/data/type' } }),
       ]);
     });
 

@@ -468,9 +468,9 @@ describe('authentication tokens', () => {
         `/api/v2/teams/${team}/authentication-token`,
         `/api/v2/organizations/${org}/authentication-token`,
       ]) {
-        const res = await owner.api.post(path, { data: { type: 'teams' } }).expect(422);
+        const res = await owner.api.post(path, { data: { type: 'teams' } }).expect(409);
         expect(res.body).toEqual(
-          errorsOf(422, {
+          errorsOf(409, {
             detail: 'Type must be authentication-tokens or authentication-token',
             pointer: '/data/type',
           }),

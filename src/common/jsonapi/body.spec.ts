@@ -83,9 +83,10 @@ describe(JsonApiBodyPipe.name, () => {
   });
 
   it('checks data.type unless the route tolerates its absence', () => {
-    expect(
-      refusal(() => sut.transform({ data: { type: 'other', attributes: { name: 'a' } } })).items,
-    ).toEqual([{ detail: 'Type must be things', pointer: '/data/type' }]);
+    const other = refusal(() => sut.transform({ data: { type: 'other', attributes: { name: 'a' } } }));
+    expect(other.kind).toBe('conflict');
+    expect(other.items).toEqual([{ detail: 'Type must be things', pointer: '/data/type' }]);
+    expect(refusal(() => sut.transform({ data: { type: 7, attributes: {} } })).kind).toBe('invalid');
     expect(refusal(() => sut.transform({ data: { attributes: { name: 'a' } } })).kind).toBe('invalid');
     const lenient = new JsonApiBodyPipe(Attrs, { types: ['things'], typeRequired: false });
     expect(lenient.transform({ data: { attributes: { name: 'a' } } }).attributes.name).toBe('a');

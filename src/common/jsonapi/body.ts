@@ -11,6 +11,12 @@ export interface JsonApiBodyOptions {
   typeRequired?: boolean;
   /** When true, an absent or empty body reads as a document with no attributes. */
   optional?: boolean;
+  /**
+   * On a PATCH, whether the route's last path parameter is the resource's id, so that a `data.id`
+   * naming another resource is a 409 (JsonApiRequestGuard checks it). Default true; false where
+   * the URL names the resource some other way (a workspace by its name, a GPG key by its key id).
+   */
+  urlId?: boolean;
 }
 
 /** A request document after validation: attributes typed, relationships raw until a service reads them. */
@@ -166,7 +172,12 @@ export class JsonApiBodyPipe<A extends object> implements PipeTransform<unknown,
       const type = data.type;
       const absent = type === undefined || type === null || type === '';
       if (!(absent && !typeRequired) && !types.includes(type as string)) {
-        throw invalid(`Type must be ${types.join(' or ')}`, '/data/type');
+        const detail = `Type must be ${types.join(' or ')}`;
+        // JSON:API: a type that names another kind of resource is a conflict with the endpoint.
+        if (typeof type === 'string' && !absent) {
+          throw new DomainError('conflict', [{ detail, pointer: '/data/type' }]);
+        }
+        throw invalid(detail, '/data/type');
       }
     }
     if (data.attributes !== undefined && data.attributes !== null && !isObject(data.attributes)) {
@@ -193,6 +204,7 @@ export interface BodyShape {
   attributes: ClassConstructor<object>;
   types?: readonly string[];
   typeRequired: boolean;
+  urlId: boolean;
 }
 
 /**
@@ -211,6 +223,7 @@ export function JsonApiBody<A extends object>(
         attributes,
         types: options.types,
         typeRequired: options.typeRequired ?? true,
+        urlId: options.urlId ?? true,
       };
       Reflect.defineMetadata(BODY_SHAPE, shape, (target as Record<string | symbol, object>)[key]);
     }

@@ -68,7 +68,7 @@ export class GpgKeysController {
     @CurrentPrincipal() p: Principal,
     @Param('namespace') namespace: string,
     @Param('key_id') keyId: string,
-    @JsonApiBody(UpdateGpgKeyAttributes, BODY) body: ParsedBody<UpdateGpgKeyAttributes>,
+    @JsonApiBody(UpdateGpgKeyAttributes, { ...BODY, urlId: false }) body: ParsedBody<UpdateGpgKeyAttributes>,
   ): Promise<ResourceDocument> {
     return new ResourceDocument(toResource(await this.keys.update(p, namespace, keyId, body)));
   }
