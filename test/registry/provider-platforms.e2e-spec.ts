@@ -81,10 +81,14 @@ describe('registry provider platforms', () => {
         relationships: {
           'registry-provider-version': { data: { id: versionId, type: 'registry-provider-versions' } },
         },
-        links: { 'provider-binary-upload': expect.stringMatching(UPLOAD_LINK) },
+        links: {
+          self: `${platforms}/linux/amd64`,
+          'provider-binary-upload': expect.stringMatching(UPLOAD_LINK),
+        },
       },
     });
-    const shown = await owner.api.get(`${platforms}/linux/amd64`).expect(200);
+    expect(res.headers.location).toBe(`${platforms}/linux/amd64`);
+    const shown = await owner.api.get(res.headers.location).expect(200);
     expect(shown.body).toEqual(res.body);
   });
 
@@ -202,7 +206,7 @@ describe('registry provider platforms', () => {
 
     const read = await reader.api.get(`${platforms}/linux/amd64`).expect(200);
     expect(read.body.data.attributes.permissions).toEqual({ 'can-delete': false, 'can-upload-asset': false });
-    expect(read.body.data.links).toEqual({});
+    expect(read.body.data.links).toEqual({ self: `${platforms}/linux/amd64` });
     await reader.api.get(platforms).expect(200);
     await reader.api.post(platforms, platformBody({ ...linux, arch: 'arm64' })).expect(404);
     await reader.api.delete(`${platforms}/linux/amd64`).expect(404);

@@ -62,12 +62,14 @@ describe('registry provider versions', () => {
           platforms: { data: [], links: { related: `${base}/versions/1.0.0/platforms` } },
         },
         links: {
+          self: `${base}/versions/1.0.0`,
           'shasums-upload': expect.stringMatching(UPLOAD_LINK),
           'shasums-sig-upload': expect.stringMatching(UPLOAD_LINK),
         },
       },
     });
-    const shown = await owner.api.get(`${base}/versions/1.0.0`).expect(200);
+    expect(res.headers.location).toBe(`${base}/versions/1.0.0`);
+    const shown = await owner.api.get(res.headers.location).expect(200);
     expect(shown.body).toEqual(res.body);
   });
 
@@ -268,7 +270,7 @@ describe('registry provider versions', () => {
     const read = await reader.api.get(`${base}/versions/1.0.0`).expect(200);
     expect(read.body.data.attributes.permissions).toEqual({ 'can-delete': false, 'can-upload-asset': false });
     // Upload links are capabilities: a reader who may not upload is not handed them.
-    expect(read.body.data.links).toEqual({});
+    expect(read.body.data.links).toEqual({ self: `${base}/versions/1.0.0` });
     const listed = await reader.api.get(`${base}/versions`).expect(200);
     expect(listed.body.data[0].attributes.permissions).toEqual({
       'can-delete': false,

@@ -72,6 +72,7 @@ describe('registry uploads and downloads', () => {
       'shasums-sig-uploaded': false,
     });
     expect(afterSums.body.data.links).toEqual({
+      self: v.show,
       'shasums-download': expect.stringMatching(SIGNED_LINK),
       'shasums-sig-upload': expect.stringMatching(SIGNED_LINK),
     });
@@ -84,6 +85,7 @@ describe('registry uploads and downloads', () => {
       'shasums-sig-uploaded': true,
     });
     expect(Object.keys(afterBoth.body.data.links).sort()).toEqual([
+      'self',
       'shasums-download',
       'shasums-sig-download',
     ]);
@@ -111,6 +113,7 @@ describe('registry uploads and downloads', () => {
     const shown = await owner.api.get(`${v.show}/platforms/darwin/arm64`).expect(200);
     expect(shown.body.data.attributes['provider-binary-uploaded']).toBe(true);
     expect(shown.body.data.links).toEqual({
+      self: `${v.show}/platforms/darwin/arm64`,
       'provider-binary-download': expect.stringMatching(SIGNED_LINK),
     });
     const got = await fetchLink(shown.body.data.links['provider-binary-download']).expect(200);

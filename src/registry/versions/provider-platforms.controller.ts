@@ -34,7 +34,7 @@ export class ProviderPlatformsController {
   constructor(private readonly platforms: ProviderPlatformsService) {}
 
   private one(origin: string, view: PlatformView): ResourceDocument {
-    return new ResourceDocument(this.platforms.resource(origin, view.ctx.canManage, view.platform));
+    return new ResourceDocument(this.platforms.resource(origin, view.ctx, view.platform));
   }
 
   @Post(PLATFORMS)
@@ -63,7 +63,7 @@ export class ProviderPlatformsController {
     @LinkOrigin() origin: string,
   ): Promise<CollectionDocument> {
     const { ctx, page } = await this.platforms.list(p, path, paging);
-    const data = page.items.map((x) => this.platforms.resource(origin, ctx.canManage, x));
+    const data = page.items.map((x) => this.platforms.resource(origin, ctx, x));
     return new CollectionDocument(data, pageResult(page));
   }
 

@@ -16,7 +16,8 @@ import { blobKeys, RegistryLinks } from '../registry-links';
 import { RegistryReadinessService } from '../uploads/registry-readiness.service';
 import { ProviderPlatformsRepository } from './provider-platforms.repository';
 import { CreateProviderPlatformAttributes } from './provider-version-attributes.dto';
-import { serializePlatform } from './provider-versions.serializer';
+import { platformsPath, serializePlatform } from './provider-versions.serializer';
+import { providerPath } from '../providers/registry-providers.serializer';
 import { ProviderVersionsService, VersionContext, VersionPath } from './provider-versions.service';
 
 export interface PlatformPath extends VersionPath {
@@ -40,8 +41,13 @@ export class ProviderPlatformsService {
     @InjectDataSource() private readonly ds: DataSource,
   ) {}
 
-  resource(origin: string, canManage: boolean, platform: RegistryProviderPlatformEntity): ResourceObject {
-    return serializePlatform(platform, canManage, this.links.platform(origin, platform, canManage));
+  resource(origin: string, ctx: VersionContext, platform: RegistryProviderPlatformEntity): ResourceObject {
+    const provider = providerPath(ctx.organization.name, 'private', ctx.namespace, ctx.provider.name);
+    const self = `${platformsPath(provider, ctx.version.version)}/${platform.os}/${platform.arch}`;
+    return serializePlatform(platform, ctx.canManage, {
+      self,
+      ...this.links.platform(origin, platform, ctx.canManage),
+    });
   }
 
   /** The platform at a path: 403 on a public provider, 404 when missing or not allowed. */

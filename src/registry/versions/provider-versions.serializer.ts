@@ -27,7 +27,7 @@ export const PROVIDER_VERSION_DOC: ResourceDoc = {
     'registry-provider': { type: 'registry-providers' },
     platforms: { type: 'registry-provider-platforms', many: true },
   },
-  links: ['shasums-upload', 'shasums-sig-upload', 'shasums-download', 'shasums-sig-download'],
+  links: ['self', 'shasums-upload', 'shasums-sig-upload', 'shasums-download', 'shasums-sig-download'],
 };
 
 export const PROVIDER_PLATFORM_DOC: ResourceDoc = {
@@ -41,7 +41,7 @@ export const PROVIDER_PLATFORM_DOC: ResourceDoc = {
     'provider-binary-uploaded': bool(),
   },
   relationships: { 'registry-provider-version': { type: 'registry-provider-versions' } },
-  links: ['provider-binary-upload', 'provider-binary-download'],
+  links: ['self', 'provider-binary-upload', 'provider-binary-download'],
 };
 
 export interface VersionContext {
@@ -53,8 +53,12 @@ export interface VersionContext {
   links: Record<string, string>;
 }
 
+export function versionPath(providerPath: string, version: string): string {
+  return `${providerPath}/versions/${encodeURIComponent(version)}`;
+}
+
 export function platformsPath(providerPath: string, version: string): string {
-  return `${providerPath}/versions/${encodeURIComponent(version)}/platforms`;
+  return `${versionPath(providerPath, version)}/platforms`;
 }
 
 export function serializeVersion(v: RegistryProviderVersionEntity, ctx: VersionContext): ResourceObject {
@@ -78,10 +82,11 @@ export function serializeVersion(v: RegistryProviderVersionEntity, ctx: VersionC
         links: { related: platformsPath(ctx.providerPath, v.version) },
       },
     },
-    links: ctx.links,
+    links: { self: versionPath(ctx.providerPath, v.version), ...ctx.links },
   };
 }
 
+/** `links` holds `self` (the platform's path) and the signed upload and download links. */
 export function serializePlatform(
   p: RegistryProviderPlatformEntity,
   canManage: boolean,
