@@ -11,6 +11,7 @@ import {
 } from '../common/jsonapi/openapi-schemas';
 import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { AppConfig } from '../config/app-config';
+import { groupByArea } from './openapi-areas';
 import { dropSelfHostedOnly } from './self-hosted-only';
 
 const PUBLIC = 'x-public';
@@ -164,15 +165,36 @@ function dropUnusedSchemas(doc: OpenAPIObject): void {
   for (const name of Object.keys(schemas)) if (!used.has(name)) delete schemas[name];
 }
 
+/** The explorer's opening text: how to get a token first, then what the API speaks. */
+const GETTING_STARTED = [
+  '## Getting a token',
+  '',
+  'Every route below needs `Authorization: Bearer <token>` unless it says otherwise.',
+  '',
+  '1. On a new installation, from the machine it runs on: `GET /admin/retrieve-iact` gives a one-time ' +
+    'token, and `POST /admin/initial-admin-user?token=<it>` creates the first site administrator and ' +
+    'answers with its API token (see *Authentication*).',
+  '2. Any user exchanges a username and password for a token with `POST /api/v2/login`:',
+  '   `{"data": {"type": "authentication-tokens", "attributes": {"username": "alice", "password": "…"}}}`;',
+  '   the secret is `data.attributes.token`, shown only in that answer. `terraform login <host>` does the',
+  '   same through the browser.',
+  '3. Click **Authorize**, paste the token, and use **Try it out** on any route.',
+  '',
+  'Team and organization tokens (`POST /api/v2/teams/{id}/authentication-token`, ' +
+    '`POST /api/v2/organizations/{org}/authentication-token`) act for a team or an organization instead of a person.',
+  '',
+  '## Conventions',
+  '',
+  'Workspace governance and a private provider and module registry. JSON:API 1.0 documents under `/api/v2` ' +
+    '(media type `application/vnd.api+json`): sparse fieldsets, sorting, `include` and pagination. ' +
+    'Routes are grouped by area below.',
+].join('\n');
+
 export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   const config = app.get(AppConfig);
   const builder = new DocumentBuilder()
     .setTitle('Plinth API')
-    .setDescription(
-      'Workspace governance and private provider registry. JSON:API 1.0 documents under /api/v2 ' +
-        '(media type `application/vnd.api+json`; sparse fieldsets, sorting, `include`, pagination); ' +
-        'authenticate with `Authorization: Bearer <token>`.',
-    )
+    .setDescription(GETTING_STARTED)
     .setVersion('2.6')
     .addBearerAuth({
       type: 'http',
@@ -188,5 +210,6 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   // A cloud installation answers 404 on every self-hosted-only route: they are not listed there.
   if (config.deployment === 'cloud') dropSelfHostedOnly(doc);
   finishDocument(doc);
+  groupByArea(doc);
   return doc;
 }

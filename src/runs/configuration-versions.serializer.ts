@@ -9,6 +9,7 @@ import {
 const OFFSET_TIMESTAMP = { type: 'string', example: '2019-06-21T21:29:48+00:00' } as const;
 
 export const CONFIGURATION_VERSION_DOC: ResourceDoc = {
+  optional: ['upload-url'],
   type: 'configuration-versions',
   attributes: {
     'auto-queue-runs': bool('Queue a run as soon as the archive is uploaded (default true)'),

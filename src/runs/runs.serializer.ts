@@ -20,6 +20,7 @@ const flags = (names: string[]) => ({
 
 export const RUN_DOC: ResourceDoc = {
   type: 'runs',
+  optional: ['force-cancel-available-at'],
   attributes: {
     status: enumOf(RUN_STATUSES),
     'status-timestamps': timestampMap(

@@ -6,7 +6,7 @@ import { Principal } from '../common/auth/principal';
 import { badRequest } from '../common/errors/domain-error';
 import { JsonApiBody, ParsedBody } from '../common/jsonapi/body';
 import { CollectionDocument, ResourceDocument } from '../common/jsonapi/document';
-import { ApiCreate, ApiErrors, ApiList, ApiShow, enumOf } from '../common/jsonapi/openapi';
+import { ApiCreate, ApiErrors, ApiList, ApiShow, bool, enumOf, str } from '../common/jsonapi/openapi';
 import { PageParams } from '../common/jsonapi/pagination';
 import { Includes, Paging, QueryValue } from '../common/jsonapi/query';
 import { Sortable } from '../common/jsonapi/sort';
@@ -90,6 +90,17 @@ export class StateVersionsController {
   @ApiCreate(STATE_VERSION_DOC, {
     writable: ['serial', 'md5', 'lineage', 'state', 'json-state', 'json-state-outputs', 'force'],
     relationships: ['run'],
+    requestOnly: {
+      md5: str('Hex MD5 of the decoded state', {
+        pattern: '^[0-9a-fA-F]{32}$',
+        example: '9a0364b9e99bb480dd25e1f0284c8555',
+      }),
+      lineage: str(undefined, { maxLength: 128 }),
+      state: str('Base64 of the state file (or upload it to hosted-state-upload-url)'),
+      'json-state': str('Base64 of the state in `terraform show -json` form'),
+      'json-state-outputs': str('Base64 of the outputs in `terraform show -json` form'),
+      force: bool('Skip the lineage and serial checks'),
+    },
   })
   @ApiErrors(409, 413)
   async create(

@@ -13,6 +13,7 @@ import { serializeToken, TOKEN_DOC } from './tokens.serializer';
 
 const LOGIN_BODY = {
   type: 'object',
+  required: ['data'],
   properties: {
     data: {
       type: 'object',
@@ -48,7 +49,10 @@ export class LoginController {
   })
   @HttpCode(201)
   @ApiBody({ schema: LOGIN_BODY })
-  @ApiResponse({ status: 201, schema: { type: 'object', properties: { data: resourceSchema(TOKEN_DOC) } } })
+  @ApiResponse({
+    status: 201,
+    schema: { type: 'object', required: ['data'], properties: { data: resourceSchema(TOKEN_DOC) } },
+  })
   @ApiErrors(400, 401, 403, 415, 422, 429)
   async create(
     @Req() req: Request,

@@ -5,6 +5,8 @@ import { TokenEntity } from './entities/token.entity';
 
 export const TOKEN_DOC: ResourceDoc = {
   type: 'authentication-tokens',
+  // Agent tokens, which `GET /authentication-tokens/:id` shows too, have neither.
+  optional: ['kind', 'expired-at'],
   attributes: {
     kind: enumOf(['user', 'team', 'organization']),
     description: nullableStr(),

@@ -5,7 +5,7 @@ import { CurrentPrincipal } from '../common/auth/current-principal.decorator';
 import { Principal } from '../common/auth/principal';
 import { JsonApiBody, ParsedBody } from '../common/jsonapi/body';
 import { ResourceDocument } from '../common/jsonapi/document';
-import { ApiCreate, ApiShow } from '../common/jsonapi/openapi';
+import { ApiCreate, ApiShow, str } from '../common/jsonapi/openapi';
 import { CreateUserAttributes } from './dto/user-attributes.dto';
 import { serializeUser, USER_DOC } from './users.serializer';
 import { UsersService } from './users.service';
@@ -32,7 +32,12 @@ export class UsersController {
 
   /** Site administrators add users (who then join organizations through team membership). */
   @Post('admin/users')
-  @ApiCreate(USER_DOC, { writable: ['username', 'email', 'password', 'is-site-admin'] })
+  @ApiCreate(USER_DOC, {
+    writable: ['username', 'email', 'password', 'is-site-admin'],
+    requestOnly: {
+      password: str('10 to 128 characters', { format: 'password', minLength: 10, maxLength: 128 }),
+    },
+  })
   async create(
     @CurrentPrincipal() p: Principal,
     @JsonApiBody(CreateUserAttributes, { types: ['users'] }) body: ParsedBody<CreateUserAttributes>,

@@ -5,6 +5,7 @@ import { UserEntity } from './entities/user.entity';
 
 export const USER_DOC: ResourceDoc = {
   type: 'users',
+  optional: ['email'],
   attributes: {
     username: str(),
     email: str('Shown to the user themself and to site administrators'),

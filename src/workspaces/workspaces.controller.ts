@@ -50,6 +50,12 @@ const WRITABLE = {
   ],
   relationships: ['project', 'agent-pool', 'tag-bindings'],
   relationshipData: TAG_BINDINGS_RELATIONSHIP_BODY,
+  requestOnly: {
+    'agent-pool-id': {
+      ...idParam('apool', 'The agent pool (null clears it); the same as the agent-pool relationship'),
+      nullable: true,
+    },
+  },
 };
 /** Safe delete, as the real service words it (its clients tell the 409s apart by these words). */
 function ApiSafeDelete(): MethodDecorator {
@@ -139,7 +145,8 @@ export class WorkspacesController {
     @CurrentPrincipal() p: Principal,
     @Param('org') org: string,
     @Param('name') name: string,
-    @JsonApiBody(UpdateWorkspaceAttributes, { ...TYPE, urlId: false }) body: ParsedBody<UpdateWorkspaceAttributes>,
+    @JsonApiBody(UpdateWorkspaceAttributes, { ...TYPE, urlId: false })
+    body: ParsedBody<UpdateWorkspaceAttributes>,
   ): Promise<ResourceDocument> {
     const ws = await this.workspaces.requireByName(p, org, name);
     return new ResourceDocument(toResource(await this.workspaces.update(p, ws, body)));

@@ -26,7 +26,12 @@ export interface Recorded {
   status: number;
   contentType: string | undefined;
   body: unknown;
+  /** The request asked for sparse fieldsets (`fields[TYPE]`), so required attributes may be absent. */
+  sparse?: boolean;
 }
+
+/** Whether a request URL asks for sparse fieldsets. */
+export const asksSparse = (url: string): boolean => /[?&]fields(\[|%5B)/i.test(url);
 
 export function recordOf(method: string, path: string, res: Response): Recorded {
   return {
@@ -35,6 +40,7 @@ export function recordOf(method: string, path: string, res: Response): Recorded 
     status: res.status,
     contentType: res.headers['content-type'],
     body: res.body as unknown,
+    sparse: asksSparse(path),
   };
 }
 
@@ -74,6 +80,7 @@ export class ResponseValidator {
   private readonly ajv = new Ajv({ strict: false, allErrors: true });
   private readonly routes: Route[];
   private readonly compiled = new Map<object, ValidateFunction>();
+  private readonly compiledSparse = new Map<object, ValidateFunction>();
 
   constructor(private readonly doc: OpenApiDoc) {
     addFormats(this.ajv);
@@ -81,25 +88,38 @@ export class ResponseValidator {
     this.routes = routesOf(doc);
   }
 
-  /** The schema with `#/components/schemas/…` references replaced by what they name. */
-  private deref(node: unknown): unknown {
-    if (Array.isArray(node)) return node.map((n) => this.deref(n));
+  /**
+   * The schema with `#/components/schemas/…` references replaced by what they name; for a sparse
+   * answer, without the `required` list of resources' `attributes` (the caller chose which).
+   */
+  private deref(node: unknown, sparse = false): unknown {
+    if (Array.isArray(node)) return node.map((n) => this.deref(n, sparse));
     if (!node || typeof node !== 'object') return node;
     const ref = (node as { $ref?: unknown }).$ref;
     if (typeof ref === 'string') {
       const name = ref.replace('#/components/schemas/', '');
       const components = (this.doc.components as { schemas?: Record<string, unknown> } | undefined)?.schemas;
       if (!components?.[name]) throw new Error(`unresolved reference ${ref}`);
-      return this.deref(components[name]);
+      return this.deref(components[name], sparse);
     }
-    return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, this.deref(v)]));
+    return Object.fromEntries(
+      Object.entries(node).map(([k, v]) => {
+        if (sparse && k === 'attributes' && v && typeof v === 'object' && 'required' in v) {
+          const rest = { ...(v as Record<string, unknown>) };
+          delete rest.required;
+          return [k, this.deref(rest, sparse)];
+        }
+        return [k, this.deref(v, sparse)];
+      }),
+    );
   }
 
-  private schemaFn(schema: object): ValidateFunction {
-    let fn = this.compiled.get(schema);
+  private schemaFn(schema: object, sparse = false): ValidateFunction {
+    const cache = sparse ? this.compiledSparse : this.compiled;
+    let fn = cache.get(schema);
     if (!fn) {
-      fn = this.ajv.compile(this.deref(schema) as object);
-      this.compiled.set(schema, fn);
+      fn = this.ajv.compile(this.deref(schema, sparse) as object);
+      cache.set(schema, fn);
     }
     return fn;
   }
@@ -118,7 +138,7 @@ export class ResponseValidator {
     }
     const out: string[] = [];
     if (content.schema) {
-      const validate = this.schemaFn(content.schema);
+      const validate = this.schemaFn(content.schema, record.sparse);
       if (!validate(record.body)) {
         for (const e of (validate.errors ?? []).slice(0, 5)) {
           out.push(`${where}: ${e.instancePath || '/'} ${e.message ?? ''} (${JSON.stringify(e.params)})`);

@@ -5,7 +5,7 @@ import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 
 import { join } from 'node:path';
 import { AppConfig } from '../../src/config/app-config';
 import { buildOpenApiDocument } from '../../src/http/openapi-document';
-import { OpenApiDoc, Recorded, ResponseValidator } from './openapi-check';
+import { asksSparse, OpenApiDoc, Recorded, ResponseValidator } from './openapi-check';
 import { ROOT } from './server-process';
 
 const DOCUMENTS = join(ROOT, 'node_modules', '.cache', 'plinth-e2e-openapi');
@@ -138,6 +138,7 @@ export class ResponseRecorder {
       status: res.statusCode,
       contentType: type,
       body,
+      sparse: asksSparse(req.originalUrl),
     });
   }
 

@@ -111,6 +111,73 @@ describe('the OpenAPI document', () => {
     expect(missingData).toEqual([]);
   });
 
+  it('marks the attributes every answer carries as required in resource schemas', () => {
+    type Resource = { properties: { attributes: { required?: string[]; properties: object } } };
+    const schemas = (doc.components as { schemas: Record<string, Resource> }).schemas;
+    const resources = Object.entries(schemas).filter(([name]) => name.endsWith('-resource'));
+    const attributes = (name: string) => schemas[`${name}-resource`].properties.attributes;
+    const declared = resources.flatMap(([, r]) => Object.keys(r.properties.attributes.properties));
+    const required = resources.flatMap(([, r]) => r.properties.attributes.required ?? []);
+    // Only the few attributes some answers leave out (ResourceDoc.optional) are not required.
+    expect(required.length).toBeGreaterThan(declared.length * 0.95);
+    expect(attributes('workspaces').required).toEqual(expect.arrayContaining(['name', 'locked']));
+    // A user's email is shown only to the user and to site administrators.
+    expect(attributes('users').required).not.toContain('email');
+    expect(attributes('users').required).toContain('username');
+  });
+
+  it('lists every member the server requires in request schemas', () => {
+    type Body = {
+      required?: string[];
+      properties: {
+        data: {
+          required?: string[];
+          properties: { attributes: { required?: string[]; properties: object } };
+        };
+      };
+    };
+    const body = (path: string, method: 'post' | 'patch') =>
+      doc.paths[path][method].requestBody!.content![JSONAPI].schema as unknown as Body;
+    const users = body('/api/v2/admin/users', 'post');
+    expect(users.properties.data.properties.attributes.required).toEqual(['username', 'email', 'password']);
+    expect(Object.keys(users.properties.data.properties.attributes.properties)).toContain('password');
+    const login = body('/api/v2/login', 'post');
+    expect(login.required).toEqual(['data']);
+    expect(login.properties.data.properties.attributes.required).toEqual(['username', 'password']);
+    const state = body('/api/v2/workspaces/{id}/state-versions', 'post');
+    expect(state.properties.data.properties.attributes.required).toEqual(['serial', 'md5']);
+    // Every JSON:API document body requires `data` (run actions take a plain `{comment}`).
+    const schemaOf = (op: Operation) => op.requestBody?.content?.[JSONAPI]?.schema as Body | undefined;
+    const without = ops
+      .filter(([, , op]) => schemaOf(op)?.properties?.data)
+      .filter(([, , op]) => !schemaOf(op)!.required?.includes('data'))
+      .map(([path, method]) => `${method} ${path}`);
+    expect(without).toEqual([]);
+  });
+
+  it('opens with how to get a token and groups every operation under one area', () => {
+    const info = doc.info as { description: string };
+    expect(info.description.startsWith('## Getting a token')).toBe(true);
+    for (const step of ['/admin/initial-admin-user', '/api/v2/login', 'terraform login', '**Authorize**']) {
+      expect(info.description).toContain(step);
+    }
+    const tags = (doc.tags as { name: string; description?: string }[]).map((t) => t.name);
+    expect(tags.slice(0, 3)).toEqual(['Authentication', 'Users', 'Organizations']);
+    expect(tags).not.toContain('Other');
+    const misplaced = ops
+      .filter(
+        ([, , op]) =>
+          (op as { tags?: string[] }).tags?.length !== 1 ||
+          !tags.includes((op as unknown as { tags: string[] }).tags[0]),
+      )
+      .map(([path, method]) => `${method} ${path}`);
+    expect(misplaced).toEqual([]);
+    const area = (path: string, method: string) =>
+      (doc.paths[path][method] as unknown as { tags: string[] }).tags[0];
+    expect(area('/api/v2/login', 'post')).toBe('Authentication');
+    expect(area('/api/v2/workspaces/{id}', 'patch')).toBe('Workspaces');
+  });
+
   it('types include, fields, sort and page parameters, and documents the 400 for a bad include on shows', () => {
     const show = doc.paths['/api/v2/policy-sets/{id}'].get;
     const param = (op: Operation, name: string) => op.parameters?.find((p) => p.name === name)?.schema;

@@ -200,13 +200,25 @@ describe('recorded answers match the OpenAPI document', () => {
     expect(validator.problems({ ...base, status: 418, body: {} })).toEqual([
       expect.stringContaining('status not documented'),
     ]);
+    const undeclared = validator.problems({
+      ...base,
+      status: 200,
+      body: { data: { id: 'x', type: 'workspaces', attributes: { 'not-a-field': 1 } } },
+    });
+    expect(undeclared).toContainEqual(expect.stringContaining('workspaces.not-a-field is not a declared field'));
+    // Attributes a type always carries are required: an answer that leaves one out is a problem…
+    expect(undeclared).toContainEqual(
+      expect.stringContaining("/data/attributes must have required property 'name'"),
+    );
+    // …unless the caller asked for a sparse fieldset.
     expect(
       validator.problems({
         ...base,
+        sparse: true,
         status: 200,
-        body: { data: { id: 'x', type: 'workspaces', attributes: { 'not-a-field': 1 } } },
+        body: { data: { id: 'x', type: 'workspaces', attributes: {} } },
       }),
-    ).toEqual([expect.stringContaining('workspaces.not-a-field is not a declared field')]);
+    ).toEqual([]);
   });
 });
 

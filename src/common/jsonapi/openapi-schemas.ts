@@ -11,6 +11,17 @@ export interface ResourceDoc {
   /** Relationship name → member type; `many` for to-many; `linksOnly`: only `links.related`, no data. */
   relationships?: Record<string, { type: string | readonly string[]; many?: boolean; linksOnly?: boolean }>;
   links?: string[];
+  /**
+   * Attributes some answers leave out (shown only to some callers, or only in some states). Every
+   * other declared attribute is in every answer, so the schema marks it `required`; a sparse
+   * fieldset (`fields[TYPE]`) is the caller's own choice to leave attributes out.
+   */
+  optional?: readonly string[];
+}
+
+/** The attributes every answer of the doc's type carries (all declared ones but `optional`). */
+export function alwaysPresent(doc: ResourceDoc): string[] {
+  return Object.keys(doc.attributes).filter((a) => !doc.optional?.includes(a));
 }
 
 export const str = (description?: string, extra: SchemaObject = {}): SchemaObject => ({
@@ -195,7 +206,11 @@ export function resourceSchema(doc: ResourceDoc): SchemaObject {
     properties: {
       id: { type: 'string' },
       type: { type: 'string', enum: [doc.type] },
-      attributes: { type: 'object', properties: doc.attributes },
+      attributes: {
+        type: 'object',
+        ...(alwaysPresent(doc).length ? { required: alwaysPresent(doc) } : {}),
+        properties: doc.attributes,
+      },
       ...(doc.relationships ? { relationships: { type: 'object', properties: relationships } } : {}),
       links: {
         type: 'object',
@@ -340,6 +355,11 @@ export function requestSchema(
   const attributes = Object.fromEntries(
     writable.filter((a) => doc.attributes[a]).map((a) => [a, doc.attributes[a]]),
   );
+  const undescribed = writable.filter((a) => !doc.attributes[a]);
+  if (undescribed.length) {
+    // A writable attribute the schema cannot describe would vanish from the request document.
+    throw new Error(`${doc.type}: writable ${undescribed.join(', ')} need a schema (BodyDoc.requestOnly)`);
+  }
   const requiredAttrs = shape.requiredAttributes.filter((a) => a in attributes);
   const rels = Object.fromEntries(
     relationships.map((name) => {

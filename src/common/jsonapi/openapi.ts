@@ -240,6 +240,8 @@ export interface BodyDoc {
   requiredRelationships?: readonly string[];
   /** The `data` schema of relationships whose members are not resource identifiers. */
   relationshipData?: Record<string, SchemaObject>;
+  /** Writable attributes that answers never show (a password, the state file itself). */
+  requestOnly?: Record<string, SchemaObject>;
 }
 
 /**
@@ -250,12 +252,20 @@ export interface BodyDoc {
 function requestBody(doc: ResourceDoc, body: BodyDoc, creating: boolean): MethodDecorator {
   return (target, key, descriptor) => {
     const shape = Reflect.getMetadata(BODY_SHAPE, descriptor.value as object) as BodyShape | undefined;
-    const schema = requestSchema(doc, body.writable, body.relationships ?? [], body.relationshipData ?? {}, {
-      types: shape?.types ?? [doc.type],
-      typeRequired: shape ? shape.typeRequired : true,
-      requiredAttributes: creating && shape ? requiredAttributes(shape.attributes) : [],
-      requiredRelationships: creating ? (body.requiredRelationships ?? []) : [],
-    });
+    const described = { ...doc, attributes: { ...doc.attributes, ...body.requestOnly } };
+    const schema = requestSchema(
+      described,
+      body.writable,
+      body.relationships ?? [],
+      body.relationshipData ?? {},
+      {
+        types: shape?.types ?? [doc.type],
+        typeRequired: shape ? shape.typeRequired : true,
+        // What the DTO refuses to go without, on an update too (the body pipe runs the same rules).
+        requiredAttributes: shape ? requiredAttributes(shape.attributes) : [],
+        requiredRelationships: creating ? (body.requiredRelationships ?? []) : [],
+      },
+    );
     ApiConsumes(JSONAPI_MEDIA_TYPE, 'application/json')(target, key, descriptor);
     ApiBody({ required: true, schema, examples: { [doc.type]: { value: exampleRequest(schema) } } })(
       target,

@@ -5,7 +5,7 @@ import { CurrentPrincipal } from '../../common/auth/current-principal.decorator'
 import { Principal } from '../../common/auth/principal';
 import { JsonApiBody, ParsedBody } from '../../common/jsonapi/body';
 import { ResourceDocument } from '../../common/jsonapi/document';
-import { ApiCreate, ApiDelete, ApiErrors, ApiShow } from '../../common/jsonapi/openapi';
+import { ApiCreate, ApiDelete, ApiErrors, ApiShow, str } from '../../common/jsonapi/openapi';
 import { QueryValue } from '../../common/jsonapi/query';
 import { LeavesAccessAlone } from '../../http/write-effects';
 import { LinkOrigin } from '../../storage/link-origin.decorator';
@@ -17,7 +17,10 @@ import { ModulePath } from './registry-modules.service';
 
 /** The official client sends `registry-module-versions`; an empty or missing type is accepted too. */
 const BODY = { types: ['registry-module-versions'], typeRequired: false };
-const WRITABLE = { writable: ['version', 'commit-sha'] };
+const WRITABLE = {
+  writable: ['version', 'commit-sha'],
+  requestOnly: { 'commit-sha': { ...str('Accepted and not stored', { maxLength: 64 }), nullable: true } },
+};
 
 @ApiTags('registry-modules')
 @ApiBearerAuth()
