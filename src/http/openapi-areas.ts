@@ -46,6 +46,11 @@ const AREAS: { name: string; description: string; tags: readonly string[] }[] = 
   },
   { name: 'State', description: 'State versions and their outputs.', tags: ['state versions'] },
   {
+    name: 'Notifications',
+    description: 'Notification configurations: webhooks, chat and email for run events.',
+    tags: ['notification configurations'],
+  },
+  {
     name: 'Policies',
     description: 'Policies, policy sets, their versions and policy checks.',
     tags: ['policies', 'policy-sets', 'policy-set-versions', 'policy checks'],
