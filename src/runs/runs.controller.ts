@@ -266,7 +266,13 @@ export class RunsController {
   private async workspace(p: Principal, id: string): Promise<ResourceDocument> {
     const view = await this.workspaces.view(p, await this.workspaces.requireAccess(p, id));
     return new ResourceDocument(
-      serializeWorkspace(view.workspace, view.organization.name, view.level, view.currentRunId),
+      serializeWorkspace(
+        view.workspace,
+        view.organization.name,
+        view.level,
+        view.currentRunId,
+        view.writesState,
+      ),
     );
   }
 }

@@ -74,7 +74,7 @@ function ApiSafeDelete(): MethodDecorator {
 }
 
 const toResource = (v: WorkspaceView) =>
-  serializeWorkspace(v.workspace, v.organization.name, v.level, v.currentRunId);
+  serializeWorkspace(v.workspace, v.organization.name, v.level, v.currentRunId, v.writesState);
 
 @ApiTags('workspaces')
 @ApiBearerAuth()

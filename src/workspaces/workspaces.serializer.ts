@@ -71,6 +71,7 @@ export function serializeWorkspace(
   organizationName: string,
   level: WorkspaceAccessLevel | null,
   currentRunId: string | null = null,
+  writesState = true,
 ): ResourceObject {
   const admin = level === 'admin';
   const write = level === 'write' || admin;
@@ -95,7 +96,7 @@ export function serializeWorkspace(
         'can-read-runs': level !== null,
         'can-read-state-versions': level !== null,
         'can-read-state-outputs': level !== null,
-        'can-create-state-versions': write,
+        'can-create-state-versions': write && writesState,
         'can-lock': write,
         'can-unlock': write,
         'can-force-unlock': admin,

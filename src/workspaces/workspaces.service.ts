@@ -53,7 +53,12 @@ export interface WorkspaceView {
   level: WorkspaceAccessLevel | null;
   /** The newest run that has left the workspace's queue, if any (`current-run`). */
   currentRunId: string | null;
+  /** False for organization tokens: they never write state, whatever their level. */
+  writesState: boolean;
 }
+
+/** Whether a principal may ever write state: organization tokens may not (docs/state.md). */
+const writesState = (p: Principal): boolean => p.kind !== 'organization';
 
 /** Pages from this offset on remember where they start (see listPage). */
 const ANCHORED_FROM = 1_000;
@@ -158,7 +163,13 @@ export class WorkspacesService {
       this.permissions.workspaceLevel(p, ws),
       this.relations.currentRunIds([ws.id]),
     ]);
-    return { workspace: ws, organization: org, level, currentRunId: currentRuns.get(ws.id) ?? null };
+    return {
+      workspace: ws,
+      organization: org,
+      level,
+      currentRunId: currentRuns.get(ws.id) ?? null,
+      writesState: writesState(p),
+    };
   }
 
   /** Serialized workspaces among `ids` that the principal may read, for `included` arrays. */
@@ -179,7 +190,9 @@ export class WorkspacesService {
     for (const ws of workspaces) {
       const level = levels.get(ws.id) ?? null;
       const org = orgs.get(ws.organizationId);
-      if (level && org) out.push(serializeWorkspace(ws, org.name, level, currentRuns.get(ws.id) ?? null));
+      if (level && org) {
+        out.push(serializeWorkspace(ws, org.name, level, currentRuns.get(ws.id) ?? null, writesState(p)));
+      }
     }
     return out;
   }
@@ -234,6 +247,7 @@ export class WorkspacesService {
       organization: org,
       level: levels.get(ws.id) ?? null,
       currentRunId: currentRuns.get(ws.id) ?? null,
+      writesState: writesState(p),
     }));
     return pageOf(items, totalCount, page);
   }

@@ -632,6 +632,15 @@ describe('state versions', () => {
       await post(asTeam, ws, createBody(stateFile({ serial: 2 }))).expect(201);
       await unlock(asTeam, ws);
       const asOrganization = await createOrganizationToken(t, admin, org);
+      // The workspace's permissions say so to each: the team may write state, the organization not.
+      const permissions = async (actor: typeof asTeam) =>
+        (await actor.api.get(`/api/v2/workspaces/${ws}`).expect(200)).body.data.attributes.permissions;
+      expect((await permissions(asTeam))['can-create-state-versions']).toBe(true);
+      expect(await permissions(asOrganization)).toMatchObject({
+        'can-create-state-versions': false,
+        'can-read-state-versions': true,
+        'can-lock': true,
+      });
       await lock(asOrganization, ws);
       const refused = await post(asOrganization, ws, createBody(stateFile({ serial: 3 }))).expect(404);
       expect(detail(refused)).toBe('Organization tokens cannot write state: use a user or team token');
