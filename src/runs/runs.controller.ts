@@ -89,7 +89,21 @@ export class RunsController {
       'or the workspace is locked.',
   })
   @ApiCreate(RUN_DOC, {
-    writable: ['message', 'is-destroy', 'plan-only', 'auto-apply'],
+    writable: ['message', 'is-destroy', 'plan-only', 'auto-apply', 'variables'],
+    requestOnly: {
+      variables: {
+        type: 'array',
+        description:
+          'Run variables (docs/variables.md): each value an HCL literal expression, as the CLI sends ' +
+          '`-var`; stored sealed with the run and handed to its jobs above workspace variables and ' +
+          'non-priority sets.',
+        items: {
+          type: 'object',
+          required: ['key', 'value'],
+          properties: { key: { type: 'string', maxLength: 128 }, value: { type: 'string' } },
+        },
+      },
+    },
     relationships: ['workspace', 'configuration-version'],
     requiredRelationships: ['workspace'],
   })
