@@ -4,7 +4,7 @@ import { EntityManager, In, IsNull, LessThan, MoreThan, Not, Repository } from '
 import { PageParams } from '../common/jsonapi/pagination';
 import { Page, paginate } from '../common/sql/paginate';
 import { RowReader } from '../common/sql/row-reader';
-import { lockRow } from '../common/sql/transaction';
+import { replaceSealed } from '../common/sql/transaction';
 import { StateVersionOutputEntity } from './entities/state-version-output.entity';
 import { StateVersionEntity, StateVersionStatus } from './entities/state-version.entity';
 
@@ -192,11 +192,7 @@ export class StateVersionsRepository {
    * Compare-and-set of one sealed value, made under the row's lock: a JSON column compares
    * differently on each database, so the comparison is made here.
    */
-  async replaceSealedValue(manager: EntityManager, id: string, from: string, to: string): Promise<boolean> {
-    if (!(await lockRow(manager, StateVersionOutputEntity, id))) return false;
-    const row = await manager.getRepository(StateVersionOutputEntity).findOne({ where: { id } });
-    if (row?.sealedValue !== from) return false;
-    await manager.getRepository(StateVersionOutputEntity).update({ id }, { sealedValue: to });
-    return true;
+  replaceSealedValue(manager: EntityManager, id: string, from: string, to: string): Promise<boolean> {
+    return replaceSealed(manager, StateVersionOutputEntity, { id }, 'sealedValue', from, to);
   }
 }

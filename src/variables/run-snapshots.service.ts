@@ -4,6 +4,7 @@ import { EntityManager, MoreThan, Repository } from 'typeorm';
 import { Secrets } from '../secrets/secrets.service';
 import { EffectiveVariablesService, SnapshotEntry } from './effective-variables.service';
 import { RunVariableSnapshotEntity } from './entities/run-variable-snapshot.entity';
+import { replaceSealed } from '../common/sql/transaction';
 
 /**
  * One variable as a run's jobs receive it (the executor protocol's `JobVariable`; declared from the
@@ -72,18 +73,7 @@ export class RunSnapshotsService {
     return rows.map((r) => ({ id: r.runId, wrapped: r.sealedVariables }));
   }
 
-  async replaceSealedValue(
-    manager: EntityManager,
-    runId: string,
-    from: string,
-    to: string,
-  ): Promise<boolean> {
-    const repo = manager.getRepository(RunVariableSnapshotEntity);
-    const qb = repo.createQueryBuilder('s').where({ runId });
-    if (manager.connection.options.type !== 'better-sqlite3') qb.setLock('pessimistic_write');
-    const row = await qb.getOne();
-    if (row?.sealedVariables !== from) return false;
-    await repo.update({ runId }, { sealedVariables: to });
-    return true;
+  replaceSealedValue(manager: EntityManager, runId: string, from: string, to: string): Promise<boolean> {
+    return replaceSealed(manager, RunVariableSnapshotEntity, { runId }, 'sealedVariables', from, to);
   }
 }

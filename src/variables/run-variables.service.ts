@@ -5,6 +5,7 @@ import { newId } from '../common/ids';
 import { Secrets } from '../secrets/secrets.service';
 import { RunVariableEntity } from './entities/run-variable.entity';
 import { RunVariable } from './run-variable-rules';
+import { replaceSealed } from '../common/sql/transaction';
 
 const sealContext = (id: string) => `run-variables/${id}`;
 
@@ -54,13 +55,7 @@ export class RunVariablesService {
     return rows.map((r) => ({ id: r.id, wrapped: r.sealedValue }));
   }
 
-  async replaceSealedValue(manager: EntityManager, id: string, from: string, to: string): Promise<boolean> {
-    const repo = manager.getRepository(RunVariableEntity);
-    const qb = repo.createQueryBuilder('r').where('r.id = :id', { id });
-    if (manager.connection.options.type !== 'better-sqlite3') qb.setLock('pessimistic_write');
-    const row = await qb.getOne();
-    if (row?.sealedValue !== from) return false;
-    await repo.update({ id }, { sealedValue: to });
-    return true;
+  replaceSealedValue(manager: EntityManager, id: string, from: string, to: string): Promise<boolean> {
+    return replaceSealed(manager, RunVariableEntity, { id }, 'sealedValue', from, to);
   }
 }

@@ -4,6 +4,7 @@ import { EntityManager, In, MoreThan, Repository } from 'typeorm';
 import { Page, paginate } from '../common/sql/paginate';
 import { PageParams } from '../common/jsonapi/pagination';
 import { VariableEntity } from './entities/variable.entity';
+import { replaceSealed } from '../common/sql/transaction';
 
 /** Whose variables: a workspace's own, or a variable set's. */
 export type VariableOwner = { workspaceId: string } | { varsetId: string };
@@ -92,13 +93,7 @@ export class VariablesRepository {
   }
 
   /** Compare-and-set of one sealed value under the row's lock (a JSON column cannot be compared in SQL). */
-  async replaceSealedValue(manager: EntityManager, id: string, from: string, to: string): Promise<boolean> {
-    const repo = manager.getRepository(VariableEntity);
-    const qb = repo.createQueryBuilder('v').where('v.id = :id', { id });
-    if (manager.connection.options.type !== 'better-sqlite3') qb.setLock('pessimistic_write');
-    const row = await qb.getOne();
-    if (row?.sealedValue !== from) return false;
-    await repo.update({ id }, { sealedValue: to });
-    return true;
+  replaceSealedValue(manager: EntityManager, id: string, from: string, to: string): Promise<boolean> {
+    return replaceSealed(manager, VariableEntity, { id }, 'sealedValue', from, to);
   }
 }

@@ -1,5 +1,14 @@
 import { resolve } from 'node:path';
-import { DataSource, EntityManager, ObjectLiteral, ObjectType, SelectQueryBuilder } from 'typeorm';
+import {
+  DataSource,
+  EntityManager,
+  EntityTarget,
+  FindOptionsWhere,
+  ObjectLiteral,
+  ObjectType,
+  SelectQueryBuilder,
+} from 'typeorm';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { isRetryableTransactionError } from '../errors/db-errors';
 import { mysqlPool } from '../../persistence/mysql-pool';
 import { writeOnPool } from '../../persistence/pool-writes';
@@ -154,4 +163,25 @@ export function withRowLock<T extends ObjectLiteral>(
 ): SelectQueryBuilder<T> {
   if (qb.connection.options.type === 'better-sqlite3') return qb;
   return qb.setLock(mode === 'write' ? 'pessimistic_write' : 'pessimistic_read');
+}
+
+/**
+ * Compare-and-set of one sealed column, as a key rotation re-wraps it: under the row's lock, `to`
+ * replaces `from` only while the row still holds `from`. The comparison is made here, not in SQL,
+ * because a JSON column compares differently on each database. Called by the repository that owns
+ * `entity`.
+ */
+export async function replaceSealed<T extends ObjectLiteral>(
+  manager: EntityManager,
+  entity: EntityTarget<T>,
+  where: FindOptionsWhere<T>,
+  column: keyof T & string,
+  from: string,
+  to: string,
+): Promise<boolean> {
+  const repo = manager.getRepository(entity);
+  const row = await withRowLock(repo.createQueryBuilder('sealed').where(where)).getOne();
+  if (!row || row[column] !== from) return false;
+  await repo.update(where, { [column]: to } as unknown as QueryDeepPartialEntity<T>);
+  return true;
 }
