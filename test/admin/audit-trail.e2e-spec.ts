@@ -13,6 +13,7 @@ import {
 import { client, startApp, TestApp } from '../helpers/test-app';
 import { agentCall, createAgentToken, createPool, registerAgent } from '../agent-pools/helpers';
 import { errorsOf } from '../helpers/shapes';
+import { until } from '../helpers/partial-upload';
 import { createRun, PLANNED_WITH_CHANGES, uploadedVersion } from '../runs/run-fixtures';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -162,6 +163,13 @@ describe('the audit trail', () => {
     const agentToken = await createAgentToken(owner, pool);
     const agentId = await registerAgent(t, agentToken.secret, 'runner-7');
     await createRun(owner, ws, { 'auto-apply': false }, cvId);
+    // The run's own event is stamped when its response finishes, which may be just after the client
+    // has read it: wait until it is recorded, so that `since` falls strictly after it.
+    await until('the run’s creation is recorded', async () => {
+      await t.app.get(AuditRecorder).flush();
+      return (await trail(owner)).data.some((e) => e.request.route === '/api/v2/runs') || undefined;
+    });
+    await new Promise((r) => setTimeout(r, 2));
     const before = new Date(Date.now() - 1).toISOString();
     const claimed = await agentCall(t, '/jobs/claim', agentToken.secret, agentId).send({}).expect(200);
     const jobId = claimed.body.job.id as string;

