@@ -6,6 +6,7 @@ import { RunsModule } from '../runs/runs.module';
 import { WrappedKeyHolders } from '../secrets/wrapped-key-holders';
 import { UsersModule } from '../users/users.module';
 import { WorkspaceBlobsRegistry } from '../workspaces/workspace-blobs.registry';
+import { WorkspaceRelationsRegistry } from '../workspaces/workspace-relations.registry';
 import { WorkspaceUnlockHooks } from '../workspaces/workspace-unlock.registry';
 import { WorkspacesModule } from '../workspaces/workspaces.module';
 import { StateVersionOutputEntity } from './entities/state-version-output.entity';
@@ -48,6 +49,8 @@ export class StateVersionsModule implements OnModuleInit {
     private readonly unlockHooks: WorkspaceUnlockHooks,
     private readonly workspaceBlobs: WorkspaceBlobsRegistry,
     private readonly keyHolders: WrappedKeyHolders,
+    private readonly relations: WorkspaceRelationsRegistry,
+    private readonly presenter: StateVersionsPresenter,
     @InjectDataSource() private readonly ds: DataSource,
   ) {}
 
@@ -55,6 +58,11 @@ export class StateVersionsModule implements OnModuleInit {
     this.unlockHooks.register((manager, workspaceId, forced) =>
       this.writes.onUnlock(manager, workspaceId, forced),
     );
+    // A workspace's `include=current-state-version` and `include=outputs`.
+    this.relations.registerState({
+      versions: (ids) => this.presenter.currentVersions(ids),
+      outputs: (ids) => this.presenter.workspaceOutputs(ids),
+    });
     // A deleted workspace's (or organization's) state files go with it.
     this.workspaceBlobs.register(async (_manager, workspaceIds) => workspaceIds.map(stateBlobPrefix));
     for (const [name, column] of [

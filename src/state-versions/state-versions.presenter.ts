@@ -12,7 +12,11 @@ import { StateVersionOutputEntity } from './entities/state-version-output.entity
 import { StateVersionEntity } from './entities/state-version.entity';
 import { StateContent, StateKind, UPLOAD_PURPOSE } from './state-content';
 import { StateVersionsRepository } from './state-versions.repository';
-import { serializeStateVersion, serializeStateVersionOutput } from './state-versions.serializer';
+import {
+  serializeStateVersion,
+  serializeStateVersionOutput,
+  serializeWorkspaceOutput,
+} from './state-versions.serializer';
 
 /** `include` values of state version reads (the snake_case spelling; kebab-case is read alike). */
 export const STATE_VERSION_INCLUDES = [
@@ -68,6 +72,32 @@ export class StateVersionsPresenter {
   async resource(p: Principal, version: StateVersionEntity, origin: string): Promise<ResourceObject> {
     const [resource] = await this.resources(p, [version], origin);
     return resource;
+  }
+
+  /**
+   * Workspaces' current versions for their `included` (`include=current-state-version`): only
+   * finalized ones, so never with upload links. The caller has already been allowed to read them.
+   */
+  async currentVersions(ids: string[]): Promise<ResourceObject[]> {
+    const versions = (await this.repo.findByIds(ids)).filter((v) => v.status === 'finalized');
+    const outputIds = await this.repo.outputIdsOf(versions.map((v) => v.id));
+    return versions.map((v) =>
+      serializeStateVersion(v, {
+        outputIds: outputIds.get(v.id) ?? [],
+        stateUploadUrl: null,
+        jsonStateUploadUrl: null,
+      }),
+    );
+  }
+
+  /** The outputs of each version as `workspace-outputs`, sensitive values null (`include=outputs`). */
+  async workspaceOutputs(versionIds: string[]): Promise<Map<string, ResourceObject[]>> {
+    const out = new Map<string, ResourceObject[]>();
+    for (const o of await this.repo.outputsOf(versionIds)) {
+      const value = o.sensitive ? null : this.content.openOutput(o.id, o.sealedValue);
+      out.set(o.stateVersionId, [...(out.get(o.stateVersionId) ?? []), serializeWorkspaceOutput(o, value)]);
+    }
+    return out;
   }
 
   /** The workspaces among `ids` whose state `p` may write (write access; never an organization token). */

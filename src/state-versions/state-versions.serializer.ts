@@ -141,3 +141,16 @@ export function serializeStateVersionOutput(o: StateVersionOutputEntity, value: 
     links: { self: `/api/v2/state-version-outputs/${o.id}` },
   };
 }
+
+/**
+ * A current output as the real service includes it on a workspace (`include=outputs`): the
+ * `workspace-outputs` type, its type under `output-type`; `value` null where it is withheld.
+ */
+export function serializeWorkspaceOutput(o: StateVersionOutputEntity, value: JsonValue): ResourceObject {
+  return {
+    id: o.id,
+    type: 'workspace-outputs',
+    attributes: { name: o.name, sensitive: o.sensitive, 'output-type': o.type, value },
+    links: { self: `/api/v2/state-version-outputs/${o.id}` },
+  };
+}

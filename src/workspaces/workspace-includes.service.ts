@@ -17,6 +17,8 @@ export const WORKSPACE_INCLUDES = [
   'effective-tag-bindings',
   'locked-by',
   'current-run',
+  'current-state-version',
+  'outputs',
 ] as const;
 
 /**
@@ -84,7 +86,39 @@ export class WorkspaceIncludesService {
       included.add(...(await this.relations.readableRuns(p, ids)));
     }
     if (include.includes('locked-by')) included.add(...(await this.lockHolders(p, views)));
+    await this.addState(views, include, resources, included);
     return included.toArray();
+  }
+
+  /**
+   * `current-state-version` and `outputs` (the current version's, as `workspace-outputs`, which
+   * also links them from each of `resources` under `outputs`). Reading a workspace reads its state.
+   */
+  private async addState(
+    views: readonly WorkspaceView[],
+    include: readonly string[],
+    resources: readonly ResourceObject[],
+    included: Included,
+  ): Promise<void> {
+    const versionIds = views
+      .map((v) => v.workspace.currentStateVersionId)
+      .filter((id): id is string => id !== null);
+    if (include.includes('current-state-version')) {
+      included.add(...(await this.relations.stateVersions(versionIds)));
+    }
+    if (!include.includes('outputs')) return;
+    const outputs = await this.relations.stateOutputs(versionIds);
+    views.forEach((v, i) => {
+      const own = v.workspace.currentStateVersionId ? (outputs.get(v.workspace.currentStateVersionId) ?? []) : [];
+      included.add(...own);
+      const resource = resources[i];
+      if (resource?.relationships) {
+        resource.relationships.outputs = toMany(
+          'workspace-outputs',
+          own.map((o) => o.id),
+        );
+      }
+    });
   }
 
   private async lockHolders(p: Principal, views: readonly WorkspaceView[]): Promise<ResourceObject[]> {
@@ -104,3 +138,4 @@ export class WorkspaceIncludesService {
     return out;
   }
 }
+

@@ -12,18 +12,32 @@ export interface WorkspaceRunsSource {
   readable: ReadableResources;
 }
 
+/** What the state versions module tells workspaces about their current state. */
+export interface WorkspaceStateSource {
+  /** The finalized state versions among `ids`, serialized. */
+  versions(ids: string[]): Promise<ResourceObject[]>;
+  /** The outputs of each of these versions as `workspace-outputs` (sensitive values null), by version id. */
+  outputs(versionIds: string[]): Promise<Map<string, ResourceObject[]>>;
+}
+
 /**
  * The runs and teams modules sit above workspaces (they import it): they register here at
  * start-up how to find a workspace's current run and how to show runs and teams in `included`
- * (`current_run`, `locked_by`) instead of being imported by it.
+ * (`current_run`, `locked_by`) instead of being imported by it; the state versions module, how to
+ * show a workspace's current state version and its outputs (`current-state-version`, `outputs`).
  */
 @Injectable()
 export class WorkspaceRelationsRegistry {
   private runs?: WorkspaceRunsSource;
   private readonly holders = new Map<string, ReadableResources>();
+  private state?: WorkspaceStateSource;
 
   registerRuns(source: WorkspaceRunsSource): void {
     this.runs = source;
+  }
+
+  registerState(source: WorkspaceStateSource): void {
+    this.state = source;
   }
 
   /** How to show lock holders of one type (`teams`, `runs`, …) in `included`. */
@@ -43,5 +57,14 @@ export class WorkspaceRelationsRegistry {
   readableHolders(p: Principal, type: string, ids: string[]): Promise<ResourceObject[]> {
     const readable = this.holders.get(type);
     return readable && ids.length ? readable(p, ids) : Promise.resolve([]);
+  }
+
+  stateVersions(ids: string[]): Promise<ResourceObject[]> {
+    return this.state && ids.length ? this.state.versions(ids) : Promise.resolve([]);
+  }
+
+  async stateOutputs(versionIds: string[]): Promise<Map<string, ResourceObject[]>> {
+    if (!this.state || !versionIds.length) return new Map();
+    return this.state.outputs(versionIds);
   }
 }

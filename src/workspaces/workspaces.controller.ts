@@ -31,12 +31,12 @@ import { PROJECT_DOC } from '../projects/projects.serializer';
 import { EFFECTIVE_TAG_BINDING_DOC } from '../tag-bindings/effective-tag-bindings.serializer';
 import { WORKSPACE_INCLUDES, WorkspaceIncludesService } from './workspace-includes.service';
 import { WorkspacesService, WorkspaceView } from './workspaces.service';
-import { serializeWorkspace, WORKSPACE_DOC } from './workspaces.serializer';
+import { serializeWorkspace, WORKSPACE_DOC, WORKSPACE_OUTPUT_DOC } from './workspaces.serializer';
 import { LeavesAccessAlone } from '../http/write-effects';
 import { Sortable } from '../common/jsonapi/sort';
 
 const TYPE = { types: ['workspaces'] };
-const INCLUDED_DOCS = [PROJECT_DOC, ORGANIZATION_DOC, EFFECTIVE_TAG_BINDING_DOC];
+const INCLUDED_DOCS = [PROJECT_DOC, ORGANIZATION_DOC, EFFECTIVE_TAG_BINDING_DOC, WORKSPACE_OUTPUT_DOC];
 const WRITABLE = {
   writable: [
     'name',

@@ -57,7 +57,20 @@ export const WORKSPACE_DOC: ResourceDoc = {
     'current-state-version': { type: 'state-versions' },
     'agent-pool': { type: 'agent-pools' },
     'current-run': { type: 'runs' },
+    outputs: { type: 'workspace-outputs', many: true },
     ...TAG_BINDING_RELATIONSHIP_DOCS,
+  },
+  links: ['self'],
+};
+
+/** The current state version's outputs as `include=outputs` shows them (only then is `outputs` linked). */
+export const WORKSPACE_OUTPUT_DOC: ResourceDoc = {
+  type: 'workspace-outputs',
+  attributes: {
+    name: str(),
+    sensitive: bool(),
+    'output-type': str('The output\'s type, as the state gives it (`string`, `number`, `object`, …)'),
+    value: { description: 'The output\'s value; null when it is sensitive' },
   },
   links: ['self'],
 };

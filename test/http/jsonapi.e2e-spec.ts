@@ -112,7 +112,7 @@ describe('JSON:API conventions shared by every route', () => {
         errorsOf(400, {
           detail:
             'include parameter contains unknown value bogus; allowed: project, organization, ' +
-            'effective-tag-bindings, locked-by, current-run',
+            'effective-tag-bindings, locked-by, current-run, current-state-version, outputs',
           parameter: 'include',
         }),
       );

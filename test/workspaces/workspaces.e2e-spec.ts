@@ -358,7 +358,7 @@ describe('workspaces', () => {
       expect(res.body).toEqual(
         errorsOf(400, {
           detail:
-            'include parameter contains unknown value runs; allowed: project, organization, effective-tag-bindings, locked-by, current-run',
+            'include parameter contains unknown value runs; allowed: project, organization, effective-tag-bindings, locked-by, current-run, current-state-version, outputs',
           parameter: 'include',
         }),
       );
