@@ -57,11 +57,12 @@ export class WorkspaceIncludesService {
       );
     }
     if (include.includes('organization')) {
+      const organizations = await this.organizations.readableResources(
+        p,
+        views.map((v) => v.organization.id),
+      );
       included.add(
-        ...(await this.organizations.readableResources(
-          p,
-          views.map((v) => v.organization.id),
-        )),
+        ...(include.includes('project') ? organizations.map(withoutDefaultProject) : organizations),
       );
     }
     if (include.includes('effective-tag-bindings')) {
@@ -139,3 +140,16 @@ export class WorkspaceIncludesService {
   }
 }
 
+/**
+ * An included organization without its `default-project` linkage. The official Go client follows
+ * every linkage into `included` as it decodes, so an organization linking its default project
+ * while that project, also included, links back to it never ends: the client dies of a stack
+ * overflow (hashicorp/go-tfe#1020; the real service answers alike). The organization's own read
+ * still links it.
+ */
+function withoutDefaultProject(organization: ResourceObject): ResourceObject {
+  if (!organization.relationships?.['default-project']) return organization;
+  const relationships = { ...organization.relationships };
+  delete relationships['default-project'];
+  return { ...organization, relationships };
+}
