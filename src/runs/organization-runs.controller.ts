@@ -1,16 +1,20 @@
-import { Controller, Get, Param } from '@nestjs/common';
+import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { API_V2 } from '../common/api-prefix';
 import { CurrentPrincipal } from '../common/auth/current-principal.decorator';
 import { Principal } from '../common/auth/principal';
 import { CollectionDocument, ResourceDocument } from '../common/jsonapi/document';
-import { ApiList, ApiShow, int, ResourceDoc, str, timestamp } from '../common/jsonapi/openapi';
+import { badRequest } from '../common/errors/domain-error';
+import { ApiList, ApiShow, commaListOf, int, ResourceDoc, str, timestamp } from '../common/jsonapi/openapi';
 import { PageParams } from '../common/jsonapi/pagination';
-import { Paging } from '../common/jsonapi/query';
+import { Includes, Paging, QueryValue, refuseUnknownFilters } from '../common/jsonapi/query';
+import { LinkOrigin } from '../storage/link-origin.decorator';
 import { Sortable } from '../common/jsonapi/sort';
 import { pageResult } from '../common/sql/paginate';
-import { OrganizationRunsService } from './organization-runs.service';
-import { RunsPresenter } from './runs.presenter';
+import { MAX_WORKSPACE_NAMES, OrganizationRunsService } from './organization-runs.service';
+import { RUN_STATUSES } from './run-rules';
+import { RUN_INCLUDED_DOCS, statusFilter } from './runs.controller';
+import { RUN_INCLUDES, RunsPresenter } from './runs.presenter';
 import { RUN_DOC } from './runs.serializer';
 
 const CAPACITY_DOC: ResourceDoc = {
@@ -29,6 +33,21 @@ const RUN_EVENT_DOC: ResourceDoc = {
   links: [],
 };
 
+const LIST_FILTERS = [/^filter\[status\]$/, /^filter\[workspace_names\]$/];
+
+/** `filter[workspace_names]`: a comma list of workspace names. */
+function workspaceNames(raw: string | undefined): string[] | undefined {
+  if (raw === undefined || raw.trim() === '') return undefined;
+  const names = [...new Set(raw.split(',').map((n) => n.trim()))].filter((n) => n !== '');
+  if (names.length > MAX_WORKSPACE_NAMES) {
+    throw badRequest(
+      `filter[workspace_names] names at most ${MAX_WORKSPACE_NAMES} workspaces`,
+      'filter[workspace_names]',
+    );
+  }
+  return names;
+}
+
 @ApiTags('runs')
 @ApiBearerAuth()
 @Controller(API_V2)
@@ -37,6 +56,45 @@ export class OrganizationRunsController {
     private readonly service: OrganizationRunsService,
     private readonly presenter: RunsPresenter,
   ) {}
+
+  @Get('organizations/:org/runs')
+  @ApiOperation({
+    summary: "The organization's runs, newest first",
+    description:
+      'Over the workspaces the caller may read; 404 for a non-member. Any other `filter[…]` is a 400.',
+  })
+  @Sortable({ 'created-at': 'createdAt' }, '-created-at')
+  @ApiList(RUN_DOC, {
+    includes: RUN_INCLUDES,
+    includedDocs: RUN_INCLUDED_DOCS,
+    query: {
+      'filter[status]': { description: 'comma list of run statuses', schema: commaListOf(RUN_STATUSES) },
+      'filter[workspace_names]': `comma list of workspace names (at most ${MAX_WORKSPACE_NAMES})`,
+    },
+  })
+  async list(
+    @CurrentPrincipal() p: Principal,
+    @Param('org') org: string,
+    @Paging() paging: PageParams,
+    @Includes(RUN_INCLUDES) includes: string[],
+    @LinkOrigin() origin: string,
+    @Query() query: Record<string, unknown>,
+    @QueryValue('filter[status]') status?: string,
+    @QueryValue('filter[workspace_names]') names?: string,
+  ): Promise<CollectionDocument> {
+    refuseUnknownFilters(query, LIST_FILTERS);
+    const page = await this.service.list(
+      p,
+      org,
+      { statuses: statusFilter(status), workspaceNames: workspaceNames(names) },
+      paging,
+    );
+    return new CollectionDocument(
+      await this.presenter.resources(p, page.items),
+      pageResult(page),
+      await this.presenter.included(p, page.items, includes, origin),
+    );
+  }
 
   @Get('organizations/:org/runs/queue')
   @ApiOperation({

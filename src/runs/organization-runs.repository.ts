@@ -28,6 +28,25 @@ export class OrganizationRunsRepository {
     return paginate(qb, page);
   }
 
+  /**
+   * Runs of the workspaces `workspaceIds` names, newest first; `statuses` and `named` (workspace
+   * ids) narrow them when given.
+   */
+  list(
+    workspaceIds: IdSubquery,
+    filter: { statuses?: RunStatus[]; named?: string[] },
+    page: PageParams,
+  ): Promise<Page<RunEntity>> {
+    const qb = this.repo
+      .createQueryBuilder('r')
+      .where(`r.workspace_id IN ${workspaceIds.sql}`, workspaceIds.parameters)
+      .orderBy('r.created_at', 'DESC')
+      .addOrderBy('r.id', 'DESC');
+    if (filter.statuses) qb.andWhere('r.status IN (:...statuses)', { statuses: filter.statuses });
+    if (filter.named) qb.andWhere('r.workspace_id IN (:...named)', { named: filter.named });
+    return paginate(qb, page);
+  }
+
   /** How many runs wait for an executor and how many are being worked on, one query. */
   async capacity(workspaceIds: IdSubquery): Promise<{ pending: number; running: number }> {
     const rows = await this.repo

@@ -32,7 +32,7 @@ import { RunsService } from './runs.service';
 import { USER_DOC } from '../users/users.serializer';
 import { Sortable } from '../common/jsonapi/sort';
 
-const INCLUDED_DOCS = [
+export const RUN_INCLUDED_DOCS = [
   WORKSPACE_DOC,
   CONFIGURATION_VERSION_DOC,
   USER_DOC,
@@ -54,7 +54,7 @@ const COMMENT_BODY = {
   },
 };
 
-function statusFilter(raw: string | undefined): RunStatus[] | undefined {
+export function statusFilter(raw: string | undefined): RunStatus[] | undefined {
   if (raw === undefined || raw.trim() === '') return undefined;
   const values = raw.split(',').map((v) => v.trim());
   const unknown = values.filter((v) => !(RUN_STATUSES as readonly string[]).includes(v));
@@ -116,7 +116,7 @@ export class RunsController {
   }
 
   @Get('runs/:id')
-  @ApiShow(RUN_DOC, RUN_INCLUDES, INCLUDED_DOCS)
+  @ApiShow(RUN_DOC, RUN_INCLUDES, RUN_INCLUDED_DOCS)
   async show(
     @CurrentPrincipal() p: Principal,
     @Param('id') id: string,
@@ -135,7 +135,7 @@ export class RunsController {
   @Sortable({ 'created-at': 'createdAt' }, '-created-at')
   @ApiList(RUN_DOC, {
     includes: RUN_INCLUDES,
-    includedDocs: INCLUDED_DOCS,
+    includedDocs: RUN_INCLUDED_DOCS,
     query: {
       'filter[status]': { description: 'comma list of run statuses', schema: commaListOf(RUN_STATUSES) },
     },

@@ -316,6 +316,12 @@ export const FUZZ_ROUTES: readonly FuzzRoute[] = [
   })),
   { method: 'GET', path: '/api/v2/runs/:id/comments', query: PAGE },
   { method: 'GET', path: '/api/v2/runs/:id/run-events', query: PAGE },
+  {
+    method: 'GET',
+    path: '/api/v2/organizations/:org/runs',
+    params: org,
+    query: [...PAGE, 'include', 'filter[status]', 'filter[workspace_names]'],
+  },
   { method: 'GET', path: '/api/v2/organizations/:org/runs/queue', params: org, query: PAGE },
   { method: 'GET', path: '/api/v2/organizations/:org/capacity', params: org },
   {
