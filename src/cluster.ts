@@ -17,7 +17,7 @@ const EXIT_GRACE_MS = 5_000;
 /**
  * WEB_CONCURRENCY=N (default: one per core in production, 1 otherwise) runs N worker processes
  * sharing the port. The primary warns once on an unsupported Node.js line, migrates the database
- * once, forks, restarts crashed workers and forwards SIGTERM/SIGINT; with a single worker the
+ * once, forks, restarts crashed workers and forwards SIGTERM/SIGINT (and SIGHUP when serving TLS); with a single worker the
  * server runs in this process.
  */
 export async function runCluster(startWorker: () => Promise<unknown>): Promise<void> {
@@ -60,6 +60,8 @@ class Primary {
     cluster.on('exit', (worker, code, signal) => this.onExit(worker, code, signal));
     process.on('SIGTERM', () => this.stop('SIGTERM'));
     process.on('SIGINT', () => this.stop('SIGINT'));
+    // Each worker serves TLS with its own context: each reloads its certificate and key.
+    if (this.config.tls) process.on('SIGHUP', () => this.forward('SIGHUP'));
     for (let i = 0; i < this.count; i++) this.fork();
     this.log.info(`primary ${process.pid} started ${this.count} workers`);
   }
@@ -100,6 +102,10 @@ class Primary {
     setTimeout(() => {
       if (!this.stopping) this.fork();
     }, delay);
+  }
+
+  private forward(signal: NodeJS.Signals): void {
+    for (const w of Object.values(cluster.workers ?? {})) w?.process.kill(signal);
   }
 
   private stop(signal: NodeJS.Signals): void {

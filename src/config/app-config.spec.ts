@@ -22,6 +22,20 @@ describe('AppConfig operations settings', () => {
     expect(config({ TRUST_PROXY: 'loopback, 10.0.0.0/8' }).trustProxy).toBe('loopback, 10.0.0.0/8');
   });
 
+  it('serves HTTPS with TLS_CERT_FILE and TLS_KEY_FILE together, resolved from the working directory', () => {
+    expect(config({}).tls).toBeUndefined();
+    expect(config({ TLS_CERT_FILE: '/etc/plinth/tls.crt', TLS_KEY_FILE: 'tls.key' }).tls).toEqual({
+      certFile: '/etc/plinth/tls.crt',
+      keyFile: join(process.cwd(), 'tls.key'),
+    });
+    expect(() => config({ TLS_CERT_FILE: '/etc/plinth/tls.crt' })).toThrow(
+      new ConfigError('TLS_KEY_FILE is required when TLS_CERT_FILE is set'),
+    );
+    expect(() => config({ TLS_KEY_FILE: '/etc/plinth/tls.key' })).toThrow(
+      new ConfigError('TLS_CERT_FILE is required when TLS_KEY_FILE is set'),
+    );
+  });
+
   it('refuses a rate limit that is not a whole number', () => {
     expect(() => config({ RATE_LIMIT_PER_SECOND: 'fast' })).toThrow(ConfigError);
     expect(config({}).rateLimitPerSecond).toBe(30);

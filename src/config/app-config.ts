@@ -11,6 +11,7 @@ import {
   MysqlConnection,
 } from './database-settings';
 import { NotificationSettingError, NotificationSettings, notificationSettings } from './notification-settings';
+import { TlsFiles, TlsSettingError, tlsSettings } from './tls-settings';
 
 export type { DatabaseDialect, MysqlConnection } from './database-settings';
 export type Deployment = 'self-hosted' | 'cloud';
@@ -154,6 +155,8 @@ export class AppConfig {
   readonly redisKeyPrefix: string;
   /** Express `trust proxy`: which hops may set X-Forwarded-For (per-IP limits, request protocol). */
   readonly trustProxy: boolean | number | string;
+  /** TLS_CERT_FILE and TLS_KEY_FILE: Plinth serves HTTPS itself, reloading both on SIGHUP. */
+  readonly tls?: TlsFiles;
   readonly webConcurrency: number;
   readonly shutdownTimeoutMs: number;
   readonly storageDriver: StorageDriver;
@@ -254,6 +257,11 @@ export class AppConfig {
     this.redisUrl = optional(env, 'REDIS_URL');
     this.redisKeyPrefix = str(env, 'REDIS_KEY_PREFIX', 'plinth:');
     this.trustProxy = trustProxy(env, 'TRUST_PROXY');
+    try {
+      this.tls = tlsSettings(env);
+    } catch (err) {
+      throw err instanceof TlsSettingError ? new ConfigError(err.message) : err;
+    }
     this.webConcurrency = int(env, 'WEB_CONCURRENCY', 0, 0, 256);
     this.shutdownTimeoutMs = int(env, 'SHUTDOWN_TIMEOUT_MS', 25000, 0, 600000);
     this.storageDriver = oneOf(env, 'STORAGE_DRIVER', ['fs', 's3'] as const, 'fs');

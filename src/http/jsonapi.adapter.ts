@@ -1,6 +1,7 @@
 import type { NestApplicationOptions } from '@nestjs/common';
 import { ExpressAdapter } from '@nestjs/platform-express';
 import http from 'node:http';
+import https from 'node:https';
 import { classesBornAs } from './born-prototypes';
 import { responseSlotOf } from './response-cache.middleware';
 import type { Express, Request, RequestHandler, Response } from 'express';
@@ -129,11 +130,15 @@ export class JsonApiExpressAdapter extends ExpressAdapter {
   override initHttpServer(options: NestApplicationOptions): void {
     const app = this.getInstance<Express>();
     const classes = classesBornAs(app);
-    if (options?.httpsOptions || options?.forceCloseConnections || !classes) {
+    if (options?.forceCloseConnections || !classes) {
       super.initHttpServer(options);
       return;
     }
-    this.setHttpServer(http.createServer(classes, app));
+    this.setHttpServer(
+      options?.httpsOptions
+        ? https.createServer({ ...options.httpsOptions, ...classes }, app)
+        : http.createServer(classes, app),
+    );
   }
 
   /**
