@@ -1,5 +1,6 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { Readable } from 'node:stream';
+import { text } from 'node:stream/consumers';
 import { Clock } from '../common/clock';
 import { conflict, notFound } from '../common/errors/domain-error';
 import { BlobStore } from '../storage/blob-store';
@@ -144,6 +145,13 @@ export class RunLinks implements OnModuleInit {
   /** Whether the phase's file has arrived. */
   async hasFile(runId: string, phaseId: string, file: PhaseFile): Promise<boolean> {
     return (await this.blobs.stat(phaseFileKey(runId, phaseId, file))) !== null;
+  }
+
+  /** The phase's file as text, or null when it has not arrived. */
+  async readFile(runId: string, phaseId: string, file: PhaseFile): Promise<string | null> {
+    const key = phaseFileKey(runId, phaseId, file);
+    if (!(await this.blobs.stat(key))) return null;
+    return text(await this.blobs.get(key));
   }
 
   private expiry(seconds: number): number {

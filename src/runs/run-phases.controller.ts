@@ -7,6 +7,8 @@ import { Principal } from '../common/auth/principal';
 import { ResourceDocument } from '../common/jsonapi/document';
 import { ApiErrors, ApiShow } from '../common/jsonapi/openapi';
 import { LinkOrigin } from '../storage/link-origin.decorator';
+import { PlanOutputService } from './plan-output.service';
+import type { PlanJson } from './plan-redaction';
 import { RunLinks } from './run-links';
 import { RunsPresenter } from './runs.presenter';
 import { APPLY_DOC, PLAN_DOC } from './runs.serializer';
@@ -20,6 +22,7 @@ export class RunPhasesController {
     private readonly runs: RunsService,
     private readonly presenter: RunsPresenter,
     private readonly links: RunLinks,
+    private readonly planOutput: PlanOutputService,
   ) {}
 
   @Get('plans/:id')
@@ -76,5 +79,32 @@ export class RunPhasesController {
     } else {
       res.status(204);
     }
+  }
+
+  /** The JSON itself rather than a link to it: the CLI reads it with its token, in one request. */
+  @Get('plans/:id/json-output-redacted')
+  @ApiOperation({
+    summary: "The plan's JSON output with sensitive values redacted; 204 while unfinished",
+    description:
+      'The `terraform show -json` document of the plan, as `application/json`, with every value the ' +
+      'tool marked sensitive (`before_sensitive`, `after_sensitive`, `sensitive_values`, sensitive ' +
+      'outputs and variables) replaced by null; the masks stay. The CLI reads it to render a plan ' +
+      'when structured run output is on. Needs admin access to the workspace, as the JSON output does.',
+  })
+  @ApiResponse({
+    status: 200,
+    description: 'The redacted plan JSON',
+    content: { 'application/json': { schema: { type: 'object', additionalProperties: true } } },
+  })
+  @ApiResponse({ status: 204, description: 'The plan has not finished, or its executor sent no JSON' })
+  @ApiErrors(401, 404)
+  async jsonOutputRedacted(
+    @CurrentPrincipal() p: Principal,
+    @Param('id') id: string,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<PlanJson | undefined> {
+    const json = await this.planOutput.redacted(p, id);
+    if (json === undefined) res.status(204);
+    return json;
   }
 }

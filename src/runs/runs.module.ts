@@ -28,6 +28,7 @@ import { RunJobsRepository } from './run-jobs.repository';
 import { RunJobsService } from './run-jobs.service';
 import { RunTimeoutsService } from './run-timeouts.service';
 import { RunTriggerFiring } from './run-trigger-firing';
+import { PlanOutputService } from './plan-output.service';
 import { RunLinks, runBlobPrefix } from './run-links';
 import { RunLogsRepository } from './run-logs.repository';
 import { RunLogsService } from './run-logs.service';
@@ -85,6 +86,7 @@ import { StateHandoffRegistry } from './state-handoff.registry';
     RunQueueService,
     ConfigurationVersionsService,
     RunsService,
+    PlanOutputService,
     RunCommentsService,
     RunsPresenter,
     RunTriggerFiring,

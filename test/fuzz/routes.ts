@@ -332,6 +332,7 @@ export const FUZZ_ROUTES: readonly FuzzRoute[] = [
   { method: 'GET', path: '/api/v2/comments/:id' },
   { method: 'GET', path: '/api/v2/plans/:id' },
   { method: 'GET', path: '/api/v2/plans/:id/json-output' },
+  { method: 'GET', path: '/api/v2/plans/:id/json-output-redacted' },
   { method: 'GET', path: '/api/v2/applies/:id' },
   {
     method: 'POST',
