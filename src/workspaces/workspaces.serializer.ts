@@ -29,12 +29,24 @@ export const WORKSPACE_DOC: ResourceDoc = {
     'structured-run-output-enabled': bool(
       'Always false: runs keep the tool’s own log, which the CLI prints as it is (no JSON plan rendering)',
     ),
+    'vcs-repo': {
+      type: 'object',
+      nullable: true,
+      description:
+        'Always null: workspaces take configuration versions uploaded through the API (the CLI, scripts)',
+    },
+    'working-directory': nullableStr(
+      'Always null: runs start at the root of the uploaded configuration (the CLI then uploads its own directory)',
+    ),
     permissions: {
       type: 'object',
       properties: {
         'can-update': bool(),
         'can-destroy': bool(),
-        'can-queue-run': bool(),
+        'can-queue-run': bool('Queue plans (plan, write or admin); the CLI plans only with this'),
+        'can-queue-apply': bool(
+          'Confirm runs for apply (write or admin); the CLI applies with this or can-update',
+        ),
         'can-read-runs': bool(),
         'can-read-state-versions': bool('Read state versions and download state (any access)'),
         'can-read-state-outputs': bool('Read the outputs of state versions (any access)'),
@@ -88,6 +100,7 @@ export function serializeWorkspace(
 ): ResourceObject {
   const admin = level === 'admin';
   const write = level === 'write' || admin;
+  const plan = level === 'plan' || write;
   return {
     id: ws.id,
     type: 'workspaces',
@@ -102,10 +115,13 @@ export function serializeWorkspace(
       'auto-apply-run-trigger': ws.autoApplyRunTrigger,
       'resource-count': ws.resourceCount,
       'structured-run-output-enabled': false,
+      'vcs-repo': null,
+      'working-directory': null,
       permissions: {
         'can-update': admin,
         'can-destroy': admin,
-        'can-queue-run': write,
+        'can-queue-run': plan,
+        'can-queue-apply': write,
         'can-read-runs': level !== null,
         'can-read-state-versions': level !== null,
         'can-read-state-outputs': level !== null,

@@ -71,7 +71,8 @@ export function workspacePermissions(level: Level) {
   return {
     'can-update': admin,
     'can-destroy': admin,
-    'can-queue-run': write,
+    'can-queue-run': write || level === 'plan',
+    'can-queue-apply': write,
     'can-read-runs': true,
     'can-read-state-versions': true,
     'can-read-state-outputs': true,
@@ -112,6 +113,8 @@ export function workspaceShape(
       'auto-apply-run-trigger': false,
       'resource-count': 0,
       'structured-run-output-enabled': false,
+      'vcs-repo': null,
+      'working-directory': null,
       permissions: workspacePermissions(level),
       ...timestamps(),
     },

@@ -158,6 +158,7 @@ describe('state versions', () => {
         'can-update': true,
         'can-destroy': true,
         'can-queue-run': true,
+        'can-queue-apply': true,
         'can-read-runs': true,
         'can-read-state-versions': true,
         'can-read-state-outputs': true,
