@@ -6,7 +6,15 @@ import { Executor } from '../../src/executor/executor';
 import { ProtocolClient } from '../../src/executor/protocol-client';
 import { createAgentToken, createPool } from '../agent-pools/helpers';
 import { goTfe } from '../compat/go-tfe-requests';
-import { Actor, bootstrapAdmin, createOrganization, idOf, unique } from '../helpers/fixtures';
+import {
+  Actor,
+  bootstrapAdmin,
+  createOrganization,
+  grantWorkspace,
+  idOf,
+  memberWith,
+  unique,
+} from '../helpers/fixtures';
 import { startApp, TestApp } from '../helpers/test-app';
 import { policyWithCode, setOf } from '../policy-checks/check-fixtures';
 import { configuration, installTool } from '../runs/stand-in-tool';
@@ -274,6 +282,40 @@ describe('the CLI, call by call', () => {
       `GET /api/v2/runs/${runId}?include=workspace,plan 200`,
       `GET /api/v2/runs/${runId} 200`,
     ]);
+  });
+
+  it('plan and apply as members: plan access passes the plan precondition and plans, write access the apply precondition', async () => {
+    const member = async (level: 'plan' | 'write') => {
+      const actor = await memberWith(t, admin, admin, org);
+      await grantWorkspace(admin, actor.teamId, workspaceId, level);
+      return new CliSession(t.origin, actor.token, org, cli.workspaceName);
+    };
+    const planner = await member('plan');
+    const writer = await member('write');
+    // backend_plan.go: can-queue-run; backend_apply.go: can-update or can-queue-apply.
+    expect((await planner.readWorkspace()).body.data.attributes.permissions).toMatchObject({
+      'can-queue-run': true,
+      'can-queue-apply': false,
+      'can-update': false,
+    });
+    expect((await writer.readWorkspace()).body.data.attributes.permissions).toMatchObject({
+      'can-queue-run': true,
+      'can-queue-apply': true,
+      'can-update': false,
+    });
+
+    const cv = await planner.uploadConfiguration(workspaceId, { speculative: true }, SLUG);
+    const created = await planner.createRun(workspaceId, cv.id, {
+      'auto-apply': false,
+      'is-destroy': false,
+      'save-plan': false,
+    });
+    await planner.waitForRun(workspaceId, created.id);
+    const { log } = await planner.readLog('plans', created.relationships.plan.data.id);
+    expect(log).toContain(`Planning ${cli.workspaceName} for run ${created.id}\n`);
+    const run = (await planner.api('GET', `/runs/${created.id}`)).body.data;
+    expect(run.attributes).toMatchObject({ status: 'planned_and_finished', 'plan-only': true });
+    expect(run.attributes.permissions).toMatchObject({ 'can-apply': false, 'can-discard': false });
   });
 
   it('apply: a run confirmed with POST /runs/:id/actions/apply, its apply log read to the end', async () => {
