@@ -118,4 +118,37 @@ describe('HTTPS served by Plinth (TLS_CERT_FILE, TLS_KEY_FILE)', () => {
       await server.dispose();
     }
   });
+
+  it('with several workers, the primary passes SIGHUP on and every worker reloads', async () => {
+    const cert = join(dir, 'workers.crt');
+    const key = join(dir, 'workers.key');
+    copyFileSync(first.certFile, cert);
+    copyFileSync(first.keyFile, key);
+    const server = await ServerProcess.start('src/main.ts', {
+      TLS_CERT_FILE: cert,
+      TLS_KEY_FILE: key,
+      WEB_CONCURRENCY: '2',
+    });
+    const fresh = () => new https.Agent({ ca: [first.cert, second.cert] });
+    try {
+      await server.waitForLine(/started 2 workers/);
+      const listening = () => server.lines.filter((l) => /listening on https:/.test(l)).length;
+      for (let i = 0; i < 400 && listening() < 2; i++) await sleep(50);
+      expect(listening()).toBe(2);
+      expect((await get(server.port, fresh())).served).toBe('plinth-first');
+      copyFileSync(second.certFile, cert);
+      copyFileSync(second.keyFile, key);
+      server.child.kill('SIGHUP');
+      const reloaded = () =>
+        server.lines.filter((l) => /TLS certificate reloaded \(CN=plinth-second/.test(l)).length;
+      for (let i = 0; i < 200 && reloaded() < 2; i++) await sleep(50);
+      expect(reloaded()).toBe(2);
+      for (let i = 0; i < 6; i++) expect((await get(server.port, fresh())).served).toBe('plinth-second');
+      expect(server.child.exitCode).toBeNull();
+    } finally {
+      await server.dispose();
+    }
+  });
 });
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
