@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,6 +17,7 @@ import {
 import { startApp, TestApp } from '../helpers/test-app';
 import { policyWithCode, setOf } from '../policy-checks/check-fixtures';
 import { configuration, installTool } from '../runs/stand-in-tool';
+import { b64, md5, stateFile } from '../state-versions/state-fixtures';
 import { CLI_VERSION, CliSession, JsonDoc, sleep } from './cli-session';
 
 jest.setTimeout(60_000);
@@ -404,22 +404,6 @@ describe('the CLI, call by call', () => {
     expectCliRun((await cli.api('GET', `/runs/${run.id}`)).body.data, 'applied');
   });
 
-  /** A state as the CLI holds it: format 4, this lineage and serial, two outputs (one sensitive). */
-  const stateFile = (lineage: string, serial: number) =>
-    Buffer.from(
-      JSON.stringify({
-        version: 4,
-        terraform_version: CLI_VERSION,
-        serial,
-        lineage,
-        outputs: {
-          endpoint: { value: 'db.internal:5432', type: 'string' },
-          password: { value: 'hunter2', type: 'string', sensitive: true },
-        },
-        resources: [],
-        check_results: null,
-      }),
-    );
   let pushed: Buffer;
 
   it('state push: lock, current state read, a pending version filled by two foreign PUTs, unlock', async () => {
@@ -440,7 +424,14 @@ describe('the CLI, call by call', () => {
     const held = JSON.parse(Buffer.from(download.text).toString('utf8'));
     expect(held.serial).toBe(current.body.data.attributes.serial);
 
-    pushed = stateFile(held.lineage, held.serial + 1);
+    pushed = stateFile({
+      lineage: held.lineage,
+      serial: held.serial + 1,
+      outputs: {
+        endpoint: { value: 'db.internal:5432', type: 'string' },
+        password: { value: 'hunter2', type: 'string', sensitive: true },
+      },
+    });
     const outputs = {
       endpoint: { sensitive: false, type: 'string', value: 'db.internal:5432' },
       password: { sensitive: true, type: 'string', value: 'hunter2' },
@@ -450,10 +441,10 @@ describe('the CLI, call by call', () => {
         type: 'state-versions',
         attributes: {
           serial: held.serial + 1,
-          md5: createHash('md5').update(pushed).digest('hex'),
+          md5: md5(pushed),
           lineage: held.lineage,
           force: false,
-          'json-state-outputs': Buffer.from(JSON.stringify(outputs)).toString('base64'),
+          'json-state-outputs': b64(Buffer.from(JSON.stringify(outputs))),
         },
       },
     });
