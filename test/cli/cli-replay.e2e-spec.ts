@@ -18,6 +18,7 @@ import { startApp, TestApp } from '../helpers/test-app';
 import { policyWithCode, setOf } from '../policy-checks/check-fixtures';
 import { configuration, installTool } from '../runs/stand-in-tool';
 import { b64, md5, stateFile } from '../state-versions/state-fixtures';
+import { expectCliHeaders, expectCliRun, expectCliWorkspace, expectInOrder } from './cli-expectations';
 import { CLI_VERSION, CliSession, JsonDoc, sleep } from './cli-session';
 
 jest.setTimeout(60_000);
@@ -35,7 +36,7 @@ const URL_ABSOLUTE = /^http:\/\/127\.0\.0\.1:\d+\//;
  * soft-mandatory policy failure is overridden, `state push`, `state pull` and `output`. Each test
  * is one command, in the order a user types them, on one workspace; the reference executor with
  * the stand-in tool does the runs. Each asserts the calls made (CliSession.since), the fields the
- * CLI dereferences at each step (§5.10) and the headers it reads (§5.3). A saved plan
+ * CLI dereferences at each step (§5.10, cli-expectations.ts) and the headers it reads (§5.3). A saved plan
  * (`plan -out`, `planned_and_saved`) follows the same pattern in its own suite.
  */
 describe('the CLI, call by call', () => {
@@ -88,94 +89,7 @@ describe('the CLI, call by call', () => {
     rmSync(toolDir, { recursive: true, force: true });
   });
 
-  /** §5.3: what every answer of the API says about the server. */
-  afterEach(() => {
-    for (const call of cli.calls.filter((c) => !c.foreign && c.path.startsWith('/api/v2'))) {
-      const version = call.headers.get('tfp-api-version') ?? '';
-      expect(`${call.method} ${call.path}: ${version}`).toMatch(/: \d+\.\d+$/);
-      const [major, minor] = version.split('.').map(Number);
-      expect(major * 100 + minor).toBeGreaterThanOrEqual(205);
-      expect(call.headers.get('tfp-appname')).toBe('Plinth');
-      expect(call.headers.get('x-tfe-version')).toBeNull();
-    }
-    // Foreign requests (uploads) never carried the token.
-    expect(cli.calls.filter((c) => c.foreign && c.authorized)).toEqual([]);
-  });
-
-  /**
-   * The calls since `from` hold `expected` in this order, polls and waits between them allowed
-   * (how often the CLI polls depends on how fast the executor is).
-   */
-  function expectInOrder(from: number, expected: string[]): void {
-    const made = cli.since(from);
-    let at = 0;
-    for (const call of expected) {
-      const found = made.indexOf(call, at);
-      if (found < 0) throw new Error(`no ${call} after call ${at} in:\n${made.join('\n')}`);
-      at = found + 1;
-    }
-  }
-
-  /** §5.10: the workspace fields the CLI reads, as `GET /organizations/:org/workspaces/:name` answers. */
-  function expectCliWorkspace(ws: JsonDoc, locked = false): void {
-    expect(ws).toMatchObject({
-      id: expect.stringMatching(idOf('ws')),
-      type: 'workspaces',
-      attributes: {
-        name: cli.workspaceName,
-        'execution-mode': 'remote',
-        'terraform-version': CLI_VERSION,
-        locked,
-        'vcs-repo': null,
-        'working-directory': null,
-        'structured-run-output-enabled': false,
-        permissions: {
-          'can-queue-run': true,
-          'can-update': true,
-          'can-queue-apply': true,
-          'can-force-delete': expect.any(Boolean),
-        },
-      },
-      relationships: {
-        organization: { data: { id: org, type: 'organizations' } },
-      },
-    });
-    const currentRun = ws.relationships['current-run'] as { data: { type: string } | null };
-    expect(currentRun.data === null || currentRun.data.type === 'runs').toBe(true);
-  }
-
-  /** §5.10: the run fields the CLI reads. */
-  function expectCliRun(run: JsonDoc, status: unknown): void {
-    expect(run).toMatchObject({
-      id: expect.stringMatching(idOf('run')),
-      type: 'runs',
-      attributes: {
-        status,
-        'has-changes': expect.any(Boolean),
-        actions: {
-          'is-cancelable': expect.any(Boolean),
-          'is-confirmable': expect.any(Boolean),
-          'is-discardable': expect.any(Boolean),
-          'is-force-cancelable': expect.any(Boolean),
-        },
-        permissions: {
-          'can-apply': true,
-          'can-cancel': true,
-          'can-discard': true,
-          'can-force-cancel': true,
-          'can-force-execute': expect.any(Boolean),
-        },
-      },
-      relationships: {
-        workspace: { data: { id: workspaceId, type: 'workspaces' } },
-        plan: { data: { id: expect.stringMatching(idOf('plan')), type: 'plans' } },
-        apply: { data: { id: expect.stringMatching(idOf('apply')), type: 'applies' } },
-        'cost-estimate': { data: null },
-        'policy-checks': { data: expect.any(Array) },
-        'task-stages': { data: [] },
-      },
-    });
-  }
+  afterEach(() => expectCliHeaders(cli));
 
   /**
    * §5.5 steps 1–11 of a remote run, shared by `plan` and `apply`: workspace, configuration,
@@ -184,7 +98,7 @@ describe('the CLI, call by call', () => {
   async function remotePlan(cvAttributes: Record<string, unknown>, runAttributes: Record<string, unknown>) {
     const ws = await cli.readWorkspace();
     expect(ws.status).toBe(200);
-    expectCliWorkspace(ws.body.data);
+    expectCliWorkspace(ws.body.data, cli);
     const cv = await cli.uploadConfiguration(workspaceId, cvAttributes, SLUG);
     expect(cv.attributes['upload-url']).toBeUndefined();
     const created = await cli.createRun(workspaceId, cv.id, runAttributes);
@@ -241,7 +155,7 @@ describe('the CLI, call by call', () => {
     });
     expect(pinned.status).toBe(200);
     const ws = await cli.readWorkspace();
-    expectCliWorkspace(ws.body.data);
+    expectCliWorkspace(ws.body.data, cli);
     expect(ws.body.data.relationships['current-run']).toEqual({ data: null });
 
     expect(cli.since(0)).toEqual([
@@ -262,14 +176,14 @@ describe('the CLI, call by call', () => {
       { 'auto-apply': false, 'is-destroy': false, 'save-plan': false },
     );
     expect(cv.attributes).toMatchObject({ status: 'uploaded', speculative: true });
-    expectCliRun(run, 'planned_and_finished');
+    expectCliRun(run, workspaceId, 'planned_and_finished');
     expect(run.attributes).toMatchObject({ 'plan-only': true, 'has-changes': true });
     expect(run.attributes.actions).toMatchObject({ 'is-confirmable': false, 'is-discardable': false });
     // The reader strips the STX and ETX markers.
     expect([planLog.includes('\x02'), planLog.includes('\x03')]).toEqual([false, false]);
     expect(cli.since(from).filter((c) => c.includes('<foreign>'))).toEqual(['PUT <foreign> 200']);
     const [cvId, runId, planId] = [cv.id, run.id, run.relationships.plan.data.id] as string[];
-    expectInOrder(from, [
+    expectInOrder(cli, from, [
       `GET /api/v2/organizations/${org}/workspaces/${cli.workspaceName} 200`,
       `POST /api/v2/workspaces/${workspaceId}/configuration-versions 201`,
       'PUT <foreign> 200',
@@ -321,7 +235,7 @@ describe('the CLI, call by call', () => {
   it('apply: a run confirmed with POST /runs/:id/actions/apply, its apply log read to the end', async () => {
     const from = cli.calls.length;
     const { run } = await remotePlan({}, { 'auto-apply': false, 'is-destroy': false, 'save-plan': false });
-    expectCliRun(run, 'planned');
+    expectCliRun(run, workspaceId, 'planned');
     expect(run.attributes).toMatchObject({ 'has-changes': true });
     expect(run.attributes.actions).toMatchObject({ 'is-confirmable': true, 'is-discardable': true });
 
@@ -344,10 +258,10 @@ describe('the CLI, call by call', () => {
     // banner the plan log showed; the executor's apply log header is what those lines must be.
     expect(log).toContain('Apply complete! Resources: 2 added, 0 changed, 0 destroyed.');
     const done = (await cli.api('GET', `/runs/${run.id}`)).body.data;
-    expectCliRun(done, 'applied');
+    expectCliRun(done, workspaceId, 'applied');
     const ws = await cli.readWorkspace();
     expect(ws.body.data.relationships['current-run']).toEqual({ data: { id: run.id, type: 'runs' } });
-    expectInOrder(from, [
+    expectInOrder(cli, from, [
       'POST /api/v2/runs 201',
       `GET /api/v2/plans/${run.relationships.plan.data.id} 200`,
       `GET /api/v2/runs/${run.id} 200`,
@@ -367,7 +281,7 @@ describe('the CLI, call by call', () => {
     await setOf(admin, org, unique('guard'), [policy], { workspaces: [workspaceId], overridable: true });
 
     const { run } = await remotePlan({}, { 'auto-apply': false, 'is-destroy': false, 'save-plan': false });
-    expectCliRun(run, expect.stringMatching(/^(policy_checking|policy_override)$/));
+    expectCliRun(run, workspaceId, expect.stringMatching(/^(policy_checking|policy_override)$/));
     const checks = run.relationships['policy-checks'].data as { id: string; type: string }[];
     expect(checks).toEqual([{ id: expect.stringMatching(idOf('polchk')), type: 'policy-checks' }]);
     // checkPolicy: wait while pending or queued, then the output, then the check.
@@ -401,7 +315,7 @@ describe('the CLI, call by call', () => {
     await cli.waitForRun(workspaceId, run.id);
     const { log } = await cli.readLog('applies', run.relationships.apply.data.id);
     expect(log).toContain('Apply complete!');
-    expectCliRun((await cli.api('GET', `/runs/${run.id}`)).body.data, 'applied');
+    expectCliRun((await cli.api('GET', `/runs/${run.id}`)).body.data, workspaceId, 'applied');
   });
 
   let pushed: Buffer;
@@ -409,7 +323,7 @@ describe('the CLI, call by call', () => {
   it('state push: lock, current state read, a pending version filled by two foreign PUTs, unlock', async () => {
     const from = cli.calls.length;
     const ws = await cli.readWorkspace();
-    expectCliWorkspace(ws.body.data);
+    expectCliWorkspace(ws.body.data, cli);
     const lock = await cli.api('POST', `/workspaces/${workspaceId}/actions/lock`, {
       data: { type: '', attributes: { reason: 'Locked by Terraform' } },
     });
