@@ -79,6 +79,22 @@ export interface JobPayload {
   organization: string;
   'is-destroy': boolean;
   'plan-only': boolean;
+  /** False: plan without refreshing the state first (`-refresh=false`). */
+  refresh: boolean;
+  /** Plan only the refresh of the state (`-refresh-only`). */
+  'refresh-only': boolean;
+  /** Resource addresses the plan is limited to (`-target=ADDR` each). */
+  'target-addrs': string[];
+  /** Resource addresses the plan replaces (`-replace=ADDR` each). */
+  'replace-addrs': string[];
+  /** A plan without changes may still be applied. */
+  'allow-empty-apply': boolean;
+  /** The plan may generate configuration for import blocks. */
+  'allow-config-generation': boolean;
+  /** A saved plan: applied later, if ever, by someone's confirmation. */
+  'save-plan': boolean;
+  /** The tool version a plan-only run asks for; null: the executor's own. */
+  'terraform-version': string | null;
   'heartbeat-interval-seconds': number;
   links: JobLinks;
   /**

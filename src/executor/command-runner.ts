@@ -15,12 +15,19 @@ export interface RunningCommand {
 /**
  * Runs one operator command through `sh -c` in its own process group, so stopping it also stops
  * the tool it started. Output (stdout and stderr, interleaved as they come) goes to `onOutput`.
+ * `args` are the command's positional parameters (`"$@"`), each one word whatever it holds.
  */
 export function runCommand(
   command: string,
-  options: { cwd: string; env: NodeJS.ProcessEnv; onOutput(chunk: Buffer): void; graceMs?: number },
+  options: {
+    cwd: string;
+    env: NodeJS.ProcessEnv;
+    onOutput(chunk: Buffer): void;
+    graceMs?: number;
+    args?: readonly string[];
+  },
 ): RunningCommand {
-  const child = spawn('/bin/sh', ['-c', command], {
+  const child = spawn('/bin/sh', ['-c', command, 'sh', ...(options.args ?? [])], {
     cwd: options.cwd,
     env: options.env,
     detached: true,

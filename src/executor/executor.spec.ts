@@ -17,6 +17,32 @@ import { DEFAULT_POLICY_COMMANDS, ExecutorOptions } from './options';
 import type { EvaluationSpec } from '../agent-pools/agent-protocol.types';
 import { Job, JobReport, ProtocolClient } from './protocol-client';
 
+/** The run options of a plain run, as a claim carries them. */
+const NO_OPTIONS: Pick<
+  Job,
+  | 'is-destroy'
+  | 'plan-only'
+  | 'refresh'
+  | 'refresh-only'
+  | 'target-addrs'
+  | 'replace-addrs'
+  | 'allow-empty-apply'
+  | 'allow-config-generation'
+  | 'save-plan'
+  | 'terraform-version'
+> = {
+  'is-destroy': false,
+  'plan-only': false,
+  refresh: true,
+  'refresh-only': false,
+  'target-addrs': [],
+  'replace-addrs': [],
+  'allow-empty-apply': false,
+  'allow-config-generation': false,
+  'save-plan': false,
+  'terraform-version': null,
+};
+
 /** How the fake answers one request instead of serving it: a status, or closing without an answer. */
 type Refusal = number | 'drop';
 
@@ -82,8 +108,7 @@ class FakePlinth {
       'workspace-id': 'ws-1',
       'workspace-name': 'networking',
       organization: 'acme',
-      'is-destroy': false,
-      'plan-only': false,
+      ...NO_OPTIONS,
       'heartbeat-interval-seconds': this.heartbeatSeconds,
       links: {
         configuration: `${this.origin}/files/configuration`,
@@ -104,8 +129,7 @@ class FakePlinth {
       'workspace-id': 'ws-1',
       'workspace-name': 'networking',
       organization: 'acme',
-      'is-destroy': false,
-      'plan-only': false,
+      ...NO_OPTIONS,
       'heartbeat-interval-seconds': this.heartbeatSeconds,
       links: {
         configuration: `${this.origin}/files/configuration`,

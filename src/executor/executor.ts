@@ -5,6 +5,8 @@ import { runCommand } from './command-runner';
 import { JobOutput } from './job-output';
 import { envVariables, SecretMask, sensitiveValues, writeTfvars } from './job-variables';
 import { DEFAULT_REPORT_TIMEOUT_SECONDS, ExecutorOptions } from './options';
+import { applyLogHeader } from './apply-log-header';
+import { droppedArguments, planArguments } from './plan-arguments';
 import { ChangeCounts, countApplyChanges, countPlanChanges } from './plan-summary';
 import { EvaluationContext, EvaluationError, evaluatePolicies, fetchPlanJson } from './policy-evaluation';
 import { PendingReport, PendingReports } from './pending-reports';
@@ -234,19 +236,22 @@ export class Executor {
       PLINTH_PLAN_FILE: planFile,
       PLINTH_PLAN_JSON: planJson,
       PLINTH_IS_DESTROY: String(job['is-destroy']),
+      PLINTH_TERRAFORM_VERSION: job['terraform-version'] ?? '',
       PLINTH_RUN_ID: job['run-id'],
       PLINTH_WORKSPACE_NAME: job['workspace-name'],
       PLINTH_ORGANIZATION: job.organization,
     };
     const heartbeatMs =
       (job['heartbeat-interval-seconds'] || registration['heartbeat-interval-seconds']) * 1000;
-    const step = (name: 'plan' | 'show' | 'apply') =>
-      this.step(job, this.options.commands[name], name, { cwd: workspace, env }, output, heartbeatMs);
+    const step = (name: 'plan' | 'show' | 'apply', args: string[] = []) =>
+      this.step(job, this.options.commands[name], name, { cwd: workspace, env, args }, output, heartbeatMs);
 
     if (job.kind === 'apply') {
       if (!job.links['plan-file']) throw new JobFailure('the apply job carries no plan-file link');
       const saved = job.links['plan-file'];
       await this.transfer(() => this.client.download(saved, planFile));
+      // The CLI skips the first three lines of an apply log: the banner its plan log showed already.
+      output.append(applyLogHeader(job, this.options.toolVersion));
       try {
         await step('apply');
       } finally {
@@ -255,7 +260,15 @@ export class Executor {
       }
       return countApplyChanges(output.text) ?? {};
     }
-    await step('plan');
+    const args = planArguments(job);
+    const dropped = droppedArguments(this.options.commands.plan, args);
+    if (dropped.length) {
+      // Planning without them would plan more (or other) changes than the run asked for.
+      throw new JobFailure(
+        `the run asks for ${dropped.join(' ')}, but the plan command does not pass "$@" on to the tool`,
+      );
+    }
+    await step('plan', args);
     await step('show');
     const json = await readFile(planJson, 'utf8').catch(() => {
       throw new JobFailure('the show command wrote no plan JSON at $PLINTH_PLAN_JSON');
@@ -313,11 +326,12 @@ export class Executor {
     job: Job,
     command: string,
     name: string,
-    where: { cwd: string; env: NodeJS.ProcessEnv },
+    where: { cwd: string; env: NodeJS.ProcessEnv; args?: readonly string[] },
     output: JobOutput,
     heartbeatMs: number,
   ): Promise<void> {
-    output.append(`$ ${name}: ${command}\n`);
+    const shown = where.args?.length ? ` (with ${where.args.join(' ')})` : '';
+    output.append(`$ ${name}: ${command}${shown}\n`);
     const result = await this.running(job, command, where, output, heartbeatMs);
     if (result.canceled) throw new JobFailure(`the run was canceled; ${name} was stopped`);
     if (result.code !== 0) {
@@ -334,7 +348,7 @@ export class Executor {
   private async running(
     job: Job,
     command: string,
-    where: { cwd: string; env: NodeJS.ProcessEnv },
+    where: { cwd: string; env: NodeJS.ProcessEnv; args?: readonly string[] },
     output: JobOutput,
     heartbeatMs: number,
   ): Promise<{ code: number | null; signal: NodeJS.Signals | null; canceled: boolean }> {

@@ -21,13 +21,16 @@ export interface ExecutorOptions {
    * is away: its EXECUTOR_TIMEOUT (default 120 s).
    */
   reportTimeoutSeconds?: number;
+  /** The tool's version, for the banner that starts each apply log (`Terraform v1.9.5`). */
+  toolVersion?: string;
 }
 
 /**
  * Shell commands run in the unpacked configuration. They find the paths they need in the
  * environment: PLINTH_PLAN_FILE (the saved plan), PLINTH_PLAN_JSON (where `show` writes the
- * plan's JSON), PLINTH_IS_DESTROY (`true`/`false`), PLINTH_RUN_ID, PLINTH_WORKSPACE_NAME,
- * PLINTH_ORGANIZATION.
+ * plan's JSON), PLINTH_IS_DESTROY (`true`/`false`), PLINTH_TERRAFORM_VERSION (a plan-only run's
+ * `terraform-version`, else empty), PLINTH_RUN_ID, PLINTH_WORKSPACE_NAME, PLINTH_ORGANIZATION.
+ * The plan command's positional parameters (`"$@"`) are the run's planning flags.
  */
 export interface JobCommands {
   plan: string;
@@ -45,10 +48,12 @@ export const DEFAULT_POLICY_COMMANDS: PolicyCommands = {
     'opa eval --fail-defined --format pretty --data "$PLINTH_POLICY_FILE" --input "$PLINTH_PLAN_JSON" "$PLINTH_POLICY_QUERY[_]"',
 };
 
+/**
+ * The plan command passes the run's planning flags on with `"$@"` (-destroy included); a plan
+ * command that does not, given a run with flags, errors the job rather than plan something else.
+ */
 export const DEFAULT_COMMANDS: JobCommands = {
-  plan:
-    'terraform init -input=false && terraform plan -input=false -out="$PLINTH_PLAN_FILE"' +
-    ' $([ "$PLINTH_IS_DESTROY" = true ] && echo -destroy)',
+  plan: 'terraform init -input=false && terraform plan -input=false -out="$PLINTH_PLAN_FILE" "$@"',
   show: 'terraform show -json "$PLINTH_PLAN_FILE" > "$PLINTH_PLAN_JSON"',
   apply: 'terraform init -input=false && terraform apply -input=false "$PLINTH_PLAN_FILE"',
 };
@@ -56,11 +61,14 @@ export const DEFAULT_COMMANDS: JobCommands = {
 export const USAGE = `usage: node dist/executor/main.js --url URL [--token-file FILE] [--name NAME]
        [--plan-command CMD] [--show-command CMD] [--apply-command CMD] [--work-dir DIR] [--max-jobs N]
        [--report-timeout SECONDS] [--framework-a-command CMD] [--framework-b-command CMD]
+       [--tool-version VERSION]
 The agent token: PLINTH_AGENT_TOKEN in the environment, or --token-file FILE (PLINTH_AGENT_TOKEN_FILE)
 naming a file that holds it. --token TOKEN works too but shows the token to anyone who lists processes.
 Environment: PLINTH_URL, PLINTH_AGENT_TOKEN, PLINTH_AGENT_TOKEN_FILE, PLINTH_AGENT_NAME,
 PLINTH_PLAN_COMMAND, PLINTH_SHOW_COMMAND, PLINTH_APPLY_COMMAND, PLINTH_WORK_DIR, PLINTH_MAX_JOBS,
-PLINTH_REPORT_TIMEOUT, PLINTH_FRAMEWORK_A_COMMAND, PLINTH_FRAMEWORK_B_COMMAND.
+PLINTH_REPORT_TIMEOUT, PLINTH_FRAMEWORK_A_COMMAND, PLINTH_FRAMEWORK_B_COMMAND, PLINTH_TOOL_VERSION.
+The plan command receives the run's planning flags (-target=…, -replace=…, -destroy, -refresh-only,
+-refresh=false) as its positional parameters: pass them on with "$@".
 From a source checkout: npm run agent -- --url URL ….`;
 
 export class OptionsError extends Error {}
@@ -78,6 +86,7 @@ const FLAGS: Record<string, string> = {
   '--report-timeout': 'PLINTH_REPORT_TIMEOUT',
   '--framework-a-command': 'PLINTH_FRAMEWORK_A_COMMAND',
   '--framework-b-command': 'PLINTH_FRAMEWORK_B_COMMAND',
+  '--tool-version': 'PLINTH_TOOL_VERSION',
 };
 
 /** What `parseOptions` needs from the machine, passed in so that it stays a pure function in tests. */
@@ -161,6 +170,7 @@ export function parseOptions(
     workDir: values.PLINTH_WORK_DIR ?? defaults.tmpdir,
     maxJobs: Number(maxJobs),
     reportTimeoutSeconds: Number(reportTimeout),
+    ...(values.PLINTH_TOOL_VERSION ? { toolVersion: values.PLINTH_TOOL_VERSION } : {}),
   };
   return { options, warnings };
 }

@@ -81,6 +81,7 @@ export function raisedBy(
     case 'plan_queued':
     case 'policy_checking':
     case 'policy_soft_failed':
+    case 'planned_and_saved':
     case 'apply_queued':
       return null;
   }

@@ -37,9 +37,11 @@ export class ConfigurationVersionsController {
       'Needs plan access to the workspace. The answer carries `upload-url` (only here): an absolute URL, ' +
       'valid for one hour, taking one PUT of the raw tar.gz without an Authorization header. The PUT ' +
       'answers 200 once the version is `uploaded`, or 422 saying why it is `errored`; a second PUT 409. ' +
-      'With `auto-queue-runs` (default true) the upload queues a run.',
+      'With `auto-queue-runs` (default true) the upload queues a run. A `provisional` version (default ' +
+      "false) is not the workspace's configuration until a run of it applies: runs that name no version " +
+      'take the newest version that is not provisional.',
   })
-  @ApiCreate(CONFIGURATION_VERSION_DOC, { writable: ['auto-queue-runs', 'speculative'] })
+  @ApiCreate(CONFIGURATION_VERSION_DOC, { writable: ['auto-queue-runs', 'speculative', 'provisional'] })
   async create(
     @CurrentPrincipal() p: Principal,
     @Param('id') id: string,
@@ -54,6 +56,7 @@ export class ConfigurationVersionsController {
     const cv = await this.cvs.create(p, id, {
       autoQueueRuns: body.attributes['auto-queue-runs'] ?? true,
       speculative: body.attributes.speculative ?? false,
+      provisional: body.attributes.provisional ?? false,
     });
     return new ResourceDocument(
       serializeConfigurationVersion(cv, this.links.configurationUpload(origin, cv.id, cv.createdAt)),

@@ -49,10 +49,19 @@ export class ConfigurationVersionsRepository {
       .findOne({ where: { workspaceId }, order: { createdAt: 'DESC' } });
   }
 
+  /** The workspace's configuration: its newest uploaded version that is not provisional. */
   newestUploaded(manager: EntityManager, workspaceId: string): Promise<ConfigurationVersionEntity | null> {
     return manager
       .getRepository(ConfigurationVersionEntity)
-      .findOne({ where: { workspaceId, status: 'uploaded' }, order: { createdAt: 'DESC' } });
+      .findOne({
+        where: { workspaceId, status: 'uploaded', provisional: false },
+        order: { createdAt: 'DESC' },
+      });
+  }
+
+  /** A provisional version becomes the workspace's configuration (a run of it applied). */
+  async confirm(manager: EntityManager, id: string): Promise<void> {
+    await this.writes.update({ provisional: false }, { id, provisional: true }, manager);
   }
 
   insert(manager: EntityManager, cv: ConfigurationVersionEntity): Promise<ConfigurationVersionEntity> {

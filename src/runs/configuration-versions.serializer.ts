@@ -14,7 +14,10 @@ export const CONFIGURATION_VERSION_DOC: ResourceDoc = {
   attributes: {
     'auto-queue-runs': bool('Queue a run as soon as the archive is uploaded (default true)'),
     speculative: bool('Runs of this version only plan (default false)'),
-    provisional: bool('Always false: every uploaded version can be used'),
+    provisional: bool(
+      "Not the workspace's configuration until a run of it applies (default false): runs that name no " +
+        'version skip it; applying a run of it clears the flag',
+    ),
     source: str('`tfe-api`'),
     status: enumOf(CONFIGURATION_VERSION_STATUSES),
     error: nullableStr('`invalid-archive` when the archive was refused'),
@@ -52,7 +55,7 @@ export function serializeConfigurationVersion(
     attributes: {
       'auto-queue-runs': cv.autoQueueRuns,
       speculative: cv.speculative,
-      provisional: false,
+      provisional: cv.provisional,
       source: 'tfe-api',
       status: cv.status,
       error: cv.status === 'errored' ? 'invalid-archive' : null,

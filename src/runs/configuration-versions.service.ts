@@ -18,6 +18,7 @@ import { WorkspacesService } from '../workspaces/workspaces.service';
 import { ConfigurationVersionsRepository } from './configuration-versions.repository';
 import { ConfigurationVersionEntity } from './entities/configuration-version.entity';
 import { CONFIGURATION_DOWNLOAD, CONFIGURATION_UPLOAD } from './run-links';
+import { DEFAULT_RUN_OPTIONS } from './run-options';
 import { RunQueueService } from './run-queue.service';
 import { ACTION_LEVEL } from './run-rules';
 
@@ -28,6 +29,7 @@ const configurationProblem = (entries: readonly { type: string }[]) =>
 export interface CreateConfigurationVersion {
   autoQueueRuns: boolean;
   speculative: boolean;
+  provisional: boolean;
 }
 
 /** The message of runs queued by an upload with `auto-queue-runs`. */
@@ -83,6 +85,7 @@ export class ConfigurationVersionsService implements OnModuleInit {
         status: 'pending',
         autoQueueRuns: attrs.autoQueueRuns,
         speculative: attrs.speculative,
+        provisional: attrs.provisional,
         errorMessage: null,
         createdById: p.kind === 'user' ? p.userId : null,
         archiveKey: null,
@@ -175,7 +178,7 @@ export class ConfigurationVersionsService implements OnModuleInit {
       workspaceId: cv.workspaceId,
       configurationVersionId: cv.id,
       message: AUTO_QUEUED_MESSAGE,
-      isDestroy: false,
+      ...DEFAULT_RUN_OPTIONS,
       planOnly: cv.speculative,
       autoApply: ws.autoApply,
       source: 'tfe-configuration-version',

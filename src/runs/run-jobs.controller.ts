@@ -30,6 +30,29 @@ const JOB_SCHEMA = {
         organization: { type: 'string' },
         'is-destroy': { type: 'boolean' },
         'plan-only': { type: 'boolean' },
+        refresh: { type: 'boolean', description: 'false: plan with `-refresh=false`' },
+        'refresh-only': { type: 'boolean', description: 'true: plan with `-refresh-only`' },
+        'target-addrs': {
+          type: 'array',
+          items: { type: 'string' },
+          description: 'Plan with one `-target=ADDR` per address',
+        },
+        'replace-addrs': {
+          type: 'array',
+          items: { type: 'string' },
+          description: 'Plan with one `-replace=ADDR` per address',
+        },
+        'allow-empty-apply': { type: 'boolean' },
+        'allow-config-generation': { type: 'boolean' },
+        'save-plan': {
+          type: 'boolean',
+          description: 'The plan is saved; an apply follows only if confirmed',
+        },
+        'terraform-version': {
+          type: 'string',
+          nullable: true,
+          description: "Plan-only runs: the tool version asked for; null: the executor's own",
+        },
         'heartbeat-interval-seconds': { type: 'integer' },
         links: {
           type: 'object',

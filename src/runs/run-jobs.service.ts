@@ -8,6 +8,7 @@ import { inTransaction } from '../common/sql/transaction';
 import { conflict, notFound } from '../common/errors/domain-error';
 import { OrganizationsService } from '../organizations/organizations.service';
 import { WorkspacesService } from '../workspaces/workspaces.service';
+import { ConfigurationVersionsRepository } from './configuration-versions.repository';
 import { RunJobEntity } from './entities/run-job.entity';
 import { RunEntity } from './entities/run.entity';
 import { RunJobsRepository } from './run-jobs.repository';
@@ -50,6 +51,7 @@ export class RunJobsService {
   constructor(
     private readonly jobs: RunJobsRepository,
     private readonly runs: RunsRepository,
+    private readonly cvs: ConfigurationVersionsRepository,
     private readonly queue: RunQueueService,
     private readonly firing: RunTriggerFiring,
     private readonly workspaces: WorkspacesService,
@@ -156,6 +158,14 @@ export class RunJobsService {
       organization: org.name,
       'is-destroy': run.isDestroy,
       'plan-only': run.planOnly,
+      refresh: run.refresh,
+      'refresh-only': run.refreshOnly,
+      'target-addrs': run.targetAddrs ?? [],
+      'replace-addrs': run.replaceAddrs ?? [],
+      'allow-empty-apply': run.allowEmptyApply,
+      'allow-config-generation': run.allowConfigGeneration,
+      'save-plan': run.savePlan,
+      'terraform-version': run.terraformVersion,
       'heartbeat-interval-seconds': HEARTBEAT_INTERVAL_SECONDS,
       links,
       ...(job.kind === 'policy-evaluation' ? {} : { variables: await this.snapshots.of(run.id) }),
@@ -211,7 +221,11 @@ export class RunJobsService {
       else if (await this.queue.move(manager, run, to, extra)) {
         if (to === 'apply_queued') await this.queue.queuePhase(manager, run, 'apply');
       }
-      if (to === 'applied') await this.firing.fire(manager, run);
+      if (to === 'applied') {
+        // A provisional version becomes the workspace's configuration once a run of it applies.
+        await this.cvs.confirm(manager, run.configurationVersionId);
+        await this.firing.fire(manager, run);
+      }
       return true;
     });
     await this.afterReport(agent, job.id, recorded, canonical);

@@ -18,10 +18,12 @@ import { RunJobsRepository } from './run-jobs.repository';
 import {
   AFTER_CANCEL_REQUEST,
   assertRunMove,
+  holdsQueue,
   isFinal,
   isPhaseEnded,
   JobKind,
   nextToStart,
+  startsAtOnce,
   PHASE_TIMESTAMP_KEYS,
   PhaseKind,
   phaseMovesInto,
@@ -29,15 +31,15 @@ import {
   RunStatus,
   timestampKey,
 } from './run-rules';
+import { RunOptions } from './run-options';
 import { RunsRepository } from './runs.repository';
 import { RunSnapshotsService } from '../variables/run-snapshots.service';
 
-/** What a new run is made of; the queue decides its first status. */
-export interface NewRun {
+/** What a new run is made of (with how it plans); the queue decides its first status. */
+export interface NewRun extends RunOptions {
   workspaceId: string;
   configurationVersionId: string;
   message: string;
-  isDestroy: boolean;
   planOnly: boolean;
   autoApply: boolean;
   source: string;
@@ -75,7 +77,10 @@ export class RunQueueService {
     private readonly snapshots: RunSnapshotsService,
   ) {}
 
-  /** Inserts a run with its plan and apply; plan-only runs start at once, others join the queue. */
+  /**
+   * Inserts a run with its plan and apply; plan-only runs and saved plans start at once, others
+   * join the queue.
+   */
   async enqueue(manager: EntityManager, spec: NewRun): Promise<RunEntity> {
     const ws = await this.workspaces.lockForQueue(manager, spec.workspaceId);
     if (!ws) throw notFound();
@@ -120,7 +125,7 @@ export class RunQueueService {
     apply.runId = run.id;
     await this.runs.insert(manager, run, [plan, apply]);
     await this.events.emit(manager, run, null);
-    if (run.planOnly) await this.start(manager, run, ws);
+    if (startsAtOnce(run)) await this.start(manager, run, ws);
     else await this.advance(manager, run.workspaceId, ws);
     return (await this.runs.findById(run.id, manager)) ?? run;
   }
@@ -142,12 +147,31 @@ export class RunQueueService {
   /**
    * pending → plan_queued, with its plan job. A run that may apply takes the workspace's lock in
    * the same transaction (the queue let it start because the workspace was unlocked): it holds it
-   * until it ends (see `end`), so nobody writes state or unlocks under it.
+   * until it ends (see `end`), so nobody writes state or unlocks under it. A saved plan takes it
+   * only when applied (`applySaved`).
    */
   private async start(manager: EntityManager, run: RunEntity, ws: WorkspaceQueueState): Promise<void> {
     if (!(await this.move(manager, run, 'plan_queued'))) return;
-    if (!run.planOnly) await this.workspaces.lockFor(manager, run.workspaceId, runLock(run));
+    if (!startsAtOnce(run)) await this.workspaces.lockFor(manager, run.workspaceId, runLock(run));
     await this.queuePhase(manager, run, 'plan', ws);
+  }
+
+  /**
+   * Applies a saved plan (or a saved plan's checked run): only while the workspace is unlocked
+   * and no other run holds its queue, when it takes the lock and queues its apply, as a run at the
+   * head of the queue would. False when the workspace is busy or the run moved meanwhile.
+   */
+  async applySaved(manager: EntityManager, run: RunEntity): Promise<boolean> {
+    const ws = await this.workspaces.lockForQueue(manager, run.workspaceId);
+    if (!ws || ws.locked) return false;
+    const queue = await this.runs.queue(manager, run.workspaceId);
+    if (queue.some((r) => r.id !== run.id && holdsQueue(r))) return false;
+    if (!(await this.move(manager, run, 'apply_queued'))) return false;
+    if (!(await this.workspaces.lockFor(manager, run.workspaceId, runLock(run)))) {
+      throw new Error(`the workspace ${run.workspaceId} was locked under its row lock`);
+    }
+    await this.queuePhase(manager, run, 'apply', ws);
+    return true;
   }
 
   /**

@@ -3,6 +3,8 @@ import {
   afterReport,
   availableActions,
   cancelEffect,
+  holdsQueue,
+  isFinal,
   isPhaseEnded,
   JobReport,
   levelAllows,
@@ -10,6 +12,7 @@ import {
   PhaseStatus,
   QueuedRun,
   RunState,
+  startsAtOnce,
   timestampKey,
 } from './run-rules';
 
@@ -31,10 +34,11 @@ const report = (extra: Partial<JobReport> = {}): JobReport => ({
   resourceImports: 0,
   ...extra,
 });
-const queued = (id: string, status: QueuedRun['status'], planOnly = false): QueuedRun => ({
+const queued = (id: string, status: QueuedRun['status'], planOnly = false, savePlan = false): QueuedRun => ({
   id,
   status,
   planOnly,
+  savePlan,
 });
 
 describe('run rules', () => {
@@ -49,6 +53,15 @@ describe('run rules', () => {
         expect(nextToStart([queued('a', status), queued('b', 'pending')], false)).toBeNull();
       },
     );
+
+    it('lets a saved plan hold nothing until it is applied', () => {
+      for (const status of ['plan_queued', 'planning', 'policy_checking', 'planned_and_saved'] as const) {
+        expect(nextToStart([queued('a', status, false, true), queued('b', 'pending')], false)).toBe('b');
+      }
+      for (const status of ['apply_queued', 'applying'] as const) {
+        expect(nextToStart([queued('a', status, false, true), queued('b', 'pending')], false)).toBeNull();
+      }
+    });
 
     it('lets plan-only runs in progress hold nothing', () => {
       expect(nextToStart([queued('a', 'planning', true), queued('b', 'pending')], false)).toBe('b');
@@ -118,7 +131,13 @@ describe('run rules', () => {
   });
 
   describe('after a report', () => {
-    const run = { planOnly: false, autoApply: false, cancelRequested: false };
+    const run = {
+      planOnly: false,
+      autoApply: false,
+      cancelRequested: false,
+      savePlan: false,
+      allowEmptyApply: false,
+    };
 
     it('pauses a plan with changes for confirmation, or queues the apply with auto-apply', () => {
       expect(afterReport('plan', report(), run)).toBe('planned');
@@ -137,8 +156,52 @@ describe('run rules', () => {
     });
   });
 
+  describe('saved plans and empty applies', () => {
+    const run = {
+      planOnly: false,
+      autoApply: false,
+      cancelRequested: false,
+      savePlan: true,
+      allowEmptyApply: false,
+    };
+
+    it('stops a saved plan with changes in planned_and_saved, even with auto-apply', () => {
+      expect(afterReport('plan', report(), run)).toBe('planned_and_saved');
+      expect(afterReport('plan', report(), { ...run, autoApply: true })).toBe('planned_and_saved');
+      expect(afterReport('plan', report({ hasChanges: false }), run)).toBe('planned_and_finished');
+      expect(afterPolicyCheck('passed', { ...run, hasChanges: true })).toBe('planned_and_saved');
+    });
+
+    it('lets a plan without changes wait for confirmation when an empty apply is allowed', () => {
+      const empty = report({ hasChanges: false });
+      expect(afterReport('plan', empty, { ...run, savePlan: false, allowEmptyApply: true })).toBe('planned');
+      expect(afterReport('plan', empty, { ...run, allowEmptyApply: true })).toBe('planned_and_saved');
+      expect(afterReport('plan', empty, { ...run, planOnly: true, allowEmptyApply: true })).toBe(
+        'planned_and_finished',
+      );
+    });
+
+    it('may apply or discard a saved plan, not cancel it; it is not final', () => {
+      expect(availableActions(state('planned_and_saved'), NOW)).toEqual({
+        apply: true,
+        discard: true,
+        cancel: false,
+        'force-cancel': false,
+      });
+      expect(isFinal('planned_and_saved')).toBe(false);
+      expect(startsAtOnce({ planOnly: false, savePlan: true })).toBe(true);
+      expect(holdsQueue(queued('a', 'planned_and_saved', false, true))).toBe(false);
+    });
+  });
+
   describe('policy checks', () => {
-    const run = { planOnly: false, autoApply: false, hasChanges: true };
+    const run = {
+      planOnly: false,
+      autoApply: false,
+      hasChanges: true,
+      savePlan: false,
+      allowEmptyApply: false,
+    };
 
     it('holds the queue while a run is checked or waits for an override', () => {
       for (const status of ['policy_checking', 'policy_checked', 'policy_override'] as const) {

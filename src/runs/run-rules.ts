@@ -11,6 +11,7 @@ export const RUN_STATUSES = [
   'policy_override',
   'policy_soft_failed',
   'planned_and_finished',
+  'planned_and_saved',
   'apply_queued',
   'applying',
   'applied',
@@ -35,6 +36,7 @@ export const RUN_TRANSITIONS: Readonly<Record<RunStatus, Readonly<Partial<Record
   planning: {
     planned: 'changes to confirm',
     planned_and_finished: 'plan-only, or no changes',
+    planned_and_saved: 'a saved plan',
     apply_queued: 'changes, auto-apply',
     policy_checking: 'policy sets apply',
     errored: 'the plan errored, or its executor went quiet',
@@ -45,6 +47,7 @@ export const RUN_TRANSITIONS: Readonly<Record<RunStatus, Readonly<Partial<Record
   policy_checking: {
     policy_checked: 'passed, changes',
     planned_and_finished: 'passed, plan-only or no changes',
+    planned_and_saved: 'passed, a saved plan',
     policy_override: 'an overridable failure',
     policy_soft_failed: 'an overridable failure, plan-only',
     errored: 'a failure nobody may override, an engine error, or a quiet executor',
@@ -53,6 +56,7 @@ export const RUN_TRANSITIONS: Readonly<Record<RunStatus, Readonly<Partial<Record
   },
   policy_checked: { apply_queued: 'apply, or auto-apply', discarded: 'discard' },
   policy_override: { policy_checked: 'override', discarded: 'discard', canceled: 'cancel' },
+  planned_and_saved: { apply_queued: 'apply, while the workspace is free', discarded: 'discard' },
   apply_queued: { applying: 'an executor claims the apply', canceled: 'cancel' },
   applying: {
     applied: 'the apply finished',
@@ -102,7 +106,10 @@ export function assertRunMove(from: RunStatus, to: RunStatus): void {
 /** Where a run ends: nothing follows. */
 export const FINAL_STATUSES: readonly RunStatus[] = RUN_STATUSES.filter((s) => !nextStatuses(s).length);
 
-/** Statuses in which a run that may apply holds its workspace's queue. */
+/**
+ * Statuses in which a run that may apply holds its workspace's queue (a saved plan only from its
+ * apply on: see `holdsQueue`).
+ */
 export const QUEUE_HOLDING_STATUSES: readonly RunStatus[] = [
   'plan_queued',
   'planning',
@@ -115,8 +122,14 @@ export const QUEUE_HOLDING_STATUSES: readonly RunStatus[] = [
 ];
 
 /** Where a run waits for someone's decision: apply or discard, after its plan or its policy check. */
-const CONFIRMABLE: readonly RunStatus[] = ['planned', 'policy_checked'];
-const DISCARDABLE: readonly RunStatus[] = ['planned', 'policy_checked', 'policy_checking', 'policy_override'];
+const CONFIRMABLE: readonly RunStatus[] = ['planned', 'policy_checked', 'planned_and_saved'];
+const DISCARDABLE: readonly RunStatus[] = [
+  'planned',
+  'policy_checked',
+  'policy_checking',
+  'policy_override',
+  'planned_and_saved',
+];
 /** Waiting states a cancel ends at once (a policy evaluation changes nothing, so no executor is awaited). */
 const CANCEL_ENDS: readonly RunStatus[] = [
   'pending',
@@ -235,7 +248,9 @@ export function levelAllows(level: WorkspaceAccessLevel | null, needed: Workspac
 export function refusal(action: RunAction, status: RunStatus): string {
   switch (action) {
     case 'apply':
-      return `The run cannot be applied: it is ${status}, not paused for confirmation`;
+      return status === 'planned_and_saved'
+        ? 'The saved plan cannot be applied now: another run holds the workspace, or it is locked'
+        : `The run cannot be applied: it is ${status}, not paused for confirmation`;
     case 'discard':
       return `The run cannot be discarded: it is ${status}, not paused for confirmation or a policy check`;
     case 'cancel':
@@ -255,16 +270,34 @@ export interface QueuedRun {
   id: string;
   status: RunStatus;
   planOnly: boolean;
+  savePlan: boolean;
+}
+
+/** Statuses in which a saved plan holds the queue (and the lock): once someone applied it. */
+const SAVED_PLAN_HOLDING: readonly RunStatus[] = ['apply_queued', 'applying'];
+
+/**
+ * Whether a run holds its workspace's queue (and lock). Plan-only runs never do; saved plans plan
+ * at once without either and take both only when applied, as the real service's saved-plan runs.
+ */
+export function holdsQueue(run: QueuedRun): boolean {
+  if (run.planOnly || !QUEUE_HOLDING_STATUSES.includes(run.status)) return false;
+  return !run.savePlan || SAVED_PLAN_HOLDING.includes(run.status);
+}
+
+/** Runs that start at once, without waiting for the queue or taking the lock: plan-only runs and saved plans. */
+export function startsAtOnce(run: { planOnly: boolean; savePlan: boolean }): boolean {
+  return run.planOnly || run.savePlan;
 }
 
 /**
  * The run to start next in a workspace's queue, if any: the oldest pending run, when the
- * workspace is unlocked and no run that may apply is past `pending`. `runs` are the workspace's
- * non-final runs in creation order. Plan-only runs never wait, so they are never pending.
+ * workspace is unlocked and no run holds the queue. `runs` are the workspace's non-final runs in
+ * creation order. Plan-only runs and saved plans never wait, so they are never pending.
  */
 export function nextToStart(runs: readonly QueuedRun[], locked: boolean): string | null {
   if (locked) return null;
-  if (runs.some((r) => !r.planOnly && QUEUE_HOLDING_STATUSES.includes(r.status))) return null;
+  if (runs.some(holdsQueue)) return null;
   return runs.find((r) => r.status === 'pending')?.id ?? null;
 }
 
@@ -280,10 +313,18 @@ export interface JobReport {
 }
 
 /** Where a run goes when its plan or apply job reports. */
+/** What decides where a run goes after its plan. */
+export interface PlanOutcomeFlags {
+  planOnly: boolean;
+  autoApply: boolean;
+  savePlan: boolean;
+  allowEmptyApply: boolean;
+}
+
 export function afterReport(
   kind: PhaseKind,
   report: JobReport,
-  run: { planOnly: boolean; autoApply: boolean; cancelRequested: boolean },
+  run: PlanOutcomeFlags & { cancelRequested: boolean },
 ): RunStatus {
   if (run.cancelRequested) return 'canceled';
   if (report.status === 'errored') return 'errored';
@@ -291,13 +332,18 @@ export function afterReport(
   return afterPlan(run, report.hasChanges, 'planned');
 }
 
-/** After a plan, or after a passed (or overridden) policy check: finish, queue the apply, or wait. */
+/**
+ * After a plan, or after a passed (or overridden) policy check: finish (plan-only, or no changes
+ * unless an empty apply is allowed), stop as a saved plan (never auto-applied), queue the apply,
+ * or wait.
+ */
 export function afterPlan(
-  run: { planOnly: boolean; autoApply: boolean },
+  run: PlanOutcomeFlags,
   hasChanges: boolean,
   waiting: 'planned' | 'policy_checked',
 ): RunStatus {
-  if (run.planOnly || !hasChanges) return 'planned_and_finished';
+  if (run.planOnly || (!hasChanges && !run.allowEmptyApply)) return 'planned_and_finished';
+  if (run.savePlan) return 'planned_and_saved';
   return run.autoApply ? 'apply_queued' : waiting;
 }
 
@@ -314,7 +360,7 @@ export type PolicyVerdict = 'passed' | 'overridable' | 'blocked' | 'errored';
  */
 export function afterPolicyCheck(
   verdict: PolicyVerdict,
-  run: { planOnly: boolean; autoApply: boolean; hasChanges: boolean },
+  run: PlanOutcomeFlags & { hasChanges: boolean },
 ): RunStatus {
   switch (verdict) {
     case 'blocked':

@@ -55,7 +55,10 @@ function* flags() {
   for (const planOnly of BOOLS)
     for (const autoApply of BOOLS)
       for (const cancelRequested of BOOLS)
-        for (const hasChanges of BOOLS) yield { planOnly, autoApply, cancelRequested, hasChanges };
+        for (const hasChanges of BOOLS)
+          for (const savePlan of BOOLS)
+            for (const allowEmptyApply of BOOLS)
+              yield { planOnly, autoApply, cancelRequested, hasChanges, savePlan, allowEmptyApply };
 }
 
 describe('the run transition table', () => {
@@ -152,7 +155,9 @@ describe('the run transition table', () => {
         }
       for (const f of flags()) {
         const after = afterPlan(f, f.hasChanges, 'policy_checked');
-        expect(['policy_checked', 'planned_and_finished', 'apply_queued']).toContain(after);
+        expect(['policy_checked', 'planned_and_finished', 'planned_and_saved', 'apply_queued']).toContain(
+          after,
+        );
         expect(move('policy_override', 'policy_checked')).toBe('legal');
         if (after === 'apply_queued') expect(move('policy_checked', 'apply_queued')).toBe('legal');
       }

@@ -7,6 +7,7 @@ import { WorkspacesService } from '../workspaces/workspaces.service';
 import { ConfigurationVersionsRepository } from './configuration-versions.repository';
 import { RunTriggerOutcomeEntity } from './entities/run-trigger-outcome.entity';
 import { RunEntity } from './entities/run.entity';
+import { DEFAULT_RUN_OPTIONS } from './run-options';
 import { RunQueueService } from './run-queue.service';
 import { RunsRepository } from './runs.repository';
 
@@ -54,7 +55,7 @@ export class RunTriggerFiring {
           workspaceId,
           configurationVersionId: cv.id,
           message: `Queued by a run trigger: run ${source.id} applied in workspace ${sourceWs.name}`,
-          isDestroy: false,
+          ...DEFAULT_RUN_OPTIONS,
           planOnly: cv.speculative,
           autoApply: destination.autoApplyRunTrigger,
           source: RUN_TRIGGER_SOURCE,

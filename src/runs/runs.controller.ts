@@ -86,10 +86,27 @@ export class RunsController {
       "Needs plan access to the workspace. `configuration-version` defaults to the workspace's newest " +
       'uploaded one; `auto-apply` to the workspace setting. Plan-only runs (or runs of a speculative ' +
       'version) start at once; others wait in `pending` while another run of the workspace is in progress ' +
-      'or the workspace is locked.',
+      'or the workspace is locked. Saved plans (`save-plan`) also plan at once, without the lock, and stop ' +
+      'in `planned_and_saved` until applied or discarded. 422 for options that cannot go together: ' +
+      '`refresh-only` with `is-destroy`, with `refresh: false` or with `replace-addrs`; `terraform-version` ' +
+      'on a run that is not plan-only; `save-plan` on a plan-only run.',
   })
   @ApiCreate(RUN_DOC, {
-    writable: ['message', 'is-destroy', 'plan-only', 'auto-apply', 'variables'],
+    writable: [
+      'message',
+      'is-destroy',
+      'plan-only',
+      'auto-apply',
+      'refresh',
+      'refresh-only',
+      'target-addrs',
+      'replace-addrs',
+      'allow-empty-apply',
+      'allow-config-generation',
+      'save-plan',
+      'terraform-version',
+      'variables',
+    ],
     requestOnly: {
       variables: {
         type: 'array',

@@ -6,7 +6,7 @@ import { Principal, principalResource } from '../common/auth/principal';
 import { Clock } from '../common/clock';
 import { Page } from '../common/sql/paginate';
 import { inTransaction } from '../common/sql/transaction';
-import { conflict, invalid, notFound } from '../common/errors/domain-error';
+import { conflict, DomainError, invalid, notFound } from '../common/errors/domain-error';
 import { ParsedBody } from '../common/jsonapi/body';
 import { PageParams } from '../common/jsonapi/pagination';
 import { checkRunVariables } from '../variables/run-variable-rules';
@@ -18,6 +18,7 @@ import { RunJobEntity } from './entities/run-job.entity';
 import { RunPhaseEntity } from './entities/run-phase.entity';
 import { RunEntity } from './entities/run.entity';
 import { RunJobsRepository } from './run-jobs.repository';
+import { addressProblems, DEFAULT_RUN_OPTIONS, optionProblems, RunOptions } from './run-options';
 import { RunQueueService } from './run-queue.service';
 import {
   ACTION_LEVEL,
@@ -57,6 +58,22 @@ export class RunsService {
     const cvRef = body.toOne('configuration-version', 'configuration-versions');
     const attrs = body.attributes;
     const variables = checkRunVariables(attrs.variables);
+    const addressIssues = [
+      ...addressProblems('target-addrs', attrs['target-addrs'] ?? []),
+      ...addressProblems('replace-addrs', attrs['replace-addrs'] ?? []),
+    ];
+    if (addressIssues.length) throw new DomainError('invalid', addressIssues);
+    const options: RunOptions = {
+      isDestroy: attrs['is-destroy'] ?? DEFAULT_RUN_OPTIONS.isDestroy,
+      refresh: attrs.refresh ?? DEFAULT_RUN_OPTIONS.refresh,
+      refreshOnly: attrs['refresh-only'] ?? DEFAULT_RUN_OPTIONS.refreshOnly,
+      targetAddrs: (attrs['target-addrs'] as string[] | undefined) ?? [],
+      replaceAddrs: (attrs['replace-addrs'] as string[] | undefined) ?? [],
+      allowEmptyApply: attrs['allow-empty-apply'] ?? DEFAULT_RUN_OPTIONS.allowEmptyApply,
+      allowConfigGeneration: attrs['allow-config-generation'] ?? DEFAULT_RUN_OPTIONS.allowConfigGeneration,
+      savePlan: attrs['save-plan'] ?? DEFAULT_RUN_OPTIONS.savePlan,
+      terraformVersion: attrs['terraform-version'] ?? DEFAULT_RUN_OPTIONS.terraformVersion,
+    };
     const settings = await this.workspaces.executionSettings(ws.id);
     return inTransaction(this.ds, async (manager) => {
       const cv = cvRef
@@ -69,12 +86,16 @@ export class RunsService {
       if (cv.status !== 'uploaded') {
         throw invalid(`Configuration version is ${cv.status}, not uploaded`, `${CV_POINTER}/data/id`);
       }
+      // A speculative version makes the run plan-only, which the options are checked against.
+      const planOnly = (attrs['plan-only'] ?? false) || cv.speculative;
+      const issues = optionProblems(options, planOnly);
+      if (issues.length) throw new DomainError('invalid', issues);
       const run = await this.queue.enqueue(manager, {
+        ...options,
         workspaceId: ws.id,
         configurationVersionId: cv.id,
         message: attrs.message ?? MANUAL_MESSAGE,
-        isDestroy: attrs['is-destroy'] ?? false,
-        planOnly: (attrs['plan-only'] ?? false) || cv.speculative,
+        planOnly,
         autoApply: attrs['auto-apply'] ?? settings.autoApply,
         source: 'tfe-api',
         triggerReason: 'manual',
@@ -161,6 +182,8 @@ export class RunsService {
       switch (action) {
         // Each move is from the status just read, which availableActions allowed.
         case 'apply':
+          // A saved plan holds neither the lock nor the queue until now: it takes them, or waits.
+          if (run.savePlan) return this.queue.applySaved(manager, run);
           if (!(await this.queue.move(manager, run, 'apply_queued'))) return false;
           await this.queue.queuePhase(manager, run, 'apply');
           return true;

@@ -10,6 +10,7 @@ import { ConfigurationVersionEntity } from '../../src/runs/entities/configuratio
 import { RunEntity } from '../../src/runs/entities/run.entity';
 import { RunJobEntity } from '../../src/runs/entities/run-job.entity';
 import { RunPhaseEntity } from '../../src/runs/entities/run-phase.entity';
+import { DEFAULT_RUN_OPTIONS } from '../../src/runs/run-options';
 import { RunQueueService } from '../../src/runs/run-queue.service';
 import { JobReport } from '../../src/runs/run-rules';
 import { WorkspaceEntity } from '../../src/workspaces/entities/workspace.entity';
@@ -146,7 +147,7 @@ export function queueRun(
       workspaceId: seeded.workspaceId,
       configurationVersionId: seeded.configurationVersionId,
       message: 'service spec',
-      isDestroy: false,
+      ...DEFAULT_RUN_OPTIONS,
       planOnly: options.planOnly ?? false,
       autoApply: options.autoApply ?? false,
       source: 'tfe-api',

@@ -31,6 +31,13 @@ export class ConfigurationVersionEntity {
   @BoolColumn()
   speculative: boolean;
 
+  /**
+   * The version becomes the workspace's configuration only once a run of it applies; until then
+   * runs that name no version do not pick it.
+   */
+  @BoolColumn()
+  provisional: boolean;
+
   /** Why the archive was refused; null unless errored. */
   @Column({ type: 'text', nullable: true })
   errorMessage: string | null;

@@ -40,6 +40,41 @@ export class RunEntity {
   @BoolColumn()
   autoApply: boolean;
 
+  /** Refresh the state before planning (the tool's `-refresh=false` when not). */
+  @BoolColumn({ default: true })
+  refresh: boolean;
+
+  /** Plan only the refresh of the state (`-refresh-only`). */
+  @BoolColumn()
+  refreshOnly: boolean;
+
+  /** Resource addresses the plan is limited to (`-target`); null on runs older than the column. */
+  @Column({ type: 'json', nullable: true })
+  targetAddrs: string[] | null;
+
+  /** Resource addresses the plan replaces (`-replace`); null on runs older than the column. */
+  @Column({ type: 'json', nullable: true })
+  replaceAddrs: string[] | null;
+
+  /** A plan without changes may still be confirmed and applied (to write outputs or a new state). */
+  @BoolColumn()
+  allowEmptyApply: boolean;
+
+  /** The plan may generate configuration for import blocks. */
+  @BoolColumn()
+  allowConfigGeneration: boolean;
+
+  /**
+   * A saved plan: it plans at once without the workspace's lock or queue, stops in
+   * `planned_and_saved`, and takes both only when someone applies it.
+   */
+  @BoolColumn()
+  savePlan: boolean;
+
+  /** The tool version a plan-only run asks for; null: the executor's own. */
+  @Column({ type: 'varchar', length: 64, nullable: true })
+  terraformVersion: string | null;
+
   /** `tfe-api`, `tfe-configuration-version` or `tfe-run-trigger`. */
   @Column({ type: 'varchar', length: 32 })
   source: string;
