@@ -51,12 +51,10 @@ export class ConfigurationVersionsRepository {
 
   /** The workspace's configuration: its newest uploaded version that is not provisional. */
   newestUploaded(manager: EntityManager, workspaceId: string): Promise<ConfigurationVersionEntity | null> {
-    return manager
-      .getRepository(ConfigurationVersionEntity)
-      .findOne({
-        where: { workspaceId, status: 'uploaded', provisional: false },
-        order: { createdAt: 'DESC' },
-      });
+    return manager.getRepository(ConfigurationVersionEntity).findOne({
+      where: { workspaceId, status: 'uploaded', provisional: false },
+      order: { createdAt: 'DESC' },
+    });
   }
 
   /** A provisional version becomes the workspace's configuration (a run of it applied). */

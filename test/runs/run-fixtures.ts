@@ -116,6 +116,18 @@ export async function claimJob(
   return { id: job.id, kind: job.kind, runId: job['run-id'], links: job.links };
 }
 
+/** How a run plans when `POST /runs` names no option: its attributes, and its job's fields alike. */
+export const DEFAULT_RUN_OPTIONS_WIRE = {
+  refresh: true,
+  'refresh-only': false,
+  'target-addrs': [],
+  'replace-addrs': [],
+  'allow-empty-apply': false,
+  'allow-config-generation': false,
+  'save-plan': false,
+  'terraform-version': null,
+};
+
 /** A run's `permissions` as an organization owner reads them. */
 export const OWNER_RUN_PERMISSIONS = {
   'can-apply': true,

@@ -17,7 +17,14 @@ import {
 } from '../helpers/fixtures';
 import { startApp, TestApp } from '../helpers/test-app';
 import { createTrigger } from '../run-triggers/helpers';
-import { createRun, createVersion, OWNER_RUN_PERMISSIONS, registeredExecutor, upload } from './run-fixtures';
+import {
+  createRun,
+  createVersion,
+  DEFAULT_RUN_OPTIONS_WIRE,
+  OWNER_RUN_PERMISSIONS,
+  registeredExecutor,
+  upload,
+} from './run-fixtures';
 import { configuration, installTool } from './stand-in-tool';
 
 jest.setTimeout(120_000);
@@ -178,6 +185,7 @@ describe('the life of a run, driven by the reference executor', () => {
       'is-destroy': false,
       'plan-only': false,
       'auto-apply': false,
+      ...DEFAULT_RUN_OPTIONS_WIRE,
       'has-changes': true,
       'error-message': null,
       'canceled-at': null,
@@ -287,6 +295,13 @@ describe('the life of a run, driven by the reference executor', () => {
     expect(apply).toEqual(phaseShape('applies', run.applyId, run.id, pool, agentId, [3, 1, 1]));
     const applyLog = await follow(apply.attributes['log-read-url']!).expect(200);
     expect(applyLog.text).toContain('Apply complete! Resources: 3 added, 1 changed, 1 destroyed.');
+    // The tool's banner first, three lines the CLI skips (the executor knows no tool version here).
+    expect(applyLog.text.split('\n').slice(0, 4)).toEqual([
+      '\x02Terraform (version not configured)',
+      expect.stringMatching(/^on [a-z0-9]+_[a-z0-9]+$/),
+      'Initializing plugins and modules...',
+      expect.stringMatching(/^\$ apply: /),
+    ]);
 
     expect(await list(`/api/v2/workspaces/${b}/runs`)).toHaveLength(1);
     const bRun = {

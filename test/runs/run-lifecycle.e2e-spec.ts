@@ -11,6 +11,7 @@ import {
 } from '../helpers/fixtures';
 import { startApp, TestApp } from '../helpers/test-app';
 import {
+  DEFAULT_RUN_OPTIONS_WIRE,
   claimJob,
   createRun,
   executor,
@@ -57,6 +58,7 @@ describe('the life of a run, driven through the executor protocol', () => {
         organization: org,
         'is-destroy': false,
         'plan-only': false,
+        ...DEFAULT_RUN_OPTIONS_WIRE,
         'heartbeat-interval-seconds': expect.any(Number),
         links: {
           configuration: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/uploads\//),

@@ -12,6 +12,7 @@ import {
 } from '../helpers/fixtures';
 import { startApp, TestApp } from '../helpers/test-app';
 import {
+  DEFAULT_RUN_OPTIONS_WIRE,
   createRun,
   createVersion,
   OWNER_RUN_PERMISSIONS,
@@ -56,6 +57,7 @@ describe('runs: create, read, queue, lock', () => {
         'is-destroy': false,
         'plan-only': false,
         'auto-apply': false,
+        ...DEFAULT_RUN_OPTIONS_WIRE,
         'has-changes': false,
         'error-message': null,
         'canceled-at': null,

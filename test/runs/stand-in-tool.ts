@@ -12,7 +12,11 @@ import { tarGz } from '../helpers/tarball';
  * lineage, and `apply` refuses a plan made from another state), and `apply` writes it: serial + 1,
  * the same lineage (a new one for the first state), one `null_resource` per creation, an output
  * counting them. `plan` and `apply` print the inputs they were given: the generated
- * `plinth.auto.tfvars` (its lines joined by ` | `) and every `ECHO_*` environment variable. `linger MARKS` is a plan that takes a
+ * `plinth.auto.tfvars` (its lines joined by ` | `) and every `ECHO_*` environment variable. `plan`
+ * takes the tool's planning flags after the step (`plan "$@"`) and prints them as a JSON array
+ * (`flags: [...]`) when there are any; it acts on `-target=null_resource.rN` (only those resources
+ * change), `-destroy` (every resource of the state is deleted) and `-refresh-only` (nothing
+ * changes), as the real tool would. `linger MARKS` is a plan that takes a
  * minute: it writes MARKS.started once running, and MARKS.signalled when it is sent SIGTERM.
  * `chatter MARKS` prints slowly: five lines, then (once MARKS.go exists) a character split across
  * two writes a moment apart and more lines, each with characters of two to four bytes.
@@ -29,9 +33,15 @@ const echoInputs = () => {
   for (const k of Object.keys(process.env).filter((k) => k.startsWith('ECHO_')).sort()) console.log('env ' + k + '=' + process.env[k]);
 };
 if (step === 'plan') {
-  const actions = JSON.parse(fs.readFileSync('changes.json', 'utf8'));
+  const flags = process.argv.slice(3);
   const prior = readState();
+  let actions = JSON.parse(fs.readFileSync('changes.json', 'utf8'));
+  const targets = flags.filter((f) => f.startsWith('-target=')).map((f) => f.slice('-target='.length));
+  if (targets.length) actions = actions.map((a, i) => (targets.includes('null_resource.r' + i) ? a : ['no-op'])).filter((a) => a[0] !== 'no-op');
+  if (flags.includes('-destroy')) actions = ((prior && prior.resources) || []).map(() => ['delete']);
+  if (flags.includes('-refresh-only')) actions = [];
   echoInputs();
+  if (flags.length) console.log('flags: ' + JSON.stringify(flags));
   console.log('Planning ' + process.env.PLINTH_WORKSPACE_NAME + ' for run ' + process.env.PLINTH_RUN_ID);
   console.log(prior ? 'Refreshed state serial ' + prior.serial + ' of ' + prior.lineage : 'No state yet');
   fs.writeFileSync(planFile, JSON.stringify({ saved: true, actions, prior: prior && { serial: prior.serial, lineage: prior.lineage } }));
