@@ -291,6 +291,26 @@ describe('Executor', () => {
     expect(new Set(fake.agentHeaders)).toEqual(new Set([fake.agentId]));
   });
 
+  it("passes the run's planning flags to the plan command as its arguments, one word each", async () => {
+    const id = fake.queue('plan');
+    Object.assign(fake.jobs.at(-1)!, { refresh: false, 'target-addrs': ['a.b["x y"]'] });
+    const plan = 'for a in "$@"; do echo "arg[$a]"; done; printf plan-bytes > "$PLINTH_PLAN_FILE"';
+    await executor({ plan }).run();
+    expect(fake.reports.get(id)).toEqual(TWO_ADDED_ONE_DESTROYED);
+    expect(fake.text(`${id}/logs`)).toContain('arg[-refresh=false]\narg[-target=a.b["x y"]]\n');
+  });
+
+  it('errors a plan job whose flags the plan command would drop, rather than plan something else', async () => {
+    const id = fake.queue('plan');
+    Object.assign(fake.jobs.at(-1)!, { 'replace-addrs': ['a.b'] });
+    await executor().run();
+    expect(fake.reports.get(id)).toEqual({
+      status: 'errored',
+      'error-message':
+        'the run asks for -replace=a.b, but the plan command does not pass "$@" on to the tool',
+    });
+  });
+
   it('applies the saved plan it downloads and reports the counts of the closing summary', async () => {
     const id = fake.queue('apply');
     await executor().run();

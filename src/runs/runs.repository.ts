@@ -11,6 +11,9 @@ import { RunTriggerOutcomeEntity } from './entities/run-trigger-outcome.entity';
 import { RunEntity } from './entities/run.entity';
 import { FINAL_STATUSES, PhaseStatus, RunStatus } from './run-rules';
 
+/** The statuses of a saved plan that someone applied, as SQL literals: it is its workspace's current run. */
+const SAVED_PLAN_CURRENT = ['apply_queued', 'applying', 'applied'].map((s) => `'${s}'`).join(', ');
+
 /** The run's statuses that still hold its workspace's queue, as SQL literals (they are constants). */
 const OPEN = `NOT IN (${FINAL_STATUSES.map((s) => `'${s}'`).join(', ')})`;
 
@@ -191,16 +194,19 @@ export class RunsRepository {
 
   /**
    * Each workspace's current run: the newest that has left the queue (`pending`), one query; ties
-   * on the creation time go to the greater id.
+   * on the creation time go to the greater id. A saved plan becomes current only once applied, as
+   * the real service's do.
    */
   async currentRunIds(workspaceIds: readonly string[]): Promise<Map<string, string>> {
+    const current = (alias: string) =>
+      `${alias}.status <> 'pending' AND (${alias}.save_plan = 0 OR ${alias}.status IN (${SAVED_PLAN_CURRENT}))`;
     const rows = await this.repo
       .createQueryBuilder('r')
       .select(['r.id', 'r.workspaceId'])
       .where('r.workspace_id IN (:...workspaceIds)', { workspaceIds: [...new Set(workspaceIds)] })
-      .andWhere("r.status <> 'pending'")
+      .andWhere(current('r'))
       .andWhere(
-        "r.created_at = (SELECT MAX(n.created_at) FROM runs n WHERE n.workspace_id = r.workspace_id AND n.status <> 'pending')",
+        `r.created_at = (SELECT MAX(n.created_at) FROM runs n WHERE n.workspace_id = r.workspace_id AND ${current('n')})`,
       )
       .getMany();
     const out = new Map<string, string>();

@@ -119,6 +119,8 @@ describe('run options and saved plans, through the reference executor', () => {
   }
 
   const locked = async (ws: string) => (await get(`/api/v2/workspaces/${ws}`)).data.attributes.locked;
+  const currentRun = async (ws: string) =>
+    (await get(`/api/v2/workspaces/${ws}`)).data.relationships['current-run'].data?.id ?? null;
 
   describe('checking what POST /runs is given', () => {
     let ws: string;
@@ -270,11 +272,13 @@ describe('run options and saved plans, through the reference executor', () => {
         'planning-at',
         'planned-and-saved-at',
       ]);
-      // It holds neither the lock nor the queue: a normal run starts, plans and takes the lock.
+      // It holds neither the lock nor the queue, nor is it the current run, until applied.
       expect(await locked(ws)).toBe(false);
+      expect(await currentRun(ws)).toBeNull();
       const other = await createRun(admin, ws);
       expect((await settled(other.id, PLANNING)).data.attributes.status).toBe('planned');
       expect(await locked(ws)).toBe(true);
+      expect(await currentRun(ws)).toBe(other.id);
       const busy = await admin.api.post(`/api/v2/runs/${saved.id}/actions/apply`).expect(409);
       expect(busy.body.errors[0].detail).toBe(
         'The saved plan cannot be applied now: another run holds the workspace, or it is locked',
@@ -291,6 +295,7 @@ describe('run options and saved plans, through the reference executor', () => {
       expect(included(applied, 'applies').attributes['resource-additions']).toBe(3);
       expect(await logOf(applied, 'applies')).toContain('Apply complete! Resources: 3 added');
       expect(await locked(ws)).toBe(false);
+      expect(await currentRun(ws)).toBe(saved.id);
       const state = await get(`/api/v2/workspaces/${ws}/current-state-version`);
       expect(state.data.attributes.serial).toBe(1);
     });
