@@ -24,6 +24,7 @@ describe('raisedBy', () => {
       policy_override: 'run:needs_attention',
       policy_soft_failed: null,
       planned_and_finished: 'run:completed',
+      planned_and_saved: null,
       apply_queued: null,
       applying: 'run:applying',
       applied: 'run:completed',

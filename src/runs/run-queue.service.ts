@@ -166,7 +166,7 @@ export class RunQueueService {
     if (!ws || ws.locked) return false;
     const queue = await this.runs.queue(manager, run.workspaceId);
     if (queue.some((r) => r.id !== run.id && holdsQueue(r))) return false;
-    if (!(await this.move(manager, run, 'apply_queued'))) return false;
+    if (!(await this.move(manager, run, 'apply_queued', { confirmedAt: this.clock.now() }))) return false;
     if (!(await this.workspaces.lockFor(manager, run.workspaceId, runLock(run)))) {
       throw new Error(`the workspace ${run.workspaceId} was locked under its row lock`);
     }

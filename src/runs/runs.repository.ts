@@ -11,8 +11,12 @@ import { RunTriggerOutcomeEntity } from './entities/run-trigger-outcome.entity';
 import { RunEntity } from './entities/run.entity';
 import { FINAL_STATUSES, PhaseStatus, RunStatus } from './run-rules';
 
-/** The statuses of a saved plan that someone applied, as SQL literals: it is its workspace's current run. */
-const SAVED_PLAN_CURRENT = ['apply_queued', 'applying', 'applied'].map((s) => `'${s}'`).join(', ');
+/**
+ * When a run became its workspace's current run: as it left the queue (its creation orders that), or
+ * for a saved plan when someone applied it (null before: not current).
+ */
+const CURRENT_SINCE = (alias: string) =>
+  `(CASE WHEN ${alias}.save_plan = 0 THEN ${alias}.created_at ELSE ${alias}.confirmed_at END)`;
 
 /** The run's statuses that still hold its workspace's queue, as SQL literals (they are constants). */
 const OPEN = `NOT IN (${FINAL_STATUSES.map((s) => `'${s}'`).join(', ')})`;
@@ -194,19 +198,19 @@ export class RunsRepository {
 
   /**
    * Each workspace's current run: the newest that has left the queue (`pending`), one query; ties
-   * on the creation time go to the greater id. A saved plan becomes current only once applied, as
-   * the real service's do.
+   * on the creation time go to the greater id. A saved plan becomes current only once applied (and
+   * from then), as the real service's do.
    */
   async currentRunIds(workspaceIds: readonly string[]): Promise<Map<string, string>> {
-    const current = (alias: string) =>
-      `${alias}.status <> 'pending' AND (${alias}.save_plan = 0 OR ${alias}.status IN (${SAVED_PLAN_CURRENT}))`;
+    const current = (alias: string) => `${alias}.status <> 'pending' AND ${CURRENT_SINCE(alias)} IS NOT NULL`;
     const rows = await this.repo
       .createQueryBuilder('r')
       .select(['r.id', 'r.workspaceId'])
       .where('r.workspace_id IN (:...workspaceIds)', { workspaceIds: [...new Set(workspaceIds)] })
       .andWhere(current('r'))
       .andWhere(
-        `r.created_at = (SELECT MAX(n.created_at) FROM runs n WHERE n.workspace_id = r.workspace_id AND ${current('n')})`,
+        `${CURRENT_SINCE('r')} = (SELECT MAX(${CURRENT_SINCE('n')}) FROM runs n ` +
+          `WHERE n.workspace_id = r.workspace_id AND ${current('n')})`,
       )
       .getMany();
     const out = new Map<string, string>();

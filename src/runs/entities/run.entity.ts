@@ -71,6 +71,10 @@ export class RunEntity {
   @BoolColumn()
   savePlan: boolean;
 
+  /** When someone applied a saved plan: from then on it is the workspace's current run. */
+  @TimestampColumn({ nullable: true })
+  confirmedAt: Date | null;
+
   /** The tool version a plan-only run asks for; null: the executor's own. */
   @Column({ type: 'varchar', length: 64, nullable: true })
   terraformVersion: string | null;

@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
-export class RunOptions1795784012203 implements MigrationInterface {
-  name = 'RunOptions1795784012203';
+export class RunOptions1795785763346 implements MigrationInterface {
+  name = 'RunOptions1795785763346';
 
   public async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(`
@@ -40,6 +40,7 @@ export class RunOptions1795784012203 implements MigrationInterface {
                 "allow_empty_apply" boolean NOT NULL DEFAULT (0),
                 "allow_config_generation" boolean NOT NULL DEFAULT (0),
                 "save_plan" boolean NOT NULL DEFAULT (0),
+                "confirmed_at" datetime(3),
                 "terraform_version" varchar(64),
                 CONSTRAINT "fk_runs_workspace" FOREIGN KEY ("workspace_id") REFERENCES "workspaces" ("id") ON DELETE CASCADE ON UPDATE NO ACTION
             )

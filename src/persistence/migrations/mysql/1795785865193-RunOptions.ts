@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
-export class RunOptions1795784122289 implements MigrationInterface {
-  name = 'RunOptions1795784122289';
+export class RunOptions1795785865193 implements MigrationInterface {
+  name = 'RunOptions1795785865193';
 
   public async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(`
@@ -34,6 +34,10 @@ export class RunOptions1795784122289 implements MigrationInterface {
         `);
     await queryRunner.query(`
             ALTER TABLE \`runs\`
+            ADD \`confirmed_at\` datetime(3) NULL
+        `);
+    await queryRunner.query(`
+            ALTER TABLE \`runs\`
             ADD \`terraform_version\` varchar(64) NULL
         `);
     await queryRunner.query(`
@@ -48,6 +52,9 @@ export class RunOptions1795784122289 implements MigrationInterface {
         `);
     await queryRunner.query(`
             ALTER TABLE \`runs\` DROP COLUMN \`terraform_version\`
+        `);
+    await queryRunner.query(`
+            ALTER TABLE \`runs\` DROP COLUMN \`confirmed_at\`
         `);
     await queryRunner.query(`
             ALTER TABLE \`runs\` DROP COLUMN \`save_plan\`
