@@ -214,6 +214,35 @@ describe('the life of a run, driven through the executor protocol', () => {
     expect(await runStatus(admin, auto.id)).toBe('applied');
   });
 
+  it("hands the run's options to both of its jobs: a saved plan with targets and replacements", async () => {
+    const ws = await createWorkspace(admin, org);
+    await uploadedVersion(t, admin, ws);
+    const options = {
+      refresh: false,
+      'target-addrs': ['aws_instance.web', 'module.net.aws_subnet.a["b c"]'],
+      'replace-addrs': ['aws_instance.web'],
+      'allow-empty-apply': true,
+      'allow-config-generation': true,
+      'save-plan': true,
+    };
+    const run = await createRun(admin, ws, options);
+    const plan = (await ex.claim().expect(200)).body.job;
+    expect(plan).toMatchObject({
+      kind: 'plan',
+      'run-id': run.id,
+      'is-destroy': false,
+      'plan-only': false,
+      'refresh-only': false,
+      'terraform-version': null,
+      ...options,
+    });
+    await ex.finish(plan.id, { status: 'finished', 'has-changes': false }).expect(204);
+    expect(await runStatus(admin, run.id)).toBe('planned_and_saved');
+    await admin.api.post(`/api/v2/runs/${run.id}/actions/apply`).expect(202);
+    const apply = (await ex.claim().expect(200)).body.job;
+    expect(apply).toMatchObject({ kind: 'apply', 'run-id': run.id, ...options });
+  });
+
   it('discards a planned run and frees the queue', async () => {
     const ws = await createWorkspace(admin, org);
     await uploadedVersion(t, admin, ws);
