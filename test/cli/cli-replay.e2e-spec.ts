@@ -255,8 +255,10 @@ describe('the CLI, call by call', () => {
     const { phase, log } = await cli.readLog('applies', run.relationships.apply.data.id);
     expect(phase.attributes['log-read-url']).toMatch(URL_ABSOLUTE);
     // The CLI prints this log without its first three lines (renderApplyLogs), taking them for the
-    // banner the plan log showed; the executor's apply log header is what those lines must be.
-    expect(log).toContain('Apply complete! Resources: 2 added, 0 changed, 0 destroyed.');
+    // banner the plan log showed: the executor's header is those lines, the outcome comes after.
+    const lines = log.split('\n');
+    expect(lines[0]).toMatch(/^Terraform /);
+    expect(lines.slice(3).join('\n')).toContain('Apply complete! Resources: 2 added, 0 changed, 0 destroyed.');
     const done = (await cli.api('GET', `/runs/${run.id}`)).body.data;
     expectCliRun(done, workspaceId, 'applied');
     const ws = await cli.readWorkspace();
