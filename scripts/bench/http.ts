@@ -39,14 +39,24 @@ export async function bootstrapAdmin(origin: string): Promise<string> {
   return ((await res.json()) as { token: string }).token;
 }
 
-/** PUTs raw bytes to a signed link (no Authorization, as consumer tooling does). */
+/**
+ * PUTs raw bytes to a signed link (no Authorization, as consumer tooling does). A 429 (the
+ * organization's archive inspections are all under way) is sent again after its Retry-After.
+ */
 export async function putBytes(url: string, bytes: Buffer | string): Promise<void> {
-  const res = await fetch(url, {
-    method: 'PUT',
-    body: bytes,
-    headers: { 'Content-Type': 'application/octet-stream' },
-  });
-  if (!res.ok) throw new Error(`PUT ${url} → ${res.status}: ${(await res.text()).slice(0, 300)}`);
+  for (let attempt = 1; ; attempt++) {
+    const res = await fetch(url, {
+      method: 'PUT',
+      body: bytes,
+      headers: { 'Content-Type': 'application/octet-stream' },
+    });
+    if (res.ok) return;
+    const text = await res.text();
+    if (res.status !== 429 || attempt >= 20)
+      throw new Error(`PUT ${url} → ${res.status}: ${text.slice(0, 300)}`);
+    const wait = Number(res.headers.get('retry-after') ?? '1');
+    await new Promise((r) => setTimeout(r, (Number.isFinite(wait) ? Math.min(wait, 5) : 1) * 1000));
+  }
 }
 
 /** Runs `work` over `items` with at most `concurrency` in flight. */

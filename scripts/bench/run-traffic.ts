@@ -25,7 +25,7 @@ interface Executor {
 }
 
 /** A one-file configuration: main.tf. */
-function configurationArchive(): Buffer {
+export function configurationArchive(): Buffer {
   const body = Buffer.from('resource "null_resource" "bench" {}\n');
   const header = new Header({
     path: 'main.tf',

@@ -11,6 +11,8 @@
  *   BENCH_WORKERS=1        WEB_CONCURRENCY of the server
  *   BENCH_EXECUTORS=200    executors of the idle-executors scenario (each polls once a second)
  *   BENCH_RUN_EXECUTORS=8  executors of the runs-while-reading scenario (each runs runs end to end)
+ *   BENCH_NOTIFY_WORKSPACES=50, BENCH_NOTIFY_EXECUTORS=4  the notifications scenario (notifications.ts):
+ *                          20 configurations per workspace, one run per workspace in the burst
  *   BENCH_SKIP_BUILD=1     use the existing dist/
  *   BENCH_PROFILE=dir      run the server with --cpu-prof into dir (summarise with profile-top.ts)
  *   BENCH_JSON=file        also write the measurements as JSON
@@ -35,6 +37,7 @@ import { cpus } from 'node:os';
 import { resolve } from 'node:path';
 import { Api, bootstrapAdmin, inParallel } from './http';
 import { idleExecutors } from './idle-executors';
+import { notificationBurst } from './notifications';
 import { runsWhileReading } from './run-traffic';
 import { bulkInsertWorkspaces } from './scale';
 import {
@@ -197,6 +200,25 @@ async function main(): Promise<void> {
       } finally {
         traffic.close();
       }
+    }
+    if (wanted('notifications')) {
+      const lines = await notificationBurst(
+        api,
+        seed,
+        {
+          origin: running.origin,
+          token,
+          duration,
+          workspaces: Number(env.BENCH_NOTIFY_WORKSPACES ?? '50'),
+          configurationsPerWorkspace: 20,
+          executors: Number(env.BENCH_NOTIFY_EXECUTORS ?? '4'),
+          readers: 8,
+        },
+        meters,
+        log,
+      );
+      lines.forEach((line) => log(`  ${line}`));
+      footer.push('', ...lines);
     }
     if (wanted('idle-executors')) {
       const executors = Number(env.BENCH_EXECUTORS ?? '200');

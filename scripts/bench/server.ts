@@ -136,10 +136,18 @@ export class BenchServer {
         LOG_LEVEL: 'warn',
         WEB_CONCURRENCY: String(opts.workers),
         SIGNING_SECRET: BENCH_SIGNING_SECRET,
+        // The notifications scenario's receiver listens on loopback.
+        NOTIFICATION_ALLOWED_NETWORKS: '127.0.0.1/32',
         ...(process.env.BENCH_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS } : {}),
         // The caches' settings, when the run is to measure them otherwise (RESPONSE_CACHE_MB=0), and the
         // audit trail's (AUDIT_RETENTION_DAYS=0 measures writes without it).
-        ...pick(process.env, ['CACHE_TTL_MS', 'RESPONSE_CACHE_MB', 'AUDIT_RETENTION_DAYS']),
+        ...pick(process.env, [
+          'CACHE_TTL_MS',
+          'RESPONSE_CACHE_MB',
+          'AUDIT_RETENTION_DAYS',
+          'NOTIFICATION_CONCURRENCY',
+          'NOTIFICATION_POLL_MS',
+        ]),
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
