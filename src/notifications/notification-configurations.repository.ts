@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, IsNull, MoreThan, Not, Repository } from 'typeorm';
+import { EntityManager, In, IsNull, MoreThan, Not, Repository } from 'typeorm';
 import { paginate, Page } from '../common/sql/paginate';
 import { lockRow } from '../common/sql/transaction';
 import { PageParams } from '../common/jsonapi/pagination';
@@ -17,6 +17,11 @@ export class NotificationConfigurationsRepository {
     return (manager ?? this.repo.manager)
       .getRepository(NotificationConfigurationEntity)
       .findOne({ where: { id } });
+  }
+
+  /** The configurations among `ids` that exist, in one query. */
+  findByIds(ids: string[]): Promise<NotificationConfigurationEntity[]> {
+    return ids.length ? this.repo.find({ where: { id: In([...new Set(ids)]) } }) : Promise.resolve([]);
   }
 
   /** A workspace's configurations, oldest first (or as `sort` asks). */

@@ -19,6 +19,7 @@ import {
 import { NotificationConfigurationEntity } from './entities/notification-configuration.entity';
 import { NotificationConfigurationsRepository } from './notification-configurations.repository';
 import {
+  EventNames,
   ACCEPTED_TRIGGERS,
   MAX_CONFIGURATIONS_PER_WORKSPACE,
   MAX_DELIVERY_RESPONSES,
@@ -26,7 +27,13 @@ import {
 import { Attempt, DeliveryResponse, NotificationSender, tokenContext } from './notification-sender';
 import { DestinationGuard, DestinationRefused } from './outbound/destination-guard';
 
-const NO_NAMES = { workspaceName: null, organizationName: null, createdBy: null, runUrl: null };
+const NO_NAMES: EventNames = {
+  workspaceName: null,
+  organizationName: null,
+  createdBy: null,
+  updatedBy: null,
+  runUrl: null,
+};
 const LIMIT_DETAIL = `A workspace can have at most ${MAX_CONFIGURATIONS_PER_WORKSPACE} notification configurations`;
 
 /** The latest responses with `response` first, bounded. */

@@ -8,6 +8,7 @@ import { AppConfig } from '../config/app-config';
 import { OrganizationsService } from '../organizations/organizations.service';
 import { UsersService } from '../users/users.service';
 import { WorkspacesService } from '../workspaces/workspaces.service';
+import { NotificationConfigurationEntity } from './entities/notification-configuration.entity';
 import { NotificationConfigurationsRepository } from './notification-configurations.repository';
 import { withResponse } from './notification-configurations.service';
 import { DueDelivery, NotificationDeliveriesRepository } from './notification-deliveries.repository';
@@ -32,6 +33,7 @@ export function leaseMs(timeoutMs: number): number {
 export class NotificationDeliveryWorker implements OnApplicationBootstrap, OnApplicationShutdown {
   private timer?: NodeJS.Timeout;
   private polling = false;
+  private pollAgain = false;
   private stopped = false;
   private readonly inflight = new Set<Promise<void>>();
   private readonly logger = new Logger('NotificationDeliveries');
@@ -61,29 +63,24 @@ export class NotificationDeliveryWorker implements OnApplicationBootstrap, OnApp
     await Promise.allSettled([...this.inflight]);
   }
 
-  /** Claims what is due, up to the free send slots; returns how many this node took. */
+  /**
+   * Claims what is due, up to the free send slots, and starts sending it; returns how many this
+   * node took. A slot that frees while a poll runs asks for another pass of the same poll, so no
+   * slot stays idle until the next tick while deliveries are due.
+   */
   async poll(): Promise<number> {
-    if (this.polling || this.stopped) return 0;
+    if (this.stopped) return 0;
+    if (this.polling) {
+      this.pollAgain = true;
+      return 0;
+    }
     this.polling = true;
     let taken = 0;
     try {
-      const free = this.config.notifications.concurrency - this.inflight.size;
-      if (free <= 0) return 0;
-      const now = this.clock.now();
-      const leaseUntil = new Date(now.getTime() + leaseMs(this.config.notifications.timeoutMs));
-      for (const due of await this.deliveries.due(now, free * 2)) {
-        if (taken >= free) break;
-        if (!(await this.deliveries.claim(due.id, due.attempts, now, leaseUntil))) continue;
-        taken += 1;
-        const sending = this.deliver({ id: due.id, attempts: due.attempts + 1 })
-          .catch((err) => this.logger.warn(`delivery ${due.id} failed: ${String(err)}`))
-          .finally(() => {
-            this.inflight.delete(sending);
-            // A slot freed: take the next due delivery now rather than at the next tick.
-            void this.poll();
-          });
-        this.inflight.add(sending);
-      }
+      do {
+        this.pollAgain = false;
+        taken += await this.takeDue();
+      } while (this.pollAgain && !this.stopped);
     } catch (err) {
       this.logger.warn(`notification poll failed: ${String(err)}`);
     } finally {
@@ -92,10 +89,44 @@ export class NotificationDeliveryWorker implements OnApplicationBootstrap, OnApp
     return taken;
   }
 
-  private async deliver(claimed: DueDelivery): Promise<void> {
-    const delivery = await this.deliveries.findById(claimed.id);
-    const nc = delivery ? await this.configurations.findById(delivery.configurationId) : null;
-    if (!delivery || !nc) return;
+  /**
+   * One pass: the due deliveries for the free slots, claimed in one transaction, their
+   * configurations read in one query and the names their payloads show read once for the batch.
+   */
+  private async takeDue(): Promise<number> {
+    const free = this.config.notifications.concurrency - this.inflight.size;
+    if (free <= 0) return 0;
+    const now = this.clock.now();
+    const leaseUntil = new Date(now.getTime() + leaseMs(this.config.notifications.timeoutMs));
+    const due = await this.deliveries.due(now, free);
+    if (!due.length) return 0;
+    const claimed = await inTransaction(this.ds, (m) => this.deliveries.claim(m, due, now, leaseUntil));
+    if (!claimed.length) return 0;
+    const configurations = new Map(
+      (await this.configurations.findByIds(claimed.map((d) => d.configurationId))).map((nc) => [nc.id, nc]),
+    );
+    const events = new Map(claimed.map((d) => [d.id, JSON.parse(d.event) as RunEvent]));
+    const names = this.names([...events.values()]);
+    for (const d of claimed) {
+      const sending = this.deliver(d, configurations.get(d.configurationId) ?? null, events.get(d.id)!, names)
+        .catch((err) => this.logger.warn(`delivery ${d.id} failed: ${String(err)}`))
+        .finally(() => {
+          this.inflight.delete(sending);
+          // A slot freed: take the next due delivery now rather than at the next tick.
+          void this.poll();
+        });
+      this.inflight.add(sending);
+    }
+    return claimed.length;
+  }
+
+  private async deliver(
+    claimed: DueDelivery,
+    nc: NotificationConfigurationEntity | null,
+    event: RunEvent,
+    batchNames: Promise<(event: RunEvent) => EventNames>,
+  ): Promise<void> {
+    if (!nc) return;
     const settings = this.config.notifications;
     if (!nc.enabled) {
       await inTransaction(this.ds, (m) =>
@@ -107,14 +138,8 @@ export class NotificationDeliveryWorker implements OnApplicationBootstrap, OnApp
       );
       return;
     }
-    const event = JSON.parse(delivery.event) as RunEvent;
-    const attempt = await this.sender.send(
-      nc,
-      this.sender.tokenOf(nc),
-      event,
-      await this.names(event),
-      delivery.id,
-    );
+    const names = (await batchNames)(event);
+    const attempt = await this.sender.send(nc, this.sender.tokenOf(nc), event, names, claimed.id);
     const now = this.clock.now();
     const retry = attempt.outcome === 'retry' && claimed.attempts < settings.maxAttempts;
     const recorded = await inTransaction(this.ds, async (manager) => {
@@ -129,8 +154,12 @@ export class NotificationDeliveryWorker implements OnApplicationBootstrap, OnApp
       });
       return true;
     });
-    // Readers of the configuration must not be answered from caches made before its new response.
-    if (recorded) await this.epoch.advance('changes');
+    // Readers of the configuration must not be answered from caches made before its new response;
+    // the slot need not wait for that announcement.
+    if (recorded)
+      void this.epoch
+        .advance('changes')
+        .catch((err: unknown) => this.logger.warn(`could not announce a delivery: ${String(err)}`));
   }
 
   private settlement(attempt: Attempt, retry: boolean, now: Date, attempts: number) {
@@ -146,17 +175,34 @@ export class NotificationDeliveryWorker implements OnApplicationBootstrap, OnApp
     return { status: 'failed', lastError: attempt.error, finishedAt: now };
   }
 
-  /** The names a payload shows, read when it is sent. */
-  private async names(event: RunEvent): Promise<EventNames> {
-    const [ws] = await this.workspaces.findByIds([event.workspaceId]);
-    const [user] = event.runCreatedById ? await this.users.findByIds([event.runCreatedById]) : [];
-    const [org] = ws ? await this.organizations.findByIds([ws.organizationId]) : [];
+  /**
+   * The names the payloads of a batch show, read when it is sent: its workspaces, their
+   * organizations and the users named, three queries for the whole batch.
+   */
+  private async names(events: RunEvent[]): Promise<(event: RunEvent) => EventNames> {
+    const workspaces = new Map(
+      (await this.workspaces.findByIds(events.map((e) => e.workspaceId))).map((w) => [w.id, w]),
+    );
+    const userIds = events.flatMap((e) => [e.runCreatedById, e.runUpdatedById ?? null]);
+    const wanted = userIds.filter((id): id is string => id !== null);
+    const users = new Map((wanted.length ? await this.users.findByIds(wanted) : []).map((u) => [u.id, u]));
+    const organizations = new Map(
+      (await this.organizations.findByIds([...workspaces.values()].map((w) => w.organizationId))).map((o) => [
+        o.id,
+        o,
+      ]),
+    );
     const base = this.config.baseUrl ?? `http://localhost:${this.config.port}`;
-    return {
-      workspaceName: ws?.name ?? null,
-      organizationName: org?.name ?? null,
-      createdBy: user?.username ?? null,
-      runUrl: `${base}/api/v2/runs/${event.runId}`,
+    const username = (id: string | null | undefined) => (id ? (users.get(id)?.username ?? null) : null);
+    return (event) => {
+      const ws = workspaces.get(event.workspaceId);
+      return {
+        workspaceName: ws?.name ?? null,
+        organizationName: (ws && organizations.get(ws.organizationId)?.name) ?? null,
+        createdBy: username(event.runCreatedById),
+        updatedBy: username(event.runUpdatedById),
+        runUrl: `${base}/api/v2/runs/${event.runId}`,
+      };
     };
   }
 }

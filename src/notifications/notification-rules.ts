@@ -101,6 +101,8 @@ export interface RunEvent {
   runMessage: string;
   runCreatedAt: string;
   runCreatedById: string | null;
+  /** The user whose action made the move, if a user's (absent in rows written before it was kept). */
+  runUpdatedById?: string | null;
   runStatus: RunStatus;
   runUpdatedAt: string;
   workspaceId: string;
@@ -114,6 +116,8 @@ export interface EventNames {
   workspaceName: string | null;
   organizationName: string | null;
   createdBy: string | null;
+  /** The username of the user whose action made the move. */
+  updatedBy: string | null;
   runUrl: string | null;
 }
 
@@ -164,7 +168,7 @@ export function genericPayload(
         trigger_type: event.triggerType,
         run_status: event.runStatus,
         run_updated_at: event.runUpdatedAt,
-        run_updated_by: null,
+        run_updated_by: names.updatedBy,
       },
     ],
   };
