@@ -23,7 +23,12 @@ export class NotificationOutbox {
     private readonly clock: Clock,
   ) {}
 
-  async onRunEvent(manager: EntityManager, run: RunEntity, from: RunStatus | null): Promise<void> {
+  async onRunEvent(
+    manager: EntityManager,
+    run: RunEntity,
+    from: RunStatus | null,
+    by: string | null = null,
+  ): Promise<void> {
     const raised = raisedBy(run, from === null);
     if (!raised) return;
     const subscribed = (await this.configurations.enabledIn(manager, run.workspaceId)).filter((nc) =>
@@ -35,6 +40,7 @@ export class NotificationOutbox {
       runMessage: run.message,
       runCreatedAt: isoMillis(run.createdAt)!,
       runCreatedById: run.createdById,
+      runUpdatedById: by,
       runStatus: run.status,
       runUpdatedAt: isoMillis(run.updatedAt)!,
       workspaceId: run.workspaceId,

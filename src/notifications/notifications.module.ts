@@ -57,7 +57,7 @@ export class NotificationsModule implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.runEvents.register((manager, run, from) => this.outbox.onRunEvent(manager, run, from));
+    this.runEvents.register((manager, run, from, by) => this.outbox.onRunEvent(manager, run, from, by));
     this.keyHolders.register({
       name: 'notification tokens',
       batch: (after, limit) => this.repo.sealedTokens(after, limit),

@@ -35,7 +35,6 @@ export interface CheckView {
   evaluations: EvaluationView[];
 }
 
-
 /**
  * Reads of policy checks, evaluations and outcomes (read access to the run), and the override
  * (the organization permission `manage-policy-overrides` as well).
@@ -103,7 +102,9 @@ export class PolicyChecksService {
       });
       if (!moved) return false;
       // The run decides: it must still wait for the override (not discarded, not plan-only).
-      if (!(await this.transitions.override(manager, check.runId))) throw conflict(refusal('soft_failed'));
+      const user = p.kind === 'user' ? p.userId : null;
+      if (!(await this.transitions.override(manager, check.runId, user)))
+        throw conflict(refusal('soft_failed'));
       for (const evaluation of await this.repo.evaluationsOf([check.id], manager)) {
         await this.repo.updateEvaluation(manager, evaluation.id, ['failed'], {
           status: 'overridden',

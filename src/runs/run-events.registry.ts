@@ -6,12 +6,14 @@ import type { RunStatus } from './run-rules';
 /**
  * Told of every run created (`from` null) and of every move of a run's status, inside the
  * transaction that writes it: what it writes commits or rolls back with the move. `run` is the
- * run as it is after the move.
+ * run as it is after the move; `by` the user whose action made it (who created, confirmed,
+ * discarded, canceled the run or overrode its policies), null when an executor or the server did.
  */
 export type RunEventListener = (
   manager: EntityManager,
   run: RunEntity,
   from: RunStatus | null,
+  by: string | null,
 ) => Promise<void>;
 
 /**
@@ -26,7 +28,12 @@ export class RunEventsRegistry {
     this.listeners.push(listener);
   }
 
-  async emit(manager: EntityManager, run: RunEntity, from: RunStatus | null): Promise<void> {
-    for (const listener of this.listeners) await listener(manager, run, from);
+  async emit(
+    manager: EntityManager,
+    run: RunEntity,
+    from: RunStatus | null,
+    by: string | null = null,
+  ): Promise<void> {
+    for (const listener of this.listeners) await listener(manager, run, from, by);
   }
 }

@@ -64,20 +64,27 @@ export class RunPolicyTransitions {
     return this.queue.move(manager, run, to);
   }
 
-  /** `policy_override` → `policy_checked` (→ `apply_queued` with auto-apply); false when the run was elsewhere. */
-  async override(manager: EntityManager, runId: string): Promise<boolean> {
+  /**
+   * `policy_override` → `policy_checked` (→ `apply_queued` with auto-apply); false when the run was
+   * elsewhere. `by`: the user who overrode.
+   */
+  async override(manager: EntityManager, runId: string, by: string | null = null): Promise<boolean> {
     const run = await this.runs.findById(runId, manager);
     if (!run) throw notFound();
-    if (run.status !== 'policy_override' || !(await this.queue.move(manager, run, 'policy_checked')))
+    if (run.status !== 'policy_override' || !(await this.queue.move(manager, run, 'policy_checked', {}, by)))
       return false;
     if (afterPlan(run, run.hasChanges, 'policy_checked') === 'apply_queued') {
-      await this.queueApply(manager, run);
+      await this.queueApply(manager, run, by);
     }
     return true;
   }
 
-  private async queueApply(manager: EntityManager, run: RunEntity): Promise<boolean> {
-    if (!(await this.queue.move(manager, run, 'apply_queued'))) return false;
+  private async queueApply(
+    manager: EntityManager,
+    run: RunEntity,
+    by: string | null = null,
+  ): Promise<boolean> {
+    if (!(await this.queue.move(manager, run, 'apply_queued', {}, by))) return false;
     await this.queue.queuePhase(manager, run, 'apply');
     return true;
   }

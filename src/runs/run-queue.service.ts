@@ -124,7 +124,7 @@ export class RunQueueService {
     plan.runId = run.id;
     apply.runId = run.id;
     await this.runs.insert(manager, run, [plan, apply]);
-    await this.events.emit(manager, run, null);
+    await this.events.emit(manager, run, null, run.createdById);
     if (startsAtOnce(run)) await this.start(manager, run, ws);
     else await this.advance(manager, run.workspaceId, ws);
     return (await this.runs.findById(run.id, manager)) ?? run;
@@ -161,12 +161,12 @@ export class RunQueueService {
    * and no other run holds its queue, when it takes the lock and queues its apply, as a run at the
    * head of the queue would. False when the workspace is busy or the run moved meanwhile.
    */
-  async applySaved(manager: EntityManager, run: RunEntity): Promise<boolean> {
+  async applySaved(manager: EntityManager, run: RunEntity, by: string | null = null): Promise<boolean> {
     const ws = await this.workspaces.lockForQueue(manager, run.workspaceId);
     if (!ws || ws.locked) return false;
     const queue = await this.runs.queue(manager, run.workspaceId);
     if (queue.some((r) => r.id !== run.id && holdsQueue(r))) return false;
-    if (!(await this.move(manager, run, 'apply_queued', { confirmedAt: this.clock.now() }))) return false;
+    if (!(await this.move(manager, run, 'apply_queued', { confirmedAt: this.clock.now() }, by))) return false;
     if (!(await this.workspaces.lockFor(manager, run.workspaceId, runLock(run)))) {
       throw new Error(`the workspace ${run.workspaceId} was locked under its row lock`);
     }
@@ -185,6 +185,7 @@ export class RunQueueService {
     run: RunEntity,
     to: RunStatus,
     extra: Partial<RunEntity> = {},
+    by: string | null = null,
   ): Promise<boolean> {
     assertRunMove(run.status, to);
     const from = run.status;
@@ -204,7 +205,7 @@ export class RunQueueService {
     );
     if (moved) {
       Object.assign(run, extra, { status: to, statusTimestamps, updatedAt: at });
-      await this.events.emit(manager, run, from);
+      await this.events.emit(manager, run, from, by);
     }
     return moved;
   }
@@ -219,10 +220,11 @@ export class RunQueueService {
     run: RunEntity,
     to: RunStatus,
     extra: Partial<RunEntity> = {},
+    by: string | null = null,
   ): Promise<boolean> {
     if (!isFinal(to)) throw new Error(`${to} does not end a run`);
     const was = run.status;
-    if (!(await this.move(manager, run, to, extra))) return false;
+    if (!(await this.move(manager, run, to, extra, by))) return false;
     const at = this.clock.now();
     await this.jobs.cancelOpen(manager, run.id, at);
     await this.snapshots.drop(manager, run.id);

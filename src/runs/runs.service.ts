@@ -173,6 +173,8 @@ export class RunsService {
     const found = await this.repo.findById(id);
     if (!found) throw notFound();
     await this.workspaces.requireAccess(p, found.workspaceId, ACTION_LEVEL[action]);
+    // Who made the move, for what it tells (run_updated_by of notifications).
+    const by = p.kind === 'user' ? p.userId : null;
     const done = await inTransaction(this.ds, async (manager) => {
       const run = await this.repo.findById(id, manager);
       if (!run) throw notFound();
@@ -183,18 +185,21 @@ export class RunsService {
         // Each move is from the status just read, which availableActions allowed.
         case 'apply':
           // A saved plan holds neither the lock nor the queue until now: it takes them, or waits.
-          if (run.savePlan) return this.queue.applySaved(manager, run);
-          if (!(await this.queue.move(manager, run, 'apply_queued'))) return false;
+          if (run.savePlan) return this.queue.applySaved(manager, run, by);
+          if (!(await this.queue.move(manager, run, 'apply_queued', {}, by))) return false;
           await this.queue.queuePhase(manager, run, 'apply');
           return true;
         case 'discard':
-          return this.queue.end(manager, run, 'discarded');
+          return this.queue.end(manager, run, 'discarded', {}, by);
         case 'cancel':
           if (cancelEffect(run.status) === 'end') {
-            return this.queue.end(manager, run, 'canceled', {
-              canceledAt: now,
-              forceCancelAvailableAt: null,
-            });
+            return this.queue.end(
+              manager,
+              run,
+              'canceled',
+              { canceledAt: now, forceCancelAvailableAt: null },
+              by,
+            );
           }
           return this.repo.requestCancel(
             manager,
@@ -204,7 +209,7 @@ export class RunsService {
             new Date(now.getTime() + FORCE_CANCEL_COOL_OFF_MS),
           );
         case 'force-cancel':
-          return this.queue.end(manager, run, 'force_canceled');
+          return this.queue.end(manager, run, 'force_canceled', {}, by);
       }
     });
     if (!done) throw conflict(refusal(action, found.status));
