@@ -16,18 +16,21 @@ export const RUN_TRIGGERS = [
 export type RunTrigger = (typeof RUN_TRIGGERS)[number];
 
 /**
- * Every trigger a workspace configuration accepts: the run triggers, and the real service's
- * assessment and workspace triggers, which official clients may send and Plinth stores but never
- * raises (it runs no assessments and no auto-destroy).
+ * The triggers the real service accepts on a workspace configuration that Plinth stores but never
+ * raises: it runs no health assessments and no scheduled auto-destroy, and a deleted workspace
+ * takes its configurations (and their undelivered notifications) with it.
  */
-export const ACCEPTED_TRIGGERS: readonly string[] = [
-  ...RUN_TRIGGERS,
+export const NEVER_RAISED_TRIGGERS = [
   'assessment:drifted',
   'assessment:failed',
   'assessment:check_failure',
   'workspace:auto_destroy_reminder',
   'workspace:auto_destroy_run_results',
-];
+  'workspace:deleted',
+] as const;
+
+/** Every trigger a workspace configuration accepts (any other is a 422). */
+export const ACCEPTED_TRIGGERS: readonly string[] = [...RUN_TRIGGERS, ...NEVER_RAISED_TRIGGERS];
 
 export const MAX_CONFIGURATIONS_PER_WORKSPACE = 20;
 /** delivery-responses keeps this many of the latest answers, newest first. */
