@@ -211,6 +211,8 @@ interface ReadWindow {
   p99: number;
   serverCpuMs: number;
   databaseCpuMs: number;
+  /** Statements the database ran (MySQL only). */
+  statements: number | undefined;
 }
 
 /** Runs `during` with the reads beside it, measuring both CPU meters over the window. */
@@ -220,11 +222,13 @@ async function readWindow(
   meters: CpuMeters,
   during: () => Promise<void>,
 ): Promise<ReadWindow> {
+  const statements0 = await meters.statements();
   const [server0, database0, t0] = [meters.server(), meters.database(), performance.now()];
   const reader = reads(opts.origin, opts.token, paths, opts.readers);
   await during();
   const { latencies, errors } = await reader.stop();
   const [server1, database1, t1] = [meters.server(), meters.database(), performance.now()];
+  const statements1 = await meters.statements();
   return {
     seconds: (t1 - t0) / 1000,
     reads: latencies.length,
@@ -233,6 +237,8 @@ async function readWindow(
     p99: percentile(latencies, 99),
     serverCpuMs: (server1 - server0) * 1000,
     databaseCpuMs: (database1 - database0) * 1000,
+    statements:
+      statements0 === undefined || statements1 === undefined ? undefined : statements1 - statements0,
   };
 }
 
@@ -343,6 +349,12 @@ export async function notificationBurst(
     const workerCpuPerDelivery =
       (busy.serverCpuMs - busy.reads * perRead(quiet, quiet.serverCpuMs)) / Math.max(1, delivered);
     const f = (n: number, d = 0) => n.toFixed(d);
+    const beyondReads = (busyTotal: number | undefined, quietTotal: number | undefined) =>
+      busyTotal === undefined || quietTotal === undefined || !quiet.reads
+        ? undefined
+        : (busyTotal - busy.reads * (quietTotal / quiet.reads)) / Math.max(1, delivered);
+    const statementsPerDelivery = beyondReads(busy.statements, quiet.statements);
+    const databaseCpuPerDelivery = beyondReads(busy.databaseCpuMs, quiet.databaseCpuMs)!;
     return [
       `notifications: ${configurations} enabled configurations in ${workspaces.length} workspaces, ` +
         `${workspaces.length} auto-applied runs created at once and run by ${executors.length} executors`,
@@ -367,7 +379,8 @@ export async function notificationBurst(
       '',
       `reads beside the burst at ${f((rate(busy) / rate(quiet)) * 100)} % of the quiet rate; ` +
         `server CPU per delivery beyond the reads at their quiet cost (run moves and agent calls included): ` +
-        `${f(workerCpuPerDelivery, 2)} ms`,
+        `${f(workerCpuPerDelivery, 2)} ms, database CPU ${f(databaseCpuPerDelivery, 2)} ms` +
+        (statementsPerDelivery === undefined ? '' : `, statements ${f(statementsPerDelivery, 1)}`),
     ];
   } finally {
     agent.destroy();
