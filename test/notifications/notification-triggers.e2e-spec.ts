@@ -1,4 +1,11 @@
-import { Actor, bootstrapAdmin, createOrganization, createWorkspace } from '../helpers/fixtures';
+import {
+  Actor,
+  bootstrapAdmin,
+  createOrganization,
+  createProject,
+  createTeam,
+  createWorkspace,
+} from '../helpers/fixtures';
 import { errorsOf } from '../helpers/shapes';
 import { TestApp } from '../helpers/test-app';
 import { ncBody, startNotificationApp, Tripwire } from './notification-fixtures';
@@ -23,12 +30,14 @@ const REAL_SERVICE_WORKSPACE_TRIGGERS = [
 describe('notification configuration triggers', () => {
   let t: TestApp;
   let admin: Actor;
+  let org: string;
   let ws: string;
 
   beforeAll(async () => {
     t = await startNotificationApp(new Tripwire());
     admin = await bootstrapAdmin(t);
-    ws = await createWorkspace(admin, await createOrganization(admin));
+    org = await createOrganization(admin);
+    ws = await createWorkspace(admin, org);
   });
   afterAll(() => t.close());
 
@@ -71,4 +80,15 @@ describe('notification configuration triggers', () => {
       );
     },
   );
+
+  it('offers no team or project configurations: their routes are not found', async () => {
+    const body = ncBody({ name: 'team', 'destination-type': 'email', triggers: ['change_request:created'] });
+    for (const base of [
+      `/api/v2/teams/${await createTeam(admin, org)}`,
+      `/api/v2/projects/${await createProject(admin, org)}`,
+    ]) {
+      await admin.api.get(`${base}/notification-configurations`).expect(404);
+      await admin.api.post(`${base}/notification-configurations`, body).expect(404);
+    }
+  });
 });
