@@ -95,12 +95,6 @@ export class RunJobsService {
     id: string,
     agent: AgentContext,
   ): Promise<{ job: RunJobEntity; run: RunEntity } | null> {
-    // A plan fixes the variables its run uses; read first, since the claim's transaction reads nothing else.
-    const queued = await this.jobs.findById(id);
-    const queuedRun = queued?.kind === 'plan' ? await this.runs.findById(queued.runId) : null;
-    const variables =
-      queuedRun &&
-      (await this.snapshots.take(await this.workspaces.requireById(queuedRun.workspaceId), queuedRun.id));
     return inTransaction(this.ds, async (manager) => {
       const at = this.clock.now();
       if (!(await this.jobs.claim(manager, id, agent.agentId, at))) return null;
@@ -118,8 +112,13 @@ export class RunJobsService {
         agentPoolId: agent.poolId,
       });
       await this.queue.move(manager, run, RUNNING[job.kind]);
-      // The variables the run uses are fixed as its plan starts; its apply receives the same.
-      if (job.kind === 'plan' && variables) await this.snapshots.store(manager, run.id, variables);
+      // The variables the run uses are fixed as its plan starts, read in this transaction so that
+      // they are the ones current when the run moved to planning; its apply receives the same.
+      if (job.kind === 'plan') {
+        const ws = await this.workspaces.scopeIn(manager, run.workspaceId);
+        if (!ws) throw notFound();
+        await this.snapshots.fix(manager, ws, run.id);
+      }
       return { job, run };
     });
   }

@@ -5,6 +5,7 @@ import { Clock } from '../common/clock';
 import { Included, ResourceObject } from '../common/jsonapi/document';
 import { UsersService } from '../users/users.service';
 import { serializeUser } from '../users/users.serializer';
+import { EffectiveVariablesService } from '../variables/effective-variables.service';
 import { WorkspacesService } from '../workspaces/workspaces.service';
 import { ConfigurationVersionsService } from './configuration-versions.service';
 import { serializeConfigurationVersion } from './configuration-versions.serializer';
@@ -42,17 +43,28 @@ export class RunsPresenter {
     private readonly links: RunLinks,
     private readonly logs: RunLogsService,
     private readonly gates: PolicyGateRegistry,
+    private readonly variables: EffectiveVariablesService,
     private readonly clock: Clock,
   ) {}
 
-  /** Run resources with the caller's permissions and, for applied runs, what their triggers did. */
+  /**
+   * Run resources with the caller's permissions, their variables (sensitive values masked) and, for
+   * applied runs, what their triggers did.
+   */
   async resources(p: Principal, runs: RunEntity[]): Promise<ResourceObject[]> {
     const workspaces = await this.workspaces.findByIds(runs.map((r) => r.workspaceId));
     const gate = this.gates.get();
-    const [levels, outcomes, checkIds] = await Promise.all([
+    const workspaceById = new Map(workspaces.map((w) => [w.id, w]));
+    const [levels, outcomes, checkIds, variables] = await Promise.all([
       this.permissions.workspaceLevels(p, workspaces),
       this.repo.outcomesOf(runs.filter((r) => r.status === 'applied').map((r) => r.id)),
       gate ? gate.checkIdsOf(runs.map((r) => r.id)) : new Map<string, string[]>(),
+      this.variables.shownRunVariables(
+        runs.flatMap((r) => {
+          const workspace = workspaceById.get(r.workspaceId);
+          return workspace ? [{ id: r.id, workspace }] : [];
+        }),
+      ),
     ]);
     // `can-override-policy-check`: the organization flag, for callers who can read the run at all.
     const overriders = new Map<string, boolean>();
@@ -69,6 +81,7 @@ export class RunsPresenter {
         outcomes.filter((o) => o.sourceRunId === run.id),
         overriders.get(orgOf.get(run.workspaceId) ?? '') === true,
         checkIds.get(run.id) ?? [],
+        variables.get(run.id) ?? [],
       ),
     );
   }

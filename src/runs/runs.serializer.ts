@@ -54,6 +54,16 @@ export const RUN_DOC: ResourceDoc = {
     ),
     'terraform-version': nullableStr('Plan-only runs: the tool version to plan with'),
     'has-changes': bool(),
+    variables: {
+      type: 'array',
+      description:
+        'The run variables given at creation (`-var`, `-var-file`, `TF_VAR_*`), in order, each value an ' +
+        'HCL literal expression; null for a key that is sensitive by name in the workspace',
+      items: {
+        type: 'object',
+        properties: { key: str(), value: nullableStr('HCL literal expression; null when sensitive') },
+      },
+    },
     'error-message': nullableStr('Why the run errored'),
     'canceled-at': { ...timestamp(), nullable: true },
     'force-cancel-available-at': { ...timestamp('Only after a cancel of a running phase'), nullable: true },
@@ -152,6 +162,7 @@ export function serializeRun(
   outcomes: RunTriggerOutcomeEntity[],
   canOverridePolicy = false,
   policyCheckIds: readonly string[] = [],
+  variables: readonly { key: string; value: string | null }[] = [],
 ): ResourceObject {
   const actions = availableActions({ ...run, cancelRequested: run.canceledAt !== null }, now);
   const can = (action: keyof typeof ACTION_LEVEL) => levelAllows(level, ACTION_LEVEL[action]);
@@ -176,6 +187,7 @@ export function serializeRun(
       'save-plan': run.savePlan,
       'terraform-version': run.terraformVersion,
       'has-changes': run.hasChanges,
+      variables: variables.map(({ key, value }) => ({ key, value })),
       'error-message': run.errorMessage,
       'canceled-at': isoMillis(run.canceledAt),
       ...(run.forceCancelAvailableAt

@@ -1,19 +1,18 @@
 import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
 import { Principal } from '../common/auth/principal';
 import { PageParams } from '../common/jsonapi/pagination';
 import { Page, pageOfAll } from '../common/sql/paginate';
 import { WorkspacesService } from '../workspaces/workspaces.service';
 import { VariableCategory, VariableEntity } from './entities/variable.entity';
-import { RunVariable } from './run-variable-rules';
+import { RunVariable, sensitiveRunKeys } from './run-variable-rules';
 import { RunVariablesService } from './run-variables.service';
 import { VariableWrites } from './variable-writes';
 import { Candidate, effectiveVariables, Effective, Origin } from './precedence';
-import { VariableSetsRepository } from './variable-sets.repository';
+import { VariableSetsRepository, WorkspaceRef } from './variable-sets.repository';
 import { VariablesRepository } from './variables.repository';
 import { VariableView } from './variables.serializer';
 import { WorkspaceVariablesService } from './workspace-variables.service';
-
-type WorkspaceRef = { id: string; projectId: string; organizationId: string };
 
 /** One variable a run receives, in clear, and where it comes from. */
 export interface SnapshotEntry {
@@ -65,17 +64,14 @@ export class EffectiveVariablesService {
   /**
    * What a run of the workspace receives, values in clear: the winners among the workspace's
    * variables, the sets reaching it and the run's own variables (`runId`). A run variable is
-   * sensitive when a sensitive terraform variable of the same key reaches the workspace, so that
-   * whoever shows or logs it masks it. For the run's jobs only, never for an answer.
+   * sensitive when its key is sensitive by name (`sensitiveRunKeys`), so that whoever shows or logs
+   * it masks it. With `manager`, everything is read in that transaction. For the run's jobs only,
+   * never for an answer.
    */
-  async snapshot(ws: WorkspaceRef, runId?: string): Promise<SnapshotEntry[]> {
-    const [stored, given] = await Promise.all([
-      this.candidates(ws),
-      runId ? this.runVariables.of(runId) : Promise.resolve([]),
-    ]);
-    const sensitiveKeys = new Set(
-      stored.filter((c) => c.variable.sensitive && c.category === 'terraform').map((c) => c.key),
-    );
+  async snapshot(ws: WorkspaceRef, runId?: string, manager?: EntityManager): Promise<SnapshotEntry[]> {
+    const stored = await this.candidates(ws, manager);
+    const given = runId ? await this.runVariables.of(runId, manager) : [];
+    const sensitiveKeys = sensitiveRunKeys(stored.map((c) => c.variable));
     type Source = { stored: VariableEntity } | { run: RunVariable };
     const candidates: Candidate<Source>[] = [
       ...stored.map((c) => ({ ...c, variable: { stored: c.variable } })),
@@ -111,9 +107,45 @@ export class EffectiveVariablesService {
     });
   }
 
-  private async candidates(ws: WorkspaceRef): Promise<Candidate<VariableEntity>[]> {
-    const [own, applicable] = await Promise.all([this.vars.ofWorkspace(ws.id), this.sets.applicableTo(ws)]);
-    const setVars = await this.vars.ofVarsets(applicable.map((a) => a.set.id));
+  /**
+   * The variables of these runs as their wire shape shows them (`[{key, value}]`), in the order
+   * given: the value of a key that is sensitive by name in its workspace now (`sensitiveRunKeys`)
+   * is null, and never opened. One query for the runs' variables, and a few for the sensitive keys
+   * of the workspaces of those that have any. Runs given none are absent.
+   */
+  async shownRunVariables(
+    runs: readonly { id: string; workspace: WorkspaceRef }[],
+  ): Promise<Map<string, { key: string; value: string | null }[]>> {
+    const workspaceOf = new Map(runs.map((r) => [r.id, r.workspace]));
+    return this.runVariables.ofRuns([...workspaceOf.keys()], async (withVariables) => {
+      const workspaces = [
+        ...new Map(withVariables.map((id) => workspaceOf.get(id)!).map((w) => [w.id, w])).values(),
+      ];
+      const ids = workspaces.map((w) => w.id);
+      const [own, fromSets] = await Promise.all([
+        this.vars.sensitiveOfWorkspaces(ids),
+        this.sets.sensitiveReaching(workspaces),
+      ]);
+      const sensitive = new Map(
+        ids.map((id) => [
+          id,
+          sensitiveRunKeys([
+            ...own.filter((v) => v.workspaceId === id).map((v) => ({ ...v, sensitive: true })),
+            ...(fromSets.get(id) ?? []),
+          ]),
+        ]),
+      );
+      return (runId, key) => !sensitive.get(workspaceOf.get(runId)?.id ?? '')?.has(key);
+    });
+  }
+
+  private async candidates(ws: WorkspaceRef, manager?: EntityManager): Promise<Candidate<VariableEntity>[]> {
+    const own = await this.vars.ofWorkspace(ws.id, manager);
+    const applicable = await this.sets.applicableTo(ws, manager);
+    const setVars = await this.vars.ofVarsets(
+      applicable.map((a) => a.set.id),
+      manager,
+    );
     const origins = new Map<string, Origin>(
       applicable.map(({ set, scopes }) => [
         set.id,

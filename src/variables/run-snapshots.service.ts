@@ -27,11 +27,16 @@ export class RunSnapshotsService {
   ) {}
 
   /**
-   * The run's variables now, sealed for `store`: read before the claim's transaction, which may
-   * use no other connection.
+   * Fixes the run's variables as they are now, in the caller's transaction (the claim of its plan):
+   * every variable, set and attachment is read through that transaction, so the snapshot is the
+   * one consistent with the claim's commit. A plan claimed anew takes a new one.
    */
-  async take(ws: { id: string; projectId: string; organizationId: string }, runId: string): Promise<string> {
-    const entries = await this.effective.snapshot(ws, runId);
+  async fix(
+    manager: EntityManager,
+    ws: { id: string; projectId: string; organizationId: string },
+    runId: string,
+  ): Promise<void> {
+    const entries = await this.effective.snapshot(ws, runId, manager);
     const variables: JobVariable[] = entries.map(({ key, value, category, hcl, sensitive }) => ({
       key,
       value,
@@ -39,11 +44,7 @@ export class RunSnapshotsService {
       hcl,
       sensitive,
     }));
-    return this.secrets.seal(JSON.stringify(variables), sealContext(runId));
-  }
-
-  /** Stores (or stores again, for a plan claimed anew) the run's snapshot, in the claim's transaction. */
-  async store(manager: EntityManager, runId: string, sealedVariables: string): Promise<void> {
+    const sealedVariables = this.secrets.seal(JSON.stringify(variables), sealContext(runId));
     const repo = manager.getRepository(RunVariableSnapshotEntity);
     await repo.delete({ runId });
     await repo.insert({ runId, sealedVariables });

@@ -49,3 +49,30 @@ export function checkRunVariables(raw: unknown): RunVariable[] {
   v.throwIfAny();
   return out;
 }
+
+/** The part of a stored variable that decides whether a run variable of the same name is a secret. */
+export interface SensitivityHint {
+  key: string;
+  category: string;
+  sensitive: boolean;
+}
+
+const TF_VAR = /^TF_VAR_(.+)$/;
+
+/**
+ * The run-variable keys that are sensitive by name: a sensitive `terraform` variable of that key,
+ * or a sensitive `env` variable `TF_VAR_<key>` (the same input variable, set through the
+ * environment), reaches the workspace. Their values are masked wherever a run is shown or logged.
+ */
+export function sensitiveRunKeys(reaching: Iterable<SensitivityHint>): Set<string> {
+  const keys = new Set<string>();
+  for (const v of reaching) {
+    if (!v.sensitive) continue;
+    if (v.category === 'terraform') keys.add(v.key);
+    else if (v.category === 'env') {
+      const name = TF_VAR.exec(v.key)?.[1];
+      if (name) keys.add(name);
+    }
+  }
+  return keys;
+}

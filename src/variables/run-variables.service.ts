@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, MoreThan, Repository } from 'typeorm';
+import { EntityManager, In, MoreThan, Repository } from 'typeorm';
 import { newId } from '../common/ids';
 import { Secrets } from '../secrets/secrets.service';
 import { RunVariableEntity } from './entities/run-variable.entity';
@@ -27,12 +27,41 @@ export class RunVariablesService {
   }
 
   /** The run's variables in clear, in the order given: for the run's jobs, never for an answer. */
-  async of(runId: string): Promise<RunVariable[]> {
-    const rows = await this.repo.find({ where: { runId }, order: { position: 'ASC' } });
+  async of(runId: string, manager?: EntityManager): Promise<RunVariable[]> {
+    const repo = manager ? manager.getRepository(RunVariableEntity) : this.repo;
+    const rows = await repo.find({ where: { runId }, order: { position: 'ASC' } });
     return rows.map((r) => ({
       key: r.key,
       value: this.secrets.open(r.sealedValue, sealContext(r.id)).toString('utf8'),
     }));
+  }
+
+  /**
+   * The variables of each of these runs in the order given, one query. `revealer` is told which
+   * runs have any and answers which values may be opened; any other value is null, never opened.
+   * Runs given none are absent.
+   */
+  async ofRuns(
+    runIds: readonly string[],
+    revealer: (withVariables: string[]) => Promise<(runId: string, key: string) => boolean>,
+  ): Promise<Map<string, { key: string; value: string | null }[]>> {
+    const out = new Map<string, { key: string; value: string | null }[]>();
+    if (!runIds.length) return out;
+    const rows = await this.repo.find({
+      where: { runId: In([...new Set(runIds)]) },
+      order: { runId: 'ASC', position: 'ASC' },
+    });
+    if (!rows.length) return out;
+    const reveal = await revealer([...new Set(rows.map((r) => r.runId))]);
+    for (const r of rows) {
+      const value = reveal(r.runId, r.key)
+        ? this.secrets.open(r.sealedValue, sealContext(r.id)).toString('utf8')
+        : null;
+      const list = out.get(r.runId) ?? [];
+      list.push({ key: r.key, value });
+      out.set(r.runId, list);
+    }
+    return out;
   }
 
   /** The keys a run was given, in order (no values). */

@@ -15,6 +15,9 @@ export type VarsetScope =
   | { workspace: { id: string; projectId: string; organizationId: string } }
   | { project: { id: string; organizationId: string } };
 
+/** A workspace, as far as which sets reach it. */
+export type WorkspaceRef = { id: string; projectId: string; organizationId: string };
+
 export interface Attachments {
   workspaceIds: string[];
   projectIds: string[];
@@ -43,8 +46,8 @@ export class VariableSetsRepository {
     return paginate(this.scoped(scope).orderBy('s.name', 'ASC').addOrderBy('s.id', 'ASC'), page);
   }
 
-  private scoped(scope: VarsetScope): SelectQueryBuilder<VariableSetEntity> {
-    const qb = this.repo.createQueryBuilder('s');
+  private scoped(scope: VarsetScope, manager?: EntityManager): SelectQueryBuilder<VariableSetEntity> {
+    const qb = (manager ? manager.getRepository(VariableSetEntity) : this.repo).createQueryBuilder('s');
     if ('organizationId' in scope) {
       qb.where('s.organization_id = :org', { org: scope.organizationId });
       if (scope.q) qb.andWhere(likeCondition('s.name', 'q'), { q: likePattern(scope.q) });
@@ -73,17 +76,19 @@ export class VariableSetsRepository {
       );
   }
 
-  /** The sets reaching a workspace: global ones, those attached to it, those attached to its project. */
-  async applicableTo(ws: {
-    id: string;
-    projectId: string;
-    organizationId: string;
-  }): Promise<ApplicableSet[]> {
-    const [sets, onWorkspace, onProject] = await Promise.all([
-      this.scoped({ workspace: ws }).orderBy('s.name', 'ASC').addOrderBy('s.id', 'ASC').getMany(),
-      this.workspaces.find({ where: { workspaceId: ws.id } }),
-      this.projects.find({ where: { projectId: ws.projectId } }),
-    ]);
+  /**
+   * The sets reaching a workspace: global ones, those attached to it, those attached to its project.
+   * With `manager`, read in that transaction, one statement after the other.
+   */
+  async applicableTo(ws: WorkspaceRef, manager?: EntityManager): Promise<ApplicableSet[]> {
+    const onWorkspaces = manager ? manager.getRepository(VarsetWorkspaceEntity) : this.workspaces;
+    const onProjects = manager ? manager.getRepository(VarsetProjectEntity) : this.projects;
+    const sets = await this.scoped({ workspace: ws }, manager)
+      .orderBy('s.name', 'ASC')
+      .addOrderBy('s.id', 'ASC')
+      .getMany();
+    const onWorkspace = await onWorkspaces.find({ where: { workspaceId: ws.id } });
+    const onProject = await onProjects.find({ where: { projectId: ws.projectId } });
     const direct = new Set(onWorkspace.map((a) => a.varsetId));
     const viaProject = new Set(onProject.map((a) => a.varsetId));
     return sets.map((set) => ({
@@ -94,6 +99,63 @@ export class VariableSetsRepository {
         ...(direct.has(set.id) ? (['workspace'] as const) : []),
       ],
     }));
+  }
+
+  /**
+   * Key and category of every sensitive variable of the sets reaching each of these workspaces (no
+   * values): three queries for any number of workspaces. Every workspace given is a key.
+   */
+  async sensitiveReaching(
+    workspaces: readonly WorkspaceRef[],
+  ): Promise<Map<string, { key: string; category: string; sensitive: true }[]>> {
+    const out = new Map(
+      workspaces.map((ws) => [ws.id, [] as { key: string; category: string; sensitive: true }[]]),
+    );
+    if (!workspaces.length) return out;
+    const [onWorkspace, onProject] = await Promise.all([
+      this.workspaces.find({ where: { workspaceId: In(workspaces.map((w) => w.id)) } }),
+      this.projects.find({ where: { projectId: In([...new Set(workspaces.map((w) => w.projectId))]) } }),
+    ]);
+    const attached = [...new Set([...onWorkspace, ...onProject].map((a) => a.varsetId))];
+    const qb = this.repo.manager
+      .createQueryBuilder(VariableEntity, 'v')
+      .innerJoin(VariableSetEntity, 's', 's.id = v.varset_id')
+      .select('v.varset_id', 'varsetId')
+      .addSelect('s.global', 'global')
+      .addSelect('s.organization_id', 'organizationId')
+      .addSelect('v.key', 'key')
+      .addSelect('v.category', 'category')
+      .where('v.sensitive = 1')
+      .andWhere(
+        new Brackets((or) => {
+          or.where('(s.global = 1 AND s.organization_id IN (:...orgs))', {
+            orgs: [...new Set(workspaces.map((w) => w.organizationId))],
+          });
+          if (attached.length) or.orWhere('s.id IN (:...attached)', { attached });
+        }),
+      );
+    const rows: {
+      varsetId: string;
+      global: unknown;
+      organizationId: string;
+      key: string;
+      category: string;
+    }[] = await qb.getRawMany();
+    for (const ws of workspaces) {
+      const reaching = new Set([
+        ...onWorkspace.filter((a) => a.workspaceId === ws.id).map((a) => a.varsetId),
+        ...onProject.filter((a) => a.projectId === ws.projectId).map((a) => a.varsetId),
+      ]);
+      const isGlobal = (r: (typeof rows)[number]) =>
+        (r.global === true || Number(r.global) === 1) && r.organizationId === ws.organizationId;
+      out.set(
+        ws.id,
+        rows
+          .filter((r) => isGlobal(r) || reaching.has(r.varsetId))
+          .map((r) => ({ key: r.key, category: r.category, sensitive: true as const })),
+      );
+    }
+    return out;
   }
 
   async attachments(varsetIds: readonly string[]): Promise<Map<string, Attachments>> {

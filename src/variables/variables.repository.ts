@@ -27,8 +27,21 @@ export class VariablesRepository {
   }
 
   /** Every variable of these workspaces (a legacy list, one workspace) or of these sets. */
-  ofWorkspace(workspaceId: string): Promise<VariableEntity[]> {
-    return this.repo.find({ where: { workspaceId }, order: { createdAt: 'ASC', id: 'ASC' } });
+  ofWorkspace(workspaceId: string, manager?: EntityManager): Promise<VariableEntity[]> {
+    const repo = manager ? manager.getRepository(VariableEntity) : this.repo;
+    return repo.find({ where: { workspaceId }, order: { createdAt: 'ASC', id: 'ASC' } });
+  }
+
+  /** Key and category of every sensitive variable of these workspaces (no values), one query. */
+  async sensitiveOfWorkspaces(
+    workspaceIds: readonly string[],
+  ): Promise<{ workspaceId: string; key: string; category: string }[]> {
+    if (!workspaceIds.length) return [];
+    const rows = await this.repo.find({
+      select: { workspaceId: true, key: true, category: true },
+      where: { workspaceId: In([...workspaceIds]), sensitive: true },
+    });
+    return rows.map((r) => ({ workspaceId: r.workspaceId ?? '', key: r.key, category: r.category }));
   }
 
   ofVarsets(varsetIds: readonly string[], manager?: EntityManager): Promise<VariableEntity[]> {

@@ -190,6 +190,18 @@ export class WorkspacesRepository {
    * The workspace's lock state, read with a row lock held to the end of the transaction: the runs
    * module serialises each workspace's queue on it (SQLite's single writer serialises anyway).
    */
+  /** Where the workspace sits (organization and project), read in the caller's transaction without a lock. */
+  async scopeIn(
+    manager: EntityManager,
+    id: string,
+  ): Promise<{ id: string; projectId: string; organizationId: string } | null> {
+    const ws = await manager.getRepository(WorkspaceEntity).findOne({
+      select: { id: true, projectId: true, organizationId: true },
+      where: { id },
+    });
+    return ws ? { id: ws.id, projectId: ws.projectId, organizationId: ws.organizationId } : null;
+  }
+
   async lockForQueue(manager: EntityManager, id: string): Promise<WorkspaceQueueState | null> {
     const mysql = manager.connection.options.type !== 'better-sqlite3';
     const rows: Record<string, unknown>[] = await manager.query(

@@ -187,6 +187,7 @@ describe('the life of a run, driven by the reference executor', () => {
       'auto-apply': false,
       ...DEFAULT_RUN_OPTIONS_WIRE,
       'has-changes': true,
+      variables: [],
       'error-message': null,
       'canceled-at': null,
       'created-at': expect.stringMatching(ISO_MILLIS),

@@ -59,6 +59,7 @@ describe('runs: create, read, queue, lock', () => {
         'auto-apply': false,
         ...DEFAULT_RUN_OPTIONS_WIRE,
         'has-changes': false,
+        variables: [],
         'error-message': null,
         'canceled-at': null,
         'created-at': expect.stringMatching(ISO_MILLIS),

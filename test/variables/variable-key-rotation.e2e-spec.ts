@@ -92,8 +92,8 @@ describe('sensitive variables and the master key’s rotation', () => {
     const run = await createRun(admin, ws);
     // What a plan job's claim stores.
     const snapshots = t.app.get(RunSnapshotsService);
-    const sealedVariables = await snapshots.take(await t.app.get(WorkspacesService).requireById(ws), run.id);
-    await t.app.get(DataSource).transaction((m) => snapshots.store(m, run.id, sealedVariables));
+    const workspace = await t.app.get(WorkspacesService).requireById(ws);
+    await t.app.get(DataSource).transaction((m) => snapshots.fix(m, workspace, run.id));
     await t.close();
 
     t = await start({ ENCRYPTION_KEY: newKey, ENCRYPTION_EXTRA_KEYS: oldKey });
