@@ -51,13 +51,13 @@ describe('the variables a plan job receives', () => {
     const original = ds.transaction.bind(ds) as (...args: unknown[]) => Promise<unknown>;
     let changed = false;
     // The first transaction the claim opens is its own: the change commits right before it.
-    const spy = jest.spyOn(ds, 'transaction').mockImplementation((async (...args: unknown[]) => {
+    const spy = jest.spyOn(ds, 'transaction').mockImplementation(async (...args: unknown[]) => {
       if (!changed) {
         changed = true;
         await ds.getRepository(VariableEntity).update({ id }, { value: 'fresh' });
       }
       return original(...args);
-    }) as unknown as DataSource['transaction']);
+    });
     try {
       const job = await app.get(RunJobsService).claim(seeded.agent, ORIGIN);
       expect(changed).toBe(true);
