@@ -55,6 +55,18 @@ export interface EvaluationSpec {
   /** Signed GET of the version's tar.gz; null for sets of individual policies. */
   bundle: string | null;
   policies: EvaluationPolicy[];
+  /**
+   * The set's parameters (`/policy-sets/:id/parameters`), values in clear as they are when the job
+   * is claimed; the executor hands them to the engine and masks the sensitive ones in what it sends.
+   */
+  parameters: EvaluationParameter[];
+}
+
+/** One policy set parameter an evaluation receives. */
+export interface EvaluationParameter {
+  key: string;
+  value: string;
+  sensitive: boolean;
 }
 
 /** A claimed job as `POST /api/v2/agent/jobs/claim` hands it out. */

@@ -531,13 +531,18 @@ describe('Executor', () => {
         code: code === null ? null : fake.file(`code/${name}`),
       };
     };
-    const set = (policies: EvaluationSpec['policies'], bundle: string | null = null) => ({
+    const set = (
+      policies: EvaluationSpec['policies'],
+      bundle: string | null = null,
+      parameters: EvaluationSpec['parameters'] = [],
+    ) => ({
       'policy-set-id': 'polset-1',
       'policy-set-name': 'guardrails',
       'policy-kind': 'framework_b' as const,
       'policy-tool-version': 'latest',
       bundle,
       policies,
+      parameters,
     });
 
     beforeAll(() => fake.files.set('plan.json', Buffer.from('{"resource_changes":[]}')));
@@ -576,6 +581,27 @@ describe('Executor', () => {
       expect(fake.reports.get(id)).toEqual({
         status: 'finished',
         results: [{ policy: 'size', status: 'failed', 'enforcement-level': 'mandatory', output: 'too big' }],
+      });
+    });
+
+    it('hands the set’s parameters to the engine as a JSON file, masking sensitive values in what it reports', async () => {
+      const parameters = [
+        { key: 'max_size', value: '3', sensitive: false },
+        { key: 'api_token', value: 'param-secret-1f9a', sensitive: true },
+      ];
+      const id = fake.queuePolicy(set([policy('params', 'allow')], null, parameters));
+      await executor({}, 1, { framework_b: 'cat "$PLINTH_POLICY_PARAMETERS"' }).run();
+      expect(fake.reports.get(id)).toEqual({
+        status: 'finished',
+        results: [{ policy: 'params', status: 'passed', output: '{"max_size":"3","api_token":"***"}' }],
+      });
+      const bundled = fake.queuePolicy(set([], fake.file('bundle.tar.gz'), parameters));
+      const engine =
+        'printf \'[{"policy":"size","status":"passed","output":"token %s"}]\' "$(grep -o \'param-secret-[0-9a-f]*\' "$PLINTH_POLICY_PARAMETERS")" > "$PLINTH_POLICY_RESULTS"';
+      await executor({}, 1, { framework_b: engine }).run();
+      expect(fake.reports.get(bundled)).toEqual({
+        status: 'finished',
+        results: [{ policy: 'size', status: 'passed', output: 'token ***' }],
       });
     });
 

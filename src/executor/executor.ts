@@ -8,7 +8,13 @@ import { DEFAULT_REPORT_TIMEOUT_SECONDS, ExecutorOptions } from './options';
 import { applyLogHeader } from './apply-log-header';
 import { droppedArguments, planArguments } from './plan-arguments';
 import { ChangeCounts, countApplyChanges, countPlanChanges } from './plan-summary';
-import { EvaluationContext, EvaluationError, evaluatePolicies, fetchPlanJson } from './policy-evaluation';
+import {
+  EvaluationContext,
+  EvaluationError,
+  evaluatePolicies,
+  fetchPlanJson,
+  parameterSecrets,
+} from './policy-evaluation';
 import { PendingReport, PendingReports } from './pending-reports';
 import { Job, JobReport, ProtocolClient, Registration } from './protocol-client';
 import { DEFAULT_RETRY, RetryPolicy, sleep, withRetry } from './retry';
@@ -353,7 +359,10 @@ export class Executor {
     heartbeatMs: number,
   ): Promise<{ code: number | null; signal: NodeJS.Signals | null; canceled: boolean }> {
     // Sensitive values never reach the log, even one split across two chunks of output.
-    const mask = new SecretMask(sensitiveValues(job.variables));
+    const mask = new SecretMask([
+      ...sensitiveValues(job.variables),
+      ...(job['policy-evaluation'] ? parameterSecrets(job['policy-evaluation']) : []),
+    ]);
     const running = runCommand(command, {
       ...where,
       onOutput: (chunk) => output.append(mask.push(chunk)),

@@ -1,4 +1,4 @@
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { extract } from 'tar';
 import {
@@ -7,6 +7,7 @@ import {
   MAX_POLICY_OUTPUT_CHARS,
   PolicyResult,
 } from '../agent-pools/agent-protocol.types';
+import { maskSecrets } from './job-variables';
 
 /** The engine command per policy kind (see options.ts for the defaults). */
 export type PolicyCommands = Record<EvaluationSpec['policy-kind'], string>;
@@ -35,8 +36,14 @@ export function clip(output: string): string {
   return marker + output.slice(output.length - (MAX_POLICY_OUTPUT_CHARS - marker.length));
 }
 
+/** The values of the set's sensitive parameters, which no report may carry. */
+export function parameterSecrets(spec: Pick<EvaluationSpec, 'parameters'>): string[] {
+  return (spec.parameters ?? []).filter((p) => p.sensitive && p.value !== '').map((p) => p.value);
+}
+
 /**
- * Runs the operator's engine on one policy set's snapshot. Sets of individual policies: the
+ * Runs the operator's engine on one policy set's snapshot. The set's parameters are in the JSON
+ * object (`{"key": "value"}`) at $PLINTH_POLICY_PARAMETERS. Sets of individual policies: the
  * command runs once per policy; exit 0 means passed, 1 failed, anything else errors the
  * evaluation. Versioned sets: the command runs once on the unpacked bundle and writes its results
  * (`[{"policy", "status", "enforcement-level", "output"}]`) to $PLINTH_POLICY_RESULTS.
@@ -51,8 +58,15 @@ export async function evaluatePolicies(
 ): Promise<PolicyResult[]> {
   const policyDir = join(dir, 'policies');
   await mkdir(policyDir);
+  const parametersFile = join(dir, 'parameters.json');
+  await writeFile(
+    parametersFile,
+    JSON.stringify(Object.fromEntries((spec.parameters ?? []).map((p) => [p.key, p.value]))),
+    { mode: 0o600 },
+  );
   const env: NodeJS.ProcessEnv = {
     ...baseEnv,
+    PLINTH_POLICY_PARAMETERS: parametersFile,
     PLINTH_PLAN_JSON: planJson,
     PLINTH_POLICY_DIR: policyDir,
     PLINTH_POLICY_SET_NAME: spec['policy-set-name'],
@@ -70,7 +84,11 @@ export async function evaluatePolicies(
       env: { ...env, PLINTH_POLICY_RESULTS: resultsFile },
     });
     if (code !== 0 && code !== 1) throw new EvaluationError(engineFailed(spec, null, code, output));
-    return readResults(resultsFile);
+    // The engine wrote these itself: they did not pass through the executor's output mask.
+    const secrets = parameterSecrets(spec);
+    return (await readResults(resultsFile)).map((r) =>
+      r.output === undefined ? r : { ...r, output: maskSecrets(r.output, secrets) },
+    );
   }
   const results: PolicyResult[] = [];
   for (const policy of spec.policies) {

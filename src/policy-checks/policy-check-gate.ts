@@ -5,6 +5,7 @@ import { Clock } from '../common/clock';
 import { notFound } from '../common/errors/domain-error';
 import { newId } from '../common/ids';
 import { AppConfig } from '../config/app-config';
+import { PolicySetParametersService } from '../policy-sets/policy-set-parameters.service';
 import { EffectiveSetNow, PolicySetSnapshots } from '../policy-sets/policy-set-snapshots';
 import type { RunEntity } from '../runs/entities/run.entity';
 import {
@@ -53,6 +54,7 @@ export class PolicyCheckGate implements PolicyGate, OnModuleInit {
     private readonly registry: PolicyGateRegistry,
     private readonly repo: PolicyChecksRepository,
     private readonly snapshots: PolicySetSnapshots,
+    private readonly parameters: PolicySetParametersService,
     private readonly workspaces: WorkspacesService,
     private readonly links: PolicyEvaluationLinks,
     private readonly blobs: BlobStore,
@@ -174,7 +176,10 @@ export class PolicyCheckGate implements PolicyGate, OnModuleInit {
   async spec(evaluationId: string, origin: string): Promise<EvaluationSpec> {
     const evaluation = await this.repo.findEvaluation(evaluationId);
     if (!evaluation) throw notFound();
-    const outcomes = await this.repo.outcomesOf([evaluation.id]);
+    const [outcomes, parameters] = await Promise.all([
+      this.repo.outcomesOf([evaluation.id]),
+      this.parameters.forEvaluation(evaluation.policySetId),
+    ]);
     return {
       id: evaluation.id,
       'policy-set-id': evaluation.policySetId,
@@ -188,6 +193,7 @@ export class PolicyCheckGate implements PolicyGate, OnModuleInit {
         query: o.query,
         code: o.codeKey ? this.links.code(origin, o.id) : null,
       })),
+      parameters,
     };
   }
 

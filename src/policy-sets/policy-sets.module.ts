@@ -8,6 +8,11 @@ import { PoliciesModule } from '../policies/policies.module';
 import { PolicySetMemberships } from '../policies/policy-set-memberships';
 import { ProjectsModule } from '../projects/projects.module';
 import { WorkspacesModule } from '../workspaces/workspaces.module';
+import { WrappedKeyHolders } from '../secrets/wrapped-key-holders';
+import { PolicySetParameterEntity } from './entities/policy-set-parameter.entity';
+import { PolicySetParametersController } from './policy-set-parameters.controller';
+import { PolicySetParametersRepository } from './policy-set-parameters.repository';
+import { PolicySetParametersService } from './policy-set-parameters.service';
 import { PolicySetPolicyEntity } from './entities/policy-set-policy.entity';
 import { PolicySetProjectEntity } from './entities/policy-set-project.entity';
 import { PolicySetVersionEntity } from './entities/policy-set-version.entity';
@@ -37,6 +42,7 @@ import { PolicyToolVersionValidator } from './policy-tool-version.validator';
       PolicySetWorkspaceEntity,
       PolicySetWorkspaceExclusionEntity,
       PolicySetVersionEntity,
+      PolicySetParameterEntity,
     ]),
     AdminCatalogsModule,
     OrganizationsModule,
@@ -44,7 +50,12 @@ import { PolicyToolVersionValidator } from './policy-tool-version.validator';
     ProjectsModule,
     WorkspacesModule,
   ],
-  controllers: [PolicySetsController, PolicySetRelationshipsController, PolicySetVersionsController],
+  controllers: [
+    PolicySetsController,
+    PolicySetRelationshipsController,
+    PolicySetVersionsController,
+    PolicySetParametersController,
+  ],
   providers: [
     PolicySetsRepository,
     PolicySetVersionsRepository,
@@ -56,18 +67,30 @@ import { PolicyToolVersionValidator } from './policy-tool-version.validator';
     PolicyToolVersionValidator,
     PolicyEngineUsage,
     PolicySetSnapshots,
+    PolicySetParametersRepository,
+    PolicySetParametersService,
   ],
-  exports: [PolicySetsService, PolicySetSnapshots],
+  exports: [PolicySetsService, PolicySetSnapshots, PolicySetParametersService],
 })
 export class PolicySetsModule implements OnModuleInit {
   constructor(
     private readonly organizationBlobs: OrganizationBlobsRegistry,
     private readonly memberships: PolicySetMemberships,
     private readonly repo: PolicySetsRepository,
+    private readonly parameters: PolicySetParametersService,
+    private readonly keyHolders: WrappedKeyHolders,
   ) {}
 
-  /** Deleting an organization removes these files too; policies show the sets they are in. */
+  /**
+   * Deleting an organization removes these files too; policies show the sets they are in; a key
+   * rotation re-wraps sensitive parameters.
+   */
   onModuleInit(): void {
+    this.keyHolders.register({
+      name: 'policy set parameters',
+      batch: (after, limit) => this.parameters.sealedValues(after, limit),
+      replace: (id, from, to) => this.parameters.replaceSealedValue(id, from, to),
+    });
     this.organizationBlobs.register(idPrefixCollector(PolicySetEntity, policySetBlobPrefix));
     this.memberships.register((policyIds) => this.repo.setIdsOfPolicies(policyIds));
   }
