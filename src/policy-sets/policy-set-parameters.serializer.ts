@@ -3,6 +3,10 @@ import { bool, enumOf, nullableStr, ResourceDoc, str } from '../common/jsonapi/o
 import { PolicySetParameterEntity } from './entities/policy-set-parameter.entity';
 import { PARAMETER_CATEGORY } from './policy-set-parameter-rules';
 
+/**
+ * The parameters' routes declare this shape themselves; the document's shared `vars` component (for
+ * `included` arrays) stays the variables' one, which parameters never appear in.
+ */
 export const POLICY_SET_PARAMETER_DOC: ResourceDoc = {
   type: 'vars',
   attributes: {

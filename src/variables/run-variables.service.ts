@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, In, MoreThan, Repository } from 'typeorm';
+import { EntityManager, MoreThan, Repository } from 'typeorm';
 import { newId } from '../common/ids';
 import { Secrets } from '../secrets/secrets.service';
 import { RunVariableEntity } from './entities/run-variable.entity';
 import { RunVariable } from './run-variable-rules';
+import { RowReader } from '../common/sql/row-reader';
 import { replaceSealed } from '../common/sql/transaction';
 
 const sealContext = (id: string) => `run-variables/${id}`;
@@ -15,7 +16,11 @@ export class RunVariablesService {
   constructor(
     @InjectRepository(RunVariableEntity) private readonly repo: Repository<RunVariableEntity>,
     private readonly secrets: Secrets,
-  ) {}
+  ) {
+    this.rows = new RowReader(repo.manager.connection, RunVariableEntity);
+  }
+
+  private readonly rows: RowReader<RunVariableEntity>;
 
   /** Stores a new run's variables in the caller's transaction (checked by `checkRunVariables`). */
   async record(manager: EntityManager, runId: string, variables: readonly RunVariable[]): Promise<void> {
@@ -47,10 +52,15 @@ export class RunVariablesService {
   ): Promise<Map<string, { key: string; value: string | null }[]>> {
     const out = new Map<string, { key: string; value: string | null }[]>();
     if (!runIds.length) return out;
-    const rows = await this.repo.find({
-      where: { runId: In([...new Set(runIds)]) },
-      order: { runId: 'ASC', position: 'ASC' },
-    });
+    const ids = [...new Set(runIds)];
+    // Plain SQL (RowReader): a page of runs may carry a thousand rows, and TypeORM's find costs
+    // more per row than the statement itself on MySQL.
+    const rows = await this.rows.many(
+      `SELECT ${this.rows.select('v')} FROM ${this.rows.table} v ` +
+        `WHERE v.run_id IN (${ids.map(() => '?').join(', ')}) ORDER BY v.run_id, v.position`,
+      ids,
+      'v',
+    );
     if (!rows.length) return out;
     const reveal = await revealer([...new Set(rows.map((r) => r.runId))]);
     for (const r of rows) {
