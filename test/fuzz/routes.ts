@@ -181,6 +181,11 @@ const varAttrs = {
   attributes: ['key', 'value', 'description', 'category', 'hcl', 'sensitive'],
 } as const;
 const varSample = (f: FuzzFixtures) => ({ key: f.unique('k').replace(/-/g, '_'), category: 'terraform' });
+const parameterAttrs = {
+  kind: 'resource',
+  type: 'vars',
+  attributes: ['key', 'value', 'category', 'sensitive'],
+} as const;
 const varsetAttrs = {
   kind: 'resource',
   type: 'varsets',
@@ -662,6 +667,8 @@ export const FUZZ_ROUTES: readonly FuzzRoute[] = [
   ),
   { method: 'POST', path: '/api/v2/policy-sets/:id/versions' },
   { method: 'GET', path: '/api/v2/policy-sets/:id/versions', query: PAGE },
+  { method: 'POST', path: '/api/v2/policy-sets/:id/parameters', body: parameterAttrs },
+  { method: 'GET', path: '/api/v2/policy-sets/:id/parameters', query: PAGE },
   { method: 'GET', path: '/api/v2/policy-set-versions/:id', query: ['include'] },
   {
     method: 'GET',
