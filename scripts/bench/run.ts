@@ -9,6 +9,8 @@
  *   BENCH_CONNECTIONS=32   keep-alive connections
  *   BENCH_SCENARIOS=a,b    only these scenarios (names as printed; `scaling` for the scaling check)
  *   BENCH_WORKERS=1        WEB_CONCURRENCY of the server
+ *   BENCH_HISTORY_SCALE=1  size of the year of history of the `history` scenario (run only when named
+ *                          in BENCH_SCENARIOS): 1 is 1,000,000 runs, 10,000,000 audit events, …
  *   BENCH_EXECUTORS=200    executors of the idle-executors scenario (each polls once a second)
  *   BENCH_RUN_EXECUTORS=8  executors of the runs-while-reading scenario (each runs runs end to end)
  *   BENCH_NOTIFY_WORKSPACES=50, BENCH_NOTIFY_EXECUTORS=4  the notifications scenario (notifications.ts):
@@ -36,6 +38,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { resolve } from 'node:path';
 import { Api, bootstrapAdmin, inParallel } from './http';
+import { historyScenarios, historyTable, setUpHistory } from './history';
 import { idleExecutors } from './idle-executors';
 import { notificationBurst } from './notifications';
 import { runsWhileReading } from './run-traffic';
@@ -88,6 +91,8 @@ function wanted(name: string): boolean {
 /** Bootstraps the administrator and seeds the organization; with BENCH_KEEP=1 remembers both. */
 async function seedFresh(origin: string, db: BenchDatabase): Promise<{ token: string; seed: Seeded }> {
   const token = await bootstrapAdmin(origin);
+  // The history scenario seeds an organization of its own; nothing else reads this one.
+  if (only?.size === 1 && only.has('history')) return { token, seed: { org: '', workspaceIds: [] } as unknown as Seeded };
   const size = seedSize(scale);
   log(`seeding (scale ${scale}): ${JSON.stringify(size)}`);
   const seed = await new Seeder(new Api(origin, token), size, log).run('bench');
@@ -266,6 +271,25 @@ async function main(): Promise<void> {
       log(`inserting ${SCALING_LARGE - SCALING_SMALL} workspaces by bulk SQL…`);
       await bulkInsertWorkspaces(db, scaleOrg, SCALING_SMALL, SCALING_LARGE);
       for (const s of scalingScenarios(scaleOrg, SCALING_LARGE, String(SCALING_LARGE))) await run(s);
+    }
+
+    if (only?.has('history')) {
+      const history = await setUpHistory(api, running.origin, db, log);
+      const small: Measured[] = [];
+      for (const s of historyScenarios(history, '1000')) {
+        await run(s);
+        small.push(results[results.length - 1]);
+      }
+      const historyScale = Number(env.BENCH_HISTORY_SCALE ?? '1');
+      if (!(historyScale > 0)) throw new Error('BENCH_HISTORY_SCALE must be a positive number');
+      await history.grow(historyScale);
+      const label = `history×${historyScale}`;
+      const rows = [];
+      for (const [i, s] of historyScenarios(history, label).entries()) {
+        await run(s);
+        rows.push({ name: s.name.replace(/^history-|@.*$/g, ''), small: small[i], large: results[results.length - 1] });
+      }
+      footer.push(...historyTable(rows, label));
     }
 
     printTable(results, { dialect: db.dialect, scale, duration, connections, workers }, footer);

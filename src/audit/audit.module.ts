@@ -6,6 +6,7 @@ import { AuditRecorder } from './audit.recorder';
 import { AuditRepository } from './audit.repository';
 import { AuditService } from './audit.service';
 import { AuditWatcher } from './audit.watcher';
+import { AuditEventCountEntity } from './entities/audit-event-count.entity';
 import { AuditEventEntity } from './entities/audit-event.entity';
 
 /**
@@ -14,7 +15,7 @@ import { AuditEventEntity } from './entities/audit-event.entity';
  * Nothing imports this module.
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([AuditEventEntity]), OrganizationsModule],
+  imports: [TypeOrmModule.forFeature([AuditEventEntity, AuditEventCountEntity]), OrganizationsModule],
   controllers: [AuditController],
   providers: [AuditRepository, AuditRecorder, AuditService, AuditWatcher],
 })

@@ -3,8 +3,10 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository } from 'typeorm';
 import { inTransaction } from '../common/sql/transaction';
 import { PageParams } from '../common/jsonapi/pagination';
-import { Page, paginate } from '../common/sql/paginate';
+import { offsetOf } from '../common/jsonapi/pagination';
+import { Page, pageOf, sorted } from '../common/sql/paginate';
 import { RowWriter } from '../common/sql/row-writer';
+import { applyCounts, countSince, lockForDelete } from './audit-counts';
 import { AuditEventEntity } from './entities/audit-event.entity';
 
 /** Rows per INSERT: well inside both dialects' limits on bound parameters (16 columns each). */
@@ -39,16 +41,25 @@ export class AuditRepository {
     for (let i = 0; i < events.length; i += INSERT_CHUNK) {
       await this.writer.insertMany(events.slice(i, i + INSERT_CHUNK), manager);
     }
+    await applyCounts(manager, events, 1);
   }
 
-  /** Oldest first, so a client paging with `since` is not shifted by events that arrive meanwhile. */
-  list(filter: AuditFilter, page: PageParams): Promise<Page<AuditEventEntity>> {
+  /**
+   * Oldest first, so a client paging with `since` is not shifted by events that arrive meanwhile.
+   * The total comes from the hourly counts (audit-counts.ts), not a COUNT over every event since.
+   */
+  async list(filter: AuditFilter, page: PageParams): Promise<Page<AuditEventEntity>> {
     const qb = this.repo.createQueryBuilder('e');
     if (filter.organizationId !== undefined)
       qb.andWhere('e.organization_id = :organizationId', { organizationId: filter.organizationId });
     if (filter.since) qb.andWhere('e.occurred_at > :since', { since: filter.since });
-    // `sort` (page.sort) replaces this order; paginate adds `id` as the last key.
-    return paginate(qb.orderBy('e.occurred_at', 'ASC').addOrderBy('e.id', 'ASC'), page);
+    // `sort` (page.sort) replaces this order; `sorted` adds `id` as the last key.
+    const ordered = sorted(qb.orderBy('e.occurred_at', 'ASC').addOrderBy('e.id', 'ASC'), page);
+    const [items, total] = await Promise.all([
+      ordered.offset(offsetOf(page)).limit(page.size).getMany(),
+      countSince(this.repo, filter.organizationId, filter.since),
+    ]);
+    return pageOf(items, total, page);
   }
 
   /** Deletes events older than `before`, a chunk at a time; how many went. */
@@ -63,9 +74,14 @@ export class AuditRepository {
         .limit(PRUNE_CHUNK)
         .getRawMany<{ id: string }>();
       if (!old.length) return removed;
-      await inTransaction(this.repo.manager.connection, (m) =>
-        m.getRepository(AuditEventEntity).delete(old.map((r) => r.id)),
-      );
+      await inTransaction(this.repo.manager.connection, async (m) => {
+        const held = await lockForDelete(
+          m,
+          old.map((r) => r.id),
+        );
+        await m.getRepository(AuditEventEntity).delete(old.map((r) => r.id));
+        await applyCounts(m, held, -1);
+      });
       removed += old.length;
       if (old.length < PRUNE_CHUNK) return removed;
     }

@@ -1,4 +1,8 @@
+import { randomUUID } from 'node:crypto';
+import { DataSource } from 'typeorm';
 import { AuditRecorder } from '../../src/audit/audit.recorder';
+import { AuditRepository } from '../../src/audit/audit.repository';
+import { AuditEventEntity } from '../../src/audit/entities/audit-event.entity';
 import {
   Actor,
   bootstrapAdmin,
@@ -386,5 +390,84 @@ describe('the audit trail, turned off', () => {
     } finally {
       await t.close();
     }
+  });
+});
+
+describe('the audit trail’s total count', () => {
+  let t: TestApp;
+  let owner: Actor;
+  let org: string;
+
+  beforeAll(async () => {
+    t = await startApp({ AUDIT_RETENTION_DAYS: '30' });
+    const admin = await bootstrapAdmin(t);
+    owner = await createUser(t, admin);
+    org = await createOrganization(owner);
+  });
+  afterAll(() => t.close());
+
+  const HOUR = 3_600_000;
+  const listed = async (since: Date) => {
+    const res = await owner.api
+      .get(
+        `/api/v2/organization/audit-trail?filter[organization]=${org}&page[size]=100&since=${since.toISOString()}`,
+      )
+      .expect(200);
+    return {
+      rows: (res.body.data as AuditEvent[]).length,
+      total: res.body.pagination.total_count as number,
+    };
+  };
+
+  it('equals the events listed since any instant, on and off the hour, before and after a prune', async () => {
+    await t.app.get(AuditRecorder).flush();
+    const [{ id: organizationId }] = await t.app
+      .get(DataSource)
+      .query<{ id: string }[]>('SELECT id FROM organizations WHERE name = ?', [org]);
+    const base = Math.floor(Date.now() / HOUR) * HOUR - 10 * HOUR;
+    const offsets = [-1, 0, 1, HOUR / 2, HOUR - 1, HOUR, HOUR + 1, 2.5 * HOUR, 5 * HOUR];
+    const template = {
+      actorType: 'user' as const,
+      actorId: null,
+      actorName: 'someone',
+      tokenId: null,
+      clientAddress: '127.0.0.1',
+      requestId: null,
+      method: 'PATCH',
+      route: '/api/v2/workspaces/:id',
+      resourceType: 'workspaces',
+      resourceId: null,
+      action: 'update',
+      status: 200,
+      outcome: 'success' as const,
+    };
+    const repo = t.app.get(AuditRepository);
+    await repo.insertMany(
+      offsets.map((o) =>
+        Object.assign(new AuditEventEntity(), {
+          ...template,
+          id: randomUUID(),
+          organizationId,
+          occurredAt: new Date(base + o),
+        }),
+      ),
+    );
+    const sinces = [-2 * HOUR, -1, 0, 1, HOUR / 2, HOUR - 1, HOUR, 3 * HOUR, 6 * HOUR].map(
+      (o) => new Date(base + o),
+    );
+    const first = await listed(new Date(base - 2 * HOUR));
+    // Every seeded event, and the organization's own creation (recorded now).
+    expect(first.rows).toBe(offsets.length + 1);
+    for (const since of sinces) {
+      const { rows, total } = await listed(since);
+      expect({ since, total }).toEqual({ since, total: rows });
+    }
+    // A prune in the middle of an hour takes its events out of the hour's count.
+    expect(await repo.pruneBefore(new Date(base + HOUR / 2 + 1))).toBe(4);
+    for (const since of sinces) {
+      const { rows, total } = await listed(since);
+      expect({ since, total }).toEqual({ since, total: rows });
+    }
+    expect((await listed(new Date(base - 2 * HOUR))).rows).toBe(offsets.length + 1 - 4);
   });
 });

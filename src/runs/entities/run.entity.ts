@@ -5,7 +5,8 @@ import type { RunStatus } from '../run-rules';
 
 @Entity('runs')
 @Index('ix_runs_workspace_created', ['workspaceId', 'createdAt'])
-@Index('ix_runs_workspace_status', ['workspaceId', 'status'])
+// A status filter reads its page in order from here (the queue reads the first two columns).
+@Index('ix_runs_workspace_status_created', ['workspaceId', 'status', 'createdAt'])
 export class RunEntity {
   @PrimaryColumn({ type: 'varchar', length: 32 })
   id: string;
