@@ -19,6 +19,7 @@
  *   BENCH_PROFILE=dir      run the server with --cpu-prof into dir (summarise with profile-top.ts)
  *   BENCH_JSON=file        also write the measurements as JSON
  *   BENCH_KEEP=1           keep the database afterwards (and what was seeded, in its data directory)
+ *   BENCH_DATABASE_PID=n   count only this process as the database's CPU (a server of the bench's own)
  *   BENCH_REUSE=dir        skip seeding: use the database a BENCH_KEEP=1 run kept in that data directory
  *   BENCH_NODE_OPTIONS=…   NODE_OPTIONS of the server (V8 flags, e.g. --max-semi-space-size=32)
  *   BENCH_REFERENCE=1      (MySQL) also drive the hand-written node:http + mysql2 server of

@@ -241,8 +241,12 @@ export function cpuOf(pid: number): number {
   }
 }
 
-/** CPU seconds of the local MariaDB/MySQL server processes (mariadbd, mysqld), if any run here. */
+/**
+ * CPU seconds of the local MariaDB/MySQL server processes (mariadbd, mysqld), if any run here; with
+ * BENCH_DATABASE_PID, of that process only (a server of the bench's own beside a shared one).
+ */
 export function databaseCpuSeconds(): number {
+  if (process.env.BENCH_DATABASE_PID) return cpuOf(Number(process.env.BENCH_DATABASE_PID));
   let sum = 0;
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;

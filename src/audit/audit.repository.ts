@@ -4,7 +4,8 @@ import { EntityManager, Repository } from 'typeorm';
 import { inTransaction } from '../common/sql/transaction';
 import { PageParams } from '../common/jsonapi/pagination';
 import { offsetOf } from '../common/jsonapi/pagination';
-import { Page, pageOf, sorted } from '../common/sql/paginate';
+import { Page, pageOf } from '../common/sql/paginate';
+import { RowReader } from '../common/sql/row-reader';
 import { RowWriter } from '../common/sql/row-writer';
 import { applyCounts, countSince, lockForDelete } from './audit-counts';
 import { AuditEventEntity } from './entities/audit-event.entity';
@@ -24,9 +25,11 @@ export interface AuditFilter {
 @Injectable()
 export class AuditRepository {
   private readonly writer: RowWriter<AuditEventEntity>;
+  private readonly reader: RowReader<AuditEventEntity>;
 
   constructor(@InjectRepository(AuditEventEntity) private readonly repo: Repository<AuditEventEntity>) {
     this.writer = new RowWriter(repo.manager.connection, AuditEventEntity);
+    this.reader = new RowReader(repo.manager.connection, AuditEventEntity);
   }
 
   /**
@@ -45,21 +48,53 @@ export class AuditRepository {
   }
 
   /**
-   * Oldest first, so a client paging with `since` is not shifted by events that arrive meanwhile.
-   * The total comes from the hourly counts (audit-counts.ts), not a COUNT over every event since.
+   * Oldest first, so a client paging with `since` is not shifted by events that arrive meanwhile
+   * (`sort` replaces the order, `id` last). The total comes from the hourly counts (audit-counts.ts),
+   * not a COUNT over every event since. On MariaDB the page names its index: with ORDER BY … LIMIT
+   * the optimizer reads the organization's events from its first (a `ref` on the organization
+   * with `since` checked row by row) instead of seeking to `since`, 0.3 s at a million events.
    */
   async list(filter: AuditFilter, page: PageParams): Promise<Page<AuditEventEntity>> {
-    const qb = this.repo.createQueryBuilder('e');
-    if (filter.organizationId !== undefined)
-      qb.andWhere('e.organization_id = :organizationId', { organizationId: filter.organizationId });
-    if (filter.since) qb.andWhere('e.occurred_at > :since', { since: filter.since });
-    // `sort` (page.sort) replaces this order; `sorted` adds `id` as the last key.
-    const ordered = sorted(qb.orderBy('e.occurred_at', 'ASC').addOrderBy('e.id', 'ASC'), page);
+    const where: string[] = [];
+    const params: unknown[] = [];
+    if (filter.organizationId !== undefined) {
+      where.push('e.organization_id = ?');
+      params.push(filter.organizationId);
+    }
+    if (filter.since) {
+      where.push('e.occurred_at > ?');
+      params.push(this.sqlTime(filter.since));
+    }
+    const keys = page.sort?.length
+      ? page.sort.map((k) => ({ column: this.columnOf(k.property), descending: k.descending }))
+      : [{ column: 'occurred_at', descending: false }];
+    const order = [...keys, { column: 'id', descending: keys[keys.length - 1].descending }]
+      .map((k) => `e.${k.column} ${k.descending ? 'DESC' : 'ASC'}`)
+      .join(', ');
+    const mysql = this.repo.manager.connection.options.type !== 'better-sqlite3';
+    const hint =
+      mysql && filter.organizationId !== undefined && filter.since
+        ? ' FORCE INDEX (ix_audit_events_organization)'
+        : '';
+    const sql =
+      `SELECT ${this.reader.select('e')} FROM ${this.reader.table} e${hint}` +
+      (where.length ? ` WHERE ${where.join(' AND ')}` : '') +
+      ` ORDER BY ${order} LIMIT ${Number(page.size)} OFFSET ${Number(offsetOf(page))}`;
     const [items, total] = await Promise.all([
-      ordered.offset(offsetOf(page)).limit(page.size).getMany(),
+      this.reader.many(sql, params, 'e'),
       countSince(this.repo, filter.organizationId, filter.since),
     ]);
     return pageOf(items, total, page);
+  }
+
+  private columnOf(property: string): string {
+    return this.repo.metadata.findColumnWithPropertyName(property)!.databaseName;
+  }
+
+  /** A timestamp as the driver binds it (better-sqlite3 takes no Date). */
+  private sqlTime(at: Date): unknown {
+    const column = this.repo.metadata.findColumnWithPropertyName('occurredAt')!;
+    return this.repo.manager.connection.driver.preparePersistentValue(at, column);
   }
 
   /** Deletes events older than `before`, a chunk at a time; how many went. */
