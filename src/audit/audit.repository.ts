@@ -13,7 +13,9 @@ import { AuditEventEntity } from './entities/audit-event.entity';
 /** Rows per INSERT: well inside both dialects' limits on bound parameters (16 columns each). */
 const INSERT_CHUNK = 500;
 /** Rows per DELETE while pruning, so a large backlog never holds a long lock. */
-const PRUNE_CHUNK = 5_000;
+const PRUNE_CHUNK = 1_000;
+/** The pause between two DELETEs of a prune, so that a backlog of millions leaves the API room. */
+const PRUNE_PAUSE_MS = 50;
 
 export interface AuditFilter {
   /** Internal organization id; undefined: every organization (site administrators). */
@@ -97,8 +99,11 @@ export class AuditRepository {
     return this.repo.manager.connection.driver.preparePersistentValue(at, column);
   }
 
-  /** Deletes events older than `before`, a chunk at a time; how many went. */
-  async pruneBefore(before: Date): Promise<number> {
+  /**
+   * Deletes events older than `before`, PRUNE_CHUNK at a time with a pause between; how many went.
+   * Several processes may prune at once: each chunk locks what is left of it before deleting.
+   */
+  async pruneBefore(before: Date, pauseMs = PRUNE_PAUSE_MS): Promise<number> {
     let removed = 0;
     for (;;) {
       const old = await this.repo
@@ -109,16 +114,17 @@ export class AuditRepository {
         .limit(PRUNE_CHUNK)
         .getRawMany<{ id: string }>();
       if (!old.length) return removed;
-      await inTransaction(this.repo.manager.connection, async (m) => {
+      removed += await inTransaction(this.repo.manager.connection, async (m) => {
         const held = await lockForDelete(
           m,
           old.map((r) => r.id),
         );
         await m.getRepository(AuditEventEntity).delete(old.map((r) => r.id));
         await applyCounts(m, held, -1);
+        return held.length;
       });
-      removed += old.length;
       if (old.length < PRUNE_CHUNK) return removed;
+      await new Promise((resolve) => setTimeout(resolve, pauseMs));
     }
   }
 }
