@@ -11,6 +11,8 @@
  *   BENCH_WORKERS=1        WEB_CONCURRENCY of the server
  *   BENCH_HISTORY_SCALE=1  size of the year of history of the `history` scenario (run only when named
  *                          in BENCH_SCENARIOS): 1 is 1,000,000 runs, 10,000,000 audit events, …
+ *   BENCH_PRUNE_RETENTION_DAYS=n  after the history lists, restart the server with AUDIT_RETENTION_DAYS=n
+ *                          and measure a list before its first prune and while it prunes
  *   BENCH_EXECUTORS=200    executors of the idle-executors scenario (each polls once a second)
  *   BENCH_RUN_EXECUTORS=8  executors of the runs-while-reading scenario (each runs runs end to end)
  *   BENCH_NOTIFY_WORKSPACES=50, BENCH_NOTIFY_EXECUTORS=4  the notifications scenario (notifications.ts):
@@ -40,6 +42,7 @@ import { cpus } from 'node:os';
 import { resolve } from 'node:path';
 import { Api, bootstrapAdmin, inParallel } from './http';
 import { historyScenarios, historyTable, setUpHistory } from './history';
+import { measurePruning } from './history-pruning';
 import { idleExecutors } from './idle-executors';
 import { notificationBurst } from './notifications';
 import { runsWhileReading } from './run-traffic';
@@ -93,7 +96,8 @@ function wanted(name: string): boolean {
 async function seedFresh(origin: string, db: BenchDatabase): Promise<{ token: string; seed: Seeded }> {
   const token = await bootstrapAdmin(origin);
   // The history scenario seeds an organization of its own; nothing else reads this one.
-  if (only?.size === 1 && only.has('history')) return { token, seed: { org: '', workspaceIds: [] } as unknown as Seeded };
+  if (only?.size === 1 && only.has('history'))
+    return { token, seed: { org: '', workspaceIds: [] } as unknown as Seeded };
   const size = seedSize(scale);
   log(`seeding (scale ${scale}): ${JSON.stringify(size)}`);
   const seed = await new Seeder(new Api(origin, token), size, log).run('bench');
@@ -288,9 +292,37 @@ async function main(): Promise<void> {
       const rows = [];
       for (const [i, s] of historyScenarios(history, label).entries()) {
         await run(s);
-        rows.push({ name: s.name.replace(/^history-|@.*$/g, ''), small: small[i], large: results[results.length - 1] });
+        rows.push({
+          name: s.name.replace(/^history-|@.*$/g, ''),
+          small: small[i],
+          large: results[results.length - 1],
+        });
       }
       footer.push(...historyTable(rows, label));
+      if (env.BENCH_PRUNE_RETENTION_DAYS) {
+        const read = historyScenarios(history, 'history').find((s) =>
+          s.name.startsWith('history-runs-page1'),
+        )!;
+        const pruning = await measurePruning({
+          db,
+          days: Number(env.BENCH_PRUNE_RETENTION_DAYS),
+          read,
+          opts,
+          log,
+          restart: async () => {
+            await server!.stop();
+            server = await BenchServer.start({ db, workers });
+            const s = server;
+            return {
+              origin: s.origin,
+              rss: () => s.rss(),
+              meters: { ...meters, server: () => s.cpuSeconds(), cacheHits: undefined },
+            };
+          },
+        });
+        results.push(...pruning.rows);
+        footer.push('', pruning.verdict);
+      }
     }
 
     printTable(results, { dialect: db.dialect, scale, duration, connections, workers }, footer);

@@ -153,7 +153,9 @@ function sqliteInserter(db: BenchDatabase): Inserter {
     insert(table, columns, rows, upsert) {
       const sql =
         `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})` +
-        (upsert ? ' ON CONFLICT (organization_id, hour_start) DO UPDATE SET events = events + excluded.events' : '');
+        (upsert
+          ? ' ON CONFLICT (organization_id, hour_start) DO UPDATE SET events = events + excluded.events'
+          : '');
       let statement = statements.get(sql);
       if (!statement) statements.set(sql, (statement = sqlite.prepare(sql)));
       const s = statement;
