@@ -83,7 +83,7 @@ export async function measurePruning(run: PruneRun): Promise<{ rows: Measured[];
   return {
     rows: [quiet, busy],
     verdict:
-      `pruning: reads while the pruner deleted ${left - after} of ${before} audit events (1,000 per DELETE) ran at ` +
+      `pruning: reads while the pruner deleted ${left - after} of ${before} audit events ran at ` +
       `${(share * 100).toFixed(0)} % of the quiet rate (${busy.rps.toFixed(0)} vs ${quiet.rps.toFixed(0)} req/s, ` +
       `CPU/req ${(busy.serverCpuMs + busy.databaseCpuMs).toFixed(2)} vs ${(quiet.serverCpuMs + quiet.databaseCpuMs).toFixed(2)} ms); ` +
       `${still} ${share >= 0.8 ? '✓' : '✗ (≥ 80 %)'}`,

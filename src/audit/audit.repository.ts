@@ -13,9 +13,9 @@ import { AuditEventEntity } from './entities/audit-event.entity';
 /** Rows per INSERT: well inside both dialects' limits on bound parameters (16 columns each). */
 const INSERT_CHUNK = 500;
 /** Rows per DELETE while pruning, so a large backlog never holds a long lock. */
-const PRUNE_CHUNK = 1_000;
+const PRUNE_CHUNK = 500;
 /** The pause between two DELETEs of a prune, so that a backlog of millions leaves the API room. */
-const PRUNE_PAUSE_MS = 50;
+const PRUNE_PAUSE_MS = 500;
 
 export interface AuditFilter {
   /** Internal organization id; undefined: every organization (site administrators). */
