@@ -8,7 +8,7 @@ export class RunOptions1795785763346 implements MigrationInterface {
             DROP INDEX "ix_runs_workspace_created"
         `);
     await queryRunner.query(`
-            DROP INDEX "ix_runs_workspace_status"
+            DROP INDEX "ix_runs_workspace_status_created"
         `);
     await queryRunner.query(`
             CREATE TABLE "temporary_runs" (
@@ -103,7 +103,7 @@ export class RunOptions1795785763346 implements MigrationInterface {
             CREATE INDEX "ix_runs_workspace_created" ON "runs" ("workspace_id", "created_at")
         `);
     await queryRunner.query(`
-            CREATE INDEX "ix_runs_workspace_status" ON "runs" ("workspace_id", "status")
+            CREATE INDEX "ix_runs_workspace_status_created" ON "runs" ("workspace_id", "status", "created_at")
         `);
     await queryRunner.query(`
             DROP INDEX "uq_configuration_versions_workspace_created"
@@ -234,7 +234,7 @@ export class RunOptions1795785763346 implements MigrationInterface {
             CREATE UNIQUE INDEX "uq_configuration_versions_workspace_created" ON "configuration_versions" ("workspace_id", "created_at")
         `);
     await queryRunner.query(`
-            DROP INDEX "ix_runs_workspace_status"
+            DROP INDEX "ix_runs_workspace_status_created"
         `);
     await queryRunner.query(`
             DROP INDEX "ix_runs_workspace_created"
@@ -320,7 +320,7 @@ export class RunOptions1795785763346 implements MigrationInterface {
             DROP TABLE "temporary_runs"
         `);
     await queryRunner.query(`
-            CREATE INDEX "ix_runs_workspace_status" ON "runs" ("workspace_id", "status")
+            CREATE INDEX "ix_runs_workspace_status_created" ON "runs" ("workspace_id", "status", "created_at")
         `);
     await queryRunner.query(`
             CREATE INDEX "ix_runs_workspace_created" ON "runs" ("workspace_id", "created_at")
