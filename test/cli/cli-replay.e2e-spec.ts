@@ -37,7 +37,7 @@ const URL_ABSOLUTE = /^http:\/\/127\.0\.0\.1:\d+\//;
  * is one command, in the order a user types them, on one workspace; the reference executor with
  * the stand-in tool does the runs. Each asserts the calls made (CliSession.since), the fields the
  * CLI dereferences at each step (§5.10, cli-expectations.ts) and the headers it reads (§5.3). A saved plan
- * (`plan -out`, `planned_and_saved`) follows the same pattern in its own suite.
+ * (`plan -out`, `planned_and_saved`) is planned, then applied from its bookmark.
  */
 describe('the CLI, call by call', () => {
   let t: TestApp;
@@ -258,7 +258,9 @@ describe('the CLI, call by call', () => {
     // banner the plan log showed: the executor's header is those lines, the outcome comes after.
     const lines = log.split('\n');
     expect(lines[0]).toMatch(/^Terraform /);
-    expect(lines.slice(3).join('\n')).toContain('Apply complete! Resources: 2 added, 0 changed, 0 destroyed.');
+    expect(lines.slice(3).join('\n')).toContain(
+      'Apply complete! Resources: 2 added, 0 changed, 0 destroyed.',
+    );
     const done = (await cli.api('GET', `/runs/${run.id}`)).body.data;
     expectCliRun(done, workspaceId, 'applied');
     const ws = await cli.readWorkspace();
@@ -271,6 +273,48 @@ describe('the CLI, call by call', () => {
       `GET /api/v2/runs/${run.id} 200`,
       `GET /api/v2/applies/${run.relationships.apply.data.id} 200`,
       `GET /api/v2/runs/${run.id} 200`,
+    ]);
+  });
+
+  it('plan -out, then apply of the saved plan: planned_and_saved, confirmed later from its bookmark', async () => {
+    const from = cli.calls.length;
+    // `plan -out`: the configuration is provisional and the run saves its plan (§5.5 steps 2, 5, 12).
+    const { cv, run } = await remotePlan({ provisional: true }, { 'auto-apply': false, 'save-plan': true });
+    expect(cv.attributes).toMatchObject({ status: 'uploaded', provisional: true, speculative: false });
+    expectCliRun(run, workspaceId, 'planned_and_saved');
+    expect(run.attributes).toMatchObject({ 'save-plan': true, 'has-changes': true });
+    expect(run.attributes.actions).toMatchObject({ 'is-confirmable': true, 'is-discardable': true });
+    // Until it is applied, a saved plan is not the workspace's current run and holds no lock.
+    const meanwhile = (await cli.readWorkspace()).body.data;
+    expect(meanwhile.relationships['current-run'].data?.id).not.toBe(run.id);
+    expect(meanwhile.attributes.locked).toBe(false);
+
+    // `apply <bookmark>`: the run with its workspace, confirmable, then applied (§5.6).
+    const applyFrom = cli.calls.length;
+    expect((await cli.readWorkspace()).body.data.attributes.permissions['can-queue-apply']).toBe(true);
+    const saved = await cli.api('GET', `/runs/${run.id}?include=workspace`);
+    expect(saved.body.data.relationships.workspace.data).toEqual({ id: workspaceId, type: 'workspaces' });
+    expect(saved.body.data.attributes.actions['is-confirmable']).toBe(true);
+    const confirm = await cli.api('POST', `/runs/${run.id}/actions/apply`, { comment: 'saved plan' });
+    expect(confirm.status).toBe(202);
+    await cli.waitForRun(workspaceId, run.id);
+    const { log } = await cli.readLog('applies', run.relationships.apply.data.id);
+    expect(log.split('\n').slice(3).join('\n')).toContain('Apply complete!');
+    expectCliRun((await cli.api('GET', `/runs/${run.id}`)).body.data, workspaceId, 'applied');
+    const after = (await cli.readWorkspace()).body.data;
+    expect(after.relationships['current-run']).toEqual({ data: { id: run.id, type: 'runs' } });
+    expect(after.attributes.locked).toBe(false);
+    const version = (await cli.api('GET', `/configuration-versions/${cv.id}`)).body.data;
+    expect(version.attributes.provisional).toBe(false);
+    expect(cli.since(from).slice(0, 2)).toEqual([
+      `GET /api/v2/organizations/${org}/workspaces/${cli.workspaceName} 200`,
+      `POST /api/v2/workspaces/${workspaceId}/configuration-versions 201`,
+    ]);
+    expectInOrder(cli, applyFrom, [
+      `GET /api/v2/organizations/${org}/workspaces/${cli.workspaceName} 200`,
+      `GET /api/v2/runs/${run.id}?include=workspace 200`,
+      `POST /api/v2/runs/${run.id}/actions/apply 202`,
+      `GET /api/v2/applies/${run.relationships.apply.data.id} 200`,
     ]);
   });
 
