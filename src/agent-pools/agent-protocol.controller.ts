@@ -51,6 +51,10 @@ export class AgentProtocolController {
         organization: { type: 'string' },
         'poll-interval-seconds': { type: 'integer' },
         'heartbeat-interval-seconds': { type: 'integer' },
+        'claim-wait-max-seconds': {
+          type: 'integer',
+          description: 'The longest `wait` a claim may ask for (CLAIM_WAIT_MAX_SECONDS)',
+        },
       },
     },
   })

@@ -10,6 +10,8 @@ export interface Registration {
   organization: string;
   'poll-interval-seconds': number;
   'heartbeat-interval-seconds': number;
+  /** The longest `wait` (seconds) `POST /api/v2/agent/jobs/claim` accepts; 0: claims never wait. */
+  'claim-wait-max-seconds': number;
 }
 
 /**

@@ -10,6 +10,7 @@ import { DomainError, notFound } from '../common/errors/domain-error';
 import { PageParams } from '../common/jsonapi/pagination';
 import { newId } from '../common/ids';
 import { OrganizationsService } from '../organizations/organizations.service';
+import { AppConfig } from '../config/app-config';
 import { AgentTokenContext, HEARTBEAT_INTERVAL_SECONDS, POLL_INTERVAL_SECONDS } from './agent-context';
 import { AgentAuthService } from './agent-auth.service';
 import { AgentPoolsService } from './agent-pools.service';
@@ -26,6 +27,7 @@ export class AgentsService {
     private readonly organizations: OrganizationsService,
     private readonly auth: AgentAuthService,
     private readonly permissions: PermissionService,
+    private readonly config: AppConfig,
     @InjectDataSource() private readonly ds: DataSource,
   ) {}
 
@@ -62,6 +64,7 @@ export class AgentsService {
       organization: organization.name,
       'poll-interval-seconds': POLL_INTERVAL_SECONDS,
       'heartbeat-interval-seconds': HEARTBEAT_INTERVAL_SECONDS,
+      'claim-wait-max-seconds': this.config.claimWaitMaxSeconds,
     };
   }
 

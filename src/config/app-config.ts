@@ -191,6 +191,13 @@ export class AppConfig {
   readonly maxStateBytes: number;
   /** Seconds without a heartbeat after which a claimed job and its run are errored (EXECUTOR_TIMEOUT). */
   readonly executorTimeoutSeconds: number;
+  /** The longest an executor's claim may wait for a job (CLAIM_WAIT_MAX_SECONDS; 0: claims never wait). */
+  readonly claimWaitMaxSeconds: number;
+  /**
+   * How often a process with waiting claims asks the database whether another node queued a job
+   * (CLAIM_WAIT_CHECK_MS); with REDIS_URL the nodes tell each other and this check is a backstop.
+   */
+  readonly claimWaitCheckMs: number;
   /** Bytes of a plan's or apply's log kept; past it the head is cut and the tail kept (MAX_RUN_LOG_BYTES). */
   readonly maxRunLogBytes: number;
   readonly maxShasumsBytes: number;
@@ -302,6 +309,8 @@ export class AppConfig {
     this.archiveInspectionQueue = int(env, 'ARCHIVE_INSPECTION_QUEUE', 64, 0, 100_000);
     this.maxStateBytes = int(env, 'MAX_STATE_BYTES', 64 * 1024 * 1024, 1, 1024 * 1024 * 1024);
     this.executorTimeoutSeconds = int(env, 'EXECUTOR_TIMEOUT', 120, 5, 86400);
+    this.claimWaitMaxSeconds = int(env, 'CLAIM_WAIT_MAX_SECONDS', 30, 0, 300);
+    this.claimWaitCheckMs = int(env, 'CLAIM_WAIT_CHECK_MS', 500, 50, 60000);
     this.maxRunLogBytes = int(env, 'MAX_RUN_LOG_BYTES', 5 * 1024 * 1024, 1024, 1024 * 1024 * 1024);
     this.maxProviderBinaryBytes = int(env, 'MAX_PROVIDER_BINARY_BYTES', 500 * 1024 * 1024, 1);
     this.maxModuleArchiveBytes = int(env, 'MAX_MODULE_ARCHIVE_BYTES', 100 * 1024 * 1024, 1);

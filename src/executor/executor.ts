@@ -24,6 +24,9 @@ export type Logger = (message: string) => void;
 /** A failure the job report names as it is (the operator's command failed, the run was canceled). */
 class JobFailure extends Error {}
 
+/** The longest the executor asks a claim to wait for a job, whatever the server allows. */
+const MAX_CLAIM_WAIT_SECONDS = 30;
+
 /** Slows down after failed polls (Plinth restarting, network down), up to a minute between tries. */
 const MAX_BACKOFF_MS = 60_000;
 
@@ -77,13 +80,17 @@ export class Executor {
       this.log(`cannot read the reports kept from an earlier start: ${(err as Error).message}`);
     }
     const pollMs = registration['poll-interval-seconds'] * 1000;
+    // Long polls: Plinth answers as soon as a job is queued. A server that does not offer it (no
+    // claim-wait-max-seconds) is polled every poll-interval-seconds.
+    const waitSeconds = Math.min(registration['claim-wait-max-seconds'] ?? 0, MAX_CLAIM_WAIT_SECONDS);
     let done = 0;
     let failures = 0;
     while (!signal?.aborted) {
       await this.resend();
       let job: Job | null;
+      const started = Date.now();
       try {
-        job = await this.client.claim();
+        job = await this.client.claim(waitSeconds);
         failures = 0;
       } catch (err) {
         failures++;
@@ -92,7 +99,8 @@ export class Executor {
         continue;
       }
       if (!job) {
-        await sleep(pollMs, signal);
+        // Answered before the wait was up (Plinth is stopping, or does not wait): pause as a poller does.
+        if (waitSeconds === 0 || Date.now() - started < waitSeconds * 1000) await sleep(pollMs, signal);
         continue;
       }
       await this.runJob(job, registration, signal);

@@ -52,9 +52,16 @@ export class ProtocolClient {
     return registration;
   }
 
-  /** The next job of the pool, or null when there is none. */
-  async claim(): Promise<Job | null> {
-    const body = (await this.call('/jobs/claim', undefined, [200, 204])) as { job: Job } | undefined;
+  /**
+   * The next job of the pool, or null when there is none. With `waitSeconds`, Plinth holds the
+   * call until a job is queued or the time is up (a long poll); the call's own time limit grows by
+   * as much.
+   */
+  async claim(waitSeconds = 0): Promise<Job | null> {
+    const path = waitSeconds > 0 ? `/jobs/claim?wait=${waitSeconds}` : '/jobs/claim';
+    const body = (await this.call(path, undefined, [200, 204], undefined, waitSeconds * 1000)) as
+      | { job: Job }
+      | undefined;
     return body?.job ?? null;
   }
 
@@ -106,7 +113,13 @@ export class ProtocolClient {
     await this.upload(target.toString(), bytes, true);
   }
 
-  private async call(path: string, body: unknown, expected: number[], agentId?: string): Promise<unknown> {
+  private async call(
+    path: string,
+    body: unknown,
+    expected: number[],
+    agentId?: string,
+    extraMs = 0,
+  ): Promise<unknown> {
     const headers: Record<string, string> = {
       Authorization: `Bearer ${this.token}`,
       'Content-Type': 'application/json',
@@ -117,7 +130,7 @@ export class ProtocolClient {
       method: 'POST',
       headers,
       body: body === undefined ? undefined : JSON.stringify(body),
-      signal: AbortSignal.timeout(this.timeoutMs),
+      signal: AbortSignal.timeout(this.timeoutMs + extraMs),
     });
     const text = await res.text();
     if (!expected.includes(res.status)) throw failure(`POST ${path}`, res, text);

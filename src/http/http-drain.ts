@@ -16,11 +16,20 @@ export class HttpDrain implements BeforeApplicationShutdown {
   private readonly inFlight = new InFlight();
   private draining = false;
   private server?: Server;
+  private readonly drainListeners: (() => void)[] = [];
 
   constructor(
     private readonly adapterHost: HttpAdapterHost,
     private readonly config: AppConfig,
   ) {}
+
+  /**
+   * Told when the drain starts, before it waits for requests in flight: requests that would wait
+   * on their own (a claim waiting for a job) answer now instead of holding the shutdown up.
+   */
+  onDrain(listener: () => void): void {
+    this.drainListeners.push(listener);
+  }
 
   get pending(): number {
     return this.inFlight.size;
@@ -40,6 +49,7 @@ export class HttpDrain implements BeforeApplicationShutdown {
   }
 
   async beforeApplicationShutdown(): Promise<void> {
+    for (const listener of this.drainListeners) listener();
     const server = this.adapterHost.httpAdapter?.getHttpServer() as Server | undefined;
     if (!server?.listening) return;
     this.server = server;

@@ -1,19 +1,29 @@
-import { Body, Controller, HttpCode, Param, Post, Res, UseGuards } from '@nestjs/common';
+import { Body, Controller, HttpCode, Param, Post, Query, Res, UseGuards } from '@nestjs/common';
 import type { Response } from 'express';
-import { ApiBearerAuth, ApiBody, ApiHeader, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBearerAuth,
+  ApiBody,
+  ApiHeader,
+  ApiOperation,
+  ApiQuery,
+  ApiResponse,
+  ApiTags,
+} from '@nestjs/swagger';
 import { AgentContext } from '../agent-pools/agent-context';
 import { AgentTokenGuard } from '../agent-pools/agent-token.guard';
 import { CurrentAgent } from '../agent-pools/current-agent.decorator';
 import { API_V2 } from '../common/api-prefix';
 import { Public } from '../common/auth/public.decorator';
 import { LeavesAccessAlone, UnchangedWhen } from '../http/write-effects';
-import { badRequest } from '../common/errors/domain-error';
+import { badRequest, DomainError } from '../common/errors/domain-error';
 import { validateAttributes } from '../common/jsonapi/body';
 import { ApiErrors } from '../common/jsonapi/openapi';
 import { LinkOrigin } from '../storage/link-origin.decorator';
 import { FinishJobBody, FinishPolicyEvaluationBody } from './dto/finish-job.dto';
 import { JobPayload } from '../agent-pools/agent-protocol.types';
 import { RunJobsService } from './run-jobs.service';
+import { parseClaimWait } from './claim-waiters';
+import { JobSignals } from './job-signals.service';
 import { JobReport } from './run-rules';
 
 const JOB_SCHEMA = {
@@ -135,7 +145,10 @@ function asObject(body: unknown): Record<string, unknown> {
 @LeavesAccessAlone()
 @Controller(`${API_V2}/agent/jobs`)
 export class RunJobsController {
-  constructor(private readonly jobs: RunJobsService) {}
+  constructor(
+    private readonly jobs: RunJobsService,
+    private readonly signals: JobSignals,
+  ) {}
 
   @Post('claim')
   @HttpCode(200)
@@ -144,17 +157,38 @@ export class RunJobsController {
     summary: "Claim the next job of the agent's pool: 200 with the job, 204 when there is none",
     description:
       'A pool serves the jobs queued for it, and, when organization-scoped, the jobs of workspaces of ' +
-      'its organization that name no pool. Each job is handed out exactly once.',
+      'its organization that name no pool. Each job is handed out exactly once. With `wait`, a claim ' +
+      'that finds no job waits up to that many seconds and answers as soon as one is queued (a long ' +
+      'poll); 204 when none came, or at once when the server stops.',
+  })
+  @ApiQuery({
+    name: 'wait',
+    required: false,
+    description:
+      'Seconds to wait for a job when there is none, 0 to CLAIM_WAIT_MAX_SECONDS (default 30, given at ' +
+      'registration as claim-wait-max-seconds); absent: answer at once',
+    schema: { type: 'integer', minimum: 0 },
   })
   @ApiResponse({ status: 200, schema: JOB_SCHEMA })
   @ApiResponse({ status: 204, description: 'No work' })
-  @ApiErrors(401)
+  @ApiErrors(401, 422)
   async claim(
     @CurrentAgent() agent: AgentContext,
     @LinkOrigin() origin: string,
+    @Query('wait') rawWait: unknown,
     @Res({ passthrough: true }) res: Response,
   ): Promise<{ job: JobPayload } | undefined> {
-    const job = await this.jobs.claim(agent, origin);
+    const max = this.signals.maxWaitSeconds;
+    const wait = parseClaimWait(rawWait, max);
+    if (wait === null) {
+      throw new DomainError('invalid', [
+        { detail: `wait must be a whole number of seconds from 0 to ${max}`, parameter: 'wait' },
+      ]);
+    }
+    // The executor hung up: its wait ends, and no job is claimed for it from then on.
+    const gone = new AbortController();
+    if (wait > 0) res.once('close', () => gone.abort());
+    const job = await this.jobs.claim(agent, origin, wait * 1000, gone.signal);
     // 200 with a job or 204 without: the one status a returned value cannot choose.
     if (!job) res.status(204);
     return job ? { job } : undefined;

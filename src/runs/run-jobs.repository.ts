@@ -47,6 +47,21 @@ export class RunJobsRepository {
     return rows.map((r) => r.id);
   }
 
+  /**
+   * How many jobs wait in each scope (pool, or organization for jobs without a pool): the one
+   * check per process that lets waiting claims learn of jobs other nodes queued. Reads only the
+   * queued part of ix_run_jobs_claimable.
+   */
+  async queuedScopes(): Promise<{ poolId: string | null; organizationId: string; count: number }[]> {
+    const rows = await readRows<{ agent_pool_id: string | null; organization_id: string; n: unknown }>(
+      this.repo.manager.connection,
+      'SELECT agent_pool_id, organization_id, COUNT(*) AS n FROM run_jobs WHERE status = ? ' +
+        'GROUP BY agent_pool_id, organization_id',
+      ['queued'],
+    );
+    return rows.map((r) => ({ poolId: r.agent_pool_id, organizationId: r.organization_id, count: Number(r.n) }));
+  }
+
   /** The compare-and-set that makes a claim exactly-once: only one agent moves a job out of `queued`. */
   async claim(manager: EntityManager, id: string, agentId: string, at: Date): Promise<boolean> {
     const changes = { status: 'claimed' as const, agentId, claimedAt: at, heartbeatAt: at };

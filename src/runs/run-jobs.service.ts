@@ -11,7 +11,8 @@ import { WorkspacesService } from '../workspaces/workspaces.service';
 import { ConfigurationVersionsRepository } from './configuration-versions.repository';
 import { RunJobEntity } from './entities/run-job.entity';
 import { RunEntity } from './entities/run.entity';
-import { RunJobsRepository } from './run-jobs.repository';
+import { ClaimScope, RunJobsRepository } from './run-jobs.repository';
+import { JobSignals } from './job-signals.service';
 import { JobLinks, JobPayload } from '../agent-pools/agent-protocol.types';
 import { JOB_LINK_SECONDS, RunLinks } from './run-links';
 import { RunQueueService } from './run-queue.service';
@@ -63,20 +64,50 @@ export class RunJobsService {
     private readonly handoffs: StateHandoffRegistry,
     private readonly snapshots: RunSnapshotsService,
     private readonly clock: Clock,
+    private readonly signals: JobSignals,
     @InjectDataSource() private readonly ds: DataSource,
   ) {}
 
+  /**
+   * The next job of the agent's pool; when there is none, waits up to `waitMs` for one to be queued
+   * (a long poll) and claims it then. Null when none came, the executor hung up (`signal`) or the
+   * process stops. A waiting claim costs no query until a job of its scope is queued.
+   */
+  async claim(
+    agent: AgentContext,
+    origin: string,
+    waitMs = 0,
+    signal?: AbortSignal,
+  ): Promise<JobPayload | null> {
+    const scope = {
+      poolId: agent.poolId,
+      organizationId: agent.organizationId,
+      organizationScoped: agent.organizationScoped,
+    };
+    const waiters = this.signals.waiters;
+    const deadline = performance.now() + waitMs;
+    for (;;) {
+      const mark = waiters.mark(scope);
+      const job = await this.claimNow(agent, scope, origin);
+      if (job) return job;
+      const left = deadline - performance.now();
+      if (left <= 0 || signal?.aborted || waiters.isClosed) return null;
+      // A job queued while the read ran may not have been in it: read again rather than wait.
+      if (waiters.wokenSince(scope, mark)) continue;
+      const outcome = await waiters.wait(scope, left, signal);
+      if (typeof outcome !== 'object') return null;
+      if (signal?.aborted) {
+        // Woken, but gone: the job is another waiter's.
+        waiters.wake(outcome.woken);
+        return null;
+      }
+    }
+  }
+
   /** The next job of the agent's pool, or null when there is none (one indexed read, no write). */
-  async claim(agent: AgentContext, origin: string): Promise<JobPayload | null> {
+  private async claimNow(agent: AgentContext, scope: ClaimScope, origin: string): Promise<JobPayload | null> {
     for (let round = 0; round < 3; round++) {
-      const candidates = await this.jobs.candidates(
-        {
-          poolId: agent.poolId,
-          organizationId: agent.organizationId,
-          organizationScoped: agent.organizationScoped,
-        },
-        CANDIDATES,
-      );
+      const candidates = await this.jobs.candidates(scope, CANDIDATES);
       if (!candidates.length) return null;
       // Start at a different candidate per claimer so that a burst of claims does not all collide.
       const offset = Math.floor(Math.random() * candidates.length);

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { Clock, strictlyAfter } from '../common/clock';
+import { afterCommit } from '../common/sql/transaction';
 import { notFound } from '../common/errors/domain-error';
 import { newId } from '../common/ids';
 import { isoSecondsOffset } from '../common/jsonapi/timestamps';
@@ -15,6 +16,7 @@ import { RunEntity } from './entities/run.entity';
 import { PolicyGateRegistry } from './policy-gate.registry';
 import { RunEventsRegistry } from './run-events.registry';
 import { RunJobsRepository } from './run-jobs.repository';
+import { JobSignals } from './job-signals.service';
 import {
   AFTER_CANCEL_REQUEST,
   assertRunMove,
@@ -75,6 +77,7 @@ export class RunQueueService {
     private readonly clock: Clock,
     private readonly events: RunEventsRegistry,
     private readonly snapshots: RunSnapshotsService,
+    private readonly signals: JobSignals,
   ) {}
 
   /**
@@ -319,5 +322,8 @@ export class RunQueueService {
       createdAt: this.clock.now(),
     });
     await this.jobs.insert(manager, job);
+    // Claims waiting for this scope hear of the job once they can read it.
+    const scope = { poolId: ws.agentPoolId, organizationId: ws.organizationId };
+    afterCommit(manager, () => this.signals.queued(scope));
   }
 }

@@ -26,6 +26,7 @@ import { RunCommentsService } from './run-comments.service';
 import { RunJobsController } from './run-jobs.controller';
 import { RunJobsRepository } from './run-jobs.repository';
 import { RunJobsService } from './run-jobs.service';
+import { JobSignals } from './job-signals.service';
 import { RunTimeoutsService } from './run-timeouts.service';
 import { RunTriggerFiring } from './run-trigger-firing';
 import { PlanOutputService } from './plan-output.service';
@@ -91,6 +92,7 @@ import { StateHandoffRegistry } from './state-handoff.registry';
     RunsPresenter,
     RunTriggerFiring,
     RunJobsService,
+    JobSignals,
     RunTimeoutsService,
     PolicyGateRegistry,
     StateHandoffRegistry,

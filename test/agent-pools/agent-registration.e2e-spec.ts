@@ -87,6 +87,7 @@ describe('agent tokens and executor registration', () => {
       organization: org,
       'poll-interval-seconds': 1,
       'heartbeat-interval-seconds': 10,
+      'claim-wait-max-seconds': 30,
     });
     const agentId = res.body['agent-id'];
     // The new agent's URL, as every 201 carries one: the links.self of the agent it shows.

@@ -64,9 +64,42 @@ export async function inTransaction<T>(
 ): Promise<T> {
   // On SQLite a nested transaction would wait forever in the queue behind its own parent.
   if (holdsTransaction()) throw new SecondConnectionError();
-  const once = () => ds.transaction((manager) => withinTransaction(() => work(manager)));
+  const once = async () => {
+    let committed: EntityManager | undefined;
+    const result = await ds.transaction(async (manager) => {
+      committed = manager;
+      return withinTransaction(() => work(manager));
+    });
+    if (committed) runAfterCommit(committed);
+    return result;
+  };
   const queue = queueFor(ds);
   return retried(() => (queue ? queue.run(once) : once()), attempts);
+}
+
+/** What each transaction asked to run once it has committed; an attempt that rolls back is forgotten. */
+const afterCommits = new WeakMap<EntityManager, (() => void)[]>();
+
+/**
+ * Runs `effect` once the transaction of `manager` (one `inTransaction` attempt) has committed, and
+ * never if it rolls back: telling others of rows they can only read after the commit. Outside a
+ * transaction it runs at once. `effect` must not throw.
+ */
+export function afterCommit(manager: EntityManager, effect: () => void): void {
+  if (!manager.queryRunner?.isTransactionActive) {
+    effect();
+    return;
+  }
+  const effects = afterCommits.get(manager);
+  if (effects) effects.push(effect);
+  else afterCommits.set(manager, [effect]);
+}
+
+function runAfterCommit(manager: EntityManager): void {
+  const effects = afterCommits.get(manager);
+  if (!effects) return;
+  afterCommits.delete(manager);
+  for (const effect of effects) effect();
 }
 
 /**
