@@ -90,9 +90,11 @@ export class Executor {
       let job: Job | null;
       const started = Date.now();
       try {
-        job = await this.client.claim(waitSeconds);
+        job = await this.client.claim(waitSeconds, signal);
         failures = 0;
       } catch (err) {
+        // Stopped while waiting for a job: hang up, nothing to report.
+        if (signal?.aborted) return;
         failures++;
         this.log(`claim failed: ${(err as Error).message}`);
         await sleep(Math.min(pollMs * 2 ** failures, MAX_BACKOFF_MS), signal);

@@ -57,11 +57,10 @@ export class ProtocolClient {
    * call until a job is queued or the time is up (a long poll); the call's own time limit grows by
    * as much.
    */
-  async claim(waitSeconds = 0): Promise<Job | null> {
+  async claim(waitSeconds = 0, signal?: AbortSignal): Promise<Job | null> {
     const path = waitSeconds > 0 ? `/jobs/claim?wait=${waitSeconds}` : '/jobs/claim';
-    const body = (await this.call(path, undefined, [200, 204], undefined, waitSeconds * 1000)) as
-      | { job: Job }
-      | undefined;
+    const wait = { extraMs: waitSeconds * 1000, signal };
+    const body = (await this.call(path, undefined, [200, 204], undefined, wait)) as { job: Job } | undefined;
     return body?.job ?? null;
   }
 
@@ -118,7 +117,8 @@ export class ProtocolClient {
     body: unknown,
     expected: number[],
     agentId?: string,
-    extraMs = 0,
+    /** A long poll: more time, and hanging up when the executor stops. */
+    wait?: { extraMs: number; signal?: AbortSignal },
   ): Promise<unknown> {
     const headers: Record<string, string> = {
       Authorization: `Bearer ${this.token}`,
@@ -130,12 +130,16 @@ export class ProtocolClient {
       method: 'POST',
       headers,
       body: body === undefined ? undefined : JSON.stringify(body),
-      signal: AbortSignal.timeout(this.timeoutMs + extraMs),
+      signal: withStop(AbortSignal.timeout(this.timeoutMs + (wait?.extraMs ?? 0)), wait?.signal),
     });
     const text = await res.text();
     if (!expected.includes(res.status)) throw failure(`POST ${path}`, res, text);
     return text ? (JSON.parse(text) as unknown) : undefined;
   }
+}
+
+function withStop(timeout: AbortSignal, stop?: AbortSignal): AbortSignal {
+  return stop ? AbortSignal.any([timeout, stop]) : timeout;
 }
 
 function failure(what: string, res: Response, text?: string): ProtocolError {

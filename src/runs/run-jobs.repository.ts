@@ -59,7 +59,11 @@ export class RunJobsRepository {
         'GROUP BY agent_pool_id, organization_id',
       ['queued'],
     );
-    return rows.map((r) => ({ poolId: r.agent_pool_id, organizationId: r.organization_id, count: Number(r.n) }));
+    return rows.map((r) => ({
+      poolId: r.agent_pool_id,
+      organizationId: r.organization_id,
+      count: Number(r.n),
+    }));
   }
 
   /** The compare-and-set that makes a claim exactly-once: only one agent moves a job out of `queued`. */
