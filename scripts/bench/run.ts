@@ -17,6 +17,8 @@
  *   BENCH_RUN_EXECUTORS=8  executors of the runs-while-reading scenario (each runs runs end to end)
  *   BENCH_NOTIFY_WORKSPACES=50, BENCH_NOTIFY_EXECUTORS=4  the notifications scenario (notifications.ts):
  *                          20 configurations per workspace, one run per workspace in the burst
+ *   BENCH_WAIT_JOBS=20     runs queued per latency figure of the claim-waits scenario (its fleet:
+ *                          BENCH_EXECUTORS; a second server on the same database for the other node)
  *   BENCH_SKIP_BUILD=1     use the existing dist/
  *   BENCH_PROFILE=dir      run the server with --cpu-prof into dir (summarise with profile-top.ts)
  *   BENCH_JSON=file        also write the measurements as JSON
@@ -40,6 +42,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { resolve } from 'node:path';
+import { claimWaits } from './claim-waits';
 import { Api, bootstrapAdmin, inParallel } from './http';
 import { historyScenarios, historyTable, setUpHistory } from './history';
 import { measurePruning } from './history-pruning';
@@ -256,6 +259,47 @@ async function main(): Promise<void> {
           `CPU/poll: server ${m.serverCpuMs.toFixed(3)} ms, database ${m.databaseCpuMs.toFixed(3)} ms`,
       );
       results.push(m);
+    }
+
+    if (wanted('claim-waits')) {
+      const executors = Number(env.BENCH_EXECUTORS ?? '200');
+      log(`→ claim-waits: ${executors} idle executors polling once a second, then waiting (long poll)`);
+      // Another node on the same database, without Redis: it hears of jobs through its periodic check.
+      const other = await BenchServer.start({ db, workers, logName: 'server-2.log' });
+      try {
+        const r = await claimWaits(
+          api,
+          {
+            origin: running.origin,
+            otherOrigin: other.origin,
+            executors,
+            perToken: 20,
+            seconds: duration,
+            jobs: Number(env.BENCH_WAIT_JOBS ?? '20'),
+          },
+          { server: () => running.cpuSeconds() + other.cpuSeconds(), database: databaseCpuSeconds },
+        );
+        const core = (x: { serverCore: number; databaseCore: number }) =>
+          `server ${x.serverCore.toFixed(1)} %, database ${x.databaseCore.toFixed(1)} %, ` +
+          `total ${(x.serverCore + x.databaseCore).toFixed(1)} % of a core`;
+        const lines = [
+          `claim-waits: ${executors} idle executors, ${duration} s each (CPU of both servers and the database)`,
+          `  polling once a second: ${core(r.polling)} (${r.polling.claims} claims)`,
+          `  waiting (?wait=30):    ${core(r.waiting)} (${r.waiting.claims} claims)`,
+          `  job queued while they wait, request to claim: same node p50 ${r.sameNode.p50} ms, ` +
+            `p95 ${r.sameNode.p95} ms, max ${r.sameNode.max} ms (the run's create alone: p50 ${r.sameNode.create} ms)`,
+          ...(r.otherNode
+            ? [
+                `  other node, no Redis: p50 ${r.otherNode.p50} ms, p95 ${r.otherNode.p95} ms, ` +
+                  `max ${r.otherNode.max} ms (create p50 ${r.otherNode.create} ms)`,
+              ]
+            : []),
+        ];
+        for (const line of lines) log(line);
+        footer.push('', ...lines);
+      } finally {
+        await other.stop();
+      }
     }
 
     if (!only || only.has('scaling')) {

@@ -105,6 +105,8 @@ export interface ServerOptions {
   workers: number;
   /** Directory for V8 CPU profiles (`node --cpu-prof`), or none. */
   profileDir?: string;
+  /** Its log file in the data directory (`server.log`); a second server on the same database needs another. */
+  logName?: string;
 }
 
 /** The signing secret of the bench's servers (the reference server signs upload links with it too). */
@@ -120,7 +122,7 @@ export class BenchServer {
 
   static async start(opts: ServerOptions): Promise<BenchServer> {
     const port = await freePort();
-    const logPath = join(opts.db.dataDir, 'server.log');
+    const logPath = join(opts.db.dataDir, opts.logName ?? 'server.log');
     const log = createWriteStream(logPath);
     const nodeArgs = opts.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${opts.profileDir}`] : [];
     const child = spawn(process.execPath, [...nodeArgs, 'dist/main.js'], {

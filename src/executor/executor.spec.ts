@@ -68,6 +68,12 @@ class FakePlinth {
   onFinish?: (jobId: string) => void;
   heartbeatStatus: 'running' | 'canceled' = 'running';
   heartbeatSeconds = 10;
+  /** The registration's `claim-wait-max-seconds`; unset: the field is left out, as an older Plinth does. */
+  claimWaitMax?: number;
+  /** The `wait` of every claim (0 without one). */
+  readonly claimWaits: number[] = [];
+  /** Claims held waiting that started before this moment end with a 204. */
+  claimsReleasedAt = 0;
   private server!: Server;
   origin = '';
   private queued = 0;
@@ -75,7 +81,9 @@ class FakePlinth {
 
   async start(): Promise<void> {
     this.server = createServer((req, res) => {
-      void this.handle(req).then((answer) => {
+      let hungUp = false;
+      res.once('close', () => (hungUp = !res.writableFinished));
+      void this.handle(req, () => hungUp).then((answer) => {
         if (answer === 'drop') {
           req.socket.destroy();
           return;
@@ -153,7 +161,7 @@ class FakePlinth {
     return this.files.get(path)?.toString('utf8');
   }
 
-  private async handle(req: IncomingMessage): Promise<[number, unknown?] | 'drop'> {
+  private async handle(req: IncomingMessage, hungUp: () => boolean): Promise<[number, unknown?] | 'drop'> {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const body = Buffer.concat(chunks);
@@ -191,11 +199,22 @@ class FakePlinth {
           organization: 'acme',
           'poll-interval-seconds': 1,
           'heartbeat-interval-seconds': this.heartbeatSeconds,
+          ...(this.claimWaitMax === undefined ? {} : { 'claim-wait-max-seconds': this.claimWaitMax }),
         },
       ];
     }
     this.agentHeaders.push(req.headers['x-plinth-agent'] as string | undefined);
     if (path === '/api/v2/agent/jobs/claim') {
+      // A waiting claim is held until a job is queued or its time is up, as Plinth holds it.
+      const wait = Number(url.searchParams.get('wait') ?? 0);
+      this.claimWaits.push(wait);
+      const started = Date.now();
+      const until = started + wait * 1000;
+      while (!this.jobs.length && Date.now() < until && !hungUp() && started >= this.claimsReleasedAt) {
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      // The executor hung up: no job is handed to it.
+      if (hungUp() || started < this.claimsReleasedAt) return 'drop';
       const job = this.jobs.shift();
       return job ? [200, { job }] : [204];
     }
@@ -278,6 +297,8 @@ describe('Executor', () => {
     fake.onFinish = undefined;
     fake.onAppend = undefined;
     fake.agentHeaders.length = 0;
+    fake.claimWaits.length = 0;
+    fake.claimWaitMax = undefined;
   });
   afterEach(() => rmSync(workDir, { recursive: true, force: true }));
 
@@ -512,6 +533,38 @@ describe('Executor', () => {
     expect(fake.reports.get(second)?.status).toBe('finished');
     expect(logLines).toContain(`registered as ${fake.agentId} in pool apool-1`);
   });
+
+  it('waits in its claim for a job when Plinth offers it, and takes the job queued meanwhile', async () => {
+    fake.claimWaitMax = 5;
+    const running = executor({}, 1).run();
+    while (!fake.claimWaits.length) await new Promise((r) => setTimeout(r, 10));
+    const id = fake.queue('plan');
+    await running;
+    expect(fake.claimWaits).toEqual([5]);
+    expect(fake.reports.get(id)?.status).toBe('finished');
+  });
+
+  it('asks for no more than 30 s of waiting, and for none from a Plinth that does not offer it', async () => {
+    fake.claimWaitMax = 300;
+    fake.queue('plan');
+    await executor({}, 1).run();
+    fake.claimWaitMax = undefined;
+    fake.queue('plan');
+    await executor({}, 1).run();
+    expect(fake.claimWaits).toEqual([30, 0]);
+  });
+
+  it('hangs up a waiting claim when stopped', async () => {
+    fake.claimWaitMax = 30;
+    const stop = new AbortController();
+    const running = executor({}, 1).run(stop.signal);
+    while (!fake.claimWaits.length) await new Promise((r) => setTimeout(r, 10));
+    stop.abort();
+    // Within the test's time, far less than the 30 s the claim would otherwise wait.
+    await running;
+    expect(fake.claimWaits).toEqual([30]);
+    fake.claimsReleasedAt = Date.now() + 1;
+  }, 10_000);
 
   describe('policy evaluations', () => {
     /**
