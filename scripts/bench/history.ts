@@ -52,6 +52,9 @@ export interface HistorySetup {
   grow(scale: number): Promise<SeededHistory>;
 }
 
+/** A workspace made through the API, whose rows the seed copies (a variable: `name: '…'` reads as a scenario). */
+const TEMPLATE_WORKSPACE = 'history-template';
+
 export async function setUpHistory(
   api: Api,
   origin: string,
@@ -62,7 +65,7 @@ export async function setUpHistory(
     data: { type: 'organizations', attributes: { name: HISTORY_ORG, email: 'ops@bench-history.example' } },
   });
   await api.post(`/api/v2/organizations/${HISTORY_ORG}/workspaces`, {
-    data: { type: 'workspaces', attributes: { name: 'history-template' } },
+    data: { type: 'workspaces', attributes: { name: TEMPLATE_WORKSPACE } },
   });
   const ids = await organizationIds(db, HISTORY_ORG);
   const now = new Date();

@@ -266,9 +266,11 @@ describe('account, users, health and API documentation', () => {
         'projects-resource',
         'organizations-resource',
         'effective-tag-bindings-resource',
+        'workspace-outputs-resource',
         'users-resource',
         'teams-resource',
         'runs-resource',
+        'state-versions-resource',
       ]);
       const components = (doc as unknown as { components: { schemas: Record<string, ResourceSchema> } })
         .components;
@@ -276,9 +278,11 @@ describe('account, users, health and API documentation', () => {
         ['projects'],
         ['organizations'],
         ['effective-tag-bindings'],
+        ['workspace-outputs'],
         ['users'],
         ['teams'],
         ['runs'],
+        ['state-versions'],
       ]);
       const names = (list.parameters ?? []).map((p) => p.name);
       expect(names).toEqual(
