@@ -76,6 +76,31 @@ export class AgentPoolsRepository {
     await manager.getRepository(AgentPoolEntity).save(pool);
   }
 
+  /**
+   * A new pool and the workspaces it allows: plain inserts. Nothing is read or deleted first, since
+   * on MariaDB a locking read or a delete of rows that do not exist yet takes a gap lock, and two
+   * creates holding the same gap then deadlock on each other's insert.
+   */
+  async insert(
+    manager: EntityManager,
+    pool: AgentPoolEntity,
+    allowedWorkspaceIds: readonly string[],
+  ): Promise<void> {
+    // updateEntity(false): MariaDB's RETURNING of the defaulted flag would overwrite it with a raw 1.
+    await manager
+      .createQueryBuilder()
+      .insert()
+      .into(AgentPoolEntity)
+      .values(pool)
+      .updateEntity(false)
+      .execute();
+    if (allowedWorkspaceIds.length) {
+      await manager
+        .getRepository(AgentPoolWorkspaceEntity)
+        .insert(allowedWorkspaceIds.map((workspaceId) => ({ poolId: pool.id, workspaceId })));
+    }
+  }
+
   async replaceAllowedWorkspaces(
     manager: EntityManager,
     poolId: string,

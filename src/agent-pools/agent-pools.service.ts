@@ -124,7 +124,13 @@ export class AgentPoolsService implements OnModuleInit {
       createdAt: now,
       updatedAt: now,
     });
-    await this.saveUnique(pool, allowed ?? []);
+    // A new pool has no row to lock and no workspace using it yet: inserting it is all there is.
+    try {
+      await inTransaction(this.ds, (manager) => this.repo.insert(manager, pool, allowed ?? []));
+    } catch (err) {
+      if (isUniqueViolation(err)) throw invalidAttribute('name', 'has already been taken');
+      throw err;
+    }
     return this.view(pool, org.name);
   }
 
@@ -231,7 +237,7 @@ export class AgentPoolsService implements OnModuleInit {
   }
 
   /**
-   * Saves the pool and, when given, its allowed workspaces. A pool that stops allowing a workspace
+   * Saves a changed pool and, when given, its allowed workspaces. A pool that stops allowing a workspace
    * which uses it is refused: the workspace's jobs would have nowhere to go.
    */
   private async saveUnique(pool: AgentPoolEntity, allowed: string[] | undefined): Promise<void> {
