@@ -57,6 +57,21 @@ export class ConfigurationVersionsRepository {
     });
   }
 
+  /** Each workspace's configuration (as `newestUploaded`), in one query for all of them. */
+  currentOf(workspaceIds: readonly string[]): Promise<ConfigurationVersionEntity[]> {
+    if (!workspaceIds.length) return Promise.resolve([]);
+    const current = (alias: string) => `${alias}.status = 'uploaded' AND ${alias}.provisional = 0`;
+    return this.repo
+      .createQueryBuilder('cv')
+      .where('cv.workspace_id IN (:...workspaceIds)', { workspaceIds: [...new Set(workspaceIds)] })
+      .andWhere(current('cv'))
+      .andWhere(
+        `cv.created_at = (SELECT MAX(n.created_at) FROM configuration_versions n ` +
+          `WHERE n.workspace_id = cv.workspace_id AND ${current('n')})`,
+      )
+      .getMany();
+  }
+
   /** A provisional version becomes the workspace's configuration (a run of it applied). */
   async confirm(manager: EntityManager, id: string): Promise<void> {
     await this.writes.update({ provisional: false }, { id, provisional: true }, manager);

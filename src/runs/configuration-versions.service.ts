@@ -114,7 +114,19 @@ export class ConfigurationVersionsService implements OnModuleInit {
 
   /** Versions among `ids` whose workspace the principal may read, for `included` arrays. */
   async readable(p: Principal, ids: string[]): Promise<ConfigurationVersionEntity[]> {
-    const cvs = await this.repo.findByIds(ids);
+    return this.visible(p, await this.repo.findByIds(ids));
+  }
+
+  /** Each workspace's configuration (its newest uploaded version that is not provisional), if readable. */
+  async current(p: Principal, workspaceIds: readonly string[]): Promise<ConfigurationVersionEntity[]> {
+    return this.visible(p, await this.repo.currentOf(workspaceIds));
+  }
+
+  private async visible(
+    p: Principal,
+    cvs: ConfigurationVersionEntity[],
+  ): Promise<ConfigurationVersionEntity[]> {
+    if (!cvs.length) return [];
     const levels = await this.permissions.workspaceLevels(
       p,
       await this.workspaces.findByIds(cvs.map((cv) => cv.workspaceId)),

@@ -12,6 +12,7 @@ import { Principal } from '../common/auth/principal';
 import { ConfigurationVersionsController } from './configuration-versions.controller';
 import { ConfigurationVersionsRepository } from './configuration-versions.repository';
 import { configurationBlobPrefix, ConfigurationVersionsService } from './configuration-versions.service';
+import { serializeConfigurationVersion } from './configuration-versions.serializer';
 import { ConfigurationVersionEntity } from './entities/configuration-version.entity';
 import { RunCommentEntity } from './entities/run-comment.entity';
 import { RunJobEntity } from './entities/run-job.entity';
@@ -116,11 +117,27 @@ export class RunsModule {
     relations: WorkspaceRelationsRegistry,
     service: RunsService,
     presenter: RunsPresenter,
+    cvs: ConfigurationVersionsService,
   ) {
     // A workspace's `current-run`, and runs in its `included` (`current_run`, a run holding its lock).
     const readable = async (p: Principal, ids: string[]) =>
       presenter.resources(p, await service.readable(p, ids));
-    relations.registerRuns({ currentRunIds: (ids) => runs.currentRunIds(ids), readable });
+    relations.registerRuns({
+      currentRunIds: (ids) => runs.currentRunIds(ids),
+      readable,
+      readableWith: async (p, ids, nested, origin) => {
+        const shown = await service.readable(p, ids);
+        const resources = await presenter.resources(p, shown);
+        return [...resources, ...((await presenter.included(p, shown, nested, origin)) ?? [])];
+      },
+      currentConfigurationVersions: async (p, workspaceIds) =>
+        new Map(
+          (await cvs.current(p, workspaceIds)).map((cv) => [
+            cv.workspaceId,
+            serializeConfigurationVersion(cv),
+          ]),
+        ),
+    });
     relations.registerHolders('runs', readable);
     // A deleted workspace's (or organization's) configuration archives, logs and plans go with it.
     workspaceBlobs.register(async (manager, workspaceIds) => [

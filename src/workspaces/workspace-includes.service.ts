@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Principal } from '../common/auth/principal';
-import { Included, ResourceObject, toMany } from '../common/jsonapi/document';
+import { Included, ResourceObject, toMany, toOne } from '../common/jsonapi/document';
 import { OrganizationsService } from '../organizations/organizations.service';
 import { ProjectsService } from '../projects/projects.service';
 import { serializeEffectiveTagBinding } from '../tag-bindings/effective-tag-bindings.serializer';
@@ -17,8 +17,13 @@ export const WORKSPACE_INCLUDES = [
   'effective-tag-bindings',
   'locked-by',
   'current-run',
+  'current-run.plan',
+  'current-run.configuration-version',
+  'current-configuration-version',
   'current-state-version',
   'outputs',
+  // The real service's README of the configuration: Plinth keeps none, so this adds nothing.
+  'readme',
 ] as const;
 
 /**
@@ -45,6 +50,7 @@ export class WorkspaceIncludesService {
     views: readonly WorkspaceView[],
     include: readonly string[],
     resources: readonly ResourceObject[] = [],
+    origin = '',
   ): Promise<ResourceObject[] | undefined> {
     if (!include.length) return undefined;
     const included = new Included();
@@ -82,13 +88,46 @@ export class WorkspaceIncludesService {
         }
       });
     }
-    if (include.includes('current-run')) {
-      const ids = views.map((v) => v.currentRunId).filter((id): id is string => id !== null);
-      included.add(...(await this.relations.readableRuns(p, ids)));
-    }
+    await this.addRuns(p, views, include, resources, origin, included);
     if (include.includes('locked-by')) included.add(...(await this.lockHolders(p, views)));
     await this.addState(views, include, resources, included);
     return included.toArray();
+  }
+
+  /**
+   * `current-run` (also when only its plan or configuration version is asked for: the path to
+   * them), those of the run, and `current-configuration-version`, which also links it from each of
+   * `resources`.
+   */
+  private async addRuns(
+    p: Principal,
+    views: readonly WorkspaceView[],
+    include: readonly string[],
+    resources: readonly ResourceObject[],
+    origin: string,
+    included: Included,
+  ): Promise<void> {
+    const nested = [
+      ...(include.includes('current-run.plan') ? ['plan'] : []),
+      ...(include.includes('current-run.configuration-version') ? ['configuration-version'] : []),
+    ];
+    if (include.includes('current-run') || nested.length) {
+      const ids = views.map((v) => v.currentRunId).filter((id): id is string => id !== null);
+      included.add(...(await this.relations.readableRunsWith(p, ids, nested, origin)));
+    }
+    if (!include.includes('current-configuration-version')) return;
+    const current = await this.relations.currentConfigurationVersions(
+      p,
+      views.map((v) => v.workspace.id),
+    );
+    views.forEach((v, i) => {
+      const cv = current.get(v.workspace.id);
+      if (cv) included.add(cv);
+      const resource = resources[i];
+      if (resource?.relationships) {
+        resource.relationships['current-configuration-version'] = toOne('configuration-versions', cv?.id);
+      }
+    });
   }
 
   /**
@@ -110,7 +149,9 @@ export class WorkspaceIncludesService {
     if (!include.includes('outputs')) return;
     const outputs = await this.relations.stateOutputs(versionIds);
     views.forEach((v, i) => {
-      const own = v.workspace.currentStateVersionId ? (outputs.get(v.workspace.currentStateVersionId) ?? []) : [];
+      const own = v.workspace.currentStateVersionId
+        ? (outputs.get(v.workspace.currentStateVersionId) ?? [])
+        : [];
       included.add(...own);
       const resource = resources[i];
       if (resource?.relationships) {

@@ -33,6 +33,7 @@ import { WORKSPACE_INCLUDES, WorkspaceIncludesService } from './workspace-includ
 import { WorkspacesService, WorkspaceView } from './workspaces.service';
 import { serializeWorkspace, WORKSPACE_DOC, WORKSPACE_OUTPUT_DOC } from './workspaces.serializer';
 import { LeavesAccessAlone } from '../http/write-effects';
+import { LinkOrigin } from '../storage/link-origin.decorator';
 import { Sortable } from '../common/jsonapi/sort';
 
 const TYPE = { types: ['workspaces'] };
@@ -86,9 +87,17 @@ export class WorkspacesController {
     private readonly includes: WorkspaceIncludesService,
   ) {}
 
-  private async one(p: Principal, view: WorkspaceView, include: string[]): Promise<ResourceDocument> {
+  private async one(
+    p: Principal,
+    view: WorkspaceView,
+    include: string[],
+    origin: string,
+  ): Promise<ResourceDocument> {
     const resource = toResource(view);
-    return new ResourceDocument(resource, await this.includes.resolve(p, [view], include, [resource]));
+    return new ResourceDocument(
+      resource,
+      await this.includes.resolve(p, [view], include, [resource], origin),
+    );
   }
 
   @Get('organizations/:org/workspaces')
@@ -107,13 +116,14 @@ export class WorkspacesController {
     @Param('org') org: string,
     @Paging() paging: PageParams,
     @Includes(WORKSPACE_INCLUDES) include: string[],
+    @LinkOrigin() origin: string,
     @QueryValue('search[name]') search?: string,
     @QueryValue('filter[project][id]') projectId?: string,
     @TagFilters([/^filter\[project\]\[id\]$/]) tagged?: TagFilter[],
   ): Promise<CollectionDocument> {
     const page = await this.workspaces.list(p, org, { search, projectId, tagged }, paging);
     const resources = page.items.map(toResource);
-    const included = await this.includes.resolve(p, page.items, include, resources);
+    const included = await this.includes.resolve(p, page.items, include, resources, origin);
     return new CollectionDocument(resources, pageResult(page), included);
   }
 
@@ -134,9 +144,10 @@ export class WorkspacesController {
     @Param('org') org: string,
     @Param('name') name: string,
     @Includes(WORKSPACE_INCLUDES) include: string[],
+    @LinkOrigin() origin: string,
   ): Promise<ResourceDocument> {
     const ws = await this.workspaces.requireByName(p, org, name);
-    return this.one(p, await this.workspaces.view(p, ws), include);
+    return this.one(p, await this.workspaces.view(p, ws), include, origin);
   }
 
   @Patch('organizations/:org/workspaces/:name')
@@ -178,9 +189,10 @@ export class WorkspacesController {
     @CurrentPrincipal() p: Principal,
     @Param('id') id: string,
     @Includes(WORKSPACE_INCLUDES) include: string[],
+    @LinkOrigin() origin: string,
   ): Promise<ResourceDocument> {
     const ws = await this.workspaces.requireAccess(p, id);
-    return this.one(p, await this.workspaces.view(p, ws), include);
+    return this.one(p, await this.workspaces.view(p, ws), include, origin);
   }
 
   @Patch('workspaces/:id')

@@ -69,8 +69,13 @@ export const WORKSPACE_DOC: ResourceDoc = {
     'current-state-version': { type: 'state-versions' },
     'agent-pool': { type: 'agent-pools' },
     'current-run': { type: 'runs' },
+    'current-configuration-version': { type: 'configuration-versions' },
     outputs: { type: 'workspace-outputs', many: true },
     ...TAG_BINDING_RELATIONSHIP_DOCS,
+  },
+  includePaths: {
+    'current-run.plan': 'plans',
+    'current-run.configuration-version': 'configuration-versions',
   },
   links: ['self'],
 };
@@ -81,8 +86,8 @@ export const WORKSPACE_OUTPUT_DOC: ResourceDoc = {
   attributes: {
     name: str(),
     sensitive: bool(),
-    'output-type': str('The output\'s type, as the state gives it (`string`, `number`, `object`, …)'),
-    value: { description: 'The output\'s value; null when it is sensitive' },
+    'output-type': str("The output's type, as the state gives it (`string`, `number`, `object`, …)"),
+    value: { description: "The output's value; null when it is sensitive" },
   },
   links: ['self'],
 };

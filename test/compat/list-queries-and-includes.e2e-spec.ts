@@ -264,7 +264,7 @@ describe('project and workspace lists, as the official client queries them', () 
     });
 
     it('refuses an include it does not know with a 400', async () => {
-      const res = await owner.api.get(`/api/v2/organizations/${org}/workspaces?include=readme`).expect(400);
+      const res = await owner.api.get(`/api/v2/organizations/${org}/workspaces?include=readme-nope`).expect(400);
       expect(res.body.errors[0]).toMatchObject({ status: '400', source: { parameter: 'include' } });
     });
   });

@@ -112,7 +112,8 @@ describe('JSON:API conventions shared by every route', () => {
         errorsOf(400, {
           detail:
             'include parameter contains unknown value bogus; allowed: project, organization, ' +
-            'effective-tag-bindings, locked-by, current-run, current-state-version, outputs',
+            'effective-tag-bindings, locked-by, current-run, current-run.plan, current-run.configuration-version, ' +
+            'current-configuration-version, current-state-version, outputs, readme',
           parameter: 'include',
         }),
       );

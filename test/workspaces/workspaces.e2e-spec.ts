@@ -365,7 +365,7 @@ describe('workspaces', () => {
       expect(res.body).toEqual(
         errorsOf(400, {
           detail:
-            'include parameter contains unknown value runs; allowed: project, organization, effective-tag-bindings, locked-by, current-run, current-state-version, outputs',
+            'include parameter contains unknown value runs; allowed: project, organization, effective-tag-bindings, locked-by, current-run, current-run.plan, current-run.configuration-version, current-configuration-version, current-state-version, outputs, readme',
           parameter: 'include',
         }),
       );

@@ -12,6 +12,11 @@ export interface ResourceDoc {
   relationships?: Record<string, { type: string | readonly string[]; many?: boolean; linksOnly?: boolean }>;
   links?: string[];
   /**
+   * Include paths through a relationship (`current-run.plan`) → the types they add beyond the
+   * relationship's own, for types whose docs this module does not import.
+   */
+  includePaths?: Record<string, string | readonly string[]>;
+  /**
    * Attributes some answers leave out (shown only to some callers, or only in some states). Every
    * other declared attribute is in every answer, so the schema marks it `required`; a sparse
    * fieldset (`fields[TYPE]`) is the caller's own choice to leave attributes out.

@@ -105,10 +105,16 @@ function includedSchema(
 ): SchemaObject {
   includedDocs.forEach(resourceSchema);
   const types = new Set(includedDocs.map((d) => d.type));
+  const add = (type: string | readonly string[]) => {
+    for (const t of typeof type === 'string' ? [type] : type) types.add(t);
+  };
   for (const include of includes) {
-    const rel = doc.relationships?.[include] ?? doc.relationships?.[include.replace(/_/g, '-')];
-    if (rel && !rel.linksOnly)
-      for (const t of typeof rel.type === 'string' ? [rel.type] : rel.type) types.add(t);
+    const key = include.replace(/_/g, '-');
+    const [head] = key.split('.');
+    const rel = doc.relationships?.[include] ?? doc.relationships?.[head];
+    if (rel && !rel.linksOnly) add(rel.type);
+    const path = doc.includePaths?.[key];
+    if (path) add(path);
   }
   if (!types.size) return { type: 'array', maxItems: 0, items: { type: 'object' } };
   const refs = [...types].map((type) => ({ $ref: resourceRef(type) }));
