@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository } from 'typeorm';
+import { pruneInBatches } from '../common/sql/batched-prune';
 import { inTransaction } from '../common/sql/transaction';
 import { PageParams } from '../common/jsonapi/pagination';
 import { offsetOf } from '../common/jsonapi/pagination';
@@ -103,9 +104,8 @@ export class AuditRepository {
    * Deletes events older than `before`, PRUNE_CHUNK at a time with a pause between; how many went.
    * Several processes may prune at once: each chunk locks what is left of it before deleting.
    */
-  async pruneBefore(before: Date, pauseMs = PRUNE_PAUSE_MS): Promise<number> {
-    let removed = 0;
-    for (;;) {
+  pruneBefore(before: Date, pauseMs = PRUNE_PAUSE_MS): Promise<number> {
+    const step = async () => {
       const old = await this.repo
         .createQueryBuilder('e')
         .select('e.id', 'id')
@@ -113,8 +113,8 @@ export class AuditRepository {
         .orderBy('e.occurred_at', 'ASC')
         .limit(PRUNE_CHUNK)
         .getRawMany<{ id: string }>();
-      if (!old.length) return removed;
-      removed += await inTransaction(this.repo.manager.connection, async (m) => {
+      if (!old.length) return { found: 0, removed: 0 };
+      const removed = await inTransaction(this.repo.manager.connection, async (m) => {
         const held = await lockForDelete(
           m,
           old.map((r) => r.id),
@@ -123,8 +123,8 @@ export class AuditRepository {
         await applyCounts(m, held, -1);
         return held.length;
       });
-      if (old.length < PRUNE_CHUNK) return removed;
-      await new Promise((resolve) => setTimeout(resolve, pauseMs));
-    }
+      return { found: old.length, removed };
+    };
+    return pruneInBatches(step, PRUNE_CHUNK, pauseMs);
   }
 }

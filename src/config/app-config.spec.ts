@@ -36,6 +36,21 @@ describe('AppConfig operations settings', () => {
     );
   });
 
+  it('keeps run logs and plan JSON for ever unless a number of days is set, and refuses anything else', () => {
+    expect(config({}).runLogRetentionDays).toBeNull();
+    expect(
+      config({ RUN_LOG_RETENTION_DAYS: '', PLAN_JSON_RETENTION_DAYS: '' }).planJsonRetentionDays,
+    ).toBeNull();
+    expect(config({ RUN_LOG_RETENTION_DAYS: '30' }).runLogRetentionDays).toBe(30);
+    expect(config({ PLAN_JSON_RETENTION_DAYS: '0' }).planJsonRetentionDays).toBe(0);
+    expect(() => config({ RUN_LOG_RETENTION_DAYS: '-1' })).toThrow(
+      new ConfigError('RUN_LOG_RETENTION_DAYS must be a whole number, got "-1"'),
+    );
+    expect(() => config({ PLAN_JSON_RETENTION_DAYS: '7d' })).toThrow(
+      new ConfigError('PLAN_JSON_RETENTION_DAYS must be a whole number, got "7d"'),
+    );
+  });
+
   it('refuses a rate limit that is not a whole number', () => {
     expect(() => config({ RATE_LIMIT_PER_SECOND: 'fast' })).toThrow(ConfigError);
     expect(config({}).rateLimitPerSecond).toBe(30);

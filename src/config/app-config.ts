@@ -44,6 +44,11 @@ function int(env: Env, name: string, fallback: number, min = 0, max = Number.MAX
   return n;
 }
 
+/** Days to keep something, or null (unset or empty): keep it for ever. */
+function optionalDays(env: Env, name: string): number | null {
+  return env[name] === undefined || env[name] === '' ? null : int(env, name, 0, 0, 36500);
+}
+
 function bool(env: Env, name: string, fallback: boolean): boolean {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
@@ -235,6 +240,10 @@ export class AppConfig {
   readonly cliLoginTokenTtlDays: number;
   /** Days the audit trail keeps an event (AUDIT_RETENTION_DAYS; 0 = record nothing). */
   readonly auditRetentionDays: number;
+  /** Days ended plans' and applies' logs are kept (RUN_LOG_RETENTION_DAYS; null = for ever). */
+  readonly runLogRetentionDays: number | null;
+  /** Days a plan's JSON is kept after the plan ended (PLAN_JSON_RETENTION_DAYS; null = for ever). */
+  readonly planJsonRetentionDays: number | null;
   /** NOTIFICATION_*: where notifications may go, timeouts, retries (config/notification-settings.ts). */
   readonly notifications: NotificationSettings;
 
@@ -346,6 +355,8 @@ export class AppConfig {
         `PASSWORD_HASH_COST below ${PRODUCTION_HASH_COST} is for tests only; NODE_ENV=production refuses ${this.passwordHashCost}`,
       );
     this.auditRetentionDays = int(env, 'AUDIT_RETENTION_DAYS', 90, 0, 36500);
+    this.runLogRetentionDays = optionalDays(env, 'RUN_LOG_RETENTION_DAYS');
+    this.planJsonRetentionDays = optionalDays(env, 'PLAN_JSON_RETENTION_DAYS');
     try {
       this.notifications = notificationSettings(env);
     } catch (err) {

@@ -34,6 +34,8 @@ import { PlanOutputService } from './plan-output.service';
 import { RunLinks, runBlobPrefix } from './run-links';
 import { RunLogsRepository } from './run-logs.repository';
 import { RunLogsService } from './run-logs.service';
+import { RunRetentionRepository } from './run-retention.repository';
+import { RunRetentionService } from './run-retention.service';
 import { PolicyGateRegistry } from './policy-gate.registry';
 import { RunEventsRegistry } from './run-events.registry';
 import { RunPolicyTransitions } from './run-policy-transitions';
@@ -85,6 +87,8 @@ import { StateHandoffRegistry } from './state-handoff.registry';
     RunLinks,
     RunLogsRepository,
     RunLogsService,
+    RunRetentionRepository,
+    RunRetentionService,
     RunQueueService,
     ConfigurationVersionsService,
     RunsService,
