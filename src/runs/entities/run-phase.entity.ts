@@ -1,10 +1,12 @@
-import { Column, Entity, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
 import { TimestampColumn } from '../../common/sql/columns';
 import { RunEntity } from './run.entity';
 import type { PhaseKind, PhaseStatus } from '../run-rules';
 
 /** A run's plan (`plan-…`) or apply (`apply-…`): what the executor reported about that phase. */
 @Entity('run_phases')
+// Plan JSON retention walks the plans that ended before a date, oldest first (run-retention.repository.ts).
+@Index('ix_run_phases_kind_updated', ['kind', 'updatedAt'])
 export class RunPhaseEntity {
   @PrimaryColumn({ type: 'varchar', length: 32 })
   id: string;
