@@ -53,16 +53,23 @@ export class RunRetentionRepository {
     );
   }
 
-  /** Plans that ended before `before`, after `cursor`, in (updated_at, id) order. */
+  /**
+   * Plans that ended before `before`, after `cursor`, in (updated_at, id) order. On MariaDB the
+   * statement names its index: left to itself the optimizer reads the plans from the first (a
+   * `ref` on the kind, the dates checked entry by entry) rather than seeking to the cursor, 30 ms
+   * instead of 2 ms a step at 200,000 plans.
+   */
   async plansEndedBefore(
     before: Date,
     cursor: PlanCursor | undefined,
     limit: number,
   ): Promise<(PhaseRef & { cursor: PlanCursor })[]> {
-    const after = cursor ? ' AND (p.updated_at > ? OR (p.updated_at = ? AND p.id > ?))' : '';
+    const mysql = this.ds.options.type !== 'better-sqlite3';
+    const hint = mysql ? ' FORCE INDEX (ix_run_phases_kind_updated)' : '';
+    const after = cursor ? ' AND p.updated_at >= ? AND (p.updated_at > ? OR p.id > ?)' : '';
     const rows = await readRows<{ id: string; run_id: string; updated_at: unknown }>(
       this.ds,
-      'SELECT p.id, p.run_id, p.updated_at FROM run_phases p ' +
+      `SELECT p.id, p.run_id, p.updated_at FROM run_phases p${hint} ` +
         `WHERE p.kind = 'plan' AND p.status IN (${ENDED}) AND p.updated_at < ?${after} ` +
         `ORDER BY p.updated_at, p.id LIMIT ${Number(limit)}`,
       [this.sqlTime(before), ...(cursor ? [cursor.at, cursor.at, cursor.id] : [])],
