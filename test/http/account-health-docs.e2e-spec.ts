@@ -270,6 +270,8 @@ describe('account, users, health and API documentation', () => {
         'users-resource',
         'teams-resource',
         'runs-resource',
+        'plans-resource',
+        'configuration-versions-resource',
         'state-versions-resource',
       ]);
       const components = (doc as unknown as { components: { schemas: Record<string, ResourceSchema> } })
@@ -282,6 +284,8 @@ describe('account, users, health and API documentation', () => {
         ['users'],
         ['teams'],
         ['runs'],
+        ['plans'],
+        ['configuration-versions'],
         ['state-versions'],
       ]);
       const names = (list.parameters ?? []).map((p) => p.name);
