@@ -11,6 +11,7 @@ import { WorkspacesService } from '../workspaces/workspaces.service';
 import { ConfigurationVersionsRepository } from './configuration-versions.repository';
 import { RunJobEntity } from './entities/run-job.entity';
 import { RunEntity } from './entities/run.entity';
+import { runOptionsWire } from './run-options';
 import { ClaimScope, RunJobsRepository } from './run-jobs.repository';
 import { JobSignals } from './job-signals.service';
 import { JobLinks, JobPayload } from '../agent-pools/agent-protocol.types';
@@ -188,14 +189,7 @@ export class RunJobsService {
       organization: org.name,
       'is-destroy': run.isDestroy,
       'plan-only': run.planOnly,
-      refresh: run.refresh,
-      'refresh-only': run.refreshOnly,
-      'target-addrs': run.targetAddrs ?? [],
-      'replace-addrs': run.replaceAddrs ?? [],
-      'allow-empty-apply': run.allowEmptyApply,
-      'allow-config-generation': run.allowConfigGeneration,
-      'save-plan': run.savePlan,
-      'terraform-version': run.terraformVersion,
+      ...runOptionsWire(run),
       'heartbeat-interval-seconds': HEARTBEAT_INTERVAL_SECONDS,
       links,
       ...(job.kind === 'policy-evaluation' ? {} : { variables: await this.snapshots.of(run.id) }),

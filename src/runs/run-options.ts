@@ -36,6 +36,28 @@ export const DEFAULT_RUN_OPTIONS: RunOptions = {
   terraformVersion: null,
 };
 
+/**
+ * The planning options as runs show them and job claims carry them (after `is-destroy` and
+ * `plan-only`, which both also show): one wire shape for the API and the executor protocol.
+ */
+export function runOptionsWire(
+  run: Omit<RunOptions, 'isDestroy' | 'targetAddrs' | 'replaceAddrs'> & {
+    targetAddrs: string[] | null;
+    replaceAddrs: string[] | null;
+  },
+) {
+  return {
+    refresh: run.refresh,
+    'refresh-only': run.refreshOnly,
+    'target-addrs': run.targetAddrs ?? [],
+    'replace-addrs': run.replaceAddrs ?? [],
+    'allow-empty-apply': run.allowEmptyApply,
+    'allow-config-generation': run.allowConfigGeneration,
+    'save-plan': run.savePlan,
+    'terraform-version': run.terraformVersion,
+  };
+}
+
 const pointer = (field: string, index?: number) =>
   `/data/attributes/${field}${index === undefined ? '' : `/${index}`}`;
 

@@ -5,6 +5,7 @@ import { WorkspaceAccessLevel } from '../common/auth/principal';
 import { RunPhaseEntity } from './entities/run-phase.entity';
 import { RunTriggerOutcomeEntity } from './entities/run-trigger-outcome.entity';
 import { RunEntity } from './entities/run.entity';
+import { runOptionsWire } from './run-options';
 import { ACTION_LEVEL, availableActions, levelAllows, PHASE_STATUSES, RUN_STATUSES } from './run-rules';
 
 const OFFSET_TIMESTAMP = { type: 'string', example: '2019-06-21T21:29:48+00:00' } as const;
@@ -178,14 +179,7 @@ export function serializeRun(
       'is-destroy': run.isDestroy,
       'plan-only': run.planOnly,
       'auto-apply': run.autoApply,
-      refresh: run.refresh,
-      'refresh-only': run.refreshOnly,
-      'target-addrs': run.targetAddrs ?? [],
-      'replace-addrs': run.replaceAddrs ?? [],
-      'allow-empty-apply': run.allowEmptyApply,
-      'allow-config-generation': run.allowConfigGeneration,
-      'save-plan': run.savePlan,
-      'terraform-version': run.terraformVersion,
+      ...runOptionsWire(run),
       'has-changes': run.hasChanges,
       variables: variables.map(({ key, value }) => ({ key, value })),
       'error-message': run.errorMessage,
