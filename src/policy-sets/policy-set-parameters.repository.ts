@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, MoreThan, Repository } from 'typeorm';
+import { EntityManager, Repository } from 'typeorm';
 import { PageParams } from '../common/jsonapi/pagination';
 import { Page, paginate } from '../common/sql/paginate';
-import { replaceSealed } from '../common/sql/transaction';
+import { replaceSealed, sealedValuesAfter } from '../common/sql/transaction';
 import { PolicySetParameterEntity } from './entities/policy-set-parameter.entity';
 
 /** The policy_set_parameters table: parameters of policy sets, their sealed values. */
@@ -46,14 +46,8 @@ export class PolicySetParametersRepository {
   }
 
   /** Sealed values in id order after `afterId` (for a key rotation). */
-  async sealedValues(afterId: string, limit: number): Promise<{ id: string; wrapped: string }[]> {
-    const rows = await this.repo.find({
-      select: { id: true, sealedValue: true },
-      where: { id: MoreThan(afterId), sensitive: true },
-      order: { id: 'ASC' },
-      take: limit,
-    });
-    return rows.flatMap((r) => (r.sealedValue ? [{ id: r.id, wrapped: r.sealedValue }] : []));
+  sealedValues(afterId: string, limit: number): Promise<{ id: string; wrapped: string }[]> {
+    return sealedValuesAfter(this.repo, afterId, limit);
   }
 
   replaceSealedValue(manager: EntityManager, id: string, from: string, to: string): Promise<boolean> {

@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, In, MoreThan, Repository } from 'typeorm';
+import { EntityManager, In, Repository } from 'typeorm';
 import { Page, paginate } from '../common/sql/paginate';
 import { PageParams } from '../common/jsonapi/pagination';
 import { VariableEntity } from './entities/variable.entity';
-import { replaceSealed } from '../common/sql/transaction';
+import { replaceSealed, sealedValuesAfter } from '../common/sql/transaction';
 
 /** Whose variables: a workspace's own, or a variable set's. */
 export type VariableOwner = { workspaceId: string } | { varsetId: string };
@@ -95,14 +95,8 @@ export class VariablesRepository {
   }
 
   /** Sealed values in id order after `afterId` (for a key rotation). */
-  async sealedValues(afterId: string, limit: number): Promise<{ id: string; wrapped: string }[]> {
-    const rows = await this.repo.find({
-      select: { id: true, sealedValue: true },
-      where: { id: MoreThan(afterId), sensitive: true },
-      order: { id: 'ASC' },
-      take: limit,
-    });
-    return rows.flatMap((r) => (r.sealedValue ? [{ id: r.id, wrapped: r.sealedValue }] : []));
+  sealedValues(afterId: string, limit: number): Promise<{ id: string; wrapped: string }[]> {
+    return sealedValuesAfter(this.repo, afterId, limit);
   }
 
   /** Compare-and-set of one sealed value under the row's lock (a JSON column cannot be compared in SQL). */

@@ -3,9 +3,13 @@ import {
   DataSource,
   EntityManager,
   EntityTarget,
+  FindOptionsOrder,
+  FindOptionsSelect,
   FindOptionsWhere,
+  MoreThan,
   ObjectLiteral,
   ObjectType,
+  Repository,
   SelectQueryBuilder,
 } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
@@ -196,6 +200,28 @@ export function withRowLock<T extends ObjectLiteral>(
 ): SelectQueryBuilder<T> {
   if (qb.connection.options.type === 'better-sqlite3') return qb;
   return qb.setLock(mode === 'write' ? 'pessimistic_write' : 'pessimistic_read');
+}
+
+/** A row whose value is sealed while it is sensitive (variables, policy-set parameters). */
+interface SensitiveSealedRow {
+  id: string;
+  sensitive: boolean;
+  sealedValue: string | null;
+}
+
+/** The sealed values of sensitive rows in id order after `afterId`: one batch of a key rotation. */
+export async function sealedValuesAfter<T extends SensitiveSealedRow>(
+  repo: Repository<T>,
+  afterId: string,
+  limit: number,
+): Promise<{ id: string; wrapped: string }[]> {
+  const rows = await repo.find({
+    select: { id: true, sealedValue: true } as FindOptionsSelect<T>,
+    where: { id: MoreThan(afterId), sensitive: true } as FindOptionsWhere<T>,
+    order: { id: 'ASC' } as FindOptionsOrder<T>,
+    take: limit,
+  });
+  return rows.flatMap((r) => (r.sealedValue ? [{ id: r.id, wrapped: r.sealedValue }] : []));
 }
 
 /**
