@@ -18,6 +18,15 @@ const ownTables = (...levels) => ({
     { ...OWN_TABLES, group: levels.flatMap((up) => [`${up}*/*.repository`, `${up}*/**/*.repository`]) },
   ],
 });
+/** Besides other modules' tables, those of the named folders (`./pools/`, `../`) beside it. */
+const ownTablesAnd = (levels, folders) => {
+  const own = ownTables(...levels);
+  own.patterns.push({
+    ...OWN_TABLES,
+    group: folders.flatMap((f) => [`${f}entities/**`, `${f}*.repository`]),
+  });
+  return own;
+};
 
 export default tseslint.config(
   {
@@ -75,7 +84,7 @@ export default tseslint.config(
   },
   {
     files: ['src/**/*.ts'],
-    ignores: ['src/**/*.spec.ts', 'src/*/entities/**', 'src/persistence/**'],
+    ignores: ['src/**/*.spec.ts', 'src/*/entities/**', 'src/runs/*/entities/**', 'src/persistence/**'],
     rules: { '@typescript-eslint/no-restricted-imports': ['error', ownTables('../', '../../')] },
   },
   {
@@ -83,6 +92,31 @@ export default tseslint.config(
     files: ['src/registry/*/**/*.ts'],
     ignores: ['src/**/*.spec.ts', 'src/*/entities/**'],
     rules: { '@typescript-eslint/no-restricted-imports': ['error', ownTables('../../')] },
+  },
+  {
+    // The run control plane is one folder of three modules: runs (with the executor protocol),
+    // agent pools and policy checks. Each keeps its tables from the others.
+    files: ['src/runs/*.ts', 'src/runs/protocol/**/*.ts'],
+    ignores: ['src/**/*.spec.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        ownTablesAnd(
+          ['../', '../../', '../../../'],
+          ['./pools/', './policy-checks/', '../pools/', '../policy-checks/'],
+        ),
+      ],
+    },
+  },
+  {
+    files: ['src/runs/pools/**/*.ts', 'src/runs/policy-checks/**/*.ts'],
+    ignores: ['src/**/*.spec.ts', 'src/runs/*/entities/**'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        ownTablesAnd(['../', '../../', '../../../'], ['../', '../../', '../protocol/']),
+      ],
+    },
   },
   {
     // The listed exceptions (docs/architecture.md): the queries behind every permission decision,

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { AgentPoolsModule } from './agent-pools/agent-pools.module';
+import { AgentPoolsModule } from './runs/pools/agent-pools.module';
 import { AdminUsersModule } from './admin-users/admin-users.module';
 import { AuditModule } from './audit/audit.module';
 import { AdminCatalogsModule } from './admin-catalogs/admin-catalogs.module';
@@ -24,7 +24,7 @@ import { RegistryModule } from './registry/registry.module';
 import { ReservedTagKeysModule } from './reserved-tag-keys/reserved-tag-keys.module';
 import { RunTriggersModule } from './run-triggers/run-triggers.module';
 import { RunsModule } from './runs/runs.module';
-import { PolicyChecksModule } from './policy-checks/policy-checks.module';
+import { PolicyChecksModule } from './runs/policy-checks/policy-checks.module';
 import { HttpPipelineModule } from './http/http-pipeline.module';
 import { SecretsModule } from './secrets/secrets.module';
 import { StateVersionsModule } from './state-versions/state-versions.module';

@@ -57,12 +57,6 @@ export const FOLDERS: Record<string, Folder> = {
     layer: 'domain',
     text: '`terraform login` (`login.v1`): the HTML sign-in page, one-time codes bound to PKCE, the token exchange',
   },
-  'agent-pools': {
-    layer: 'domain',
-    text:
-      'agent pools, agent tokens and agents; AgentTokenGuard, which authenticates executors; the ' +
-      'job protocol’s types',
-  },
   audit: {
     layer: 'domain',
     text: 'the audit trail: a request watcher records each write, refused before routing or not; serves the trail',
@@ -84,10 +78,6 @@ export const FOLDERS: Record<string, Folder> = {
   },
   organizations: { layer: 'domain', text: 'organization lookups and locks' },
   policies: { layer: 'domain', text: 'policies and their uploaded code' },
-  'policy-checks': {
-    layer: 'domain',
-    text: 'policy checks of runs: evaluations, outcomes, overrides; the gate a run waits on',
-  },
   'policy-sets': {
     layer: 'domain',
     text: 'policy sets, their relationships and versions, the effective sets of a workspace',
@@ -102,8 +92,8 @@ export const FOLDERS: Record<string, Folder> = {
   runs: {
     layer: 'domain',
     text:
-      'configuration versions, runs and their phases, the queue, executors’ jobs, timeouts, ' +
-      'comments, run triggers fired',
+      'the run control plane: configuration versions, runs and their phases, the queue, timeouts, ' +
+      'comments, run triggers fired; the executor protocol, agent pools and policy checks beside them',
   },
   secrets: {
     layer: 'domain',
@@ -153,6 +143,11 @@ export const SUBFOLDERS: Record<string, string> = {
   'registry/providers': 'private providers',
   'registry/uploads': 'checksums, signatures and binaries through signed links; readiness',
   'registry/versions': 'provider versions and their platforms',
+  'runs/policy-checks': 'policy checks of runs: evaluations, outcomes, overrides; the gate a run waits on',
+  'runs/pools': 'agent pools, agent tokens and agents; the lookup behind executor authentication',
+  'runs/protocol':
+    'the executor protocol: registration, job claims and long-poll waits, heartbeats, reports; ' +
+    'its wire shape; AgentTokenGuard, which authenticates executors',
 };
 
 /** Subfolders that are a module's own plumbing, never listed. */

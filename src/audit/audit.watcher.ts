@@ -2,7 +2,7 @@ import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { Request, Response } from 'express';
 import { randomUUID } from 'node:crypto';
-import type { AgentContext, AgentTokenContext } from '../agent-pools/agent-context';
+import type { AgentContext, AgentTokenContext } from '../runs/protocol/agent-context';
 import { actingOrganizationOf } from '../common/auth/acting-organization';
 import { Principal } from '../common/auth/principal';
 import { writeTargetOf, writtenResourceOf } from '../common/jsonapi/written-resource';

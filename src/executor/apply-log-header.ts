@@ -1,4 +1,4 @@
-import type { JobPayload } from '../agent-pools/agent-protocol.types';
+import type { JobPayload } from '../runs/protocol/agent-protocol.types';
 
 /** Node's names for the machine's architecture, as the tool's release builds name them. */
 const TOOL_ARCH: Record<string, string> = { x64: 'amd64', ia32: '386', arm64: 'arm64', arm: 'arm' };

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { tarGz } from '../../test/helpers/tarball';
 import { Executor, PENDING_REPORTS_DIR } from './executor';
 import { DEFAULT_POLICY_COMMANDS, ExecutorOptions } from './options';
-import type { EvaluationSpec } from '../agent-pools/agent-protocol.types';
+import type { EvaluationSpec } from '../runs/protocol/agent-protocol.types';
 import { Job, JobReport, ProtocolClient } from './protocol-client';
 
 /** The run options of a plain run, as a claim carries them. */

@@ -1,7 +1,7 @@
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { JobVariable } from '../agent-pools/agent-protocol.types';
+import type { JobVariable } from '../runs/protocol/agent-protocol.types';
 import {
   envVariables,
   hclString,

@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
-import type { JobVariable } from '../agent-pools/agent-protocol.types';
+import type { JobVariable } from '../runs/protocol/agent-protocol.types';
 
 /** The file the executor writes a job's terraform variables to, in the configuration's directory. */
 export const TFVARS_FILE = 'plinth.auto.tfvars';

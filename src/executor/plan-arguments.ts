@@ -1,4 +1,4 @@
-import type { JobPayload } from '../agent-pools/agent-protocol.types';
+import type { JobPayload } from '../runs/protocol/agent-protocol.types';
 
 type PlanOptions = Pick<
   JobPayload,

@@ -6,7 +6,7 @@ import {
   EvaluationSpec,
   MAX_POLICY_OUTPUT_CHARS,
   PolicyResult,
-} from '../agent-pools/agent-protocol.types';
+} from '../runs/protocol/agent-protocol.types';
 import { maskSecrets } from './job-variables';
 
 /** The engine command per policy kind (see options.ts for the defaults). */

@@ -1,7 +1,7 @@
 import { createWriteStream } from 'node:fs';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { JobPayload, PolicyResult, Registration } from '../agent-pools/agent-protocol.types';
+import type { JobPayload, PolicyResult, Registration } from '../runs/protocol/agent-protocol.types';
 import { ChangeCounts } from './plan-summary';
 
 export type { Registration };

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import type { EvaluationSpec } from '../agent-pools/agent-protocol.types';
-import type { PolicyResultBody } from './dto/finish-job.dto';
+import type { EvaluationSpec } from './protocol/agent-protocol.types';
+import type { PolicyResultBody } from './protocol/dto/finish-job.dto';
 import type { RunEntity } from './entities/run.entity';
 import type { PolicyVerdict } from './run-rules';
 

@@ -6,7 +6,7 @@ import { conflict, notFound } from '../common/errors/domain-error';
 import { BlobStore } from '../storage/blob-store';
 import { SignedLinks } from '../storage/signed-links';
 import { UploadRegistry } from '../storage/upload-registry';
-import { RunJobsRepository } from './run-jobs.repository';
+import { RunJobsRepository } from './protocol/run-jobs.repository';
 import { RunsRepository } from './runs.repository';
 
 export const CONFIGURATION_UPLOAD = 'configuration-version-upload';

@@ -16,7 +16,7 @@ import { BlobStore, tooLarge } from '../storage/blob-store';
 import { StreamRead, UploadMeta, UploadRegistry } from '../storage/upload-registry';
 import { RunLogChunkEntity } from './entities/run-log-chunk.entity';
 import { RunLogEntity } from './entities/run-log.entity';
-import { RunJobsRepository } from './run-jobs.repository';
+import { RunJobsRepository } from './protocol/run-jobs.repository';
 import { LOG_APPEND, LOG_READ, logKey } from './run-links';
 import { RunLogsRepository } from './run-logs.repository';
 import { isPhaseEnded, PhaseStatus } from './run-rules';

@@ -15,8 +15,8 @@ import { RunPhaseEntity } from './entities/run-phase.entity';
 import { RunEntity } from './entities/run.entity';
 import { PolicyGateRegistry } from './policy-gate.registry';
 import { RunEventsRegistry } from './run-events.registry';
-import { RunJobsRepository } from './run-jobs.repository';
-import { JobSignals } from './job-signals.service';
+import { RunJobsRepository } from './protocol/run-jobs.repository';
+import { JobSignals } from './protocol/job-signals.service';
 import {
   AFTER_CANCEL_REQUEST,
   assertRunMove,

@@ -5,7 +5,7 @@ import { ChangeEpoch } from '../common/cache/change-epoch';
 import { Clock } from '../common/clock';
 import { inTransaction } from '../common/sql/transaction';
 import { AppConfig } from '../config/app-config';
-import { RunJobsRepository } from './run-jobs.repository';
+import { RunJobsRepository } from './protocol/run-jobs.repository';
 import { RunQueueService } from './run-queue.service';
 import { canMove } from './run-rules';
 import { RunsRepository } from './runs.repository';

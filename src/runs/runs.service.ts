@@ -17,7 +17,7 @@ import { CreateRunAttributes } from './dto/run-attributes.dto';
 import { RunJobEntity } from './entities/run-job.entity';
 import { RunPhaseEntity } from './entities/run-phase.entity';
 import { RunEntity } from './entities/run.entity';
-import { RunJobsRepository } from './run-jobs.repository';
+import { RunJobsRepository } from './protocol/run-jobs.repository';
 import { addressProblems, DEFAULT_RUN_OPTIONS, optionProblems, RunOptions } from './run-options';
 import { RunQueueService } from './run-queue.service';
 import {

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { JobLinks } from '../agent-pools/agent-protocol.types';
+import type { JobLinks } from './protocol/agent-protocol.types';
 
 /** The state links of one plan or apply job's claim. */
 export type JobStateLinks = Pick<JobLinks, 'state' | 'state-upload'>;

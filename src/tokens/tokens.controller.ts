@@ -1,6 +1,6 @@
 import { Controller, Delete, Get, Param, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { AgentTokensService } from '../agent-pools/agent-tokens.service';
+import { AgentTokensService } from '../runs/pools/agent-tokens.service';
 import { API_V2 } from '../common/api-prefix';
 import { CurrentPrincipal } from '../common/auth/current-principal.decorator';
 import { Principal } from '../common/auth/principal';

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { AgentPoolsModule } from '../agent-pools/agent-pools.module';
+import { AgentPoolsModule } from '../runs/pools/agent-pools.module';
 import { OrganizationsModule } from '../organizations/organizations.module';
 import { TeamsModule } from '../teams/teams.module';
 import { UsersModule } from '../users/users.module';

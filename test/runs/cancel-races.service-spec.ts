@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { DomainError } from '../../src/common/errors/domain-error';
-import { RunJobsService } from '../../src/runs/run-jobs.service';
+import { RunJobsService } from '../../src/runs/protocol/run-jobs.service';
 import { afterReport } from '../../src/runs/run-rules';
 import { RunsService } from '../../src/runs/runs.service';
 import { ServiceApp, startServices } from '../helpers/service-app';

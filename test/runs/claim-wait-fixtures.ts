@@ -1,4 +1,4 @@
-import { JobSignals } from '../../src/runs/job-signals.service';
+import { JobSignals } from '../../src/runs/protocol/job-signals.service';
 import { agentCall } from '../agent-pools/helpers';
 import { until } from '../helpers/partial-upload';
 import { TestApp } from '../helpers/test-app';

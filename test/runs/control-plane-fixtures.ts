@@ -1,6 +1,6 @@
-import { AgentContext } from '../../src/agent-pools/agent-context';
-import { AgentEntity } from '../../src/agent-pools/entities/agent.entity';
-import { AgentPoolEntity } from '../../src/agent-pools/entities/agent-pool.entity';
+import { AgentContext } from '../../src/runs/protocol/agent-context';
+import { AgentEntity } from '../../src/runs/pools/entities/agent.entity';
+import { AgentPoolEntity } from '../../src/runs/pools/entities/agent-pool.entity';
 import { Principal } from '../../src/common/auth/principal';
 import { newId } from '../../src/common/ids';
 import { inTransaction } from '../../src/common/sql/transaction';

@@ -1,7 +1,7 @@
 import { Clock } from '../../src/common/clock';
 import { DomainError } from '../../src/common/errors/domain-error';
 import { inTransaction } from '../../src/common/sql/transaction';
-import { RunJobsService } from '../../src/runs/run-jobs.service';
+import { RunJobsService } from '../../src/runs/protocol/run-jobs.service';
 import { RunQueueService } from '../../src/runs/run-queue.service';
 import { IllegalTransitionError, JobReport } from '../../src/runs/run-rules';
 import { RunTimeoutsService } from '../../src/runs/run-timeouts.service';

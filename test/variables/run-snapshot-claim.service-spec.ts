@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { newId } from '../../src/common/ids';
-import { RunJobsService } from '../../src/runs/run-jobs.service';
+import { RunJobsService } from '../../src/runs/protocol/run-jobs.service';
 import { VariableEntity } from '../../src/variables/entities/variable.entity';
 import { RunSnapshotsService } from '../../src/variables/run-snapshots.service';
 import { ServiceApp, startServices } from '../helpers/service-app';

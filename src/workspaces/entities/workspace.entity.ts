@@ -1,5 +1,5 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
-import { AgentPoolEntity } from '../../agent-pools/entities/agent-pool.entity';
+import { AgentPoolEntity } from '../../runs/pools/entities/agent-pool.entity';
 import { BoolColumn, TimestampColumn } from '../../common/sql/columns';
 import { OrganizationEntity } from '../../organizations/entities/organization.entity';
 import { ProjectEntity } from '../../projects/entities/project.entity';

@@ -1,0 +1,45 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { OrganizationsModule } from '../../organizations/organizations.module';
+import { WorkspacesModule } from '../../workspaces/workspaces.module';
+import { AgentAuthService } from './agent-auth.service';
+import { AgentPoolsController } from './agent-pools.controller';
+import { AgentPoolsRepository } from './agent-pools.repository';
+import { AgentPoolsService } from './agent-pools.service';
+import { AgentProtocolController } from '../protocol/agent-protocol.controller';
+import { AgentTokenGuard } from '../protocol/agent-token.guard';
+import { AgentTokensController } from './agent-tokens.controller';
+import { AgentTokensRepository } from './agent-tokens.repository';
+import { AgentTokensService } from './agent-tokens.service';
+import { AgentsController } from './agents.controller';
+import { AgentsRepository } from './agents.repository';
+import { AgentsService } from './agents.service';
+import { AgentEntity } from './entities/agent.entity';
+import { AgentPoolWorkspaceEntity } from './entities/agent-pool-workspace.entity';
+import { AgentPoolEntity } from './entities/agent-pool.entity';
+import { AgentTokenEntity } from './entities/agent-token.entity';
+
+/**
+ * Agent pools, their agent tokens and agents, and the executor authentication the job protocol
+ * builds on: `AgentTokenGuard` with `@CurrentAgent()`, and `AgentsService.setStatus`.
+ */
+@Module({
+  imports: [
+    TypeOrmModule.forFeature([AgentPoolEntity, AgentPoolWorkspaceEntity, AgentTokenEntity, AgentEntity]),
+    OrganizationsModule,
+    WorkspacesModule,
+  ],
+  controllers: [AgentPoolsController, AgentTokensController, AgentsController, AgentProtocolController],
+  providers: [
+    AgentPoolsRepository,
+    AgentTokensRepository,
+    AgentsRepository,
+    AgentPoolsService,
+    AgentTokensService,
+    AgentsService,
+    AgentAuthService,
+    AgentTokenGuard,
+  ],
+  exports: [AgentPoolsService, AgentTokensService, AgentsService, AgentAuthService, AgentTokenGuard],
+})
+export class AgentPoolsModule {}

@@ -1,0 +1,71 @@
+import { Controller, Delete, Get, Param } from '@nestjs/common';
+import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { API_V2 } from '../../common/api-prefix';
+import { ChangesAccess } from '../../http/write-effects';
+import { CurrentPrincipal } from '../../common/auth/current-principal.decorator';
+import { Principal } from '../../common/auth/principal';
+import { pageResult } from '../../common/sql/paginate';
+import { badRequest } from '../../common/errors/domain-error';
+import { CollectionDocument, ResourceDocument } from '../../common/jsonapi/document';
+import { ApiDelete, ApiList, ApiShow } from '../../common/jsonapi/openapi';
+import { PageParams } from '../../common/jsonapi/pagination';
+import { Paging, QueryValue } from '../../common/jsonapi/query';
+import { AgentsService } from './agents.service';
+import { AGENT_DOC, serializeAgent } from './agents.serializer';
+import { Sortable } from '../../common/jsonapi/sort';
+
+const LAST_PING_SINCE = 'filter[last-ping-since]';
+
+function since(raw: string | undefined): Date | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  const at = new Date(raw);
+  if (!/^\d{4}-\d{2}-\d{2}T/.test(raw) || Number.isNaN(at.getTime())) {
+    throw badRequest(`${LAST_PING_SINCE} must be an ISO 8601 timestamp`, LAST_PING_SINCE);
+  }
+  return at;
+}
+
+@ApiTags('agent pools')
+@ApiBearerAuth()
+@Controller(API_V2)
+export class AgentsController {
+  constructor(private readonly agents: AgentsService) {}
+
+  @Get('agent-pools/:id/agents')
+  @Sortable({ name: 'name', 'created-at': 'createdAt' }, 'created-at')
+  @ApiList(AGENT_DOC, {
+    query: {
+      [LAST_PING_SINCE]: {
+        description: 'only agents seen at or after this time (ISO 8601)',
+        schema: { type: 'string', format: 'date-time' },
+      },
+    },
+  })
+  async list(
+    @CurrentPrincipal() p: Principal,
+    @Param('id') id: string,
+    @Paging() paging: PageParams,
+    @QueryValue(LAST_PING_SINCE) lastPingSince?: string,
+  ): Promise<CollectionDocument> {
+    const page = await this.agents.list(p, id, since(lastPingSince), paging);
+    const now = Date.now();
+    return new CollectionDocument(
+      page.items.map((a) => serializeAgent(a, now)),
+      pageResult(page),
+    );
+  }
+
+  @Get('agents/:id')
+  @ApiShow(AGENT_DOC)
+  async show(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<ResourceDocument> {
+    return new ResourceDocument(serializeAgent(await this.agents.show(p, id)));
+  }
+
+  /** The agent's id stops opening the agent routes: advances the access epoch. */
+  @Delete('agents/:id')
+  @ChangesAccess()
+  @ApiDelete([412])
+  async remove(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<void> {
+    await this.agents.delete(p, id);
+  }
+}

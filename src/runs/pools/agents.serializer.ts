@@ -1,0 +1,32 @@
+import { ResourceObject, toOne } from '../../common/jsonapi/document';
+import { enumOf, nullableStr, ResourceDoc, str, timestamp } from '../../common/jsonapi/openapi';
+import { isoMillis } from '../../common/jsonapi/timestamps';
+import { AGENT_STATUSES, agentStatus } from './agent-status';
+import { AgentEntity } from './entities/agent.entity';
+
+export const AGENT_DOC: ResourceDoc = {
+  type: 'agents',
+  attributes: {
+    name: str(),
+    status: enumOf(AGENT_STATUSES, 'unknown: idle or busy but not seen for a minute'),
+    'ip-address': nullableStr(),
+    'last-ping-at': timestamp(),
+  },
+  relationships: { 'agent-pool': { type: 'agent-pools' } },
+  links: ['self'],
+};
+
+export function serializeAgent(agent: AgentEntity, now = Date.now()): ResourceObject {
+  return {
+    id: agent.id,
+    type: 'agents',
+    attributes: {
+      name: agent.name,
+      status: agentStatus(agent.status, agent.lastPingAt, now),
+      'ip-address': agent.ipAddress,
+      'last-ping-at': isoMillis(agent.lastPingAt),
+    },
+    relationships: { 'agent-pool': toOne('agent-pools', agent.poolId) },
+    links: { self: `/api/v2/agents/${agent.id}` },
+  };
+}

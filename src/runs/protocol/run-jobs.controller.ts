@@ -1,0 +1,285 @@
+import { Body, Controller, HttpCode, Param, Post, Query, Res, UseGuards } from '@nestjs/common';
+import type { Response } from 'express';
+import {
+  ApiBearerAuth,
+  ApiBody,
+  ApiHeader,
+  ApiOperation,
+  ApiQuery,
+  ApiResponse,
+  ApiTags,
+} from '@nestjs/swagger';
+import { AgentContext } from './agent-context';
+import { AgentTokenGuard } from './agent-token.guard';
+import { CurrentAgent } from './current-agent.decorator';
+import { API_V2 } from '../../common/api-prefix';
+import { Public } from '../../common/auth/public.decorator';
+import { LeavesAccessAlone, UnchangedWhen } from '../../http/write-effects';
+import { badRequest, DomainError } from '../../common/errors/domain-error';
+import { validateAttributes } from '../../common/jsonapi/body';
+import { ApiErrors } from '../../common/jsonapi/openapi';
+import { LinkOrigin } from '../../storage/link-origin.decorator';
+import { FinishJobBody, FinishPolicyEvaluationBody } from './dto/finish-job.dto';
+import { JobPayload } from './agent-protocol.types';
+import { RunJobsService } from './run-jobs.service';
+import { parseClaimWait } from './claim-waiters';
+import { JobSignals } from './job-signals.service';
+import { JobReport } from '../run-rules';
+
+const JOB_SCHEMA = {
+  type: 'object',
+  properties: {
+    job: {
+      type: 'object',
+      properties: {
+        id: { type: 'string', example: 'job-3yVQZvHzf5j3WRJ1' },
+        kind: { type: 'string', enum: ['plan', 'apply', 'policy-evaluation'] },
+        'run-id': { type: 'string' },
+        'workspace-id': { type: 'string' },
+        'workspace-name': { type: 'string' },
+        organization: { type: 'string' },
+        'is-destroy': { type: 'boolean' },
+        'plan-only': { type: 'boolean' },
+        refresh: { type: 'boolean', description: 'false: plan with `-refresh=false`' },
+        'refresh-only': { type: 'boolean', description: 'true: plan with `-refresh-only`' },
+        'target-addrs': {
+          type: 'array',
+          items: { type: 'string' },
+          description: 'Plan with one `-target=ADDR` per address',
+        },
+        'replace-addrs': {
+          type: 'array',
+          items: { type: 'string' },
+          description: 'Plan with one `-replace=ADDR` per address',
+        },
+        'allow-empty-apply': { type: 'boolean' },
+        'allow-config-generation': { type: 'boolean' },
+        'save-plan': {
+          type: 'boolean',
+          description: 'The plan is saved; an apply follows only if confirmed',
+        },
+        'terraform-version': {
+          type: 'string',
+          nullable: true,
+          description: "Plan-only runs: the tool version asked for; null: the executor's own",
+        },
+        'heartbeat-interval-seconds': { type: 'integer' },
+        links: {
+          type: 'object',
+          description:
+            'configuration: signed GET of the tar.gz; logs: signed PUT that appends a chunk at `?offset=N` ' +
+            '(plan and apply jobs; bytes the log has are acknowledged, a gap is a 409); plan-json: signed PUT ' +
+            '(plan jobs) or GET (policy evaluations); plan-file: signed PUT (plan jobs) or GET (apply jobs); ' +
+            'state: signed GET of the current state, null while the workspace has none (plan and apply jobs); ' +
+            'state-upload: signed PUT of the state the apply leaves, whether it succeeded or not (apply jobs; ' +
+            'the same bytes again answer 200 with nothing new)',
+          properties: {
+            ...Object.fromEntries(
+              ['configuration', 'logs', 'plan-json', 'plan-file', 'state-upload'].map((k) => [
+                k,
+                { type: 'string' },
+              ]),
+            ),
+            state: { type: 'string', nullable: true },
+          },
+        },
+        variables: {
+          type: 'array',
+          description:
+            "Plan and apply jobs only: the run's variables after precedence, values in clear (sensitive ones " +
+            'too: mask them in logs), fixed when the plan was claimed; the apply receives the same',
+          items: {
+            type: 'object',
+            properties: {
+              key: { type: 'string' },
+              value: { type: 'string' },
+              category: { type: 'string', enum: ['terraform', 'env'] },
+              hcl: { type: 'boolean' },
+              sensitive: { type: 'boolean' },
+            },
+          },
+        },
+        'policy-evaluation': {
+          type: 'object',
+          description:
+            'Policy-evaluation jobs only: the snapshot of one policy set taken when the check started',
+          properties: {
+            id: { type: 'string', example: 'poleval-3yVQZvHzf5j3WRJ1' },
+            'policy-set-id': { type: 'string' },
+            'policy-set-name': { type: 'string' },
+            'policy-kind': { type: 'string', enum: ['framework_a', 'framework_b'] },
+            'policy-tool-version': { type: 'string' },
+            bundle: { type: 'string', nullable: true, description: "Signed GET of a versioned set's tar.gz" },
+            policies: {
+              type: 'array',
+              items: {
+                type: 'object',
+                properties: {
+                  name: { type: 'string' },
+                  'enforcement-level': { type: 'string' },
+                  query: { type: 'string', nullable: true },
+                  code: { type: 'string', nullable: true, description: 'Signed GET of the code' },
+                },
+              },
+            },
+          },
+        },
+      },
+    },
+  },
+};
+
+function asObject(body: unknown): Record<string, unknown> {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw badRequest('request body must be a JSON object');
+  }
+  return body as Record<string, unknown>;
+}
+
+/** The job routes of the executor protocol (docs/runs.md): plain JSON, agent tokens only. */
+@ApiTags('executor protocol')
+@ApiBearerAuth()
+@ApiHeader({ name: 'X-Plinth-Agent', description: 'The agent id from registration', required: true })
+@Public()
+@UseGuards(AgentTokenGuard)
+@LeavesAccessAlone()
+@Controller(`${API_V2}/agent/jobs`)
+export class RunJobsController {
+  constructor(
+    private readonly jobs: RunJobsService,
+    private readonly signals: JobSignals,
+  ) {}
+
+  @Post('claim')
+  @HttpCode(200)
+  @UnchangedWhen(204)
+  @ApiOperation({
+    summary: "Claim the next job of the agent's pool: 200 with the job, 204 when there is none",
+    description:
+      'A pool serves the jobs queued for it, and, when organization-scoped, the jobs of workspaces of ' +
+      'its organization that name no pool. Each job is handed out exactly once. With `wait`, a claim ' +
+      'that finds no job waits up to that many seconds and answers as soon as one is queued (a long ' +
+      'poll); 204 when none came, or at once when the server stops.',
+  })
+  @ApiQuery({
+    name: 'wait',
+    required: false,
+    description:
+      'Seconds to wait for a job when there is none, 0 to CLAIM_WAIT_MAX_SECONDS (default 30, given at ' +
+      'registration as claim-wait-max-seconds); absent: answer at once',
+    schema: { type: 'integer', minimum: 0 },
+  })
+  @ApiResponse({ status: 200, schema: JOB_SCHEMA })
+  @ApiResponse({ status: 204, description: 'No work' })
+  @ApiErrors(401, 422)
+  async claim(
+    @CurrentAgent() agent: AgentContext,
+    @LinkOrigin() origin: string,
+    @Query('wait') rawWait: unknown,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<{ job: JobPayload } | undefined> {
+    const max = this.signals.maxWaitSeconds;
+    const wait = parseClaimWait(rawWait, max);
+    if (wait === null) {
+      throw new DomainError('invalid', [
+        { detail: `wait must be a whole number of seconds from 0 to ${max}`, parameter: 'wait' },
+      ]);
+    }
+    // The executor hung up: its wait ends, and no job is claimed for it from then on.
+    const gone = new AbortController();
+    if (wait > 0) res.once('close', () => gone.abort());
+    const job = await this.jobs.claim(agent, origin, wait * 1000, gone.signal);
+    // 200 with a job or 204 without: the one status a returned value cannot choose.
+    if (!job) res.status(204);
+    return job ? { job } : undefined;
+  }
+
+  @Post(':id/heartbeat')
+  @HttpCode(200)
+  @UnchangedWhen(200)
+  @ApiOperation({
+    summary: 'A running job is alive; the answer says whether to go on or stop (the run was canceled)',
+    description:
+      "404 when the job is not this agent's. Without a heartbeat for EXECUTOR_TIMEOUT seconds the job and its run are errored.",
+  })
+  @ApiResponse({
+    status: 200,
+    schema: { type: 'object', properties: { status: { type: 'string', enum: ['running', 'canceled'] } } },
+  })
+  @ApiErrors(401, 404)
+  async heartbeat(
+    @CurrentAgent() agent: AgentContext,
+    @Param('id') id: string,
+  ): Promise<{ status: 'running' | 'canceled' }> {
+    return { status: await this.jobs.heartbeat(agent, id) };
+  }
+
+  @Post(':id/finish')
+  @HttpCode(204)
+  @ApiOperation({
+    summary: 'Report how the job ended; the run moves on in the same transaction',
+    description:
+      'Idempotent: the same report again answers 204; a different one, or a report on a job that timed ' +
+      "out or was force-canceled, 409. 404 when the job is not this agent's. Policy-evaluation jobs report " +
+      '`results`, one per policy (`policy`, `status` passed|failed, `output`, and `enforcement-level` for ' +
+      'versioned sets); a report that does not name exactly the evaluated policies is a 422.',
+  })
+  @ApiBody({
+    schema: {
+      type: 'object',
+      required: ['status'],
+      properties: {
+        status: { type: 'string', enum: ['finished', 'errored'] },
+        'error-message': { type: 'string' },
+        'has-changes': { type: 'boolean' },
+        'resource-additions': { type: 'integer' },
+        'resource-changes': { type: 'integer' },
+        'resource-destructions': { type: 'integer' },
+        'resource-imports': { type: 'integer' },
+        results: {
+          type: 'array',
+          description: 'Policy-evaluation jobs only',
+          items: {
+            type: 'object',
+            required: ['policy', 'status'],
+            properties: {
+              policy: { type: 'string' },
+              status: { type: 'string', enum: ['passed', 'failed'] },
+              'enforcement-level': { type: 'string' },
+              output: { type: 'string' },
+            },
+          },
+        },
+      },
+    },
+  })
+  @ApiResponse({ status: 204, description: 'Recorded' })
+  @ApiErrors(400, 401, 404, 409, 422)
+  async finish(
+    @CurrentAgent() agent: AgentContext,
+    @Param('id') id: string,
+    @Body() body: unknown,
+  ): Promise<void> {
+    const plain = asObject(body);
+    if ((await this.jobs.kindOf(agent, id)) === 'policy-evaluation') {
+      const parsed = validateAttributes(FinishPolicyEvaluationBody, plain);
+      await this.jobs.finishEvaluation(agent, id, {
+        status: parsed.status,
+        errorMessage: parsed['error-message'] ?? null,
+        results: parsed.results ?? [],
+      });
+      return;
+    }
+    const parsed = validateAttributes(FinishJobBody, plain);
+    const report: JobReport = {
+      status: parsed.status,
+      errorMessage: parsed['error-message'] ?? null,
+      hasChanges: parsed['has-changes'] ?? false,
+      resourceAdditions: parsed['resource-additions'] ?? 0,
+      resourceChanges: parsed['resource-changes'] ?? 0,
+      resourceDestructions: parsed['resource-destructions'] ?? 0,
+      resourceImports: parsed['resource-imports'] ?? 0,
+    };
+    await this.jobs.finish(agent, id, report);
+  }
+}

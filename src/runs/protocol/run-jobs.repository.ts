@@ -1,0 +1,125 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { EntityManager, Repository } from 'typeorm';
+import { RowReader } from '../../common/sql/row-reader';
+import { RowWriter } from '../../common/sql/row-writer';
+import { readRows } from '../../persistence/pool-reads';
+import { RunJobEntity } from '../entities/run-job.entity';
+import { JobStatus } from '../run-rules';
+
+/** Which jobs an agent may take: its pool's, and unassigned ones when the pool serves the organization. */
+export interface ClaimScope {
+  poolId: string;
+  organizationId: string;
+  organizationScoped: boolean;
+}
+
+@Injectable()
+export class RunJobsRepository {
+  /** Every claim, heartbeat and report reads its job: without TypeORM's find (RowReader). */
+  private readonly jobs: RowReader<RunJobEntity>;
+  private readonly writes: RowWriter<RunJobEntity>;
+
+  constructor(@InjectRepository(RunJobEntity) private readonly repo: Repository<RunJobEntity>) {
+    this.jobs = new RowReader(repo.manager.connection, RunJobEntity);
+    this.writes = new RowWriter(repo.manager.connection, RunJobEntity);
+  }
+
+  /** With a transaction's manager: read on its connection. */
+  findById(id: string, manager?: EntityManager): Promise<RunJobEntity | null> {
+    return this.jobs.byId(id, manager);
+  }
+
+  /**
+   * The oldest queued jobs the scope may take, ids only: the whole of an idle poll, one lookup on
+   * ix_run_jobs_claimable. A few candidates let concurrent claimers spread out instead of all
+   * racing for the first row.
+   */
+  async candidates(scope: ClaimScope, limit: number): Promise<string[]> {
+    const params: unknown[] = ['queued', scope.poolId];
+    let sql = 'SELECT id FROM run_jobs WHERE status = ? AND (agent_pool_id = ?';
+    if (scope.organizationScoped) {
+      sql += ' OR (agent_pool_id IS NULL AND organization_id = ?)';
+      params.push(scope.organizationId);
+    }
+    sql += `) ORDER BY created_at, id LIMIT ${Number(limit)}`;
+    const rows = await readRows<{ id: string }>(this.repo.manager.connection, sql, params);
+    return rows.map((r) => r.id);
+  }
+
+  /**
+   * How many jobs wait in each scope (pool, or organization for jobs without a pool): the one
+   * check per process that lets waiting claims learn of jobs other nodes queued. Reads only the
+   * queued part of ix_run_jobs_claimable.
+   */
+  async queuedScopes(): Promise<{ poolId: string | null; organizationId: string; count: number }[]> {
+    const rows = await readRows<{ agent_pool_id: string | null; organization_id: string; n: unknown }>(
+      this.repo.manager.connection,
+      'SELECT agent_pool_id, organization_id, COUNT(*) AS n FROM run_jobs WHERE status = ? ' +
+        'GROUP BY agent_pool_id, organization_id',
+      ['queued'],
+    );
+    return rows.map((r) => ({
+      poolId: r.agent_pool_id,
+      organizationId: r.organization_id,
+      count: Number(r.n),
+    }));
+  }
+
+  /** The compare-and-set that makes a claim exactly-once: only one agent moves a job out of `queued`. */
+  async claim(manager: EntityManager, id: string, agentId: string, at: Date): Promise<boolean> {
+    const changes = { status: 'claimed' as const, agentId, claimedAt: at, heartbeatAt: at };
+    return (await this.writes.update(changes, { id, status: 'queued' }, manager)) > 0;
+  }
+
+  async heartbeat(id: string, agentId: string, at: Date): Promise<void> {
+    await this.writes.update({ heartbeatAt: at }, { id, agentId, status: 'claimed' });
+  }
+
+  /** Records the report on a claimed job; false when it was finished, timed out or canceled first. */
+  async finish(
+    manager: EntityManager,
+    id: string,
+    status: JobStatus,
+    report: string | null,
+    at: Date,
+  ): Promise<boolean> {
+    return (
+      (await this.writes.update({ status, report, finishedAt: at }, { id, status: 'claimed' }, manager)) > 0
+    );
+  }
+
+  /** Ends every job of a run that is still waiting or running (the run ended without them). */
+  async cancelOpen(manager: EntityManager, runId: string, at: Date): Promise<void> {
+    await this.writes.update(
+      { status: 'canceled', finishedAt: at },
+      { runId, status: ['queued', 'claimed'] },
+      manager,
+    );
+  }
+
+  /** Claimed jobs whose agent went quiet before `cutoff`. */
+  async stale(cutoff: Date, limit: number): Promise<RunJobEntity[]> {
+    return this.repo
+      .createQueryBuilder('j')
+      .where('j.status = :status AND j.heartbeat_at < :cutoff', { status: 'claimed', cutoff })
+      .orderBy('j.heartbeat_at', 'ASC')
+      .limit(limit)
+      .getMany();
+  }
+
+  /** Errors a job only if it is still claimed and still quiet: one node wins when several sweep. */
+  async timeOut(manager: EntityManager, id: string, cutoff: Date, at: Date): Promise<boolean> {
+    const result = await manager
+      .createQueryBuilder()
+      .update(RunJobEntity)
+      .set({ status: 'errored', finishedAt: at })
+      .where('id = :id AND status = :status AND heartbeat_at < :cutoff', { id, status: 'claimed', cutoff })
+      .execute();
+    return (result.affected ?? 0) > 0;
+  }
+
+  insert(manager: EntityManager, job: RunJobEntity): Promise<void> {
+    return this.writes.insert(job, manager);
+  }
+}
