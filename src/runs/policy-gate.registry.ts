@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import type { EvaluationSpec } from './protocol/agent-protocol.types';
-import type { PolicyResultBody } from './protocol/dto/finish-job.dto';
+import type { EvaluationSpec, PolicyResult } from './protocol/agent-protocol.types';
 import type { RunEntity } from './entities/run.entity';
 import type { PolicyVerdict } from './run-rules';
 
@@ -23,7 +22,7 @@ export interface CheckStart {
 export interface EvaluationReport {
   status: 'finished' | 'errored';
   errorMessage: string | null;
-  results: PolicyResultBody[];
+  results: PolicyResult[];
 }
 
 /**

@@ -5,13 +5,13 @@ import { API_V2 } from '../../common/api-prefix';
 import { LeavesAccessAlone } from '../../http/write-effects';
 import { badRequest } from '../../common/errors/domain-error';
 import { validateAttributes } from '../../common/jsonapi/body';
+import { schemaOf } from '../../common/jsonapi/dto-schema';
 import { ApiErrors } from '../../common/jsonapi/openapi';
 import { AgentTokenContext } from './agent-context';
 import { AgentRoutes, RegistersAgent } from './agent-token.guard';
-import { Registration } from './agent-protocol.types';
+import { RegisterAgentBody, Registration } from './agent-protocol.types';
 import { AgentsService } from '../pools/agents.service';
 import { CurrentAgentToken } from './current-agent.decorator';
-import { RegisterAgentBody } from './dto/register-agent.dto';
 
 /**
  * The executor side of the job protocol (docs/runs.md): plain JSON, authenticated by an agent
@@ -31,32 +31,13 @@ export class AgentProtocolController {
     summary:
       'An executor announces itself with an agent token and gets its agent id (send it as X-Plinth-Agent)',
   })
-  @ApiBody({
-    schema: {
-      type: 'object',
-      required: ['name'],
-      properties: { name: { type: 'string', example: 'host-1' } },
-    },
-  })
+  @ApiBody({ schema: schemaOf(RegisterAgentBody) })
   @ApiResponse({
     status: 201,
     headers: {
       Location: { description: 'The new agent (`/api/v2/agents/:id`)', schema: { type: 'string' } },
     },
-    schema: {
-      type: 'object',
-      properties: {
-        'agent-id': { type: 'string', example: 'agent-3yVQZvHzf5j3WRJ1' },
-        'pool-id': { type: 'string', example: 'apool-3yVQZvHzf5j3WRJ1' },
-        organization: { type: 'string' },
-        'poll-interval-seconds': { type: 'integer' },
-        'heartbeat-interval-seconds': { type: 'integer' },
-        'claim-wait-max-seconds': {
-          type: 'integer',
-          description: 'The longest `wait` a claim may ask for (CLAIM_WAIT_MAX_SECONDS)',
-        },
-      },
-    },
+    schema: schemaOf(Registration),
   })
   @ApiErrors(400, 401, 422)
   async register(

@@ -17,116 +17,21 @@ import { Public } from '../../common/auth/public.decorator';
 import { LeavesAccessAlone, UnchangedWhen } from '../../http/write-effects';
 import { badRequest, DomainError } from '../../common/errors/domain-error';
 import { validateAttributes } from '../../common/jsonapi/body';
+import { schemaOf } from '../../common/jsonapi/dto-schema';
 import { ApiErrors } from '../../common/jsonapi/openapi';
 import { LinkOrigin } from '../../storage/link-origin.decorator';
-import { FinishJobBody, FinishPolicyEvaluationBody } from './dto/finish-job.dto';
-import { JobPayload } from './agent-protocol.types';
+import { ClaimAnswer, FinishJobBody, FinishPolicyEvaluationBody, JobPayload } from './agent-protocol.types';
 import { RunJobsService } from './run-jobs.service';
 import { parseClaimWait } from './claim-waiters';
 import { JobSignals } from './job-signals.service';
 import { JobReport } from '../run-rules';
 
-const JOB_SCHEMA = {
+const PLAN_REPORT = schemaOf(FinishJobBody);
+/** One body for both kinds of job: a plan or apply job's report, or a policy evaluation's. */
+const REPORT_SCHEMA = {
   type: 'object',
-  properties: {
-    job: {
-      type: 'object',
-      properties: {
-        id: { type: 'string', example: 'job-3yVQZvHzf5j3WRJ1' },
-        kind: { type: 'string', enum: ['plan', 'apply', 'policy-evaluation'] },
-        'run-id': { type: 'string' },
-        'workspace-id': { type: 'string' },
-        'workspace-name': { type: 'string' },
-        organization: { type: 'string' },
-        'is-destroy': { type: 'boolean' },
-        'plan-only': { type: 'boolean' },
-        refresh: { type: 'boolean', description: 'false: plan with `-refresh=false`' },
-        'refresh-only': { type: 'boolean', description: 'true: plan with `-refresh-only`' },
-        'target-addrs': {
-          type: 'array',
-          items: { type: 'string' },
-          description: 'Plan with one `-target=ADDR` per address',
-        },
-        'replace-addrs': {
-          type: 'array',
-          items: { type: 'string' },
-          description: 'Plan with one `-replace=ADDR` per address',
-        },
-        'allow-empty-apply': { type: 'boolean' },
-        'allow-config-generation': { type: 'boolean' },
-        'save-plan': {
-          type: 'boolean',
-          description: 'The plan is saved; an apply follows only if confirmed',
-        },
-        'terraform-version': {
-          type: 'string',
-          nullable: true,
-          description: "Plan-only runs: the tool version asked for; null: the executor's own",
-        },
-        'heartbeat-interval-seconds': { type: 'integer' },
-        links: {
-          type: 'object',
-          description:
-            'configuration: signed GET of the tar.gz; logs: signed PUT that appends a chunk at `?offset=N` ' +
-            '(plan and apply jobs; bytes the log has are acknowledged, a gap is a 409); plan-json: signed PUT ' +
-            '(plan jobs) or GET (policy evaluations); plan-file: signed PUT (plan jobs) or GET (apply jobs); ' +
-            'state: signed GET of the current state, null while the workspace has none (plan and apply jobs); ' +
-            'state-upload: signed PUT of the state the apply leaves, whether it succeeded or not (apply jobs; ' +
-            'the same bytes again answer 200 with nothing new)',
-          properties: {
-            ...Object.fromEntries(
-              ['configuration', 'logs', 'plan-json', 'plan-file', 'state-upload'].map((k) => [
-                k,
-                { type: 'string' },
-              ]),
-            ),
-            state: { type: 'string', nullable: true },
-          },
-        },
-        variables: {
-          type: 'array',
-          description:
-            "Plan and apply jobs only: the run's variables after precedence, values in clear (sensitive ones " +
-            'too: mask them in logs), fixed when the plan was claimed; the apply receives the same',
-          items: {
-            type: 'object',
-            properties: {
-              key: { type: 'string' },
-              value: { type: 'string' },
-              category: { type: 'string', enum: ['terraform', 'env'] },
-              hcl: { type: 'boolean' },
-              sensitive: { type: 'boolean' },
-            },
-          },
-        },
-        'policy-evaluation': {
-          type: 'object',
-          description:
-            'Policy-evaluation jobs only: the snapshot of one policy set taken when the check started',
-          properties: {
-            id: { type: 'string', example: 'poleval-3yVQZvHzf5j3WRJ1' },
-            'policy-set-id': { type: 'string' },
-            'policy-set-name': { type: 'string' },
-            'policy-kind': { type: 'string', enum: ['framework_a', 'framework_b'] },
-            'policy-tool-version': { type: 'string' },
-            bundle: { type: 'string', nullable: true, description: "Signed GET of a versioned set's tar.gz" },
-            policies: {
-              type: 'array',
-              items: {
-                type: 'object',
-                properties: {
-                  name: { type: 'string' },
-                  'enforcement-level': { type: 'string' },
-                  query: { type: 'string', nullable: true },
-                  code: { type: 'string', nullable: true, description: 'Signed GET of the code' },
-                },
-              },
-            },
-          },
-        },
-      },
-    },
-  },
+  required: PLAN_REPORT.required,
+  properties: { ...PLAN_REPORT.properties, ...schemaOf(FinishPolicyEvaluationBody).properties },
 };
 
 function asObject(body: unknown): Record<string, unknown> {
@@ -169,7 +74,7 @@ export class RunJobsController {
       'registration as claim-wait-max-seconds); absent: answer at once',
     schema: { type: 'integer', minimum: 0 },
   })
-  @ApiResponse({ status: 200, schema: JOB_SCHEMA })
+  @ApiResponse({ status: 200, schema: schemaOf(ClaimAnswer) })
   @ApiResponse({ status: 204, description: 'No work' })
   @ApiErrors(401, 422)
   async claim(
@@ -224,35 +129,7 @@ export class RunJobsController {
       '`results`, one per policy (`policy`, `status` passed|failed, `output`, and `enforcement-level` for ' +
       'versioned sets); a report that does not name exactly the evaluated policies is a 422.',
   })
-  @ApiBody({
-    schema: {
-      type: 'object',
-      required: ['status'],
-      properties: {
-        status: { type: 'string', enum: ['finished', 'errored'] },
-        'error-message': { type: 'string' },
-        'has-changes': { type: 'boolean' },
-        'resource-additions': { type: 'integer' },
-        'resource-changes': { type: 'integer' },
-        'resource-destructions': { type: 'integer' },
-        'resource-imports': { type: 'integer' },
-        results: {
-          type: 'array',
-          description: 'Policy-evaluation jobs only',
-          items: {
-            type: 'object',
-            required: ['policy', 'status'],
-            properties: {
-              policy: { type: 'string' },
-              status: { type: 'string', enum: ['passed', 'failed'] },
-              'enforcement-level': { type: 'string' },
-              output: { type: 'string' },
-            },
-          },
-        },
-      },
-    },
-  })
+  @ApiBody({ schema: REPORT_SCHEMA })
   @ApiResponse({ status: 204, description: 'Recorded' })
   @ApiErrors(400, 401, 404, 409, 422)
   async finish(
