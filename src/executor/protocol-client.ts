@@ -1,7 +1,12 @@
 import { createWriteStream } from 'node:fs';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { JobPayload, PolicyResult, Registration } from '../runs/protocol/agent-protocol.types';
+import type {
+  HeartbeatAnswer,
+  JobPayload,
+  PolicyResult,
+  Registration,
+} from '../runs/protocol/agent-protocol.types';
 import { ChangeCounts } from './plan-summary';
 
 export type { Registration };
@@ -65,7 +70,7 @@ export class ProtocolClient {
   }
 
   async heartbeat(jobId: string): Promise<'running' | 'canceled'> {
-    const body = (await this.call(`/jobs/${jobId}/heartbeat`, undefined, [200])) as { status: string };
+    const body = (await this.call(`/jobs/${jobId}/heartbeat`, undefined, [200])) as HeartbeatAnswer;
     return body.status === 'canceled' ? 'canceled' : 'running';
   }
 

@@ -184,6 +184,12 @@ describe('the executor protocol on the wire', () => {
       properties: { key: { type: 'string' }, value: { type: 'string' }, sensitive: { type: 'boolean' } },
     });
 
+    expect(json(doc.paths['/api/v2/agent/jobs/{id}/heartbeat'].post.responses['200'])).toEqual({
+      type: 'object',
+      required: ['status'],
+      properties: { status: { type: 'string', enum: ['running', 'canceled'] } },
+    });
+
     const finish = doc.paths['/api/v2/agent/jobs/{id}/finish'].post;
     const count = { type: 'integer', minimum: 0 };
     expect(json(finish.requestBody)).toEqual({

@@ -271,6 +271,12 @@ export class ClaimAnswer {
   job: JobPayload;
 }
 
+/** What a heartbeat answers: go on, or stop (the run was canceled, or the job ended without the executor). */
+export class HeartbeatAnswer {
+  @IsIn(['running', 'canceled'])
+  status: 'running' | 'canceled';
+}
+
 /** How much of an engine's output a policy result carries (a TEXT column holds it on every dialect). */
 export const MAX_POLICY_OUTPUT_CHARS = 16 * 1024;
 

@@ -20,7 +20,13 @@ import { validateAttributes } from '../../common/jsonapi/body';
 import { schemaOf } from '../../common/jsonapi/dto-schema';
 import { ApiErrors } from '../../common/jsonapi/openapi';
 import { LinkOrigin } from '../../storage/link-origin.decorator';
-import { ClaimAnswer, FinishJobBody, FinishPolicyEvaluationBody, JobPayload } from './agent-protocol.types';
+import {
+  ClaimAnswer,
+  FinishJobBody,
+  FinishPolicyEvaluationBody,
+  HeartbeatAnswer,
+  JobPayload,
+} from './agent-protocol.types';
 import { RunJobsService } from './run-jobs.service';
 import { parseClaimWait } from './claim-waiters';
 import { JobSignals } from './job-signals.service';
@@ -107,15 +113,9 @@ export class RunJobsController {
     description:
       "404 when the job is not this agent's. Without a heartbeat for EXECUTOR_TIMEOUT seconds the job and its run are errored.",
   })
-  @ApiResponse({
-    status: 200,
-    schema: { type: 'object', properties: { status: { type: 'string', enum: ['running', 'canceled'] } } },
-  })
+  @ApiResponse({ status: 200, schema: schemaOf(HeartbeatAnswer) })
   @ApiErrors(401, 404)
-  async heartbeat(
-    @CurrentAgent() agent: AgentContext,
-    @Param('id') id: string,
-  ): Promise<{ status: 'running' | 'canceled' }> {
+  async heartbeat(@CurrentAgent() agent: AgentContext, @Param('id') id: string): Promise<HeartbeatAnswer> {
     return { status: await this.jobs.heartbeat(agent, id) };
   }
 
