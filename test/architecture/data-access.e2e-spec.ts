@@ -18,7 +18,6 @@ const OUTSIDE = ['src/runs/', 'src/agent-pools/', 'src/policy-checks/'];
 const STILL_MIXED: Record<string, string> = {
   'src/audit/audit.repository.ts':
     'written and listed in plain SQL; the prune reads its chunk with a builder',
-  'src/common/auth/access.repository.ts': 'the token lookup is plain; the team and grant reads are builders',
   'src/notifications/notification-deliveries.repository.ts':
     'deliveries are written with RowWriter, claimed and listed with builders',
   'src/policies/policies.repository.ts': 'includes read by RowReader; the rest through the repository',

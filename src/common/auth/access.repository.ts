@@ -1,13 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, In } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { RowReader } from '../sql/row-reader';
 import { TeamEntity } from '../../teams/entities/team.entity';
-import { TeamMembershipEntity } from '../../teams/entities/team-membership.entity';
-import { TeamWorkspaceEntity, WorkspaceAccessLevel } from '../../teams/entities/team-workspace.entity';
+import { WorkspaceAccessLevel } from './principal';
 import { TokenEntity } from '../../tokens/entities/token.entity';
 import { UserEntity } from '../../users/entities/user.entity';
-import { WorkspaceEntity } from '../../workspaces/entities/workspace.entity';
 import { readRows } from '../../persistence/pool-reads';
 
 export interface TokenRow {
@@ -18,7 +16,9 @@ export interface TokenRow {
 
 /**
  * The read-only queries behind every permission decision. It reads across the identity tables
- * on purpose: one place answers "who is this and what may they do", for every module.
+ * on purpose: one place answers "who is this and what may they do", for every module. Plain SQL
+ * throughout (RowReader and statement text on the pool): a request whose rights are not cached
+ * runs these before anything else.
  */
 @Injectable()
 export class AccessRepository {
@@ -26,6 +26,7 @@ export class AccessRepository {
   private readonly users: RowReader<UserEntity>;
   private readonly teams: RowReader<TeamEntity>;
   private readonly tokenSql: string;
+  private readonly teamsOfUserSql: string;
 
   constructor(@InjectDataSource() private readonly ds: DataSource) {
     this.tokens = new RowReader(ds, TokenEntity);
@@ -36,6 +37,9 @@ export class AccessRepository {
         LEFT JOIN ${this.users.table} u ON u.id = k.user_id
         LEFT JOIN ${this.teams.table} t ON t.id = k.team_id
        WHERE k.digest = ?`;
+    this.teamsOfUserSql = `SELECT ${this.teams.select('t')} FROM ${this.teams.table} t
+        INNER JOIN team_memberships m ON m.team_id = t.id
+       WHERE m.user_id = ? AND t.organization_id = ?`;
   }
 
   /** The token with this digest and the user or team it belongs to: one round trip. */
@@ -49,17 +53,13 @@ export class AccessRepository {
     };
   }
 
+  /** The teams of the organization that the user is a member of. */
   async teamsOfUserInOrganization(userId: string, organizationId: string): Promise<TeamEntity[]> {
-    return this.ds
-      .getRepository(TeamEntity)
-      .createQueryBuilder('t')
-      .innerJoin(TeamMembershipEntity, 'm', 'm.team_id = t.id')
-      .where('m.user_id = :userId AND t.organization_id = :organizationId', { userId, organizationId })
-      .getMany();
+    return this.teams.many(this.teamsOfUserSql, [userId, organizationId], 't');
   }
 
   async team(teamId: string): Promise<TeamEntity | null> {
-    return this.ds.getRepository(TeamEntity).findOne({ where: { id: teamId } });
+    return this.teams.byId(teamId);
   }
 
   /** Access rows of these teams on these workspaces, one query. */
@@ -68,10 +68,13 @@ export class AccessRepository {
     workspaceIds: readonly string[],
   ): Promise<{ workspaceId: string; access: WorkspaceAccessLevel }[]> {
     if (!teamIds.length || !workspaceIds.length) return [];
-    return this.ds.getRepository(TeamWorkspaceEntity).find({
-      select: { workspaceId: true, access: true },
-      where: { teamId: In([...teamIds]), workspaceId: In([...workspaceIds]) },
-    });
+    const rows = await readRows<{ workspace_id: string; access: WorkspaceAccessLevel }>(
+      this.ds,
+      `SELECT tw.workspace_id, tw.access FROM team_workspaces tw
+        WHERE tw.team_id IN (${marks(teamIds)}) AND tw.workspace_id IN (${marks(workspaceIds)})`,
+      [...teamIds, ...workspaceIds],
+    );
+    return rows.map((r) => ({ workspaceId: r.workspace_id, access: r.access }));
   }
 
   /** Which of these projects hold a workspace that one of these teams has access to, one query. */
@@ -80,30 +83,32 @@ export class AccessRepository {
     projectIds: readonly string[],
   ): Promise<Set<string>> {
     if (!teamIds.length || !projectIds.length) return new Set();
-    const rows: { projectId: string }[] = await this.ds
-      .getRepository(TeamWorkspaceEntity)
-      .createQueryBuilder('tw')
-      .innerJoin(WorkspaceEntity, 'w', 'w.id = tw.workspace_id')
-      .select('DISTINCT w.project_id', 'projectId')
-      .where('tw.team_id IN (:...teamIds) AND w.project_id IN (:...projectIds)', { teamIds, projectIds })
-      .getRawMany();
-    return new Set(rows.map((r) => r.projectId));
+    const rows = await readRows<{ project_id: string }>(
+      this.ds,
+      `SELECT DISTINCT w.project_id FROM team_workspaces tw
+        INNER JOIN workspaces w ON w.id = tw.workspace_id
+        WHERE tw.team_id IN (${marks(teamIds)}) AND w.project_id IN (${marks(projectIds)})`,
+      [...teamIds, ...projectIds],
+    );
+    return new Set(rows.map((r) => r.project_id));
   }
 
   /** Which of these organizations the user owns (is in their owners team), one query. */
   async ownedOrganizationIds(userId: string, organizationIds: readonly string[]): Promise<Set<string>> {
     if (!organizationIds.length) return new Set();
-    const rows = await this.ds
-      .getRepository(TeamEntity)
-      .createQueryBuilder('t')
-      .innerJoin(TeamMembershipEntity, 'm', 'm.team_id = t.id')
-      .select('t.organization_id', 'organizationId')
+    const rows = await readRows<{ organization_id: string }>(
+      this.ds,
       // Booleans are stored as 1/0 on both dialects.
-      .where('m.user_id = :userId AND t.is_owners = 1 AND t.organization_id IN (:...organizationIds)', {
-        userId,
-        organizationIds,
-      })
-      .getRawMany<{ organizationId: string }>();
-    return new Set(rows.map((r) => r.organizationId));
+      `SELECT t.organization_id FROM teams t
+        INNER JOIN team_memberships m ON m.team_id = t.id
+        WHERE m.user_id = ? AND t.is_owners = 1 AND t.organization_id IN (${marks(organizationIds)})`,
+      [userId, ...organizationIds],
+    );
+    return new Set(rows.map((r) => r.organization_id));
   }
+}
+
+/** `?, ?, …`: one mark per value of a list. */
+function marks(values: readonly unknown[]): string {
+  return values.map(() => '?').join(', ');
 }
