@@ -1,5 +1,5 @@
-import { EntityManager, Repository } from 'typeorm';
-import { readRowsWith } from '../persistence/pool-reads';
+import { DataSource, EntityManager, ObjectType } from 'typeorm';
+import { readRows, readRowsWith } from '../persistence/pool-reads';
 import { AuditEventCountEntity } from './entities/audit-event-count.entity';
 import { AuditEventEntity } from './entities/audit-event.entity';
 
@@ -64,27 +64,46 @@ export async function applyCounts(manager: EntityManager, events: Counted[], sig
  * an hour of events however long the trail is.
  */
 export async function countSince(
-  events: Repository<AuditEventEntity>,
+  ds: DataSource,
   organizationId: string | undefined,
   since: Date | undefined,
 ): Promise<number> {
   const edge = since ? new Date(hourOf(since).getTime() + HOUR_MS) : undefined;
-  const hours = events.manager
-    .getRepository(AuditEventCountEntity)
-    .createQueryBuilder('c')
-    .select('SUM(c.events)', 'n');
-  if (organizationId !== undefined) hours.andWhere('c.organization_id = :organizationId', { organizationId });
-  if (edge) hours.andWhere('c.hour_start >= :edge', { edge });
+  const hourConditions: string[] = [];
+  const hourParams: unknown[] = [];
+  if (organizationId !== undefined) {
+    hourConditions.push('organization_id = ?');
+    hourParams.push(organizationId);
+  }
+  if (edge) {
+    hourConditions.push('hour_start >= ?');
+    hourParams.push(timeOf(ds, AuditEventCountEntity, 'hourStart', edge));
+  }
+  const hours = readRows<{ n: unknown }>(
+    ds,
+    'SELECT SUM(events) AS n FROM audit_event_counts' +
+      (hourConditions.length ? ` WHERE ${hourConditions.join(' AND ')}` : ''),
+    hourParams,
+  );
   const partial = async () => {
     if (!since || !edge) return 0;
-    const qb = events
-      .createQueryBuilder('e')
-      .where('e.occurred_at > :since AND e.occurred_at < :edge', { since, edge });
-    if (organizationId !== undefined) qb.andWhere('e.organization_id = :organizationId', { organizationId });
-    return qb.getCount();
+    const at = (d: Date) => timeOf(ds, AuditEventEntity, 'occurredAt', d);
+    const [row] = await readRows<{ n: unknown }>(
+      ds,
+      'SELECT COUNT(*) AS n FROM audit_events WHERE occurred_at > ? AND occurred_at < ?' +
+        (organizationId !== undefined ? ' AND organization_id = ?' : ''),
+      organizationId !== undefined ? [at(since), at(edge), organizationId] : [at(since), at(edge)],
+    );
+    return Number(row?.n ?? 0);
   };
-  const [whole, part] = await Promise.all([hours.getRawOne<{ n: unknown }>(), partial()]);
+  const [[whole], part] = await Promise.all([hours, partial()]);
   return Number(whole?.n ?? 0) + part;
+}
+
+/** A timestamp as the driver binds it for `property` of `entity` (better-sqlite3 takes no Date). */
+export function timeOf(ds: DataSource, entity: ObjectType<unknown>, property: string, at: Date): unknown {
+  const column = ds.getMetadata(entity).findColumnWithPropertyName(property)!;
+  return ds.driver.preparePersistentValue(at, column);
 }
 
 /**

@@ -1,14 +1,15 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, Repository } from 'typeorm';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { pruneInBatches } from '../common/sql/batched-prune';
-import { inTransaction } from '../common/sql/transaction';
+import { inTransaction, writeWith } from '../common/sql/transaction';
+import { readRows } from '../persistence/pool-reads';
 import { PageParams } from '../common/jsonapi/pagination';
 import { offsetOf } from '../common/jsonapi/pagination';
 import { Page, pageOf } from '../common/sql/paginate';
 import { RowReader } from '../common/sql/row-reader';
 import { RowWriter } from '../common/sql/row-writer';
-import { applyCounts, countSince, lockForDelete } from './audit-counts';
+import { applyCounts, countSince, lockForDelete, timeOf } from './audit-counts';
 import { AuditEventEntity } from './entities/audit-event.entity';
 
 /** Rows per INSERT: well inside both dialects' limits on bound parameters (16 columns each). */
@@ -25,14 +26,15 @@ export interface AuditFilter {
   since?: Date;
 }
 
+/** Plain SQL throughout (RowReader, RowWriter, statement text): every write request records here. */
 @Injectable()
 export class AuditRepository {
   private readonly writer: RowWriter<AuditEventEntity>;
   private readonly reader: RowReader<AuditEventEntity>;
 
-  constructor(@InjectRepository(AuditEventEntity) private readonly repo: Repository<AuditEventEntity>) {
-    this.writer = new RowWriter(repo.manager.connection, AuditEventEntity);
-    this.reader = new RowReader(repo.manager.connection, AuditEventEntity);
+  constructor(@InjectDataSource() private readonly ds: DataSource) {
+    this.writer = new RowWriter(ds, AuditEventEntity);
+    this.reader = new RowReader(ds, AuditEventEntity);
   }
 
   /**
@@ -40,7 +42,7 @@ export class AuditRepository {
    * join whichever transaction another request has open on the one connection.
    */
   insertMany(events: AuditEventEntity[]): Promise<void> {
-    return inTransaction(this.repo.manager.connection, (m) => this.insertChunks(m, events));
+    return inTransaction(this.ds, (m) => this.insertChunks(m, events));
   }
 
   private async insertChunks(manager: EntityManager, events: AuditEventEntity[]): Promise<void> {
@@ -66,7 +68,7 @@ export class AuditRepository {
     }
     if (filter.since) {
       where.push('e.occurred_at > ?');
-      params.push(this.sqlTime(filter.since));
+      params.push(timeOf(this.ds, AuditEventEntity, 'occurredAt', filter.since));
     }
     const keys = page.sort?.length
       ? page.sort.map((k) => ({ column: this.columnOf(k.property), descending: k.descending }))
@@ -74,7 +76,7 @@ export class AuditRepository {
     const order = [...keys, { column: 'id', descending: keys[keys.length - 1].descending }]
       .map((k) => `e.${k.column} ${k.descending ? 'DESC' : 'ASC'}`)
       .join(', ');
-    const mysql = this.repo.manager.connection.options.type !== 'better-sqlite3';
+    const mysql = this.ds.options.type !== 'better-sqlite3';
     const hint =
       mysql && filter.organizationId !== undefined && filter.since
         ? ' FORCE INDEX (ix_audit_events_organization)'
@@ -85,19 +87,13 @@ export class AuditRepository {
       ` ORDER BY ${order} LIMIT ${Number(page.size)} OFFSET ${Number(offsetOf(page))}`;
     const [items, total] = await Promise.all([
       this.reader.many(sql, params, 'e'),
-      countSince(this.repo, filter.organizationId, filter.since),
+      countSince(this.ds, filter.organizationId, filter.since),
     ]);
     return pageOf(items, total, page);
   }
 
   private columnOf(property: string): string {
-    return this.repo.metadata.findColumnWithPropertyName(property)!.databaseName;
-  }
-
-  /** A timestamp as the driver binds it (better-sqlite3 takes no Date). */
-  private sqlTime(at: Date): unknown {
-    const column = this.repo.metadata.findColumnWithPropertyName('occurredAt')!;
-    return this.repo.manager.connection.driver.preparePersistentValue(at, column);
+    return this.ds.getMetadata(AuditEventEntity).findColumnWithPropertyName(property)!.databaseName;
   }
 
   /**
@@ -106,20 +102,16 @@ export class AuditRepository {
    */
   pruneBefore(before: Date, pauseMs = PRUNE_PAUSE_MS): Promise<number> {
     const step = async () => {
-      const old = await this.repo
-        .createQueryBuilder('e')
-        .select('e.id', 'id')
-        .where('e.occurred_at < :before', { before })
-        .orderBy('e.occurred_at', 'ASC')
-        .limit(PRUNE_CHUNK)
-        .getRawMany<{ id: string }>();
+      const old = await readRows<{ id: string }>(
+        this.ds,
+        `SELECT e.id FROM audit_events e WHERE e.occurred_at < ? ORDER BY e.occurred_at ASC LIMIT ${PRUNE_CHUNK}`,
+        [timeOf(this.ds, AuditEventEntity, 'occurredAt', before)],
+      );
       if (!old.length) return { found: 0, removed: 0 };
-      const removed = await inTransaction(this.repo.manager.connection, async (m) => {
-        const held = await lockForDelete(
-          m,
-          old.map((r) => r.id),
-        );
-        await m.getRepository(AuditEventEntity).delete(old.map((r) => r.id));
+      const ids = old.map((r) => r.id);
+      const removed = await inTransaction(this.ds, async (m) => {
+        const held = await lockForDelete(m, ids);
+        await writeWith(m, `DELETE FROM audit_events WHERE id IN (${ids.map(() => '?').join(', ')})`, ids);
         await applyCounts(m, held, -1);
         return held.length;
       });
