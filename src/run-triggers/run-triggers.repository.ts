@@ -1,13 +1,14 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, Repository, SelectQueryBuilder } from 'typeorm';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { Page, pageOf, WINDOW_TOTAL, windowTotal } from '../common/sql/paginate';
 import { RowReader } from '../common/sql/row-reader';
+import { RowWriter } from '../common/sql/row-writer';
 import { offsetOf, PageParams } from '../common/jsonapi/pagination';
 import { WorkspaceEntity } from '../workspaces/entities/workspace.entity';
 import { RunTriggerEntity } from './entities/run-trigger.entity';
 import { TriggerEdge } from './run-triggers.rules';
-import { readRowsWith } from '../persistence/pool-reads';
+import { readRows, readRowsWith } from '../persistence/pool-reads';
 
 /** A trigger with both of its workspaces, as read: the names on the wire come from these. */
 export interface RunTriggerView {
@@ -17,13 +18,6 @@ export interface RunTriggerView {
 }
 
 export type TriggerDirection = 'inbound' | 'outbound';
-
-function toView(trigger: RunTriggerEntity): RunTriggerView {
-  const { workspace, sourceable } = trigger;
-  // Both joins are inner joins on non-null foreign keys: a row without them cannot be read.
-  if (!workspace || !sourceable) throw new Error(`run trigger ${trigger.id} read without its workspaces`);
-  return { trigger, workspace, sourceable };
-}
 
 /** ORDER BY of a page of triggers: created-at (the only sort field) and id, ascending by default. */
 function orderOf(page: PageParams): string {
@@ -35,22 +29,34 @@ function orderOf(page: PageParams): string {
 export class RunTriggersRepository {
   private readonly triggers: RowReader<RunTriggerEntity>;
   private readonly workspaces: RowReader<WorkspaceEntity>;
+  private readonly writer: RowWriter<RunTriggerEntity>;
 
-  constructor(@InjectRepository(RunTriggerEntity) private readonly repo: Repository<RunTriggerEntity>) {
-    this.triggers = new RowReader(repo.manager.connection, RunTriggerEntity);
-    this.workspaces = new RowReader(repo.manager.connection, WorkspaceEntity);
+  constructor(@InjectDataSource() private readonly ds: DataSource) {
+    this.triggers = new RowReader(ds, RunTriggerEntity);
+    this.workspaces = new RowReader(ds, WorkspaceEntity);
+    this.writer = new RowWriter(ds, RunTriggerEntity);
   }
 
-  private withWorkspaces(): SelectQueryBuilder<RunTriggerEntity> {
-    return this.repo
-      .createQueryBuilder('rt')
-      .innerJoinAndSelect('rt.workspace', 'w')
-      .innerJoinAndSelect('rt.sourceable', 's');
+  /** The trigger's row and both its workspaces' rows as `listViews` reads them. */
+  private view(row: Record<string, unknown>): RunTriggerView {
+    return {
+      trigger: this.triggers.hydrate(row, 'rt'),
+      workspace: this.workspaces.hydrate(row, 'w'),
+      sourceable: this.workspaces.hydrate(row, 's'),
+    };
   }
 
   async findView(id: string): Promise<RunTriggerView | null> {
-    const trigger = await this.withWorkspaces().where('rt.id = :id', { id }).getOne();
-    return trigger ? toView(trigger) : null;
+    const [row] = await readRows(
+      this.ds,
+      `SELECT ${this.triggers.select('rt')}, ${this.workspaces.select('w')}, ${this.workspaces.select('s')}
+         FROM run_triggers rt
+         JOIN workspaces w ON w.id = rt.workspace_id
+         JOIN workspaces s ON s.id = rt.sourceable_id
+        WHERE rt.id = ?`,
+      [id],
+    );
+    return row ? this.view(row) : null;
   }
 
   /**
@@ -64,8 +70,8 @@ export class RunTriggersRepository {
     page: PageParams,
   ): Promise<Page<RunTriggerView>> {
     const column = direction === 'inbound' ? 'rt.workspace_id' : 'rt.sourceable_id';
-    const rows = await readRowsWith(
-      this.repo.manager,
+    const rows = await readRows(
+      this.ds,
       `SELECT ${this.triggers.select('rt')}, ${this.workspaces.select('w')}, ${this.workspaces.select('s')},
               ${WINDOW_TOTAL}
          FROM run_triggers rt
@@ -76,15 +82,19 @@ export class RunTriggersRepository {
         LIMIT ? OFFSET ?`,
       [workspaceId, page.size, offsetOf(page)],
     );
-    const totalCount = await windowTotal(rows, () =>
-      this.repo.count({ where: direction === 'inbound' ? { workspaceId } : { sourceableId: workspaceId } }),
+    const totalCount = await windowTotal(rows, async () => {
+      const [count] = await readRows<{ n: unknown }>(
+        this.ds,
+        `SELECT COUNT(*) AS n FROM run_triggers rt WHERE ${column} = ?`,
+        [workspaceId],
+      );
+      return Number(count?.n ?? 0);
+    });
+    return pageOf(
+      rows.map((row) => this.view(row)),
+      totalCount,
+      page,
     );
-    const items = rows.map((row) => ({
-      trigger: this.triggers.hydrate(row, 'rt'),
-      workspace: this.workspaces.hydrate(row, 'w'),
-      sourceable: this.workspaces.hydrate(row, 's'),
-    }));
-    return pageOf(items, totalCount, page);
   }
 
   /**
@@ -100,8 +110,8 @@ export class RunTriggersRepository {
     // The listed workspace is one end of every trigger; only the other end is joined per row.
     const [end, other] =
       direction === 'inbound' ? ['workspace_id', 'sourceable_id'] : ['sourceable_id', 'workspace_id'];
-    const rows = await readRowsWith(
-      this.repo.manager,
+    const rows = await readRows(
+      this.ds,
       `SELECT ${this.workspaces.select('d')}, ${this.triggers.select('rt')}, ${this.workspaces.select('o')},
               COUNT(rt.id) OVER () AS page_total_count
          FROM workspaces d
@@ -130,14 +140,14 @@ export class RunTriggersRepository {
 
   /** Every trigger among the organization's workspaces (both ends share the organization). */
   async edgesInOrganization(manager: EntityManager, organizationId: string): Promise<TriggerEdge[]> {
-    const rows: { workspaceId: string; sourceableId: string }[] = await manager
-      .createQueryBuilder(RunTriggerEntity, 'rt')
-      .innerJoin(WorkspaceEntity, 'w', 'w.id = rt.workspace_id')
-      .select('rt.workspace_id', 'workspaceId')
-      .addSelect('rt.sourceable_id', 'sourceableId')
-      .where('w.organization_id = :organizationId', { organizationId })
-      .getRawMany();
-    return rows.map((r) => ({ workspaceId: r.workspaceId, sourceableId: r.sourceableId }));
+    const rows = await readRowsWith<{ workspace_id: string; sourceable_id: string }>(
+      manager,
+      `SELECT rt.workspace_id, rt.sourceable_id FROM run_triggers rt
+         JOIN workspaces w ON w.id = rt.workspace_id
+        WHERE w.organization_id = ?`,
+      [organizationId],
+    );
+    return rows.map((r) => ({ workspaceId: r.workspace_id, sourceableId: r.sourceable_id }));
   }
 
   /** The triggers whose source is this workspace, oldest first: every run that ends asks, in its transaction. */
@@ -152,10 +162,10 @@ export class RunTriggersRepository {
   }
 
   async insert(manager: EntityManager, trigger: RunTriggerEntity): Promise<void> {
-    await manager.getRepository(RunTriggerEntity).insert(trigger);
+    await this.writer.insert(trigger, manager);
   }
 
   async delete(manager: EntityManager, id: string): Promise<void> {
-    await manager.getRepository(RunTriggerEntity).delete({ id });
+    await this.writer.deleteById(id, manager);
   }
 }
