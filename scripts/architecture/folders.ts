@@ -131,7 +131,8 @@ export const FOLDERS: Record<string, Folder> = {
 
 /** Subfolders worth a line of their own; the others are listed by name under their folder. */
 export const SUBFOLDERS: Record<string, string> = {
-  'common/auth': 'bearer guard, @Public, Principal, PermissionService, AccessRepository, token use',
+  'common/auth':
+    'authentication guard, passport strategies, auth kinds, Principal, PermissionService, AccessRepository, token use',
   'common/cache': 'the shared change epoch, read sets, TTL memo',
   'common/errors': 'DomainError and Violations, DB-error mapping, the exception filter',
   'common/jsonapi': 'documents, query parsing, body pipe, the request guard, OpenAPI helpers',
@@ -147,7 +148,7 @@ export const SUBFOLDERS: Record<string, string> = {
   'runs/pools': 'agent pools, agent tokens and agents; the lookup behind executor authentication',
   'runs/protocol':
     'the executor protocol: registration, job claims and long-poll waits, heartbeats, reports; ' +
-    'its wire shape; AgentTokenGuard, which authenticates executors',
+    'its wire shape; the agent-token passport strategy, which authenticates executors',
 };
 
 /** Subfolders that are a module's own plumbing, never listed. */

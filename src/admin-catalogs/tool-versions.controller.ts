@@ -4,7 +4,6 @@ import { API_V2 } from '../common/api-prefix';
 import { pageResult } from '../common/sql/paginate';
 import { JsonApiBody, ParsedBody } from '../common/jsonapi/body';
 import { CollectionDocument, ResourceDocument } from '../common/jsonapi/document';
-import { ApiCreate, ApiDelete, ApiList, ApiShow, ApiUpdate } from '../common/jsonapi/openapi';
 import { PageParams } from '../common/jsonapi/pagination';
 import { Paging, QueryValue } from '../common/jsonapi/query';
 import { CATALOG_ROUTES, CatalogRoute } from './catalogs';
@@ -17,8 +16,8 @@ import { SiteAdminGuard } from './site-admin.guard';
 import { serializeToolVersion, toolVersionDoc } from './tool-versions.serializer';
 import { ToolVersionsService, ToolVersionView } from './tool-versions.service';
 import { SelfHostedOnlyDocs } from '../http/self-hosted-only';
-import { LeavesAccessAlone } from '../http/write-effects';
 import { Sortable } from '../common/jsonapi/sort';
+import { Endpoint } from '../http/endpoint';
 
 /**
  * The routes of one catalog under one name; every catalog and every name it is served under (the
@@ -34,7 +33,6 @@ function catalogController(route: CatalogRoute) {
   @ApiTags('admin catalogs')
   @ApiBearerAuth()
   @UseGuards(SiteAdminGuard)
-  @LeavesAccessAlone()
   @SelfHostedOnlyDocs()
   @Controller(`${API_V2}/admin/${name}`)
   class CatalogController {
@@ -42,11 +40,16 @@ function catalogController(route: CatalogRoute) {
 
     @Get()
     @Sortable({ version: 'version', 'created-at': 'createdAt' }, 'version')
-    @ApiList(doc, {
-      query: {
-        'filter[version]': 'exact version; takes precedence over search[version]',
-        'search[version]': 'substring of the version',
-      },
+    @Endpoint({
+      list: [
+        doc,
+        {
+          query: {
+            'filter[version]': 'exact version; takes precedence over search[version]',
+            'search[version]': 'substring of the version',
+          },
+        },
+      ],
     })
     async list(
       @Paging() paging: PageParams,
@@ -58,7 +61,7 @@ function catalogController(route: CatalogRoute) {
     }
 
     @Post()
-    @ApiCreate(doc, writable)
+    @Endpoint({ effect: 'leaves-access-alone', create: [doc, writable] })
     async create(
       @JsonApiBody(CreateToolVersionAttributes, body) req: ParsedBody<CreateToolVersionAttributes>,
     ): Promise<ResourceDocument> {
@@ -66,13 +69,13 @@ function catalogController(route: CatalogRoute) {
     }
 
     @Get(':id')
-    @ApiShow(doc)
+    @Endpoint({ show: [doc] })
     async show(@Param('id') id: string): Promise<ResourceDocument> {
       return new ResourceDocument(show(await this.versions.show(catalog, id)));
     }
 
     @Patch(':id')
-    @ApiUpdate(doc, writable)
+    @Endpoint({ effect: 'leaves-access-alone', update: [doc, writable] })
     async update(
       @Param('id') id: string,
       @JsonApiBody(UpdateToolVersionAttributes, body) req: ParsedBody<UpdateToolVersionAttributes>,
@@ -81,7 +84,7 @@ function catalogController(route: CatalogRoute) {
     }
 
     @Delete(':id')
-    @ApiDelete([422])
+    @Endpoint({ effect: 'leaves-access-alone', delete: [422] })
     async remove(@Param('id') id: string): Promise<void> {
       await this.versions.delete(catalog, id);
     }

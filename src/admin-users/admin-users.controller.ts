@@ -5,20 +5,19 @@ import { CurrentPrincipal } from '../common/auth/current-principal.decorator';
 import { Principal } from '../common/auth/principal';
 import { pageResult } from '../common/sql/paginate';
 import { CollectionDocument, ResourceDocument } from '../common/jsonapi/document';
-import { ApiDelete, ApiErrors, ApiList, ApiShow, booleanParam } from '../common/jsonapi/openapi';
+import { ApiErrors, booleanParam } from '../common/jsonapi/openapi';
 import { PageParams } from '../common/jsonapi/pagination';
 import { Paging, parseBooleanParam, QueryValue } from '../common/jsonapi/query';
 import { badRequest } from '../common/errors/domain-error';
-import { ChangesAccess } from '../http/write-effects';
 import { serializeUser, USER_DOC } from '../users/users.serializer';
 import { UsersService } from '../users/users.service';
 import { AdminUsersService } from './admin-users.service';
 import { Sortable } from '../common/jsonapi/sort';
+import { Endpoint } from '../http/endpoint';
 
 /** The real service's admin users API (site administrators only; 404 to anyone else). Two-factor is not offered, so there is no `disable_two_factor`. */
 @ApiTags('admin users')
 @ApiBearerAuth()
-@ChangesAccess()
 @Controller(`${API_V2}/admin/users`)
 export class AdminUsersController {
   constructor(
@@ -28,20 +27,25 @@ export class AdminUsersController {
 
   @Get()
   @Sortable({ username: 'username', 'created-at': 'createdAt' }, 'username')
-  @ApiList(USER_DOC, {
-    query: {
-      q: 'part of the username or email (case-insensitive)',
-      search: 'the same as q',
-      'filter[username]': 'the exact username (case-insensitive)',
-      'filter[admin]': {
-        description: 'true: site administrators only; false: everyone else',
-        schema: booleanParam(),
+  @Endpoint({
+    list: [
+      USER_DOC,
+      {
+        query: {
+          q: 'part of the username or email (case-insensitive)',
+          search: 'the same as q',
+          'filter[username]': 'the exact username (case-insensitive)',
+          'filter[admin]': {
+            description: 'true: site administrators only; false: everyone else',
+            schema: booleanParam(),
+          },
+          'filter[suspended]': {
+            description: 'true: suspended users only; false: everyone else',
+            schema: booleanParam(),
+          },
+        },
       },
-      'filter[suspended]': {
-        description: 'true: suspended users only; false: everyone else',
-        schema: booleanParam(),
-      },
-    },
+    ],
   })
   @ApiOperation({ summary: 'Every user of the installation; meta.status-counts has the totals' })
   async list(
@@ -69,7 +73,7 @@ export class AdminUsersController {
   }
 
   @Get(':id')
-  @ApiShow(USER_DOC)
+  @Endpoint({ show: [USER_DOC] })
   async show(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<ResourceDocument> {
     this.users.requireSiteAdmin(p);
     return new ResourceDocument(serializeUser(await this.users.requireById(id), true));
@@ -77,7 +81,7 @@ export class AdminUsersController {
 
   @Post(':id/actions/suspend')
   @HttpCode(200)
-  @ApiShow(USER_DOC)
+  @Endpoint({ effect: 'changes-access', show: [USER_DOC] })
   @ApiErrors(400, 422)
   @ApiOperation({ summary: 'Suspend a user: their tokens stop working at once (400 if already suspended)' })
   async suspend(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<ResourceDocument> {
@@ -86,7 +90,7 @@ export class AdminUsersController {
 
   @Post(':id/actions/unsuspend')
   @HttpCode(200)
-  @ApiShow(USER_DOC)
+  @Endpoint({ effect: 'changes-access', show: [USER_DOC] })
   @ApiErrors(400)
   @ApiOperation({ summary: 'Unsuspend a user (400 if not suspended)' })
   async unsuspend(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<ResourceDocument> {
@@ -95,7 +99,7 @@ export class AdminUsersController {
 
   @Post(':id/actions/grant_admin')
   @HttpCode(200)
-  @ApiShow(USER_DOC)
+  @Endpoint({ effect: 'changes-access', show: [USER_DOC] })
   @ApiErrors(400)
   @ApiOperation({ summary: 'Make a user a site administrator (400 if already one)' })
   async grantAdmin(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<ResourceDocument> {
@@ -104,7 +108,7 @@ export class AdminUsersController {
 
   @Post(':id/actions/revoke_admin')
   @HttpCode(200)
-  @ApiShow(USER_DOC)
+  @Endpoint({ effect: 'changes-access', show: [USER_DOC] })
   @ApiErrors(400, 422)
   @ApiOperation({ summary: "Revoke a user's site administration (400 if not one; 422 for your own)" })
   async revokeAdmin(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<ResourceDocument> {
@@ -112,7 +116,7 @@ export class AdminUsersController {
   }
 
   @Delete(':id')
-  @ApiDelete([422])
+  @Endpoint({ effect: 'changes-access', delete: [422] })
   @ApiOperation({
     summary:
       'Delete a user: their user tokens and memberships go; tokens they issued for teams and organizations stay',

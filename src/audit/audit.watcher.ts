@@ -50,7 +50,7 @@ export class AuditWatcher implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.watchers.register((req, res) => this.watch(req, res));
+    this.watchers.register((req, res) => this.watch(req as AuditedRequest, res));
   }
 
   watch(req: AuditedRequest, res: Response): void {

@@ -1,28 +1,24 @@
 import { Body, Controller, Get, Header, HttpCode, Post, Query, Res, UseGuards } from '@nestjs/common';
 import { ApiBody, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { Public } from '../common/auth/public.decorator';
 import { badRequest } from '../common/errors/domain-error';
 import { validateAttributes } from '../common/jsonapi/body';
 import { ApiErrors } from '../common/jsonapi/openapi';
 import { BootstrapService } from './bootstrap.service';
 import { InitialAdminBody } from './dto/initial-admin.dto';
 import { DirectClientGuard } from './direct-client.guard';
-import { PublicDocs } from '../http/openapi-document';
-import { ChangesAccess } from '../http/write-effects';
+import { Endpoint } from '../http/endpoint';
 
 @ApiTags('bootstrap')
-@Public()
-@PublicDocs()
 /** One rule for both routes: from this machine, directly, never through a proxy. */
 @UseGuards(DirectClientGuard)
 /** The first administrator is a user with a token: access changes. */
-@ChangesAccess()
 @Controller('admin')
 export class BootstrapController {
   constructor(private readonly bootstrap: BootstrapService) {}
 
   @Get('retrieve-iact')
+  @Endpoint({ auth: 'public' })
   @Header('Content-Type', 'text/plain; charset=utf-8')
   @ApiOperation({
     summary:
@@ -39,6 +35,7 @@ export class BootstrapController {
   }
 
   @Post('initial-admin-user')
+  @Endpoint({ auth: 'public', effect: 'changes-access' })
   @HttpCode(201)
   @ApiOperation({
     summary:

@@ -1,16 +1,14 @@
 import { applyDecorators, Controller, Get, Post, Req, Res } from '@nestjs/common';
 import { ApiConsumes, ApiOperation, ApiProduces, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { Public } from '../common/auth/public.decorator';
 import { errorDocument, jsonApiContent } from '../common/jsonapi/openapi';
 import { DomainError } from '../common/errors/domain-error';
-import { PublicDocs } from '../http/openapi-document';
-import { LeavesAccessAlone } from '../http/write-effects';
 import { CliLoginService } from './cli-login.service';
 import { AUTHORIZE_ROUTE, FORM_TTL_SECONDS } from './login-v1';
 import { AuthorizeRequest, checkAuthorizeRequest } from './oauth-rules';
 import { FORM_COOKIE, newNonce, usableNonce } from './sign-in-form';
 import { contentSecurityPolicy, errorPage, signInPage } from './sign-in-page';
+import { Endpoint } from '../http/endpoint';
 
 const HTML = { 'text/html': { schema: { type: 'string' } } };
 /** What the pipeline answers before the route (an unreadable body, a refused query parameter). */
@@ -61,14 +59,12 @@ function cookie(req: Request, name: string): string | undefined {
  * errors are pages, and nothing goes to the redirect URI until a user has signed in.
  */
 @ApiTags('cli-login')
-@Public()
-@PublicDocs()
-@LeavesAccessAlone()
 @Controller(AUTHORIZE_ROUTE)
 export class SignInController {
   constructor(private readonly cliLogin: CliLoginService) {}
 
   @Get()
+  @Endpoint({ auth: 'public' })
   @ApiOperation({
     summary: 'The sign-in page of `terraform login` (HTML; authorization-code request with PKCE S256)',
     description:
@@ -93,6 +89,7 @@ export class SignInController {
   }
 
   @Post()
+  @Endpoint({ auth: 'public', effect: 'leaves-access-alone' })
   @ApiOperation({
     summary: 'Sign in on the page: redirects to the CLI with a one-time code, or shows the form again',
     description:

@@ -1,13 +1,11 @@
 import { Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
 import { ApiBody, ApiConsumes, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { Public } from '../common/auth/public.decorator';
 import { errorDocument, jsonApiContent } from '../common/jsonapi/openapi';
-import { PublicDocs } from '../http/openapi-document';
-import { ChangesAccess } from '../http/write-effects';
 import { CliLoginService } from './cli-login.service';
 import { TOKEN_ROUTE } from './login-v1';
 import { OAuthError } from './oauth-error';
+import { Endpoint } from '../http/endpoint';
 
 const OAUTH_ERROR_SCHEMA = {
   type: 'object',
@@ -42,14 +40,12 @@ const TOKEN_SCHEMA = {
  * RFC 7636), answered in OAuth's JSON (never JSON:API): the token, or `{error, error_description}`.
  */
 @ApiTags('cli-login')
-@Public()
-@PublicDocs()
-@ChangesAccess()
 @Controller(TOKEN_ROUTE)
 export class TokenController {
   constructor(private readonly cliLogin: CliLoginService) {}
 
   @Post()
+  @Endpoint({ auth: 'public', effect: 'changes-access' })
   @HttpCode(200)
   @ApiOperation({
     summary: 'Exchange the code of `terraform login` for a user token (OAuth 2.0 with PKCE)',

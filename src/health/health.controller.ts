@@ -2,14 +2,11 @@ import { Controller, Get, HttpCode } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { HealthCheck, HealthCheckService, TypeOrmHealthIndicator } from '@nestjs/terminus';
 import { API_V2 } from '../common/api-prefix';
-import { Public } from '../common/auth/public.decorator';
 import { ApiErrors } from '../common/jsonapi/openapi';
-import { PublicDocs } from '../http/openapi-document';
 import { API_VERSION, APP_NAME } from '../http/api-version-headers';
+import { Endpoint } from '../http/endpoint';
 
 @ApiTags('health')
-@Public()
-@PublicDocs()
 @Controller()
 export class HealthController {
   constructor(
@@ -18,6 +15,7 @@ export class HealthController {
   ) {}
 
   @Get('healthz')
+  @Endpoint({ auth: 'public' })
   @ApiOperation({ summary: 'Liveness: the process answers' })
   @HealthCheck()
   live() {
@@ -25,6 +23,7 @@ export class HealthController {
   }
 
   @Get('readyz')
+  @Endpoint({ auth: 'public' })
   @ApiOperation({ summary: 'Readiness: the database answers a ping within 2 s' })
   @HealthCheck()
   // The 503 leaves through the one exception filter: a JSON:API error document.
@@ -34,6 +33,7 @@ export class HealthController {
   }
 
   @Get(`${API_V2}/ping`)
+  @Endpoint({ auth: 'public' })
   @HttpCode(204)
   @ApiOperation({
     summary: 'API version probe used by official clients; no authentication',

@@ -1,7 +1,7 @@
 import { CanActivate, ExecutionContext, Injectable, Logger } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Request, Response } from 'express';
-import { IS_PUBLIC } from '../common/auth/public.decorator';
+import { AUTH_KIND, AuthKind } from '../common/auth/auth-kind';
 import { ChangeEpoch, EpochScope } from '../common/cache/change-epoch';
 import { LEAVES_ACCESS_ALONE, noteUnchangedWhen, UNCHANGED_WHEN } from './write-effects';
 
@@ -44,8 +44,9 @@ export class ChangeEpochGuard implements CanActivate {
         unchanged,
       );
     }
-    const isPublic = this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets);
-    if (isPublic) return true;
+    // Routes not authenticated by an API token (public, signed links, executors) sync for themselves if at all.
+    const kind = this.reflector.getAllAndOverride<AuthKind | undefined>(AUTH_KIND, targets) ?? 'user';
+    if (kind !== 'user') return true;
     return this.epoch.syncFor(http.getRequest<Request>()).then(() => true);
   }
 }

@@ -1,6 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
-import { BearerAuthGuard } from '../common/auth/bearer-auth.guard';
+import { AuthenticationGuard } from '../common/auth/authentication.guard';
 import { JsonApiExceptionFilter } from '../common/errors/jsonapi-exception.filter';
 import { JsonApiRequestGuard } from '../common/jsonapi/request.guard';
 import { ChangeEpochGuard } from './change-epoch.guard';
@@ -25,7 +25,7 @@ import { ResponseCache } from './response-cache';
     ResponseCache,
     RequestWatchers,
     { provide: APP_GUARD, useClass: ChangeEpochGuard },
-    { provide: APP_GUARD, useClass: BearerAuthGuard },
+    { provide: APP_GUARD, useClass: AuthenticationGuard },
     { provide: APP_GUARD, useClass: JsonApiRequestGuard },
     { provide: APP_FILTER, useValue: new JsonApiExceptionFilter() },
   ],

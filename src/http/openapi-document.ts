@@ -18,7 +18,7 @@ const PUBLIC = 'x-public';
 const AGENT_PROTOCOL = `/${API_V2}/agent/`;
 
 /**
- * On a controller or route that needs no credentials at all (`@Public` routes other than the ones
+ * On a controller or route that needs no credentials at all (`auth: 'public'` routes other than the ones
  * that check a credential of their own): its operations declare `security: []`.
  */
 export const PublicDocs = (): ClassDecorator & MethodDecorator => ApiExtension(PUBLIC, true);

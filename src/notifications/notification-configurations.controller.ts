@@ -5,12 +5,11 @@ import { CurrentPrincipal } from '../common/auth/current-principal.decorator';
 import { Principal } from '../common/auth/principal';
 import { JsonApiBody, ParsedBody } from '../common/jsonapi/body';
 import { CollectionDocument, ResourceDocument } from '../common/jsonapi/document';
-import { ApiCreate, ApiDelete, ApiErrors, ApiList, ApiShow, ApiUpdate } from '../common/jsonapi/openapi';
+import { ApiErrors } from '../common/jsonapi/openapi';
 import { PageParams } from '../common/jsonapi/pagination';
 import { Paging } from '../common/jsonapi/query';
 import { Sortable } from '../common/jsonapi/sort';
 import { pageResult } from '../common/sql/paginate';
-import { LeavesAccessAlone } from '../http/write-effects';
 import {
   CreateNotificationConfigurationAttributes,
   UpdateNotificationConfigurationAttributes,
@@ -20,6 +19,7 @@ import {
   serializeNotificationConfiguration,
 } from './notification-configurations.serializer';
 import { NotificationConfigurationsService } from './notification-configurations.service';
+import { Endpoint } from '../http/endpoint';
 
 /** go-tfe sends the plural type; the real service's documentation shows the singular. */
 const TYPE = { types: ['notification-configurations', 'notification-configuration'] };
@@ -31,14 +31,16 @@ const VERIFY_NOTE =
 
 @ApiTags('notification configurations')
 @ApiBearerAuth()
-@LeavesAccessAlone()
 @Controller(API_V2)
 export class NotificationConfigurationsController {
   constructor(private readonly configurations: NotificationConfigurationsService) {}
 
   @Post('workspaces/:workspace_id/notification-configurations')
   @ApiParam({ name: 'workspace_id', description: 'the workspace (admin access needed)' })
-  @ApiCreate(NOTIFICATION_CONFIGURATION_DOC, { writable: WRITABLE, relationships: ['users'] })
+  @Endpoint({
+    effect: 'leaves-access-alone',
+    create: [NOTIFICATION_CONFIGURATION_DOC, { writable: WRITABLE, relationships: ['users'] }],
+  })
   @ApiOperation({ summary: 'Create a notification configuration', description: VERIFY_NOTE })
   async create(
     @CurrentPrincipal() p: Principal,
@@ -53,7 +55,7 @@ export class NotificationConfigurationsController {
   @Get('workspaces/:workspace_id/notification-configurations')
   @ApiParam({ name: 'workspace_id', description: 'the workspace (admin access needed)' })
   @Sortable({ 'created-at': 'createdAt', name: 'name' }, 'created-at')
-  @ApiList(NOTIFICATION_CONFIGURATION_DOC)
+  @Endpoint({ list: [NOTIFICATION_CONFIGURATION_DOC] })
   async list(
     @CurrentPrincipal() p: Principal,
     @Param('workspace_id') workspaceId: string,
@@ -64,13 +66,16 @@ export class NotificationConfigurationsController {
   }
 
   @Get('notification-configurations/:id')
-  @ApiShow(NOTIFICATION_CONFIGURATION_DOC)
+  @Endpoint({ show: [NOTIFICATION_CONFIGURATION_DOC] })
   async show(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<ResourceDocument> {
     return new ResourceDocument(serializeNotificationConfiguration(await this.configurations.show(p, id)));
   }
 
   @Patch('notification-configurations/:id')
-  @ApiUpdate(NOTIFICATION_CONFIGURATION_DOC, { writable: WRITABLE, relationships: ['users'] })
+  @Endpoint({
+    effect: 'leaves-access-alone',
+    update: [NOTIFICATION_CONFIGURATION_DOC, { writable: WRITABLE, relationships: ['users'] }],
+  })
   @ApiOperation({ summary: 'Update a notification configuration', description: VERIFY_NOTE })
   async update(
     @CurrentPrincipal() p: Principal,
@@ -84,7 +89,7 @@ export class NotificationConfigurationsController {
 
   @Post('notification-configurations/:id/actions/verify')
   @HttpCode(200)
-  @ApiShow(NOTIFICATION_CONFIGURATION_DOC)
+  @Endpoint({ effect: 'leaves-access-alone', show: [NOTIFICATION_CONFIGURATION_DOC] })
   @ApiErrors(400)
   @ApiOperation({
     summary: 'Send the verification payload now',
@@ -95,7 +100,7 @@ export class NotificationConfigurationsController {
   }
 
   @Delete('notification-configurations/:id')
-  @ApiDelete()
+  @Endpoint({ effect: 'leaves-access-alone', delete: true })
   async remove(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<void> {
     await this.configurations.delete(p, id);
   }

@@ -6,7 +6,6 @@ import { Principal } from '../common/auth/principal';
 import { pageResult } from '../common/sql/paginate';
 import { JsonApiBody, ParsedBody } from '../common/jsonapi/body';
 import { CollectionDocument, ResourceDocument, ResourceObject } from '../common/jsonapi/document';
-import { ApiCreate, ApiDelete, ApiList, ApiShow, ApiUpdate } from '../common/jsonapi/openapi';
 import { PageParams } from '../common/jsonapi/pagination';
 import { Includes, Paging } from '../common/jsonapi/query';
 import { ProjectsService } from '../projects/projects.service';
@@ -19,8 +18,8 @@ import { OrganizationsService } from '../organizations/organizations.service';
 import { OrganizationLifecycleService } from './organization-lifecycle.service';
 import { ORGANIZATION_DOC } from '../organizations/organizations.serializer';
 import type { OrganizationEntity } from '../organizations/entities/organization.entity';
-import { ChangesAccess } from '../http/write-effects';
 import { Sortable } from '../common/jsonapi/sort';
+import { Endpoint } from '../http/endpoint';
 
 const TYPE = { types: ['organizations'] };
 /** The relationship's name (`default_project` is accepted as well, see parseInclude). */
@@ -28,7 +27,6 @@ const INCLUDES = ['default-project'];
 
 @ApiTags('organizations')
 @ApiBearerAuth()
-@ChangesAccess()
 @Controller(`${API_V2}/organizations`)
 export class OrganizationsController {
   constructor(
@@ -60,7 +58,7 @@ export class OrganizationsController {
 
   @Get()
   @Sortable({ name: 'name', 'created-at': 'createdAt' }, 'name')
-  @ApiList(ORGANIZATION_DOC, { includes: INCLUDES, includedDocs: [PROJECT_DOC] })
+  @Endpoint({ list: [ORGANIZATION_DOC, { includes: INCLUDES, includedDocs: [PROJECT_DOC] }] })
   async list(
     @CurrentPrincipal() p: Principal,
     @Paging() paging: PageParams,
@@ -75,7 +73,10 @@ export class OrganizationsController {
   }
 
   @Post()
-  @ApiCreate(ORGANIZATION_DOC, { writable: ['name', 'email', 'edition'] })
+  @Endpoint({
+    effect: 'changes-access',
+    create: [ORGANIZATION_DOC, { writable: ['name', 'email', 'edition'] }],
+  })
   async create(
     @CurrentPrincipal() p: Principal,
     @JsonApiBody(CreateOrganizationAttributes, TYPE) body: ParsedBody<CreateOrganizationAttributes>,
@@ -84,7 +85,7 @@ export class OrganizationsController {
   }
 
   @Get(':name')
-  @ApiShow(ORGANIZATION_DOC, INCLUDES, [PROJECT_DOC])
+  @Endpoint({ show: [ORGANIZATION_DOC, INCLUDES, [PROJECT_DOC]] })
   async show(
     @CurrentPrincipal() p: Principal,
     @Param('name') name: string,
@@ -94,7 +95,10 @@ export class OrganizationsController {
   }
 
   @Patch(':name')
-  @ApiUpdate(ORGANIZATION_DOC, { writable: ['name', 'email', 'edition'] })
+  @Endpoint({
+    effect: 'changes-access',
+    update: [ORGANIZATION_DOC, { writable: ['name', 'email', 'edition'] }],
+  })
   async update(
     @CurrentPrincipal() p: Principal,
     @Param('name') name: string,
@@ -104,7 +108,7 @@ export class OrganizationsController {
   }
 
   @Delete(':name')
-  @ApiDelete()
+  @Endpoint({ effect: 'changes-access', delete: true })
   async remove(@CurrentPrincipal() p: Principal, @Param('name') name: string): Promise<void> {
     await this.lifecycle.delete(p, name);
   }

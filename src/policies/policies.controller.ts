@@ -27,15 +27,7 @@ import { pageResult } from '../common/sql/paginate';
 import { DomainError } from '../common/errors/domain-error';
 import { JsonApiBody, ParsedBody } from '../common/jsonapi/body';
 import { CollectionDocument, ResourceDocument } from '../common/jsonapi/document';
-import {
-  ApiCreate,
-  ApiDelete,
-  ApiErrors,
-  ApiList,
-  ApiShow,
-  ApiUpdate,
-  enumOf,
-} from '../common/jsonapi/openapi';
+import { ApiErrors, enumOf } from '../common/jsonapi/openapi';
 import { JSON_BODY_TYPES } from '../common/jsonapi/media-type';
 import { PageParams } from '../common/jsonapi/pagination';
 import { Paging, QueryValue } from '../common/jsonapi/query';
@@ -43,8 +35,8 @@ import { CreatePolicyAttributes, UpdatePolicyAttributes } from './dto/policy-att
 import { PoliciesService } from './policies.service';
 import { POLICY_DOC, serializePolicy } from './policies.serializer';
 import { KIND_ALIASES, POLICY_KINDS, parseKindFilter } from './policy-kinds';
-import { LeavesAccessAlone } from '../http/write-effects';
 import { Sortable } from '../common/jsonapi/sort';
+import { Endpoint } from '../http/endpoint';
 
 const TYPE = { types: ['policies'] };
 const WRITABLE = { writable: ['name', 'description', 'kind', 'enforcement-level', 'enforce', 'query'] };
@@ -56,21 +48,25 @@ function declaredLength(req: Request): number | undefined {
 
 @ApiTags('policies')
 @ApiBearerAuth()
-@LeavesAccessAlone()
 @Controller(API_V2)
 export class PoliciesController {
   constructor(private readonly policies: PoliciesService) {}
 
   @Get('organizations/:org/policies')
   @Sortable({ name: 'name', 'created-at': 'createdAt' }, 'name')
-  @ApiList(POLICY_DOC, {
-    query: {
-      'search[name]': 'substring of the policy name',
-      'filter[kind]': {
-        description: "framework_a or framework_b (or the real service's sentinel, opa)",
-        schema: enumOf([...POLICY_KINDS, ...Object.keys(KIND_ALIASES)]),
+  @Endpoint({
+    list: [
+      POLICY_DOC,
+      {
+        query: {
+          'search[name]': 'substring of the policy name',
+          'filter[kind]': {
+            description: "framework_a or framework_b (or the real service's sentinel, opa)",
+            schema: enumOf([...POLICY_KINDS, ...Object.keys(KIND_ALIASES)]),
+          },
+        },
       },
-    },
+    ],
   })
   async list(
     @CurrentPrincipal() p: Principal,
@@ -84,7 +80,7 @@ export class PoliciesController {
   }
 
   @Post('organizations/:org/policies')
-  @ApiCreate(POLICY_DOC, WRITABLE)
+  @Endpoint({ effect: 'leaves-access-alone', create: [POLICY_DOC, WRITABLE] })
   async create(
     @CurrentPrincipal() p: Principal,
     @Param('org') org: string,
@@ -94,13 +90,13 @@ export class PoliciesController {
   }
 
   @Get('policies/:id')
-  @ApiShow(POLICY_DOC)
+  @Endpoint({ show: [POLICY_DOC] })
   async show(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<ResourceDocument> {
     return new ResourceDocument(serializePolicy(await this.policies.show(p, id)));
   }
 
   @Patch('policies/:id')
-  @ApiUpdate(POLICY_DOC, WRITABLE)
+  @Endpoint({ effect: 'leaves-access-alone', update: [POLICY_DOC, WRITABLE] })
   async update(
     @CurrentPrincipal() p: Principal,
     @Param('id') id: string,
@@ -110,12 +106,13 @@ export class PoliciesController {
   }
 
   @Delete('policies/:id')
-  @ApiDelete()
+  @Endpoint({ effect: 'leaves-access-alone', delete: true })
   async remove(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<void> {
     await this.policies.delete(p, id);
   }
 
   @Put('policies/:id/upload')
+  @Endpoint({ effect: 'leaves-access-alone' })
   @HttpCode(204)
   @ApiOperation({ summary: 'Upload the policy code: the raw text is the body (not a JSON document)' })
   @ApiConsumes('text/plain', 'application/octet-stream')

@@ -5,28 +5,26 @@ import { CurrentPrincipal } from '../common/auth/current-principal.decorator';
 import { Principal } from '../common/auth/principal';
 import { JsonApiBody, ParsedBody } from '../common/jsonapi/body';
 import { CollectionDocument, ResourceDocument } from '../common/jsonapi/document';
-import { ApiCreate, ApiDelete, ApiList, ApiShow, ApiUpdate } from '../common/jsonapi/openapi';
 import { PageParams } from '../common/jsonapi/pagination';
 import { Paging } from '../common/jsonapi/query';
 import { Sortable } from '../common/jsonapi/sort';
 import { pageResult } from '../common/sql/paginate';
-import { LeavesAccessAlone } from '../http/write-effects';
 import { PolicySetParameterAttributes } from './dto/policy-set-parameter-attributes.dto';
 import { PolicySetParametersService } from './policy-set-parameters.service';
 import { POLICY_SET_PARAMETER_DOC, serializeParameter } from './policy-set-parameters.serializer';
+import { Endpoint } from '../http/endpoint';
 
 const TYPE = { types: ['vars'] };
 const WRITABLE = ['key', 'value', 'category', 'sensitive'];
 
 @ApiTags('policy-sets')
 @ApiBearerAuth()
-@LeavesAccessAlone()
 @Controller(API_V2)
 export class PolicySetParametersController {
   constructor(private readonly parameters: PolicySetParametersService) {}
 
   @Post('policy-sets/:id/parameters')
-  @ApiCreate(POLICY_SET_PARAMETER_DOC, { writable: WRITABLE })
+  @Endpoint({ effect: 'leaves-access-alone', create: [POLICY_SET_PARAMETER_DOC, { writable: WRITABLE }] })
   async create(
     @CurrentPrincipal() p: Principal,
     @Param('id') id: string,
@@ -37,7 +35,7 @@ export class PolicySetParametersController {
 
   @Get('policy-sets/:id/parameters')
   @Sortable({ key: 'key', 'created-at': 'createdAt' }, 'created-at')
-  @ApiList(POLICY_SET_PARAMETER_DOC)
+  @Endpoint({ list: [POLICY_SET_PARAMETER_DOC] })
   @ApiOperation({
     summary: 'List the parameters of a policy set',
     description: 'Needs the right to manage policies. Sensitive values are null.',
@@ -52,7 +50,7 @@ export class PolicySetParametersController {
   }
 
   @Get('policy-sets/:id/parameters/:parameter_id')
-  @ApiShow(POLICY_SET_PARAMETER_DOC)
+  @Endpoint({ show: [POLICY_SET_PARAMETER_DOC] })
   async show(
     @CurrentPrincipal() p: Principal,
     @Param('id') id: string,
@@ -62,7 +60,7 @@ export class PolicySetParametersController {
   }
 
   @Patch('policy-sets/:id/parameters/:parameter_id')
-  @ApiUpdate(POLICY_SET_PARAMETER_DOC, { writable: WRITABLE })
+  @Endpoint({ effect: 'leaves-access-alone', update: [POLICY_SET_PARAMETER_DOC, { writable: WRITABLE }] })
   async update(
     @CurrentPrincipal() p: Principal,
     @Param('id') id: string,
@@ -75,7 +73,7 @@ export class PolicySetParametersController {
   }
 
   @Delete('policy-sets/:id/parameters/:parameter_id')
-  @ApiDelete()
+  @Endpoint({ effect: 'leaves-access-alone', delete: true })
   async remove(
     @CurrentPrincipal() p: Principal,
     @Param('id') id: string,

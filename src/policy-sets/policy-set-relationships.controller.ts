@@ -5,20 +5,18 @@ import { CurrentPrincipal } from '../common/auth/current-principal.decorator';
 import { Principal } from '../common/auth/principal';
 import { IdentifierArray } from '../common/jsonapi/body';
 import { ResourceIdentifier } from '../common/jsonapi/document';
-import { ApiRelationship } from '../common/jsonapi/openapi';
 import { PolicySetRelationshipsService } from './policy-set-relationships.service';
-import { LeavesAccessAlone } from '../http/write-effects';
+import { Endpoint } from '../http/endpoint';
 
 /** POST adds members (present ones stay), DELETE removes them (absent ones are ignored); both 204. */
 @ApiTags('policy-sets')
 @ApiBearerAuth()
-@LeavesAccessAlone()
 @Controller(API_V2)
 export class PolicySetRelationshipsController {
   constructor(private readonly relationships: PolicySetRelationshipsService) {}
 
   @Post('policy-sets/:id/relationships/policies')
-  @ApiRelationship('policies')
+  @Endpoint({ effect: 'leaves-access-alone', relationship: 'policies' })
   @ApiOperation({ summary: 'Add policies (not on a VCS or upload-versioned set)' })
   async addPolicies(
     @CurrentPrincipal() p: Principal,
@@ -29,7 +27,7 @@ export class PolicySetRelationshipsController {
   }
 
   @Delete('policy-sets/:id/relationships/policies')
-  @ApiRelationship('policies')
+  @Endpoint({ effect: 'leaves-access-alone', relationship: 'policies' })
   @ApiOperation({ summary: 'Remove policies (not on a VCS set)' })
   async removePolicies(
     @CurrentPrincipal() p: Principal,
@@ -40,7 +38,7 @@ export class PolicySetRelationshipsController {
   }
 
   @Post('policy-sets/:id/relationships/projects')
-  @ApiRelationship('projects')
+  @Endpoint({ effect: 'leaves-access-alone', relationship: 'projects' })
   @ApiOperation({ summary: 'Attach projects (not on a global set)' })
   async addProjects(
     @CurrentPrincipal() p: Principal,
@@ -51,7 +49,7 @@ export class PolicySetRelationshipsController {
   }
 
   @Delete('policy-sets/:id/relationships/projects')
-  @ApiRelationship('projects')
+  @Endpoint({ effect: 'leaves-access-alone', relationship: 'projects' })
   @ApiOperation({ summary: 'Detach projects (not on a global set)' })
   async removeProjects(
     @CurrentPrincipal() p: Principal,
@@ -62,7 +60,7 @@ export class PolicySetRelationshipsController {
   }
 
   @Post('policy-sets/:id/relationships/workspaces')
-  @ApiRelationship('workspaces')
+  @Endpoint({ effect: 'leaves-access-alone', relationship: 'workspaces' })
   @ApiOperation({ summary: 'Attach workspaces (not on a global set)' })
   async addWorkspaces(
     @CurrentPrincipal() p: Principal,
@@ -73,7 +71,7 @@ export class PolicySetRelationshipsController {
   }
 
   @Delete('policy-sets/:id/relationships/workspaces')
-  @ApiRelationship('workspaces')
+  @Endpoint({ effect: 'leaves-access-alone', relationship: 'workspaces' })
   @ApiOperation({ summary: 'Detach workspaces (not on a global set)' })
   async removeWorkspaces(
     @CurrentPrincipal() p: Principal,
@@ -84,7 +82,7 @@ export class PolicySetRelationshipsController {
   }
 
   @Post('policy-sets/:id/relationships/workspace-exclusions')
-  @ApiRelationship('workspaces')
+  @Endpoint({ effect: 'leaves-access-alone', relationship: 'workspaces' })
   @ApiOperation({ summary: 'Stop enforcing the set on these workspaces' })
   async addExclusions(
     @CurrentPrincipal() p: Principal,
@@ -95,7 +93,7 @@ export class PolicySetRelationshipsController {
   }
 
   @Delete('policy-sets/:id/relationships/workspace-exclusions')
-  @ApiRelationship('workspaces')
+  @Endpoint({ effect: 'leaves-access-alone', relationship: 'workspaces' })
   @ApiOperation({ summary: 'Resume enforcing the set on these workspaces' })
   async removeExclusions(
     @CurrentPrincipal() p: Principal,

@@ -5,7 +5,7 @@ import { CurrentPrincipal } from '../common/auth/current-principal.decorator';
 import { Principal } from '../common/auth/principal';
 import { pageResult } from '../common/sql/paginate';
 import { CollectionDocument, ResourceDocument } from '../common/jsonapi/document';
-import { ApiErrors, ApiList, ApiShow, resourceSchema } from '../common/jsonapi/openapi';
+import { ApiErrors, resourceSchema } from '../common/jsonapi/openapi';
 import { PageParams } from '../common/jsonapi/pagination';
 import { Includes, Paging } from '../common/jsonapi/query';
 import { LinkOrigin } from '../storage/link-origin.decorator';
@@ -13,15 +13,14 @@ import { PolicySetVersionsService } from './policy-set-versions.service';
 import { POLICY_SET_VERSION_DOC } from './policy-set-versions.serializer';
 import { PolicySetPresenter } from './policy-set.presenter';
 import { serializePolicySet } from './policy-sets.serializer';
-import { LeavesAccessAlone } from '../http/write-effects';
 import { Sortable } from '../common/jsonapi/sort';
+import { Endpoint } from '../http/endpoint';
 
 /** The relationship's name; `policy_set` is accepted as well (parseInclude). */
 const VERSION_INCLUDES = ['policy-set'];
 
 @ApiTags('policy-set-versions')
 @ApiBearerAuth()
-@LeavesAccessAlone()
 @Controller(API_V2)
 export class PolicySetVersionsController {
   constructor(
@@ -30,6 +29,7 @@ export class PolicySetVersionsController {
   ) {}
 
   @Post('policy-sets/:id/versions')
+  @Endpoint({ effect: 'leaves-access-alone' })
   @HttpCode(201)
   @ApiOperation({
     summary: 'Create a version to upload an archive to (no body)',
@@ -55,7 +55,7 @@ export class PolicySetVersionsController {
   @Get('policy-sets/:id/versions')
   @ApiOperation({ summary: 'Versions of a policy set, newest first' })
   @Sortable({ 'created-at': 'createdAt' }, '-created-at')
-  @ApiList(POLICY_SET_VERSION_DOC)
+  @Endpoint({ list: [POLICY_SET_VERSION_DOC] })
   async list(
     @CurrentPrincipal() p: Principal,
     @Param('id') id: string,
@@ -70,7 +70,7 @@ export class PolicySetVersionsController {
   }
 
   @Get('policy-set-versions/:id')
-  @ApiShow(POLICY_SET_VERSION_DOC, VERSION_INCLUDES)
+  @Endpoint({ show: [POLICY_SET_VERSION_DOC, VERSION_INCLUDES] })
   async show(
     @CurrentPrincipal() p: Principal,
     @Param('id') id: string,

@@ -6,7 +6,7 @@ import { Principal } from '../common/auth/principal';
 import { pageResult } from '../common/sql/paginate';
 import { JsonApiBody, ParsedBody } from '../common/jsonapi/body';
 import { CollectionDocument, ResourceDocument } from '../common/jsonapi/document';
-import { ApiCreate, ApiDelete, ApiList, ApiShow, ApiUpdate, enumOf } from '../common/jsonapi/openapi';
+import { enumOf } from '../common/jsonapi/openapi';
 import { PageParams } from '../common/jsonapi/pagination';
 import { Includes, Paging, parseBooleanParam, QueryValue } from '../common/jsonapi/query';
 import { KIND_ALIASES, POLICY_KINDS, parseKindFilter } from '../policies/policy-kinds';
@@ -15,8 +15,8 @@ import { CreatePolicySetAttributes, UpdatePolicySetAttributes } from './dto/poli
 import { POLICY_SET_INCLUDES, PolicySetPresenter } from './policy-set.presenter';
 import { PolicySetsService } from './policy-sets.service';
 import { POLICY_SET_DOC, serializePolicySet } from './policy-sets.serializer';
-import { LeavesAccessAlone } from '../http/write-effects';
 import { Sortable } from '../common/jsonapi/sort';
+import { Endpoint } from '../http/endpoint';
 
 const TYPE = { types: ['policy-sets'] };
 const CREATE_BODY = {
@@ -40,7 +40,6 @@ const UPDATE_BODY = {
 
 @ApiTags('policy-sets')
 @ApiBearerAuth()
-@LeavesAccessAlone()
 @Controller(API_V2)
 export class PolicySetsController {
   constructor(
@@ -50,19 +49,24 @@ export class PolicySetsController {
 
   @Get('organizations/:org/policy-sets')
   @Sortable({ name: 'name', 'created-at': 'createdAt' }, 'name')
-  @ApiList(POLICY_SET_DOC, {
-    includes: POLICY_SET_INCLUDES,
-    query: {
-      'filter[versioned]': {
-        description: 'true: VCS or upload-versioned sets; false: sets using the policies relationship',
-        schema: enumOf(['true', 'false']),
+  @Endpoint({
+    list: [
+      POLICY_SET_DOC,
+      {
+        includes: POLICY_SET_INCLUDES,
+        query: {
+          'filter[versioned]': {
+            description: 'true: VCS or upload-versioned sets; false: sets using the policies relationship',
+            schema: enumOf(['true', 'false']),
+          },
+          'filter[kind]': {
+            description: "framework_a or framework_b (or the real service's sentinel, opa)",
+            schema: enumOf([...POLICY_KINDS, ...Object.keys(KIND_ALIASES)]),
+          },
+          'search[name]': 'substring of the set name',
+        },
       },
-      'filter[kind]': {
-        description: "framework_a or framework_b (or the real service's sentinel, opa)",
-        schema: enumOf([...POLICY_KINDS, ...Object.keys(KIND_ALIASES)]),
-      },
-      'search[name]': 'substring of the set name',
-    },
+    ],
   })
   async list(
     @CurrentPrincipal() p: Principal,
@@ -85,7 +89,7 @@ export class PolicySetsController {
   }
 
   @Post('organizations/:org/policy-sets')
-  @ApiCreate(POLICY_SET_DOC, CREATE_BODY)
+  @Endpoint({ effect: 'leaves-access-alone', create: [POLICY_SET_DOC, CREATE_BODY] })
   async create(
     @CurrentPrincipal() p: Principal,
     @Param('org') org: string,
@@ -95,7 +99,7 @@ export class PolicySetsController {
   }
 
   @Get('policy-sets/:id')
-  @ApiShow(POLICY_SET_DOC, POLICY_SET_INCLUDES)
+  @Endpoint({ show: [POLICY_SET_DOC, POLICY_SET_INCLUDES] })
   async show(
     @CurrentPrincipal() p: Principal,
     @Param('id') id: string,
@@ -108,7 +112,7 @@ export class PolicySetsController {
   }
 
   @Patch('policy-sets/:id')
-  @ApiUpdate(POLICY_SET_DOC, UPDATE_BODY)
+  @Endpoint({ effect: 'leaves-access-alone', update: [POLICY_SET_DOC, UPDATE_BODY] })
   async update(
     @CurrentPrincipal() p: Principal,
     @Param('id') id: string,
@@ -118,7 +122,7 @@ export class PolicySetsController {
   }
 
   @Delete('policy-sets/:id')
-  @ApiDelete()
+  @Endpoint({ effect: 'leaves-access-alone', delete: true })
   @ApiOperation({ summary: 'Delete a policy set; its policies are kept' })
   async remove(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<void> {
     await this.sets.delete(p, id);
@@ -132,7 +136,7 @@ export class PolicySetsController {
       'Read access to the workspace is enough.',
   })
   @Sortable({ name: 'name', 'created-at': 'createdAt' }, 'name')
-  @ApiList(POLICY_SET_DOC)
+  @Endpoint({ list: [POLICY_SET_DOC] })
   async effective(
     @CurrentPrincipal() p: Principal,
     @Param('id') id: string,

@@ -12,7 +12,6 @@ import {
   ResourceObject,
   toMany,
 } from '../common/jsonapi/document';
-import { ApiCreate, ApiDelete, ApiList, ApiShow, ApiUpdate } from '../common/jsonapi/openapi';
 import { PageParams } from '../common/jsonapi/pagination';
 import {
   Includes,
@@ -30,8 +29,8 @@ import { TAG_BINDINGS_RELATIONSHIP_BODY } from '../tag-bindings/tag-bindings.rel
 import { CreateProjectAttributes, UpdateProjectAttributes } from './dto/project-attributes.dto';
 import { ProjectsService, ProjectView } from './projects.service';
 import { PROJECT_DOC, serializeProject } from './projects.serializer';
-import { LeavesAccessAlone } from '../http/write-effects';
 import { Sortable } from '../common/jsonapi/sort';
+import { Endpoint } from '../http/endpoint';
 
 const TYPE = { types: ['projects'] };
 /** What `include` may name on project show and list (`effective_tag_bindings` matches too). */
@@ -45,22 +44,26 @@ const toResource = (v: ProjectView) => serializeProject(v.project, v.organizatio
 
 @ApiTags('projects')
 @ApiBearerAuth()
-@LeavesAccessAlone()
 @Controller(API_V2)
 export class ProjectsController {
   constructor(private readonly projects: ProjectsService) {}
 
   @Get('organizations/:org/projects')
   @Sortable({ name: 'name', 'created-at': 'createdAt' }, 'name')
-  @ApiList(PROJECT_DOC, {
-    includes: PROJECT_INCLUDES,
-    includedDocs: [EFFECTIVE_TAG_BINDING_DOC],
-    query: {
-      'search[name]': 'substring of the project name',
-      q: 'substring of the project name (the real service’s spelling)',
-      'filter[names]': 'comma-separated exact project names; projects with any of them',
-      ...TAG_FILTER_QUERY_DOCS,
-    },
+  @Endpoint({
+    list: [
+      PROJECT_DOC,
+      {
+        includes: PROJECT_INCLUDES,
+        includedDocs: [EFFECTIVE_TAG_BINDING_DOC],
+        query: {
+          'search[name]': 'substring of the project name',
+          q: 'substring of the project name (the real service’s spelling)',
+          'filter[names]': 'comma-separated exact project names; projects with any of them',
+          ...TAG_FILTER_QUERY_DOCS,
+        },
+      },
+    ],
   })
   async list(
     @CurrentPrincipal() p: Principal,
@@ -119,7 +122,7 @@ export class ProjectsController {
   }
 
   @Post('organizations/:org/projects')
-  @ApiCreate(PROJECT_DOC, WRITABLE)
+  @Endpoint({ effect: 'leaves-access-alone', create: [PROJECT_DOC, WRITABLE] })
   async create(
     @CurrentPrincipal() p: Principal,
     @Param('org') org: string,
@@ -129,7 +132,7 @@ export class ProjectsController {
   }
 
   @Get('projects/:id')
-  @ApiShow(PROJECT_DOC, PROJECT_INCLUDES, [EFFECTIVE_TAG_BINDING_DOC])
+  @Endpoint({ show: [PROJECT_DOC, PROJECT_INCLUDES, [EFFECTIVE_TAG_BINDING_DOC]] })
   async show(
     @CurrentPrincipal() p: Principal,
     @Param('id') id: string,
@@ -141,7 +144,7 @@ export class ProjectsController {
   }
 
   @Patch('projects/:id')
-  @ApiUpdate(PROJECT_DOC, WRITABLE)
+  @Endpoint({ effect: 'leaves-access-alone', update: [PROJECT_DOC, WRITABLE] })
   async update(
     @CurrentPrincipal() p: Principal,
     @Param('id') id: string,
@@ -151,7 +154,7 @@ export class ProjectsController {
   }
 
   @Delete('projects/:id')
-  @ApiDelete([422])
+  @Endpoint({ effect: 'leaves-access-alone', delete: [422] })
   async remove(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<void> {
     await this.projects.delete(p, id);
   }

@@ -6,14 +6,13 @@ import { Principal } from '../common/auth/principal';
 import { pageResult } from '../common/sql/paginate';
 import { JsonApiBody, ParsedBody } from '../common/jsonapi/body';
 import { CollectionDocument, ResourceDocument } from '../common/jsonapi/document';
-import { ApiCreate, ApiDelete, ApiList, ApiShow, ApiUpdate } from '../common/jsonapi/openapi';
 import { PageParams } from '../common/jsonapi/pagination';
 import { Paging } from '../common/jsonapi/query';
 import { ReservedTagKeyAttributes } from './dto/reserved-tag-key-attributes.dto';
 import { ReservedTagKeysService } from './reserved-tag-keys.service';
 import { RESERVED_TAG_KEY_DOC, serializeReservedTagKey } from './reserved-tag-keys.serializer';
-import { LeavesAccessAlone } from '../http/write-effects';
 import { Sortable } from '../common/jsonapi/sort';
+import { Endpoint } from '../http/endpoint';
 
 const TYPE = { types: ['reserved-tag-keys'] };
 const WRITABLE = { writable: ['key', 'disable-overrides'] };
@@ -22,14 +21,13 @@ const BY_ID = ['reserved-tag-keys/:id', 'reserved-tags/:id'];
 
 @ApiTags('reserved-tag-keys')
 @ApiBearerAuth()
-@LeavesAccessAlone()
 @Controller(API_V2)
 export class ReservedTagKeysController {
   constructor(private readonly keys: ReservedTagKeysService) {}
 
   @Get('organizations/:org/reserved-tag-keys')
   @Sortable({ key: 'key', 'created-at': 'createdAt' }, 'key')
-  @ApiList(RESERVED_TAG_KEY_DOC)
+  @Endpoint({ list: [RESERVED_TAG_KEY_DOC] })
   async list(
     @CurrentPrincipal() p: Principal,
     @Param('org') org: string,
@@ -40,7 +38,7 @@ export class ReservedTagKeysController {
   }
 
   @Post('organizations/:org/reserved-tag-keys')
-  @ApiCreate(RESERVED_TAG_KEY_DOC, WRITABLE)
+  @Endpoint({ effect: 'leaves-access-alone', create: [RESERVED_TAG_KEY_DOC, WRITABLE] })
   async create(
     @CurrentPrincipal() p: Principal,
     @Param('org') org: string,
@@ -50,13 +48,13 @@ export class ReservedTagKeysController {
   }
 
   @Get(BY_ID)
-  @ApiShow(RESERVED_TAG_KEY_DOC)
+  @Endpoint({ show: [RESERVED_TAG_KEY_DOC] })
   async show(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<ResourceDocument> {
     return new ResourceDocument(serializeReservedTagKey(await this.keys.requireReadable(p, id)));
   }
 
   @Patch(BY_ID)
-  @ApiUpdate(RESERVED_TAG_KEY_DOC, WRITABLE)
+  @Endpoint({ effect: 'leaves-access-alone', update: [RESERVED_TAG_KEY_DOC, WRITABLE] })
   async update(
     @CurrentPrincipal() p: Principal,
     @Param('id') id: string,
@@ -66,7 +64,7 @@ export class ReservedTagKeysController {
   }
 
   @Delete(BY_ID)
-  @ApiDelete()
+  @Endpoint({ effect: 'leaves-access-alone', delete: true })
   async remove(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<void> {
     await this.keys.delete(p, id);
   }

@@ -7,15 +7,15 @@ import { pageResult } from '../common/sql/paginate';
 import { badRequest } from '../common/errors/domain-error';
 import { JsonApiBody, ParsedBody } from '../common/jsonapi/body';
 import { CollectionDocument, ResourceDocument } from '../common/jsonapi/document';
-import { ApiCreate, ApiDelete, ApiErrors, ApiList, ApiShow } from '../common/jsonapi/openapi';
+import { ApiErrors } from '../common/jsonapi/openapi';
 import { PageParams } from '../common/jsonapi/pagination';
 import { Includes, Paging, QueryValue } from '../common/jsonapi/query';
 import { RunTriggerAttributes } from './dto/run-trigger-attributes.dto';
 import { TriggerDirection } from './run-triggers.repository';
 import { RUN_TRIGGER_DOC, serializeRunTrigger } from './run-triggers.serializer';
 import { RUN_TRIGGER_INCLUDES, RunTriggerInclude, RunTriggersService } from './run-triggers.service';
-import { LeavesAccessAlone } from '../http/write-effects';
 import { Sortable } from '../common/jsonapi/sort';
+import { Endpoint } from '../http/endpoint';
 
 /** Official clients send `run-triggers`; the documented sample sends no type at all. */
 const TYPE = { types: ['run-triggers'], typeRequired: false };
@@ -30,17 +30,22 @@ function direction(raw: string | undefined): TriggerDirection {
 
 @ApiTags('run triggers')
 @ApiBearerAuth()
-@LeavesAccessAlone()
 @Controller(API_V2)
 export class RunTriggersController {
   constructor(private readonly runTriggers: RunTriggersService) {}
 
   @Post('workspaces/:workspace_id/run-triggers')
   @ApiParam({ name: 'workspace_id', description: 'the destination workspace (admin access needed)' })
-  @ApiCreate(RUN_TRIGGER_DOC, {
-    writable: [],
-    relationships: ['sourceable'],
-    requiredRelationships: ['sourceable'],
+  @Endpoint({
+    effect: 'leaves-access-alone',
+    create: [
+      RUN_TRIGGER_DOC,
+      {
+        writable: [],
+        relationships: ['sourceable'],
+        requiredRelationships: ['sourceable'],
+      },
+    ],
   })
   async create(
     @CurrentPrincipal() p: Principal,
@@ -58,7 +63,7 @@ export class RunTriggersController {
     description: 'inbound: triggers that queue runs in this workspace; outbound: triggers it fires',
   })
   @Sortable({ 'created-at': 'createdAt' }, 'created-at')
-  @ApiList(RUN_TRIGGER_DOC, { includes: RUN_TRIGGER_INCLUDES })
+  @Endpoint({ list: [RUN_TRIGGER_DOC, { includes: RUN_TRIGGER_INCLUDES }] })
   async list(
     @CurrentPrincipal() p: Principal,
     @Param('workspace_id') workspaceId: string,
@@ -72,7 +77,7 @@ export class RunTriggersController {
   }
 
   @Get('run-triggers/:id')
-  @ApiShow(RUN_TRIGGER_DOC, RUN_TRIGGER_INCLUDES)
+  @Endpoint({ show: [RUN_TRIGGER_DOC, RUN_TRIGGER_INCLUDES] })
   @ApiErrors(400)
   async show(
     @CurrentPrincipal() p: Principal,
@@ -85,7 +90,7 @@ export class RunTriggersController {
   }
 
   @Delete('run-triggers/:id')
-  @ApiDelete()
+  @Endpoint({ effect: 'leaves-access-alone', delete: true })
   async remove(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<void> {
     await this.runTriggers.delete(p, id);
   }

@@ -3,11 +3,10 @@ import { ApiBearerAuth, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagg
 import { API_V2 } from '../common/api-prefix';
 import { CurrentPrincipal } from '../common/auth/current-principal.decorator';
 import { Principal } from '../common/auth/principal';
-import { LeavesAccessAlone } from '../http/write-effects';
 import { pageResult } from '../common/sql/paginate';
 import { JsonApiBody, ParsedBody } from '../common/jsonapi/body';
 import { CollectionDocument, ResourceDocument } from '../common/jsonapi/document';
-import { ApiCreate, ApiErrors, ApiList, ApiShow } from '../common/jsonapi/openapi';
+import { ApiErrors } from '../common/jsonapi/openapi';
 import { PageParams } from '../common/jsonapi/pagination';
 import { Paging } from '../common/jsonapi/query';
 import { LinkOrigin } from '../storage/link-origin.decorator';
@@ -19,10 +18,10 @@ import {
 import { CreateConfigurationVersionAttributes } from './dto/run-attributes.dto';
 import { READ_LINK_SECONDS, RunLinks } from './run-links';
 import { Sortable } from '../common/jsonapi/sort';
+import { Endpoint } from '../http/endpoint';
 
 @ApiTags('configuration-versions')
 @ApiBearerAuth()
-@LeavesAccessAlone()
 @Controller(API_V2)
 export class ConfigurationVersionsController {
   constructor(
@@ -41,7 +40,10 @@ export class ConfigurationVersionsController {
       "false) is not the workspace's configuration until a run of it applies: runs that name no version " +
       'take the newest version that is not provisional.',
   })
-  @ApiCreate(CONFIGURATION_VERSION_DOC, { writable: ['auto-queue-runs', 'speculative', 'provisional'] })
+  @Endpoint({
+    effect: 'leaves-access-alone',
+    create: [CONFIGURATION_VERSION_DOC, { writable: ['auto-queue-runs', 'speculative', 'provisional'] }],
+  })
   async create(
     @CurrentPrincipal() p: Principal,
     @Param('id') id: string,
@@ -66,7 +68,7 @@ export class ConfigurationVersionsController {
   @Get('workspaces/:id/configuration-versions')
   @ApiOperation({ summary: 'Configuration versions of a workspace, newest first' })
   @Sortable({ 'created-at': 'createdAt' }, '-created-at')
-  @ApiList(CONFIGURATION_VERSION_DOC)
+  @Endpoint({ list: [CONFIGURATION_VERSION_DOC] })
   async list(
     @CurrentPrincipal() p: Principal,
     @Param('id') id: string,
@@ -80,7 +82,7 @@ export class ConfigurationVersionsController {
   }
 
   @Get('configuration-versions/:id')
-  @ApiShow(CONFIGURATION_VERSION_DOC)
+  @Endpoint({ show: [CONFIGURATION_VERSION_DOC] })
   async show(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<ResourceDocument> {
     return new ResourceDocument(serializeConfigurationVersion(await this.cvs.requireReadable(p, id)));
   }

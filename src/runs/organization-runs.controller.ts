@@ -5,7 +5,7 @@ import { CurrentPrincipal } from '../common/auth/current-principal.decorator';
 import { Principal } from '../common/auth/principal';
 import { CollectionDocument, ResourceDocument } from '../common/jsonapi/document';
 import { badRequest } from '../common/errors/domain-error';
-import { ApiList, ApiShow, commaListOf, int, ResourceDoc, str, timestamp } from '../common/jsonapi/openapi';
+import { commaListOf, int, ResourceDoc, str, timestamp } from '../common/jsonapi/openapi';
 import { PageParams } from '../common/jsonapi/pagination';
 import { Includes, Paging, QueryValue, refuseUnknownFilters } from '../common/jsonapi/query';
 import { LinkOrigin } from '../storage/link-origin.decorator';
@@ -16,6 +16,7 @@ import { RUN_STATUSES } from './run-rules';
 import { RUN_INCLUDED_DOCS, statusFilter } from './runs.controller';
 import { RUN_INCLUDES, RunsPresenter } from './runs.presenter';
 import { RUN_DOC } from './runs.serializer';
+import { Endpoint } from '../http/endpoint';
 
 const CAPACITY_DOC: ResourceDoc = {
   type: 'organization-capacity',
@@ -64,13 +65,18 @@ export class OrganizationRunsController {
       'Over the workspaces the caller may read; 404 for a non-member. Any other `filter[…]` is a 400.',
   })
   @Sortable({ 'created-at': 'createdAt' }, '-created-at')
-  @ApiList(RUN_DOC, {
-    includes: RUN_INCLUDES,
-    includedDocs: RUN_INCLUDED_DOCS,
-    query: {
-      'filter[status]': { description: 'comma list of run statuses', schema: commaListOf(RUN_STATUSES) },
-      'filter[workspace_names]': `comma list of workspace names (at most ${MAX_WORKSPACE_NAMES})`,
-    },
+  @Endpoint({
+    list: [
+      RUN_DOC,
+      {
+        includes: RUN_INCLUDES,
+        includedDocs: RUN_INCLUDED_DOCS,
+        query: {
+          'filter[status]': { description: 'comma list of run statuses', schema: commaListOf(RUN_STATUSES) },
+          'filter[workspace_names]': `comma list of workspace names (at most ${MAX_WORKSPACE_NAMES})`,
+        },
+      },
+    ],
   })
   async list(
     @CurrentPrincipal() p: Principal,
@@ -102,7 +108,7 @@ export class OrganizationRunsController {
     description: 'Only runs of workspaces the caller may read; 404 for a non-member.',
   })
   @Sortable({ 'created-at': 'createdAt' }, 'created-at')
-  @ApiList(RUN_DOC)
+  @Endpoint({ list: [RUN_DOC] })
   async queue(
     @CurrentPrincipal() p: Principal,
     @Param('org') org: string,
@@ -117,7 +123,7 @@ export class OrganizationRunsController {
     summary: 'How many runs wait for an executor and how many are being worked on',
     description: 'Counted over the workspaces the caller may read; 404 for a non-member.',
   })
-  @ApiShow(CAPACITY_DOC)
+  @Endpoint({ show: [CAPACITY_DOC] })
   async capacity(@CurrentPrincipal() p: Principal, @Param('org') org: string): Promise<ResourceDocument> {
     const c = await this.service.capacity(p, org);
     return new ResourceDocument({
@@ -132,7 +138,7 @@ export class OrganizationRunsController {
     summary: "A run's events: always empty (the run's status timestamps and comments carry its history)",
   })
   @Sortable({ 'created-at': 'createdAt' }, 'created-at')
-  @ApiList(RUN_EVENT_DOC)
+  @Endpoint({ list: [RUN_EVENT_DOC] })
   async events(
     @CurrentPrincipal() p: Principal,
     @Param('id') id: string,

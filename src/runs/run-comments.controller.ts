@@ -5,19 +5,17 @@ import { CurrentPrincipal } from '../common/auth/current-principal.decorator';
 import { Principal } from '../common/auth/principal';
 import { JsonApiBody, ParsedBody } from '../common/jsonapi/body';
 import { CollectionDocument, ResourceDocument } from '../common/jsonapi/document';
-import { ApiCreate, ApiList, ApiShow } from '../common/jsonapi/openapi';
 import { PageParams } from '../common/jsonapi/pagination';
 import { Paging } from '../common/jsonapi/query';
 import { pageResult } from '../common/sql/paginate';
-import { LeavesAccessAlone } from '../http/write-effects';
 import { CreateCommentAttributes } from './dto/comment-attributes.dto';
 import { COMMENT_DOC, serializeComment } from './run-comments.serializer';
 import { RunCommentsService } from './run-comments.service';
 import { Sortable } from '../common/jsonapi/sort';
+import { Endpoint } from '../http/endpoint';
 
 @ApiTags('runs')
 @ApiBearerAuth()
-@LeavesAccessAlone()
 @Controller(API_V2)
 export class RunCommentsController {
   constructor(private readonly comments: RunCommentsService) {}
@@ -28,7 +26,7 @@ export class RunCommentsController {
     description: 'Comments posted on their own and those given with apply, discard, cancel and force-cancel.',
   })
   @Sortable({ 'created-at': 'createdAt' }, 'created-at')
-  @ApiList(COMMENT_DOC)
+  @Endpoint({ list: [COMMENT_DOC] })
   async list(
     @CurrentPrincipal() p: Principal,
     @Param('id') id: string,
@@ -40,7 +38,7 @@ export class RunCommentsController {
 
   @Post('runs/:id/comments')
   @ApiOperation({ summary: 'Comment on a run (anyone who can read it)' })
-  @ApiCreate(COMMENT_DOC, { writable: ['body'] })
+  @Endpoint({ effect: 'leaves-access-alone', create: [COMMENT_DOC, { writable: ['body'] }] })
   async create(
     @CurrentPrincipal() p: Principal,
     @Param('id') id: string,
@@ -52,7 +50,7 @@ export class RunCommentsController {
 
   @Get('comments/:id')
   @ApiOperation({ summary: 'One comment (needs read access to its run)' })
-  @ApiShow(COMMENT_DOC)
+  @Endpoint({ show: [COMMENT_DOC] })
   async show(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<ResourceDocument> {
     return new ResourceDocument(serializeComment(await this.comments.show(p, id)));
   }

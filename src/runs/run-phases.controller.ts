@@ -5,7 +5,7 @@ import { API_V2 } from '../common/api-prefix';
 import { CurrentPrincipal } from '../common/auth/current-principal.decorator';
 import { Principal } from '../common/auth/principal';
 import { ResourceDocument } from '../common/jsonapi/document';
-import { ApiErrors, ApiShow } from '../common/jsonapi/openapi';
+import { ApiErrors } from '../common/jsonapi/openapi';
 import { LinkOrigin } from '../storage/link-origin.decorator';
 import { PlanOutputService } from './plan-output.service';
 import type { PlanJson } from './plan-redaction';
@@ -13,6 +13,7 @@ import { RunLinks } from './run-links';
 import { RunsPresenter } from './runs.presenter';
 import { APPLY_DOC, PLAN_DOC } from './runs.serializer';
 import { RunsService } from './runs.service';
+import { Endpoint } from '../http/endpoint';
 
 @ApiTags('runs')
 @ApiBearerAuth()
@@ -27,7 +28,7 @@ export class RunPhasesController {
 
   @Get('plans/:id')
   @ApiOperation({ summary: "A run's plan: status, resource counts, log link" })
-  @ApiShow(PLAN_DOC)
+  @Endpoint({ show: [PLAN_DOC] })
   async plan(
     @CurrentPrincipal() p: Principal,
     @Param('id') id: string,
@@ -42,7 +43,7 @@ export class RunPhasesController {
 
   @Get('applies/:id')
   @ApiOperation({ summary: "A run's apply: status, resource counts, log link" })
-  @ApiShow(APPLY_DOC)
+  @Endpoint({ show: [APPLY_DOC] })
   async apply(
     @CurrentPrincipal() p: Principal,
     @Param('id') id: string,

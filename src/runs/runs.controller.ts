@@ -3,19 +3,11 @@ import { ApiBearerAuth, ApiBody, ApiOperation, ApiResponse, ApiTags } from '@nes
 import { API_V2 } from '../common/api-prefix';
 import { CurrentPrincipal } from '../common/auth/current-principal.decorator';
 import { Principal } from '../common/auth/principal';
-import { LeavesAccessAlone } from '../http/write-effects';
 import { pageResult } from '../common/sql/paginate';
 import { badRequest } from '../common/errors/domain-error';
 import { JsonApiBody, ParsedBody } from '../common/jsonapi/body';
 import { CollectionDocument, ResourceDocument } from '../common/jsonapi/document';
-import {
-  ApiCreate,
-  ApiErrors,
-  ApiList,
-  ApiShow,
-  commaListOf,
-  resourceSchema,
-} from '../common/jsonapi/openapi';
+import { ApiErrors, commaListOf, resourceSchema } from '../common/jsonapi/openapi';
 import { PageParams } from '../common/jsonapi/pagination';
 import { Includes, Paging, QueryValue } from '../common/jsonapi/query';
 import { LinkOrigin } from '../storage/link-origin.decorator';
@@ -31,6 +23,7 @@ import { actionComment, RunCommentsService } from './run-comments.service';
 import { RunsService } from './runs.service';
 import { USER_DOC } from '../users/users.serializer';
 import { Sortable } from '../common/jsonapi/sort';
+import { Endpoint } from '../http/endpoint';
 
 export const RUN_INCLUDED_DOCS = [
   WORKSPACE_DOC,
@@ -69,7 +62,6 @@ export function statusFilter(raw: string | undefined): RunStatus[] | undefined {
 
 @ApiTags('runs')
 @ApiBearerAuth()
-@LeavesAccessAlone()
 @Controller(API_V2)
 export class RunsController {
   constructor(
@@ -91,38 +83,44 @@ export class RunsController {
       '`refresh-only` with `is-destroy`, with `refresh: false` or with `replace-addrs`; `terraform-version` ' +
       'on a run that is not plan-only; `save-plan` on a plan-only run.',
   })
-  @ApiCreate(RUN_DOC, {
-    writable: [
-      'message',
-      'is-destroy',
-      'plan-only',
-      'auto-apply',
-      'refresh',
-      'refresh-only',
-      'target-addrs',
-      'replace-addrs',
-      'allow-empty-apply',
-      'allow-config-generation',
-      'save-plan',
-      'terraform-version',
-      'variables',
-    ],
-    requestOnly: {
-      variables: {
-        type: 'array',
-        description:
-          'Run variables (docs/variables.md): each value an HCL literal expression, as the CLI sends ' +
-          '`-var`; stored sealed with the run and handed to its jobs above workspace variables and ' +
-          'non-priority sets.',
-        items: {
-          type: 'object',
-          required: ['key', 'value'],
-          properties: { key: { type: 'string', maxLength: 128 }, value: { type: 'string' } },
+  @Endpoint({
+    effect: 'leaves-access-alone',
+    create: [
+      RUN_DOC,
+      {
+        writable: [
+          'message',
+          'is-destroy',
+          'plan-only',
+          'auto-apply',
+          'refresh',
+          'refresh-only',
+          'target-addrs',
+          'replace-addrs',
+          'allow-empty-apply',
+          'allow-config-generation',
+          'save-plan',
+          'terraform-version',
+          'variables',
+        ],
+        requestOnly: {
+          variables: {
+            type: 'array',
+            description:
+              'Run variables (docs/variables.md): each value an HCL literal expression, as the CLI sends ' +
+              '`-var`; stored sealed with the run and handed to its jobs above workspace variables and ' +
+              'non-priority sets.',
+            items: {
+              type: 'object',
+              required: ['key', 'value'],
+              properties: { key: { type: 'string', maxLength: 128 }, value: { type: 'string' } },
+            },
+          },
         },
+        relationships: ['workspace', 'configuration-version'],
+        requiredRelationships: ['workspace'],
       },
-    },
-    relationships: ['workspace', 'configuration-version'],
-    requiredRelationships: ['workspace'],
+    ],
   })
   async create(
     @CurrentPrincipal() p: Principal,
@@ -133,7 +131,7 @@ export class RunsController {
   }
 
   @Get('runs/:id')
-  @ApiShow(RUN_DOC, RUN_INCLUDES, RUN_INCLUDED_DOCS)
+  @Endpoint({ show: [RUN_DOC, RUN_INCLUDES, RUN_INCLUDED_DOCS] })
   async show(
     @CurrentPrincipal() p: Principal,
     @Param('id') id: string,
@@ -150,12 +148,17 @@ export class RunsController {
   @Get('workspaces/:id/runs')
   @ApiOperation({ summary: 'Runs of a workspace, newest first' })
   @Sortable({ 'created-at': 'createdAt' }, '-created-at')
-  @ApiList(RUN_DOC, {
-    includes: RUN_INCLUDES,
-    includedDocs: RUN_INCLUDED_DOCS,
-    query: {
-      'filter[status]': { description: 'comma list of run statuses', schema: commaListOf(RUN_STATUSES) },
-    },
+  @Endpoint({
+    list: [
+      RUN_DOC,
+      {
+        includes: RUN_INCLUDES,
+        includedDocs: RUN_INCLUDED_DOCS,
+        query: {
+          'filter[status]': { description: 'comma list of run statuses', schema: commaListOf(RUN_STATUSES) },
+        },
+      },
+    ],
   })
   async list(
     @CurrentPrincipal() p: Principal,
@@ -174,6 +177,7 @@ export class RunsController {
   }
 
   @Post('runs/:id/actions/apply')
+  @Endpoint({ effect: 'leaves-access-alone' })
   @HttpCode(202)
   @ApiOperation({
     summary:
@@ -187,6 +191,7 @@ export class RunsController {
   }
 
   @Post('runs/:id/actions/discard')
+  @Endpoint({ effect: 'leaves-access-alone' })
   @HttpCode(202)
   @ApiOperation({
     summary:
@@ -200,6 +205,7 @@ export class RunsController {
   }
 
   @Post('runs/:id/actions/cancel')
+  @Endpoint({ effect: 'leaves-access-alone' })
   @HttpCode(202)
   @ApiOperation({
     summary: 'Cancel a run (needs write)',
@@ -217,6 +223,7 @@ export class RunsController {
   }
 
   @Post('runs/:id/actions/force-cancel')
+  @Endpoint({ effect: 'leaves-access-alone' })
   @HttpCode(202)
   @ApiOperation({
     summary: 'End a canceled run whose executor did not stop (needs admin)',
@@ -234,6 +241,7 @@ export class RunsController {
   }
 
   @Post('workspaces/:id/actions/lock')
+  @Endpoint({ effect: 'leaves-access-alone' })
   @HttpCode(200)
   @ApiOperation({
     summary:
@@ -251,6 +259,7 @@ export class RunsController {
   }
 
   @Post('workspaces/:id/actions/unlock')
+  @Endpoint({ effect: 'leaves-access-alone' })
   @HttpCode(200)
   @ApiOperation({
     summary: 'Unlock a workspace (needs write); the next pending run starts',
@@ -270,6 +279,7 @@ export class RunsController {
   }
 
   @Post('workspaces/:id/actions/force-unlock')
+  @Endpoint({ effect: 'leaves-access-alone' })
   @HttpCode(200)
   @ApiOperation({
     summary: 'Unlock a workspace whoever holds the lock (needs admin); the next pending run starts',

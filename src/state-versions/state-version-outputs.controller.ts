@@ -4,7 +4,6 @@ import { API_V2 } from '../common/api-prefix';
 import { CurrentPrincipal } from '../common/auth/current-principal.decorator';
 import { Principal } from '../common/auth/principal';
 import { CollectionDocument, ResourceDocument } from '../common/jsonapi/document';
-import { ApiList, ApiShow } from '../common/jsonapi/openapi';
 import { PageParams } from '../common/jsonapi/pagination';
 import { Paging } from '../common/jsonapi/query';
 import { Sortable } from '../common/jsonapi/sort';
@@ -12,6 +11,7 @@ import { pageResult } from '../common/sql/paginate';
 import { StateVersionsPresenter } from './state-versions.presenter';
 import { STATE_VERSION_OUTPUT_DOC } from './state-versions.serializer';
 import { StateVersionsService } from './state-versions.service';
+import { Endpoint } from '../http/endpoint';
 
 @ApiTags('state versions')
 @ApiBearerAuth()
@@ -25,7 +25,7 @@ export class StateVersionOutputsController {
   @Get('state-versions/:id/outputs')
   @ApiOperation({ summary: 'Outputs of a state version, by name, sensitive values included' })
   @Sortable({ name: 'name' }, 'name')
-  @ApiList(STATE_VERSION_OUTPUT_DOC)
+  @Endpoint({ list: [STATE_VERSION_OUTPUT_DOC] })
   async list(
     @CurrentPrincipal() p: Principal,
     @Param('id') id: string,
@@ -43,7 +43,7 @@ export class StateVersionOutputsController {
       'GET /state-version-outputs/:id). 404 while the workspace has no state.',
   })
   @Sortable({ name: 'name' }, 'name')
-  @ApiList(STATE_VERSION_OUTPUT_DOC)
+  @Endpoint({ list: [STATE_VERSION_OUTPUT_DOC] })
   async current(
     @CurrentPrincipal() p: Principal,
     @Param('id') id: string,
@@ -54,7 +54,7 @@ export class StateVersionOutputsController {
   }
 
   @Get('state-version-outputs/:id')
-  @ApiShow(STATE_VERSION_OUTPUT_DOC)
+  @Endpoint({ show: [STATE_VERSION_OUTPUT_DOC] })
   @ApiOperation({ summary: 'One output, its sensitive value included' })
   async show(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<ResourceDocument> {
     const [resource] = this.presenter.outputResources([await this.reads.output(p, id)], 'nothing');

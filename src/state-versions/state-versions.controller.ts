@@ -6,14 +6,13 @@ import { Principal } from '../common/auth/principal';
 import { badRequest } from '../common/errors/domain-error';
 import { JsonApiBody, ParsedBody } from '../common/jsonapi/body';
 import { CollectionDocument, ResourceDocument } from '../common/jsonapi/document';
-import { ApiCreate, ApiErrors, ApiList, ApiShow, bool, enumOf, str } from '../common/jsonapi/openapi';
+import { ApiErrors, bool, enumOf, str } from '../common/jsonapi/openapi';
 import { PageParams } from '../common/jsonapi/pagination';
 import { Includes, Paging, QueryValue } from '../common/jsonapi/query';
 import { Sortable } from '../common/jsonapi/sort';
 import { pageResult } from '../common/sql/paginate';
 import { AppConfig } from '../config/app-config';
 import { LargeJsonBody } from '../http/large-json-body';
-import { LeavesAccessAlone } from '../http/write-effects';
 import { CONFIGURATION_VERSION_DOC } from '../runs/configuration-versions.serializer';
 import { RUN_DOC } from '../runs/runs.serializer';
 import { LinkOrigin } from '../storage/link-origin.decorator';
@@ -32,6 +31,7 @@ import { STATE_VERSION_INCLUDES, StateVersionsPresenter } from './state-versions
 import { STATE_VERSION_DOC, STATE_VERSION_OUTPUT_DOC } from './state-versions.serializer';
 import { StateVersionsService } from './state-versions.service';
 import { StateWritesService } from './state-writes.service';
+import { Endpoint } from '../http/endpoint';
 
 const TYPE = { types: ['state-versions'] };
 const INCLUDED_DOCS = [USER_DOC, RUN_DOC, CONFIGURATION_VERSION_DOC, STATE_VERSION_OUTPUT_DOC];
@@ -63,7 +63,6 @@ const DOWNLOAD_RESPONSE = {
 
 @ApiTags('state versions')
 @ApiBearerAuth()
-@LeavesAccessAlone()
 @Controller(API_V2)
 export class StateVersionsController {
   private readonly logger = new Logger(StateVersionsController.name);
@@ -87,20 +86,26 @@ export class StateVersionsController {
       'content (`force` skips the lineage and serial checks). 422: `md5` is not the decoded state’s, or the ' +
       'state is not a JSON object or names another serial or lineage. 413 past MAX_STATE_BYTES.',
   })
-  @ApiCreate(STATE_VERSION_DOC, {
-    writable: ['serial', 'md5', 'lineage', 'state', 'json-state', 'json-state-outputs', 'force'],
-    relationships: ['run'],
-    requestOnly: {
-      md5: str('Hex MD5 of the decoded state', {
-        pattern: '^[0-9a-fA-F]{32}$',
-        example: '9a0364b9e99bb480dd25e1f0284c8555',
-      }),
-      lineage: str(undefined, { maxLength: 128 }),
-      state: str('Base64 of the state file (or upload it to hosted-state-upload-url)'),
-      'json-state': str('Base64 of the state in `terraform show -json` form'),
-      'json-state-outputs': str('Base64 of the outputs in `terraform show -json` form'),
-      force: bool('Skip the lineage and serial checks'),
-    },
+  @Endpoint({
+    effect: 'leaves-access-alone',
+    create: [
+      STATE_VERSION_DOC,
+      {
+        writable: ['serial', 'md5', 'lineage', 'state', 'json-state', 'json-state-outputs', 'force'],
+        relationships: ['run'],
+        requestOnly: {
+          md5: str('Hex MD5 of the decoded state', {
+            pattern: '^[0-9a-fA-F]{32}$',
+            example: '9a0364b9e99bb480dd25e1f0284c8555',
+          }),
+          lineage: str(undefined, { maxLength: 128 }),
+          state: str('Base64 of the state file (or upload it to hosted-state-upload-url)'),
+          'json-state': str('Base64 of the state in `terraform show -json` form'),
+          'json-state-outputs': str('Base64 of the outputs in `terraform show -json` form'),
+          force: bool('Skip the lineage and serial checks'),
+        },
+      },
+    ],
   })
   @ApiErrors(409, 413)
   async create(
@@ -120,10 +125,16 @@ export class StateVersionsController {
       'Needs admin access and the workspace lock, held by the caller. A copy of the finalized version named ' +
       'by `relationships.rollback-state-version` becomes the new current version (201).',
   })
-  @ApiCreate(STATE_VERSION_DOC, {
-    writable: [],
-    relationships: ['rollback-state-version'],
-    requiredRelationships: ['rollback-state-version'],
+  @Endpoint({
+    effect: 'leaves-access-alone',
+    create: [
+      STATE_VERSION_DOC,
+      {
+        writable: [],
+        relationships: ['rollback-state-version'],
+        requiredRelationships: ['rollback-state-version'],
+      },
+    ],
   })
   @ApiErrors(409)
   async rollback(
@@ -138,17 +149,22 @@ export class StateVersionsController {
   @Get('state-versions')
   @ApiOperation({ summary: 'State versions of one workspace, newest first' })
   @Sortable({ 'created-at': 'createdAt', serial: 'serial' }, '-created-at')
-  @ApiList(STATE_VERSION_DOC, {
-    includes: STATE_VERSION_INCLUDES,
-    includedDocs: INCLUDED_DOCS,
-    query: {
-      [FILTER_WORKSPACE]: 'Required: the name of the workspace',
-      [FILTER_ORGANIZATION]: 'Required: the name of its organization',
-      [FILTER_STATUS]: {
-        description: 'only versions in this status',
-        schema: enumOf(STATE_VERSION_STATUSES),
+  @Endpoint({
+    list: [
+      STATE_VERSION_DOC,
+      {
+        includes: STATE_VERSION_INCLUDES,
+        includedDocs: INCLUDED_DOCS,
+        query: {
+          [FILTER_WORKSPACE]: 'Required: the name of the workspace',
+          [FILTER_ORGANIZATION]: 'Required: the name of its organization',
+          [FILTER_STATUS]: {
+            description: 'only versions in this status',
+            schema: enumOf(STATE_VERSION_STATUSES),
+          },
+        },
       },
-    },
+    ],
   })
   async list(
     @CurrentPrincipal() p: Principal,
@@ -173,7 +189,7 @@ export class StateVersionsController {
   }
 
   @Get('state-versions/:id')
-  @ApiShow(STATE_VERSION_DOC, STATE_VERSION_INCLUDES, INCLUDED_DOCS)
+  @Endpoint({ show: [STATE_VERSION_DOC, STATE_VERSION_INCLUDES, INCLUDED_DOCS] })
   async show(
     @CurrentPrincipal() p: Principal,
     @Param('id') id: string,
@@ -184,7 +200,7 @@ export class StateVersionsController {
   }
 
   @Get('workspaces/:id/current-state-version')
-  @ApiShow(STATE_VERSION_DOC, STATE_VERSION_INCLUDES, INCLUDED_DOCS)
+  @Endpoint({ show: [STATE_VERSION_DOC, STATE_VERSION_INCLUDES, INCLUDED_DOCS] })
   @ApiOperation({
     summary: "The workspace's current state version",
     description: 'The version runs and the CLI start from. 404 while the workspace has no state.',

@@ -5,6 +5,7 @@ import { AppConfig } from '../config/app-config';
 import { ArchiveInspector } from './archive-inspector';
 import { BlobStore } from './blob-store';
 import { FsBlobStore } from './fs-blob-store';
+import { SignedLinkStrategy } from './signed-link.strategy';
 import { SignedLinks } from './signed-links';
 import { UploadLeaseEntity } from './entities/upload-lease.entity';
 import { UploadLeases } from './upload-leases';
@@ -51,6 +52,7 @@ export async function createBlobStore(config: AppConfig): Promise<BlobStore> {
         }),
     },
     SignedLinks,
+    SignedLinkStrategy,
     UploadRegistry,
     UploadLeasesRepository,
     UploadLeases,

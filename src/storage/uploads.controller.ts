@@ -1,35 +1,31 @@
-import { Controller, Get, Head, HttpCode, Param, Put, Req, Res } from '@nestjs/common';
+import { Controller, Get, Head, HttpCode, Put, Req, Res } from '@nestjs/common';
 import { ApiBody, ApiConsumes, ApiOperation, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { pipeline } from 'node:stream/promises';
-import { Public } from '../common/auth/public.decorator';
 import { badRequest, notFound } from '../common/errors/domain-error';
 import { ApiErrors } from '../common/jsonapi/openapi';
 import { noteWriteTarget } from '../common/jsonapi/written-resource';
 import { InspectionsBusy } from './archive-inspector';
 import { BlobStore, tooLarge } from './blob-store';
-import { SignedLinks } from './signed-links';
+import { SignedLinkClaims } from './signed-link.strategy';
+import { LinkClaims } from './signed-links';
 import { UploadRegistry } from './upload-registry';
-import { LeavesAccessAlone } from '../http/write-effects';
-import { PublicDocs } from '../http/openapi-document';
+import { Endpoint } from '../http/endpoint';
 
 /**
  * Signed capability links. The token in the path is the credential: no Authorization header is
  * needed (one that is sent is ignored). Bodies stream to the blob store; nothing is buffered whole.
  */
 @ApiTags('uploads')
-@Public()
-@PublicDocs()
-@LeavesAccessAlone()
 @Controller('uploads')
 export class UploadsController {
   constructor(
-    private readonly links: SignedLinks,
     private readonly registry: UploadRegistry,
     private readonly blobs: BlobStore,
   ) {}
 
   @Put(':token')
+  @Endpoint({ auth: 'signed-link', effect: 'leaves-access-alone' })
   @HttpCode(200)
   @ApiOperation({
     summary: 'Upload the raw bytes a signed upload link stands for',
@@ -51,8 +47,7 @@ export class UploadsController {
     description: 'Log links only: the byte of the log this chunk starts at',
   })
   @ApiErrors(400, 404, 409, 410, 413, 422, 429, 503)
-  async upload(@Param('token') token: string, @Req() req: Request): Promise<void> {
-    const claims = this.links.verify(token);
+  async upload(@SignedLinkClaims() claims: LinkClaims, @Req() req: Request): Promise<void> {
     noteWriteTarget(req, { resourceType: 'uploads', resourceId: claims.resourceId, action: claims.purpose });
     const handler = this.registry.upload(claims.purpose);
     if (!handler) throw notFound();
@@ -67,6 +62,7 @@ export class UploadsController {
   }
 
   @Get(':token')
+  @Endpoint({ auth: 'signed-link' })
   @ApiOperation({
     summary: 'Download the file a signed download link stands for',
     description:
@@ -100,8 +96,11 @@ export class UploadsController {
     },
   })
   @ApiErrors(400, 404, 410)
-  async download(@Param('token') token: string, @Req() req: Request, @Res() res: Response): Promise<void> {
-    const claims = this.links.verify(token);
+  async download(
+    @SignedLinkClaims() claims: LinkClaims,
+    @Req() req: Request,
+    @Res() res: Response,
+  ): Promise<void> {
     const stream = this.registry.stream(claims.purpose);
     if (stream) {
       const query = singleQuery(req);
@@ -114,30 +113,30 @@ export class UploadsController {
       res.end(bytes);
       return;
     }
-    const target = await this.target(token, res);
+    const target = await this.target(claims, res);
     await pipeline(await (target.served ? target.served.open() : this.blobs.get(target.key)), res);
   }
 
   @Head(':token')
+  @Endpoint({ auth: 'signed-link' })
   @ApiOperation({
     summary: 'Headers of a signed download (some consumer tools ask first)',
     description: 'The headers GET would answer with, without the body.',
   })
   @ApiResponse({ status: 200, description: 'The download headers; no body' })
   @ApiErrors(404, 410)
-  async head(@Param('token') token: string, @Res() res: Response): Promise<void> {
-    if (this.registry.stream(this.links.verify(token).purpose)) {
+  async head(@SignedLinkClaims() claims: LinkClaims, @Res() res: Response): Promise<void> {
+    if (this.registry.stream(claims.purpose)) {
       // A stream's length changes while it is read: a HEAD says only how a GET would answer.
       res.status(200).setHeader('Content-Type', 'text/plain');
       res.setHeader('Cache-Control', 'no-store');
     } else {
-      await this.target(token, res);
+      await this.target(claims, res);
     }
     res.end();
   }
 
-  private async target(token: string, res: Response) {
-    const claims = this.links.verify(token);
+  private async target(claims: LinkClaims, res: Response) {
     const handler = this.registry.download(claims.purpose);
     if (!handler) throw notFound();
     const target = await handler.locate(claims.resourceId);

@@ -5,7 +5,7 @@ import { CurrentPrincipal } from '../common/auth/current-principal.decorator';
 import { Principal } from '../common/auth/principal';
 import { firstPageOf, Page, pageResult } from '../common/sql/paginate';
 import { CollectionDocument } from '../common/jsonapi/document';
-import { ApiErrors, ApiList, LIST_LINKS, PAGINATION_META, resourceSchema } from '../common/jsonapi/openapi';
+import { ApiErrors, LIST_LINKS, PAGINATION_META, resourceSchema } from '../common/jsonapi/openapi';
 import { PageParams } from '../common/jsonapi/pagination';
 import { Paging } from '../common/jsonapi/query';
 import { projectPath } from '../projects/projects.serializer';
@@ -22,8 +22,8 @@ import {
   TAG_BINDING_DOC,
 } from './tag-bindings.serializer';
 import { EffectiveTagBinding, TagBindingsService } from '../tag-bindings/tag-bindings.service';
-import { LeavesAccessAlone } from '../http/write-effects';
 import { Sortable } from '../common/jsonapi/sort';
+import { Endpoint } from '../http/endpoint';
 
 /** PATCH adding or updating bindings by key; answers with every binding of the target. */
 function ApiMergeTagBindings(): MethodDecorator {
@@ -64,7 +64,6 @@ const effective = (page: Page<EffectiveTagBinding>, target: string) =>
 
 @ApiTags('tag-bindings')
 @ApiBearerAuth()
-@LeavesAccessAlone()
 @Controller(API_V2)
 export class TagBindingsController {
   constructor(
@@ -74,7 +73,7 @@ export class TagBindingsController {
 
   @Get('projects/:id/tag-bindings')
   @Sortable({ key: 'key', 'created-at': 'createdAt' }, 'key')
-  @ApiList(TAG_BINDING_DOC)
+  @Endpoint({ list: [TAG_BINDING_DOC] })
   async listProject(
     @CurrentPrincipal() p: Principal,
     @Param('id') id: string,
@@ -85,6 +84,7 @@ export class TagBindingsController {
   }
 
   @Patch('projects/:id/tag-bindings')
+  @Endpoint({ effect: 'leaves-access-alone' })
   @ApiMergeTagBindings()
   async mergeProject(
     @CurrentPrincipal() p: Principal,
@@ -102,7 +102,7 @@ export class TagBindingsController {
 
   @Get('projects/:id/effective-tag-bindings')
   @Sortable({ key: 'key', 'created-at': 'createdAt' }, 'key')
-  @ApiList(EFFECTIVE_TAG_BINDING_DOC)
+  @Endpoint({ list: [EFFECTIVE_TAG_BINDING_DOC] })
   async effectiveProject(
     @CurrentPrincipal() p: Principal,
     @Param('id') id: string,
@@ -114,7 +114,7 @@ export class TagBindingsController {
 
   @Get('workspaces/:id/tag-bindings')
   @Sortable({ key: 'key', 'created-at': 'createdAt' }, 'key')
-  @ApiList(TAG_BINDING_DOC)
+  @Endpoint({ list: [TAG_BINDING_DOC] })
   async listWorkspace(
     @CurrentPrincipal() p: Principal,
     @Param('id') id: string,
@@ -125,6 +125,7 @@ export class TagBindingsController {
   }
 
   @Patch('workspaces/:id/tag-bindings')
+  @Endpoint({ effect: 'leaves-access-alone' })
   @ApiMergeTagBindings()
   async mergeWorkspace(
     @CurrentPrincipal() p: Principal,
@@ -138,7 +139,7 @@ export class TagBindingsController {
 
   @Get('workspaces/:id/effective-tag-bindings')
   @Sortable({ key: 'key', 'created-at': 'createdAt' }, 'key')
-  @ApiList(EFFECTIVE_TAG_BINDING_DOC)
+  @Endpoint({ list: [EFFECTIVE_TAG_BINDING_DOC] })
   async effectiveWorkspace(
     @CurrentPrincipal() p: Principal,
     @Param('id') id: string,

@@ -7,33 +7,37 @@ import { pageResult } from '../common/sql/paginate';
 import { badRequest } from '../common/errors/domain-error';
 import { JsonApiBody, ParsedBody } from '../common/jsonapi/body';
 import { CollectionDocument, ResourceDocument } from '../common/jsonapi/document';
-import { ApiCreate, ApiDelete, ApiList, ApiShow, ApiUpdate, idParam } from '../common/jsonapi/openapi';
+import { idParam } from '../common/jsonapi/openapi';
 import { PageParams } from '../common/jsonapi/pagination';
 import { Paging, QueryValue } from '../common/jsonapi/query';
 import { TeamWorkspaceAttributes } from './dto/team-workspace-attributes.dto';
 import { TeamWorkspacesService } from './team-workspaces.service';
 import { serializeTeamWorkspace, TEAM_WORKSPACE_DOC } from './teams.serializer';
-import { ChangesAccess } from '../http/write-effects';
 import { Sortable } from '../common/jsonapi/sort';
+import { Endpoint } from '../http/endpoint';
 
 const TYPE = { types: ['team-workspaces'] };
 
 @ApiTags('team access')
 @ApiBearerAuth()
-@ChangesAccess()
 @Controller(`${API_V2}/team-workspaces`)
 export class TeamWorkspacesController {
   constructor(private readonly teamWorkspaces: TeamWorkspacesService) {}
 
   @Get()
   @Sortable({ 'created-at': 'createdAt' }, 'created-at')
-  @ApiList(TEAM_WORKSPACE_DOC, {
-    query: {
-      'filter[workspace][id]': {
-        description: 'required: the workspace whose team access to list',
-        schema: idParam('ws'),
+  @Endpoint({
+    list: [
+      TEAM_WORKSPACE_DOC,
+      {
+        query: {
+          'filter[workspace][id]': {
+            description: 'required: the workspace whose team access to list',
+            schema: idParam('ws'),
+          },
+        },
       },
-    },
+    ],
   })
   async list(
     @CurrentPrincipal() p: Principal,
@@ -46,10 +50,16 @@ export class TeamWorkspacesController {
   }
 
   @Post()
-  @ApiCreate(TEAM_WORKSPACE_DOC, {
-    writable: ['access'],
-    relationships: ['team', 'workspace'],
-    requiredRelationships: ['team', 'workspace'],
+  @Endpoint({
+    effect: 'changes-access',
+    create: [
+      TEAM_WORKSPACE_DOC,
+      {
+        writable: ['access'],
+        relationships: ['team', 'workspace'],
+        requiredRelationships: ['team', 'workspace'],
+      },
+    ],
   })
   async create(
     @CurrentPrincipal() p: Principal,
@@ -59,13 +69,13 @@ export class TeamWorkspacesController {
   }
 
   @Get(':id')
-  @ApiShow(TEAM_WORKSPACE_DOC)
+  @Endpoint({ show: [TEAM_WORKSPACE_DOC] })
   async show(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<ResourceDocument> {
     return new ResourceDocument(serializeTeamWorkspace(await this.teamWorkspaces.show(p, id)));
   }
 
   @Patch(':id')
-  @ApiUpdate(TEAM_WORKSPACE_DOC, { writable: ['access'] })
+  @Endpoint({ effect: 'changes-access', update: [TEAM_WORKSPACE_DOC, { writable: ['access'] }] })
   async update(
     @CurrentPrincipal() p: Principal,
     @Param('id') id: string,
@@ -75,7 +85,7 @@ export class TeamWorkspacesController {
   }
 
   @Delete(':id')
-  @ApiDelete()
+  @Endpoint({ effect: 'changes-access', delete: true })
   async remove(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<void> {
     await this.teamWorkspaces.delete(p, id);
   }

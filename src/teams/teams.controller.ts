@@ -6,21 +6,13 @@ import { Principal } from '../common/auth/principal';
 import { pageResult } from '../common/sql/paginate';
 import { IdentifierArray, JsonApiBody, ParsedBody } from '../common/jsonapi/body';
 import { CollectionDocument, ResourceDocument, ResourceIdentifier } from '../common/jsonapi/document';
-import {
-  ApiCreate,
-  ApiDelete,
-  ApiList,
-  ApiRelationship,
-  ApiShow,
-  ApiUpdate,
-} from '../common/jsonapi/openapi';
 import { PageParams } from '../common/jsonapi/pagination';
 import { Paging } from '../common/jsonapi/query';
 import { CreateTeamAttributes, UpdateTeamAttributes } from './dto/team-attributes.dto';
 import { TeamsService, TeamView } from './teams.service';
 import { serializeTeam, TEAM_DOC } from './teams.serializer';
-import { ChangesAccess } from '../http/write-effects';
 import { Sortable } from '../common/jsonapi/sort';
+import { Endpoint } from '../http/endpoint';
 
 const TYPE = { types: ['teams'] };
 const WRITABLE = { writable: ['name', 'visibility', 'organization-access'] };
@@ -28,14 +20,13 @@ const toResource = (v: TeamView) => serializeTeam(v.team, v.organization.name, v
 
 @ApiTags('teams')
 @ApiBearerAuth()
-@ChangesAccess()
 @Controller(API_V2)
 export class TeamsController {
   constructor(private readonly teams: TeamsService) {}
 
   @Get('organizations/:org/teams')
   @Sortable({ name: 'name', 'created-at': 'createdAt' }, 'name')
-  @ApiList(TEAM_DOC)
+  @Endpoint({ list: [TEAM_DOC] })
   async list(
     @CurrentPrincipal() p: Principal,
     @Param('org') org: string,
@@ -46,7 +37,7 @@ export class TeamsController {
   }
 
   @Post('organizations/:org/teams')
-  @ApiCreate(TEAM_DOC, WRITABLE)
+  @Endpoint({ effect: 'changes-access', create: [TEAM_DOC, WRITABLE] })
   async create(
     @CurrentPrincipal() p: Principal,
     @Param('org') org: string,
@@ -56,13 +47,13 @@ export class TeamsController {
   }
 
   @Get('teams/:id')
-  @ApiShow(TEAM_DOC)
+  @Endpoint({ show: [TEAM_DOC] })
   async show(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<ResourceDocument> {
     return new ResourceDocument(toResource(await this.teams.view(await this.teams.requireVisible(p, id))));
   }
 
   @Patch('teams/:id')
-  @ApiUpdate(TEAM_DOC, WRITABLE)
+  @Endpoint({ effect: 'changes-access', update: [TEAM_DOC, WRITABLE] })
   async update(
     @CurrentPrincipal() p: Principal,
     @Param('id') id: string,
@@ -72,14 +63,14 @@ export class TeamsController {
   }
 
   @Delete('teams/:id')
-  @ApiDelete([422])
+  @Endpoint({ effect: 'changes-access', delete: [422] })
   async remove(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<void> {
     await this.teams.delete(p, id);
   }
 
   @Post('teams/:id/relationships/users')
   @HttpCode(204)
-  @ApiRelationship('users')
+  @Endpoint({ effect: 'changes-access', relationship: 'users' })
   async addUsers(
     @CurrentPrincipal() p: Principal,
     @Param('id') id: string,
@@ -90,7 +81,7 @@ export class TeamsController {
 
   @Delete('teams/:id/relationships/users')
   @HttpCode(204)
-  @ApiRelationship('users')
+  @Endpoint({ effect: 'changes-access', relationship: 'users' })
   async removeUsers(
     @CurrentPrincipal() p: Principal,
     @Param('id') id: string,

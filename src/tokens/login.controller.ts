@@ -2,14 +2,13 @@ import { Controller, HttpCode, Post, Req } from '@nestjs/common';
 import { ApiBody, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { API_V2 } from '../common/api-prefix';
-import { Public } from '../common/auth/public.decorator';
 import { JsonApiBody, ParsedBody } from '../common/jsonapi/body';
 import { ResourceDocument } from '../common/jsonapi/document';
 import { ApiErrors, resourceSchema, str } from '../common/jsonapi/openapi';
-import { ChangesAccess } from '../http/write-effects';
 import { LoginAttributes } from './dto/login-attributes.dto';
 import { LoginService } from './login.service';
 import { serializeToken, TOKEN_DOC } from './tokens.serializer';
+import { Endpoint } from '../http/endpoint';
 
 const LOGIN_BODY = {
   type: 'object',
@@ -41,8 +40,7 @@ export class LoginController {
   constructor(private readonly login: LoginService) {}
 
   @Post('login')
-  @Public()
-  @ChangesAccess()
+  @Endpoint({ auth: 'public', effect: 'changes-access' })
   @ApiOperation({
     summary:
       'Exchange a username and password for a new user token (guesses are slowed per address and per username; a 429 says in Retry-After when to try again)',

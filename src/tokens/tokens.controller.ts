@@ -8,15 +8,15 @@ import { pageResult } from '../common/sql/paginate';
 import { notFound } from '../common/errors/domain-error';
 import { JsonApiBody, ParsedBody } from '../common/jsonapi/body';
 import { CollectionDocument, ResourceDocument } from '../common/jsonapi/document';
-import { ApiCreate, ApiDelete, ApiList, ApiShow, enumOf } from '../common/jsonapi/openapi';
+import { enumOf } from '../common/jsonapi/openapi';
 import { PageParams } from '../common/jsonapi/pagination';
 import { Paging, QueryValue } from '../common/jsonapi/query';
 import { badRequest } from '../common/errors/domain-error';
 import { CreateTokenAttributes } from './dto/token-attributes.dto';
 import { IssuedToken, TokensService } from './tokens.service';
 import { serializeToken, TOKEN_DOC } from './tokens.serializer';
-import { ChangesAccess } from '../http/write-effects';
 import { Sortable } from '../common/jsonapi/sort';
+import { Endpoint } from '../http/endpoint';
 
 /**
  * Token bodies are optional: an empty POST issues a token with no description. Newer official
@@ -33,7 +33,6 @@ const issued = (t: IssuedToken) => new ResourceDocument(serializeToken(t.token, 
 
 @ApiTags('tokens')
 @ApiBearerAuth()
-@ChangesAccess()
 @Controller(API_V2)
 export class TokensController {
   constructor(
@@ -42,7 +41,7 @@ export class TokensController {
   ) {}
 
   @Post('users/:id/authentication-tokens')
-  @ApiCreate(TOKEN_DOC, WRITABLE)
+  @Endpoint({ effect: 'changes-access', create: [TOKEN_DOC, WRITABLE] })
   async createUserToken(
     @CurrentPrincipal() p: Principal,
     @Param('id') id: string,
@@ -52,7 +51,7 @@ export class TokensController {
   }
 
   @Post('admin/users/:id/authentication-tokens')
-  @ApiCreate(TOKEN_DOC, WRITABLE)
+  @Endpoint({ effect: 'changes-access', create: [TOKEN_DOC, WRITABLE] })
   async createTokenForUser(
     @CurrentPrincipal() p: Principal,
     @Param('id') id: string,
@@ -63,7 +62,7 @@ export class TokensController {
 
   @Get('users/:id/authentication-tokens')
   @Sortable({ 'created-at': 'createdAt' }, 'created-at')
-  @ApiList(TOKEN_DOC)
+  @Endpoint({ list: [TOKEN_DOC] })
   async listUserTokens(
     @CurrentPrincipal() p: Principal,
     @Param('id') id: string,
@@ -79,10 +78,15 @@ export class TokensController {
   /** Metadata of the organization's token and its teams' tokens (never a secret), for its owners. */
   @Get('organizations/:org/authentication-tokens')
   @Sortable({ 'created-at': 'createdAt' }, 'created-at')
-  @ApiList(TOKEN_DOC, {
-    query: {
-      'filter[kind]': { description: 'team or organization', schema: enumOf(['team', 'organization']) },
-    },
+  @Endpoint({
+    list: [
+      TOKEN_DOC,
+      {
+        query: {
+          'filter[kind]': { description: 'team or organization', schema: enumOf(['team', 'organization']) },
+        },
+      },
+    ],
   })
   async listOrganizationTokens(
     @CurrentPrincipal() p: Principal,
@@ -101,7 +105,7 @@ export class TokensController {
 
   /** User, team and organization tokens and agent tokens share the `at-` ids and these two routes. */
   @Get('authentication-tokens/:id')
-  @ApiShow(TOKEN_DOC)
+  @Endpoint({ show: [TOKEN_DOC] })
   @ApiOperation({ summary: 'A user, team, organization or agent token (agent tokens have no kind)' })
   async show(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<ResourceDocument> {
     const token = await this.tokens.findManageable(p, id);
@@ -112,14 +116,14 @@ export class TokensController {
   }
 
   @Delete('authentication-tokens/:id')
-  @ApiDelete()
+  @Endpoint({ effect: 'changes-access', delete: true })
   async remove(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<void> {
     if (await this.tokens.delete(p, id)) return;
     if (!(await this.agentTokens.delete(p, id))) throw notFound();
   }
 
   @Post('teams/:id/authentication-token')
-  @ApiCreate(TOKEN_DOC, WRITABLE)
+  @Endpoint({ effect: 'changes-access', create: [TOKEN_DOC, WRITABLE] })
   async createTeamToken(
     @CurrentPrincipal() p: Principal,
     @Param('id') id: string,
@@ -130,7 +134,7 @@ export class TokensController {
 
   /** One more team token: a description unique in the team is required; the others stay. */
   @Post('teams/:id/authentication-tokens')
-  @ApiCreate(TOKEN_DOC, WRITABLE)
+  @Endpoint({ effect: 'changes-access', create: [TOKEN_DOC, WRITABLE] })
   async createDescribedTeamToken(
     @CurrentPrincipal() p: Principal,
     @Param('id') id: string,
@@ -150,7 +154,7 @@ export class TokensController {
     },
     'created-at',
   )
-  @ApiList(TOKEN_DOC, { query: { q: 'a substring of the team name' } })
+  @Endpoint({ list: [TOKEN_DOC, { query: { q: 'a substring of the team name' } }] })
   async listTeamTokens(
     @CurrentPrincipal() p: Principal,
     @Param('org') org: string,
@@ -166,19 +170,19 @@ export class TokensController {
 
   /** The team's token (the one this route issues), without its secret. */
   @Get('teams/:id/authentication-token')
-  @ApiShow(TOKEN_DOC)
+  @Endpoint({ show: [TOKEN_DOC] })
   async showTeamToken(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<ResourceDocument> {
     return new ResourceDocument(serializeToken(await this.tokens.findTeamToken(p, id)));
   }
 
   @Delete('teams/:id/authentication-token')
-  @ApiDelete()
+  @Endpoint({ effect: 'changes-access', delete: true })
   async deleteTeamToken(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<void> {
     await this.tokens.deleteTeamToken(p, id);
   }
 
   @Post('organizations/:org/authentication-token')
-  @ApiCreate(TOKEN_DOC, WRITABLE)
+  @Endpoint({ effect: 'changes-access', create: [TOKEN_DOC, WRITABLE] })
   async createOrganizationToken(
     @CurrentPrincipal() p: Principal,
     @Param('org') org: string,
@@ -189,7 +193,7 @@ export class TokensController {
 
   /** The organization's token, without its secret. */
   @Get('organizations/:org/authentication-token')
-  @ApiShow(TOKEN_DOC)
+  @Endpoint({ show: [TOKEN_DOC] })
   async showOrganizationToken(
     @CurrentPrincipal() p: Principal,
     @Param('org') org: string,
@@ -198,7 +202,7 @@ export class TokensController {
   }
 
   @Delete('organizations/:org/authentication-token')
-  @ApiDelete()
+  @Endpoint({ effect: 'changes-access', delete: true })
   async deleteOrganizationToken(@CurrentPrincipal() p: Principal, @Param('org') org: string): Promise<void> {
     await this.tokens.deleteOrganizationToken(p, org);
   }

@@ -5,38 +5,43 @@ import { CurrentPrincipal } from '../common/auth/current-principal.decorator';
 import { Principal } from '../common/auth/principal';
 import { JsonApiBody, ParsedBody } from '../common/jsonapi/body';
 import { ResourceDocument } from '../common/jsonapi/document';
-import { ApiCreate, ApiShow, str } from '../common/jsonapi/openapi';
+import { str } from '../common/jsonapi/openapi';
 import { CreateUserAttributes } from './dto/user-attributes.dto';
 import { serializeUser, USER_DOC } from './users.serializer';
 import { UsersService } from './users.service';
-import { ChangesAccess } from '../http/write-effects';
+import { Endpoint } from '../http/endpoint';
 
 @ApiTags('users')
 @ApiBearerAuth()
-@ChangesAccess()
 @Controller(API_V2)
 export class UsersController {
   constructor(private readonly users: UsersService) {}
 
   @Get('account/details')
-  @ApiShow(USER_DOC)
+  @Endpoint({ show: [USER_DOC] })
   async account(@CurrentPrincipal() p: Principal): Promise<ResourceDocument> {
     return new ResourceDocument(serializeUser(await this.users.current(p), true));
   }
 
   @Get('users/:id')
-  @ApiShow(USER_DOC)
+  @Endpoint({ show: [USER_DOC] })
   async show(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<ResourceDocument> {
     return new ResourceDocument(serializeUser(await this.users.requireVisible(p, id), true));
   }
 
   /** Site administrators add users (who then join organizations through team membership). */
   @Post('admin/users')
-  @ApiCreate(USER_DOC, {
-    writable: ['username', 'email', 'password', 'is-site-admin'],
-    requestOnly: {
-      password: str('10 to 128 characters', { format: 'password', minLength: 10, maxLength: 128 }),
-    },
+  @Endpoint({
+    effect: 'changes-access',
+    create: [
+      USER_DOC,
+      {
+        writable: ['username', 'email', 'password', 'is-site-admin'],
+        requestOnly: {
+          password: str('10 to 128 characters', { format: 'password', minLength: 10, maxLength: 128 }),
+        },
+      },
+    ],
   })
   async create(
     @CurrentPrincipal() p: Principal,

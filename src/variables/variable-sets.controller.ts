@@ -5,23 +5,15 @@ import { CurrentPrincipal } from '../common/auth/current-principal.decorator';
 import { Principal } from '../common/auth/principal';
 import { IdentifierArray, JsonApiBody, ParsedBody } from '../common/jsonapi/body';
 import { CollectionDocument, ResourceDocument, ResourceIdentifier } from '../common/jsonapi/document';
-import {
-  ApiCreate,
-  ApiDelete,
-  ApiList,
-  ApiRelationship,
-  ApiShow,
-  ApiUpdate,
-} from '../common/jsonapi/openapi';
 import { PageParams } from '../common/jsonapi/pagination';
 import { Includes, Paging, QueryValue } from '../common/jsonapi/query';
 import { Sortable } from '../common/jsonapi/sort';
 import { Page, pageResult } from '../common/sql/paginate';
-import { LeavesAccessAlone } from '../http/write-effects';
 import { VariableSetAttributes } from './dto/variable-set-attributes.dto';
 import { serializeVariableSet, VARSET_DOC, VariableSetView } from './variable-sets.serializer';
 import { AttachmentKind, VARSET_INCLUDES, VariableSetsService, VarsetInclude } from './variable-sets.service';
 import { VARIABLE_DOC } from './variables.serializer';
+import { Endpoint } from '../http/endpoint';
 
 const TYPE = { types: ['varsets'] };
 const WRITABLE = ['name', 'description', 'global', 'priority'];
@@ -31,13 +23,12 @@ const INCLUDED = { includes: VARSET_INCLUDES, includedDocs: [VARIABLE_DOC] };
 
 @ApiTags('variable sets')
 @ApiBearerAuth()
-@LeavesAccessAlone()
 @Controller(API_V2)
 export class VariableSetsController {
   constructor(private readonly sets: VariableSetsService) {}
 
   @Post('organizations/:org/varsets')
-  @ApiCreate(VARSET_DOC, BODY)
+  @Endpoint({ effect: 'leaves-access-alone', create: [VARSET_DOC, BODY] })
   async create(
     @CurrentPrincipal() p: Principal,
     @Param('org') org: string,
@@ -48,7 +39,9 @@ export class VariableSetsController {
 
   @Get('organizations/:org/varsets')
   @Sortable(SORT, 'name')
-  @ApiList(VARSET_DOC, { ...INCLUDED, query: { q: 'Only sets whose name contains this text (any case)' } })
+  @Endpoint({
+    list: [VARSET_DOC, { ...INCLUDED, query: { q: 'Only sets whose name contains this text (any case)' } }],
+  })
   async list(
     @CurrentPrincipal() p: Principal,
     @Param('org') org: string,
@@ -61,7 +54,7 @@ export class VariableSetsController {
 
   @Get('workspaces/:workspace_id/varsets')
   @Sortable(SORT, 'name')
-  @ApiList(VARSET_DOC, INCLUDED)
+  @Endpoint({ list: [VARSET_DOC, INCLUDED] })
   @ApiOperation({
     summary: 'List the variable sets reaching a workspace',
     description: 'Global sets, sets attached to it and to its project.',
@@ -77,7 +70,7 @@ export class VariableSetsController {
 
   @Get('projects/:project_id/varsets')
   @Sortable(SORT, 'name')
-  @ApiList(VARSET_DOC, INCLUDED)
+  @Endpoint({ list: [VARSET_DOC, INCLUDED] })
   @ApiOperation({
     summary: 'List the variable sets reaching a project',
     description: 'Global sets and sets attached to it.',
@@ -92,7 +85,7 @@ export class VariableSetsController {
   }
 
   @Get('varsets/:id')
-  @ApiShow(VARSET_DOC, VARSET_INCLUDES, [VARIABLE_DOC])
+  @Endpoint({ show: [VARSET_DOC, VARSET_INCLUDES, [VARIABLE_DOC]] })
   async show(
     @CurrentPrincipal() p: Principal,
     @Param('id') id: string,
@@ -104,7 +97,7 @@ export class VariableSetsController {
   }
 
   @Patch('varsets/:id')
-  @ApiUpdate(VARSET_DOC, BODY)
+  @Endpoint({ effect: 'leaves-access-alone', update: [VARSET_DOC, BODY] })
   async update(
     @CurrentPrincipal() p: Principal,
     @Param('id') id: string,
@@ -117,7 +110,7 @@ export class VariableSetsController {
   }
 
   @Put('varsets/:id')
-  @ApiUpdate(VARSET_DOC, BODY)
+  @Endpoint({ effect: 'leaves-access-alone', update: [VARSET_DOC, BODY] })
   @ApiOperation({ summary: 'Update a variable set (as PATCH)' })
   async replace(
     @CurrentPrincipal() p: Principal,
@@ -129,13 +122,13 @@ export class VariableSetsController {
   }
 
   @Delete('varsets/:id')
-  @ApiDelete()
+  @Endpoint({ effect: 'leaves-access-alone', delete: true })
   async remove(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<void> {
     await this.sets.delete(p, id);
   }
 
   @Post('varsets/:id/relationships/workspaces')
-  @ApiRelationship('workspaces')
+  @Endpoint({ effect: 'leaves-access-alone', relationship: 'workspaces' })
   @ApiOperation({ summary: 'Apply a variable set to workspaces' })
   async addWorkspaces(
     @CurrentPrincipal() p: Principal,
@@ -146,7 +139,7 @@ export class VariableSetsController {
   }
 
   @Delete('varsets/:id/relationships/workspaces')
-  @ApiRelationship('workspaces')
+  @Endpoint({ effect: 'leaves-access-alone', relationship: 'workspaces' })
   @ApiOperation({ summary: 'Remove a variable set from workspaces' })
   async removeWorkspaces(
     @CurrentPrincipal() p: Principal,
@@ -157,7 +150,7 @@ export class VariableSetsController {
   }
 
   @Post('varsets/:id/relationships/projects')
-  @ApiRelationship('projects')
+  @Endpoint({ effect: 'leaves-access-alone', relationship: 'projects' })
   @ApiOperation({ summary: 'Apply a variable set to projects' })
   async addProjects(
     @CurrentPrincipal() p: Principal,
@@ -168,7 +161,7 @@ export class VariableSetsController {
   }
 
   @Delete('varsets/:id/relationships/projects')
-  @ApiRelationship('projects')
+  @Endpoint({ effect: 'leaves-access-alone', relationship: 'projects' })
   @ApiOperation({ summary: 'Remove a variable set from projects' })
   async removeProjects(
     @CurrentPrincipal() p: Principal,

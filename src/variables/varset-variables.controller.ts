@@ -5,23 +5,21 @@ import { CurrentPrincipal } from '../common/auth/current-principal.decorator';
 import { Principal } from '../common/auth/principal';
 import { JsonApiBody, ParsedBody } from '../common/jsonapi/body';
 import { CollectionDocument, ResourceDocument } from '../common/jsonapi/document';
-import { ApiCreate, ApiDelete, ApiList, ApiShow, ApiUpdate } from '../common/jsonapi/openapi';
 import { PageParams } from '../common/jsonapi/pagination';
 import { Paging } from '../common/jsonapi/query';
 import { Sortable } from '../common/jsonapi/sort';
 import { pageResult } from '../common/sql/paginate';
-import { LeavesAccessAlone } from '../http/write-effects';
 import { VariableAttributes } from './dto/variable-attributes.dto';
 import { EffectiveVariablesService } from './effective-variables.service';
 import { serializeVariable, VARIABLE_DOC } from './variables.serializer';
 import { VarsetVariablesService } from './varset-variables.service';
+import { Endpoint } from '../http/endpoint';
 
 const TYPE = { types: ['vars'] };
 const SORT = { key: 'key', 'created-at': 'createdAt' };
 
 @ApiTags('variable sets')
 @ApiBearerAuth()
-@LeavesAccessAlone()
 @Controller(API_V2)
 export class VarsetVariablesController {
   constructor(
@@ -30,7 +28,10 @@ export class VarsetVariablesController {
   ) {}
 
   @Post('varsets/:id/relationships/vars')
-  @ApiCreate(VARIABLE_DOC, { writable: ['key', 'value', 'description', 'category', 'hcl', 'sensitive'] })
+  @Endpoint({
+    effect: 'leaves-access-alone',
+    create: [VARIABLE_DOC, { writable: ['key', 'value', 'description', 'category', 'hcl', 'sensitive'] }],
+  })
   @ApiOperation({ summary: 'Add a variable to a variable set' })
   async create(
     @CurrentPrincipal() p: Principal,
@@ -42,7 +43,7 @@ export class VarsetVariablesController {
 
   @Get('varsets/:id/relationships/vars')
   @Sortable(SORT, 'created-at')
-  @ApiList(VARIABLE_DOC)
+  @Endpoint({ list: [VARIABLE_DOC] })
   @ApiOperation({ summary: 'List the variables of a variable set' })
   async list(
     @CurrentPrincipal() p: Principal,
@@ -54,7 +55,7 @@ export class VarsetVariablesController {
   }
 
   @Get('varsets/:id/relationships/vars/:var_id')
-  @ApiShow(VARIABLE_DOC)
+  @Endpoint({ show: [VARIABLE_DOC] })
   async show(
     @CurrentPrincipal() p: Principal,
     @Param('id') id: string,
@@ -64,7 +65,10 @@ export class VarsetVariablesController {
   }
 
   @Patch('varsets/:id/relationships/vars/:var_id')
-  @ApiUpdate(VARIABLE_DOC, { writable: ['key', 'value', 'description', 'hcl', 'sensitive'] })
+  @Endpoint({
+    effect: 'leaves-access-alone',
+    update: [VARIABLE_DOC, { writable: ['key', 'value', 'description', 'hcl', 'sensitive'] }],
+  })
   @ApiOperation({
     summary: 'Update a variable of a variable set',
     description: 'The category cannot change.',
@@ -79,7 +83,7 @@ export class VarsetVariablesController {
   }
 
   @Delete('varsets/:id/relationships/vars/:var_id')
-  @ApiDelete()
+  @Endpoint({ effect: 'leaves-access-alone', delete: true })
   async remove(
     @CurrentPrincipal() p: Principal,
     @Param('id') id: string,
@@ -90,7 +94,7 @@ export class VarsetVariablesController {
 
   @Get('workspaces/:workspace_id/all-vars')
   @Sortable(SORT, 'category, then key')
-  @ApiList(VARIABLE_DOC)
+  @Endpoint({ list: [VARIABLE_DOC] })
   @ApiOperation({
     summary: 'List the variables that reach a workspace after precedence',
     description:

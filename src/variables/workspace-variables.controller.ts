@@ -5,15 +5,14 @@ import { CurrentPrincipal } from '../common/auth/current-principal.decorator';
 import { Principal } from '../common/auth/principal';
 import { JsonApiBody, ParsedBody } from '../common/jsonapi/body';
 import { CollectionDocument, ResourceDocument } from '../common/jsonapi/document';
-import { ApiCreate, ApiDelete, ApiList, ApiShow, ApiUpdate } from '../common/jsonapi/openapi';
 import { PageParams } from '../common/jsonapi/pagination';
 import { Paging, QueryValue } from '../common/jsonapi/query';
 import { Sortable } from '../common/jsonapi/sort';
 import { pageResult } from '../common/sql/paginate';
-import { LeavesAccessAlone } from '../http/write-effects';
 import { VariableAttributes } from './dto/variable-attributes.dto';
 import { serializeVariable, VARIABLE_DOC } from './variables.serializer';
 import { WorkspaceVariablesService } from './workspace-variables.service';
+import { Endpoint } from '../http/endpoint';
 
 const TYPE = { types: ['vars'] };
 const WRITABLE = ['key', 'value', 'description', 'category', 'hcl', 'sensitive'];
@@ -23,13 +22,12 @@ const WS_FILTER = 'filter[workspace][name]';
 
 @ApiTags('variables')
 @ApiBearerAuth()
-@LeavesAccessAlone()
 @Controller(API_V2)
 export class WorkspaceVariablesController {
   constructor(private readonly variables: WorkspaceVariablesService) {}
 
   @Post('workspaces/:workspace_id/vars')
-  @ApiCreate(VARIABLE_DOC, { writable: WRITABLE })
+  @Endpoint({ effect: 'leaves-access-alone', create: [VARIABLE_DOC, { writable: WRITABLE }] })
   async create(
     @CurrentPrincipal() p: Principal,
     @Param('workspace_id') workspaceId: string,
@@ -40,7 +38,7 @@ export class WorkspaceVariablesController {
 
   @Get('workspaces/:workspace_id/vars')
   @Sortable(SORT, 'created-at')
-  @ApiList(VARIABLE_DOC)
+  @Endpoint({ list: [VARIABLE_DOC] })
   @ApiOperation({
     summary: 'List the variables of a workspace',
     description: 'Without the variables of sets.',
@@ -55,7 +53,7 @@ export class WorkspaceVariablesController {
   }
 
   @Get('workspaces/:workspace_id/vars/:id')
-  @ApiShow(VARIABLE_DOC)
+  @Endpoint({ show: [VARIABLE_DOC] })
   async show(
     @CurrentPrincipal() p: Principal,
     @Param('workspace_id') workspaceId: string,
@@ -65,7 +63,7 @@ export class WorkspaceVariablesController {
   }
 
   @Patch('workspaces/:workspace_id/vars/:id')
-  @ApiUpdate(VARIABLE_DOC, { writable: WRITABLE })
+  @Endpoint({ effect: 'leaves-access-alone', update: [VARIABLE_DOC, { writable: WRITABLE }] })
   async update(
     @CurrentPrincipal() p: Principal,
     @Param('workspace_id') workspaceId: string,
@@ -76,7 +74,7 @@ export class WorkspaceVariablesController {
   }
 
   @Delete('workspaces/:workspace_id/vars/:id')
-  @ApiDelete()
+  @Endpoint({ effect: 'leaves-access-alone', delete: true })
   async remove(
     @CurrentPrincipal() p: Principal,
     @Param('workspace_id') workspaceId: string,
@@ -86,10 +84,16 @@ export class WorkspaceVariablesController {
   }
 
   @Post('vars')
-  @ApiCreate(VARIABLE_DOC, {
-    writable: WRITABLE,
-    relationships: ['workspace'],
-    requiredRelationships: ['workspace'],
+  @Endpoint({
+    effect: 'leaves-access-alone',
+    create: [
+      VARIABLE_DOC,
+      {
+        writable: WRITABLE,
+        relationships: ['workspace'],
+        requiredRelationships: ['workspace'],
+      },
+    ],
   })
   @ApiOperation({
     summary: 'Create a variable (deprecated route)',
@@ -104,11 +108,16 @@ export class WorkspaceVariablesController {
 
   @Get('vars')
   @Sortable(SORT, 'created-at')
-  @ApiList(VARIABLE_DOC, {
-    query: {
-      [ORG_FILTER]: 'The workspace’s organization (required)',
-      [WS_FILTER]: 'The workspace’s name (required)',
-    },
+  @Endpoint({
+    list: [
+      VARIABLE_DOC,
+      {
+        query: {
+          [ORG_FILTER]: 'The workspace’s organization (required)',
+          [WS_FILTER]: 'The workspace’s name (required)',
+        },
+      },
+    ],
   })
   @ApiOperation({ summary: 'List the variables of a workspace named by filters (deprecated route)' })
   async listLegacy(
@@ -122,7 +131,7 @@ export class WorkspaceVariablesController {
   }
 
   @Patch('vars/:id')
-  @ApiUpdate(VARIABLE_DOC, { writable: WRITABLE })
+  @Endpoint({ effect: 'leaves-access-alone', update: [VARIABLE_DOC, { writable: WRITABLE }] })
   @ApiOperation({ summary: 'Update a variable (deprecated route)' })
   async updateLegacy(
     @CurrentPrincipal() p: Principal,
@@ -133,7 +142,7 @@ export class WorkspaceVariablesController {
   }
 
   @Delete('vars/:id')
-  @ApiDelete()
+  @Endpoint({ effect: 'leaves-access-alone', delete: true })
   @ApiOperation({ summary: 'Delete a variable (deprecated route)' })
   async removeLegacy(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<void> {
     await this.variables.delete(p, undefined, id);

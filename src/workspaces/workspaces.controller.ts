@@ -6,15 +6,7 @@ import { Principal } from '../common/auth/principal';
 import { pageResult } from '../common/sql/paginate';
 import { JsonApiBody, ParsedBody } from '../common/jsonapi/body';
 import { CollectionDocument, ResourceDocument } from '../common/jsonapi/document';
-import {
-  ApiCreate,
-  ApiDelete,
-  ApiErrors,
-  ApiList,
-  ApiShow,
-  ApiUpdate,
-  idParam,
-} from '../common/jsonapi/openapi';
+import { ApiErrors, idParam } from '../common/jsonapi/openapi';
 import { PageParams } from '../common/jsonapi/pagination';
 import {
   Includes,
@@ -32,9 +24,9 @@ import { EFFECTIVE_TAG_BINDING_DOC } from '../tag-bindings/effective-tag-binding
 import { WORKSPACE_INCLUDES, WorkspaceIncludesService } from './workspace-includes.service';
 import { WorkspacesService, WorkspaceView } from './workspaces.service';
 import { serializeWorkspace, WORKSPACE_DOC, WORKSPACE_OUTPUT_DOC } from './workspaces.serializer';
-import { LeavesAccessAlone } from '../http/write-effects';
 import { LinkOrigin } from '../storage/link-origin.decorator';
 import { Sortable } from '../common/jsonapi/sort';
+import { Endpoint } from '../http/endpoint';
 
 const TYPE = { types: ['workspaces'] };
 const INCLUDED_DOCS = [PROJECT_DOC, ORGANIZATION_DOC, EFFECTIVE_TAG_BINDING_DOC, WORKSPACE_OUTPUT_DOC];
@@ -79,7 +71,6 @@ const toResource = (v: WorkspaceView) =>
 
 @ApiTags('workspaces')
 @ApiBearerAuth()
-@LeavesAccessAlone()
 @Controller(API_V2)
 export class WorkspacesController {
   constructor(
@@ -102,14 +93,22 @@ export class WorkspacesController {
 
   @Get('organizations/:org/workspaces')
   @Sortable({ name: 'name', 'created-at': 'createdAt' }, 'name')
-  @ApiList(WORKSPACE_DOC, {
-    includes: WORKSPACE_INCLUDES,
-    includedDocs: INCLUDED_DOCS,
-    query: {
-      'search[name]': 'substring of the name',
-      'filter[project][id]': { description: 'only the workspaces of this project', schema: idParam('prj') },
-      ...TAG_FILTER_QUERY_DOCS,
-    },
+  @Endpoint({
+    list: [
+      WORKSPACE_DOC,
+      {
+        includes: WORKSPACE_INCLUDES,
+        includedDocs: INCLUDED_DOCS,
+        query: {
+          'search[name]': 'substring of the name',
+          'filter[project][id]': {
+            description: 'only the workspaces of this project',
+            schema: idParam('prj'),
+          },
+          ...TAG_FILTER_QUERY_DOCS,
+        },
+      },
+    ],
   })
   async list(
     @CurrentPrincipal() p: Principal,
@@ -128,7 +127,7 @@ export class WorkspacesController {
   }
 
   @Post('organizations/:org/workspaces')
-  @ApiCreate(WORKSPACE_DOC, WRITABLE)
+  @Endpoint({ effect: 'leaves-access-alone', create: [WORKSPACE_DOC, WRITABLE] })
   async create(
     @CurrentPrincipal() p: Principal,
     @Param('org') org: string,
@@ -138,7 +137,7 @@ export class WorkspacesController {
   }
 
   @Get('organizations/:org/workspaces/:name')
-  @ApiShow(WORKSPACE_DOC, WORKSPACE_INCLUDES, INCLUDED_DOCS)
+  @Endpoint({ show: [WORKSPACE_DOC, WORKSPACE_INCLUDES, INCLUDED_DOCS] })
   async showByName(
     @CurrentPrincipal() p: Principal,
     @Param('org') org: string,
@@ -151,7 +150,7 @@ export class WorkspacesController {
   }
 
   @Patch('organizations/:org/workspaces/:name')
-  @ApiUpdate(WORKSPACE_DOC, WRITABLE)
+  @Endpoint({ effect: 'leaves-access-alone', update: [WORKSPACE_DOC, WRITABLE] })
   async updateByName(
     @CurrentPrincipal() p: Principal,
     @Param('org') org: string,
@@ -164,7 +163,7 @@ export class WorkspacesController {
   }
 
   @Delete('organizations/:org/workspaces/:name')
-  @ApiDelete()
+  @Endpoint({ effect: 'leaves-access-alone', delete: true })
   async removeByName(
     @CurrentPrincipal() p: Principal,
     @Param('org') org: string,
@@ -174,6 +173,7 @@ export class WorkspacesController {
   }
 
   @Post('organizations/:org/workspaces/:name/actions/safe-delete')
+  @Endpoint({ effect: 'leaves-access-alone' })
   @ApiSafeDelete()
   async safeDeleteByName(
     @CurrentPrincipal() p: Principal,
@@ -184,7 +184,7 @@ export class WorkspacesController {
   }
 
   @Get('workspaces/:id')
-  @ApiShow(WORKSPACE_DOC, WORKSPACE_INCLUDES, INCLUDED_DOCS)
+  @Endpoint({ show: [WORKSPACE_DOC, WORKSPACE_INCLUDES, INCLUDED_DOCS] })
   async show(
     @CurrentPrincipal() p: Principal,
     @Param('id') id: string,
@@ -196,7 +196,7 @@ export class WorkspacesController {
   }
 
   @Patch('workspaces/:id')
-  @ApiUpdate(WORKSPACE_DOC, WRITABLE)
+  @Endpoint({ effect: 'leaves-access-alone', update: [WORKSPACE_DOC, WRITABLE] })
   async update(
     @CurrentPrincipal() p: Principal,
     @Param('id') id: string,
@@ -207,12 +207,13 @@ export class WorkspacesController {
   }
 
   @Delete('workspaces/:id')
-  @ApiDelete()
+  @Endpoint({ effect: 'leaves-access-alone', delete: true })
   async remove(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<void> {
     await this.workspaces.delete(p, await this.workspaces.requireAccess(p, id));
   }
 
   @Post('workspaces/:id/actions/safe-delete')
+  @Endpoint({ effect: 'leaves-access-alone' })
   @ApiSafeDelete()
   async safeDelete(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<void> {
     await this.workspaces.delete(p, await this.workspaces.requireAccess(p, id), 'safe');

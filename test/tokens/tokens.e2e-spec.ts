@@ -547,5 +547,14 @@ describe('authentication tokens', () => {
       .type('form')
       .send({ access_token: owner.token })
       .expect(401);
+    // Beside a valid header they are not read at all: neither a second token nor a 400.
+    for (const extra of [owner.token, 'nope.plinthv1.nope']) {
+      await client(t)
+        .get(`${path}?access_token=${extra}`)
+        .set('Authorization', `Bearer ${owner.token}`)
+        .expect(200);
+    }
+    const refused = await client(t).get(`${path}?access_token=${owner.token}`).expect(401);
+    expect(refused.body).toEqual(errorsOf(401));
   });
 });

@@ -1,13 +1,14 @@
 import { Global, Module } from '@nestjs/common';
 import { AccessRepository } from './access.repository';
 import { AuthCache } from './auth-cache';
+import { BearerStrategy } from './bearer.strategy';
 import { BearerTokens } from './bearer-tokens';
 import { PermissionService } from './permission.service';
 import { TokenUsage } from './token-usage';
 
 @Global()
 @Module({
-  providers: [AccessRepository, AuthCache, PermissionService, BearerTokens, TokenUsage],
+  providers: [AccessRepository, AuthCache, PermissionService, BearerTokens, BearerStrategy, TokenUsage],
   exports: [PermissionService, AuthCache, TokenUsage, BearerTokens],
 })
 export class AuthModule {}

@@ -1,4 +1,3 @@
-import { SetMetadata } from '@nestjs/common';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { Principal } from '../auth/principal';
 import { DomainError } from '../errors/domain-error';
@@ -20,15 +19,6 @@ export function principalKey(p: Principal): string {
       return `org:${p.organizationId}`;
   }
 }
-
-export const COUNTED_BY_ROUTE = 'plinth:counted-by-route';
-
-/**
- * On public routes whose own guard authenticates the caller (the executor protocol): that guard
- * counts each request against the caller it found, not against the address, so many executors
- * behind one address each get their own budget.
- */
-export const CountedByRoute = (): MethodDecorator & ClassDecorator => SetMetadata(COUNTED_BY_ROUTE, true);
 
 export function addressKey(req: Request): string {
   return `ip:${req.ip ?? req.socket.remoteAddress ?? 'unknown'}`;

@@ -5,14 +5,13 @@ import { Principal } from '../../common/auth/principal';
 import { pageResult } from '../../common/sql/paginate';
 import { JsonApiBody, ParsedBody } from '../../common/jsonapi/body';
 import { CollectionDocument, ResourceDocument } from '../../common/jsonapi/document';
-import { ApiCreate, ApiDelete, ApiList, ApiShow, ApiUpdate } from '../../common/jsonapi/openapi';
 import { PageParams } from '../../common/jsonapi/pagination';
 import { Paging, QueryValue } from '../../common/jsonapi/query';
 import { CreateGpgKeyAttributes, UpdateGpgKeyAttributes } from './gpg-key-attributes.dto';
 import { GPG_KEY_DOC, GPG_KEYS_BASE, serializeGpgKey } from './gpg-keys.serializer';
 import { GpgKeysService, GpgKeyView } from './gpg-keys.service';
-import { LeavesAccessAlone } from '../../http/write-effects';
 import { Sortable } from '../../common/jsonapi/sort';
+import { Endpoint } from '../../http/endpoint';
 
 const BODY = { types: ['gpg-keys'] };
 const toResource = (v: GpgKeyView) => serializeGpgKey(v.key, v.namespace);
@@ -20,15 +19,19 @@ const toResource = (v: GpgKeyView) => serializeGpgKey(v.key, v.namespace);
 /** The private registry's GPG keys live outside /api/v2, as in the reference service. */
 @ApiTags('gpg-keys')
 @ApiBearerAuth()
-@LeavesAccessAlone()
 @Controller(GPG_KEYS_BASE)
 export class GpgKeysController {
   constructor(private readonly keys: GpgKeysService) {}
 
   @Get()
   @Sortable({ 'key-id': 'keyId', 'created-at': 'createdAt' }, 'created-at')
-  @ApiList(GPG_KEY_DOC, {
-    query: { 'filter[namespace]': 'required: comma list of namespaces (organization names)' },
+  @Endpoint({
+    list: [
+      GPG_KEY_DOC,
+      {
+        query: { 'filter[namespace]': 'required: comma list of namespaces (organization names)' },
+      },
+    ],
   })
   async list(
     @CurrentPrincipal() p: Principal,
@@ -40,7 +43,10 @@ export class GpgKeysController {
   }
 
   @Post()
-  @ApiCreate(GPG_KEY_DOC, { writable: ['namespace', 'ascii-armor'] })
+  @Endpoint({
+    effect: 'leaves-access-alone',
+    create: [GPG_KEY_DOC, { writable: ['namespace', 'ascii-armor'] }],
+  })
   async create(
     @CurrentPrincipal() p: Principal,
     @JsonApiBody(CreateGpgKeyAttributes, BODY) body: ParsedBody<CreateGpgKeyAttributes>,
@@ -51,7 +57,7 @@ export class GpgKeysController {
   @Get(':namespace/:key_id')
   @ApiParam({ name: 'namespace', description: 'Organization name' })
   @ApiParam({ name: 'key_id', description: '16 hex digits (any case)' })
-  @ApiShow(GPG_KEY_DOC)
+  @Endpoint({ show: [GPG_KEY_DOC] })
   async show(
     @CurrentPrincipal() p: Principal,
     @Param('namespace') namespace: string,
@@ -63,7 +69,7 @@ export class GpgKeysController {
   @Patch(':namespace/:key_id')
   @ApiParam({ name: 'namespace', description: 'Organization name' })
   @ApiParam({ name: 'key_id', description: '16 hex digits (any case)' })
-  @ApiUpdate(GPG_KEY_DOC, { writable: ['namespace'] })
+  @Endpoint({ effect: 'leaves-access-alone', update: [GPG_KEY_DOC, { writable: ['namespace'] }] })
   async update(
     @CurrentPrincipal() p: Principal,
     @Param('namespace') namespace: string,
@@ -76,7 +82,7 @@ export class GpgKeysController {
   @Delete(':namespace/:key_id')
   @ApiParam({ name: 'namespace', description: 'Organization name' })
   @ApiParam({ name: 'key_id', description: '16 hex digits (any case)' })
-  @ApiDelete()
+  @Endpoint({ effect: 'leaves-access-alone', delete: true })
   async remove(
     @CurrentPrincipal() p: Principal,
     @Param('namespace') namespace: string,

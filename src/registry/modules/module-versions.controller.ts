@@ -5,15 +5,15 @@ import { CurrentPrincipal } from '../../common/auth/current-principal.decorator'
 import { Principal } from '../../common/auth/principal';
 import { JsonApiBody, ParsedBody } from '../../common/jsonapi/body';
 import { ResourceDocument } from '../../common/jsonapi/document';
-import { ApiCreate, ApiDelete, ApiErrors, ApiShow, str } from '../../common/jsonapi/openapi';
+import { ApiErrors, str } from '../../common/jsonapi/openapi';
 import { QueryValue } from '../../common/jsonapi/query';
-import { LeavesAccessAlone } from '../../http/write-effects';
 import { LinkOrigin } from '../../storage/link-origin.decorator';
 import { CreateModuleVersionAttributes } from './module-attributes.dto';
 import { ApiModuleParams, MODULE_PATH_PARAMS, MODULE_ROUTE, ModulePathParam } from './module-route-params';
 import { ModuleVersionsService } from './module-versions.service';
 import { MODULE_VERSION_DOC } from './registry-modules.serializer';
 import { ModulePath } from './registry-modules.service';
+import { Endpoint } from '../../http/endpoint';
 
 /** The official client sends `registry-module-versions`; an empty or missing type is accepted too. */
 const BODY = { types: ['registry-module-versions'], typeRequired: false };
@@ -24,7 +24,6 @@ const WRITABLE = {
 
 @ApiTags('registry-modules')
 @ApiBearerAuth()
-@LeavesAccessAlone()
 @Controller(API_V2)
 export class ModuleVersionsController {
   constructor(private readonly versions: ModuleVersionsService) {}
@@ -32,7 +31,7 @@ export class ModuleVersionsController {
   @Post(`${MODULE_ROUTE}/versions`)
   @ApiOperation({ summary: 'Create a version; PUT its tar.gz to the returned one-hour `links.upload`' })
   @ApiModuleParams(...MODULE_PATH_PARAMS)
-  @ApiCreate(MODULE_VERSION_DOC, WRITABLE)
+  @Endpoint({ effect: 'leaves-access-alone', create: [MODULE_VERSION_DOC, WRITABLE] })
   @ApiErrors(403)
   async create(
     @CurrentPrincipal() p: Principal,
@@ -47,7 +46,7 @@ export class ModuleVersionsController {
   @Post('registry-modules/:org/:name/:provider/versions')
   @ApiOperation({ summary: 'Create a version of a private module (the older route, same answer)' })
   @ApiModuleParams('org', 'name', 'provider')
-  @ApiCreate(MODULE_VERSION_DOC, WRITABLE)
+  @Endpoint({ effect: 'leaves-access-alone', create: [MODULE_VERSION_DOC, WRITABLE] })
   async createOlderRoute(
     @CurrentPrincipal() p: Principal,
     @ModulePathParam() path: ModulePath,
@@ -61,7 +60,7 @@ export class ModuleVersionsController {
   @ApiOperation({ summary: 'Show one version of a private module (`module_version` names it)' })
   @ApiModuleParams(...MODULE_PATH_PARAMS)
   @ApiQuery({ name: 'module_version', required: true, type: String })
-  @ApiShow(MODULE_VERSION_DOC)
+  @Endpoint({ show: [MODULE_VERSION_DOC] })
   @ApiErrors(403)
   async show(
     @CurrentPrincipal() p: Principal,
@@ -78,7 +77,7 @@ export class ModuleVersionsController {
       'Delete a version and its archive (the last version takes its module with it, as in the reference)',
   })
   @ApiModuleParams(...MODULE_PATH_PARAMS, 'version')
-  @ApiDelete([403])
+  @Endpoint({ effect: 'leaves-access-alone', delete: [403] })
   async remove(
     @CurrentPrincipal() p: Principal,
     @ModulePathParam() path: ModulePath,
@@ -90,7 +89,7 @@ export class ModuleVersionsController {
   @Post('registry-modules/actions/delete/:org/:name/:provider/:version')
   @ApiOperation({ summary: 'Delete a version of a private module (older clients’ route)' })
   @ApiModuleParams('org', 'name', 'provider', 'version')
-  @ApiDelete([403])
+  @Endpoint({ effect: 'leaves-access-alone', delete: [403] })
   async removeDeprecated(
     @CurrentPrincipal() p: Principal,
     @ModulePathParam() path: ModulePath,

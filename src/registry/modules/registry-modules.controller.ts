@@ -5,11 +5,10 @@ import { CurrentPrincipal } from '../../common/auth/current-principal.decorator'
 import { Principal } from '../../common/auth/principal';
 import { JsonApiBody, ParsedBody } from '../../common/jsonapi/body';
 import { CollectionDocument, ResourceDocument } from '../../common/jsonapi/document';
-import { ApiCreate, ApiDelete, ApiList, ApiShow, enumOf } from '../../common/jsonapi/openapi';
+import { enumOf } from '../../common/jsonapi/openapi';
 import { PageParams } from '../../common/jsonapi/pagination';
 import { Paging, QueryValue } from '../../common/jsonapi/query';
 import { pageResult } from '../../common/sql/paginate';
-import { LeavesAccessAlone } from '../../http/write-effects';
 import { CreateRegistryModuleAttributes } from './module-attributes.dto';
 import {
   ApiModuleParams,
@@ -21,28 +20,33 @@ import {
 import { REGISTRY_MODULE_DOC, serializeModule } from './registry-modules.serializer';
 import { ModulePath, ModuleView, RegistryModulesService } from './registry-modules.service';
 import { Sortable } from '../../common/jsonapi/sort';
+import { Endpoint } from '../../http/endpoint';
 
 const toResource = (v: ModuleView) => serializeModule(v.module, v.organization.name, v.canManage, v.versions);
 
 @ApiTags('registry-modules')
 @ApiBearerAuth()
-@LeavesAccessAlone()
 @Controller(API_V2)
 export class RegistryModulesController {
   constructor(private readonly modules: RegistryModulesService) {}
 
   @Get('organizations/:org/registry-modules')
   @Sortable({ name: 'name', 'created-at': 'createdAt' }, 'name')
-  @ApiList(REGISTRY_MODULE_DOC, {
-    query: {
-      q: 'substring of the module name, namespace or provider',
-      'search[name]': 'substring of the module name',
-      'filter[registry_name]': {
-        description: '`private` or `public`',
-        schema: enumOf(['private', 'public']),
+  @Endpoint({
+    list: [
+      REGISTRY_MODULE_DOC,
+      {
+        query: {
+          q: 'substring of the module name, namespace or provider',
+          'search[name]': 'substring of the module name',
+          'filter[registry_name]': {
+            description: '`private` or `public`',
+            schema: enumOf(['private', 'public']),
+          },
+          'filter[provider]': 'the provider, exactly',
+        },
       },
-      'filter[provider]': 'the provider, exactly',
-    },
+    ],
   })
   async list(
     @CurrentPrincipal() p: Principal,
@@ -59,7 +63,13 @@ export class RegistryModulesController {
 
   @Post('organizations/:org/registry-modules')
   @ApiOperation({ summary: 'Create a module published by upload (no VCS connection)' })
-  @ApiCreate(REGISTRY_MODULE_DOC, { writable: ['name', 'provider', 'namespace', 'registry-name', 'no-code'] })
+  @Endpoint({
+    effect: 'leaves-access-alone',
+    create: [
+      REGISTRY_MODULE_DOC,
+      { writable: ['name', 'provider', 'namespace', 'registry-name', 'no-code'] },
+    ],
+  })
   async create(
     @CurrentPrincipal() p: Principal,
     @Param('org') org: string,
@@ -71,7 +81,7 @@ export class RegistryModulesController {
 
   @Get(MODULE_ROUTE)
   @ApiModuleParams(...MODULE_PATH_PARAMS)
-  @ApiShow(REGISTRY_MODULE_DOC)
+  @Endpoint({ show: [REGISTRY_MODULE_DOC] })
   async show(
     @CurrentPrincipal() p: Principal,
     @ModulePathParam() path: ModulePath,
@@ -82,7 +92,7 @@ export class RegistryModulesController {
   @Delete(MODULE_ROUTE)
   @ApiOperation({ summary: 'Delete one provider of a private module, its versions and their archives' })
   @ApiModuleParams(...MODULE_PATH_PARAMS)
-  @ApiDelete()
+  @Endpoint({ effect: 'leaves-access-alone', delete: true })
   async removeProvider(@CurrentPrincipal() p: Principal, @ModulePathParam() path: ModulePath): Promise<void> {
     await this.modules.deleteProvider(p, path);
   }
@@ -90,7 +100,7 @@ export class RegistryModulesController {
   @Delete(MODULE_NAME_ROUTE)
   @ApiOperation({ summary: 'Delete a module: every provider, version and archive of the name' })
   @ApiModuleParams('org', 'registry_name', 'namespace', 'name')
-  @ApiDelete()
+  @Endpoint({ effect: 'leaves-access-alone', delete: true })
   async removeName(@CurrentPrincipal() p: Principal, @ModulePathParam() path: ModulePath): Promise<void> {
     await this.modules.deleteName(p, path);
   }
@@ -99,7 +109,7 @@ export class RegistryModulesController {
   @Post('registry-modules/actions/delete/:org/:name')
   @ApiOperation({ summary: 'Delete a private module, every provider and version (older clients’ route)' })
   @ApiModuleParams('org', 'name')
-  @ApiDelete()
+  @Endpoint({ effect: 'leaves-access-alone', delete: true })
   async removeNameDeprecated(
     @CurrentPrincipal() p: Principal,
     @ModulePathParam() path: ModulePath,
@@ -110,7 +120,7 @@ export class RegistryModulesController {
   @Post('registry-modules/actions/delete/:org/:name/:provider')
   @ApiOperation({ summary: 'Delete one provider of a private module (older clients’ route)' })
   @ApiModuleParams('org', 'name', 'provider')
-  @ApiDelete()
+  @Endpoint({ effect: 'leaves-access-alone', delete: true })
   async removeProviderDeprecated(
     @CurrentPrincipal() p: Principal,
     @ModulePathParam() path: ModulePath,

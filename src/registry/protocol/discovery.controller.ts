@@ -1,8 +1,7 @@
 import { Controller, Get, Header } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Public } from '../../common/auth/public.decorator';
-import { PublicDocs } from '../../http/openapi-document';
 import { LOGIN_V1 } from '../../cli-login/login-v1';
+import { Endpoint } from '../../http/endpoint';
 
 /**
  * Remote service discovery: where the module and provider registry protocols, the API and
@@ -30,11 +29,10 @@ const LOGIN_V1_SCHEMA = {
 };
 
 @ApiTags('registry-protocol')
-@Public()
-@PublicDocs()
 @Controller('.well-known')
 export class DiscoveryController {
   @Get('terraform.json')
+  @Endpoint({ auth: 'public' })
   @Header('Cache-Control', 'public, max-age=300')
   @ApiOperation({ summary: 'Service discovery document (no authentication)' })
   @ApiOkResponse({

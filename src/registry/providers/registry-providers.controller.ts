@@ -6,7 +6,7 @@ import { Principal } from '../../common/auth/principal';
 import { pageResult } from '../../common/sql/paginate';
 import { JsonApiBody, ParsedBody } from '../../common/jsonapi/body';
 import { CollectionDocument, Included, ResourceDocument } from '../../common/jsonapi/document';
-import { ApiCreate, ApiDelete, ApiList, ApiShow, enumOf } from '../../common/jsonapi/openapi';
+import { enumOf } from '../../common/jsonapi/openapi';
 import { PageParams } from '../../common/jsonapi/pagination';
 import { Includes, Paging, QueryValue } from '../../common/jsonapi/query';
 import { LinkOrigin } from '../../storage/link-origin.decorator';
@@ -15,8 +15,8 @@ import { ProviderVersionsService } from '../versions/provider-versions.service';
 import { CreateRegistryProviderAttributes } from './registry-provider-attributes.dto';
 import { REGISTRY_PROVIDER_DOC, serializeProvider } from './registry-providers.serializer';
 import { ProviderPath, ProviderView, RegistryProvidersService } from './registry-providers.service';
-import { LeavesAccessAlone } from '../../http/write-effects';
 import { Sortable } from '../../common/jsonapi/sort';
+import { Endpoint } from '../../http/endpoint';
 
 const INCLUDES = ['registry-provider-versions'];
 
@@ -30,7 +30,6 @@ const toResource = (v: ProviderView) =>
 
 @ApiTags('registry-providers')
 @ApiBearerAuth()
-@LeavesAccessAlone()
 @Controller(API_V2)
 export class RegistryProvidersController {
   constructor(
@@ -49,15 +48,20 @@ export class RegistryProvidersController {
 
   @Get('organizations/:org/registry-providers')
   @Sortable({ name: 'name', 'created-at': 'createdAt' }, 'name, then registry-name and namespace')
-  @ApiList(REGISTRY_PROVIDER_DOC, {
-    includes: INCLUDES,
-    query: {
-      q: 'substring of the provider name or namespace',
-      'filter[registry_name]': {
-        description: 'only providers of this registry',
-        schema: enumOf(['private', 'public']),
+  @Endpoint({
+    list: [
+      REGISTRY_PROVIDER_DOC,
+      {
+        includes: INCLUDES,
+        query: {
+          q: 'substring of the provider name or namespace',
+          'filter[registry_name]': {
+            description: 'only providers of this registry',
+            schema: enumOf(['private', 'public']),
+          },
+        },
       },
-    },
+    ],
   })
   async list(
     @CurrentPrincipal() p: Principal,
@@ -77,7 +81,10 @@ export class RegistryProvidersController {
   }
 
   @Post('organizations/:org/registry-providers')
-  @ApiCreate(REGISTRY_PROVIDER_DOC, { writable: ['name', 'namespace', 'registry-name'] })
+  @Endpoint({
+    effect: 'leaves-access-alone',
+    create: [REGISTRY_PROVIDER_DOC, { writable: ['name', 'namespace', 'registry-name'] }],
+  })
   async create(
     @CurrentPrincipal() p: Principal,
     @Param('org') org: string,
@@ -89,7 +96,7 @@ export class RegistryProvidersController {
 
   @Get(PROVIDER_ROUTE)
   @ApiRegistryParams('provider')
-  @ApiShow(REGISTRY_PROVIDER_DOC, INCLUDES)
+  @Endpoint({ show: [REGISTRY_PROVIDER_DOC, INCLUDES] })
   async show(
     @CurrentPrincipal() p: Principal,
     @RegistryPath() path: ProviderPath,
@@ -102,7 +109,7 @@ export class RegistryProvidersController {
 
   @Delete(PROVIDER_ROUTE)
   @ApiRegistryParams('provider')
-  @ApiDelete()
+  @Endpoint({ effect: 'leaves-access-alone', delete: true })
   async remove(@CurrentPrincipal() p: Principal, @RegistryPath() path: ProviderPath): Promise<void> {
     await this.providers.delete(p, path);
   }

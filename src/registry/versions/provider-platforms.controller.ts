@@ -6,7 +6,7 @@ import { Principal } from '../../common/auth/principal';
 import { pageResult } from '../../common/sql/paginate';
 import { JsonApiBody, ParsedBody } from '../../common/jsonapi/body';
 import { CollectionDocument, ResourceDocument } from '../../common/jsonapi/document';
-import { ApiCreate, ApiDelete, ApiErrors, ApiList, ApiShow } from '../../common/jsonapi/openapi';
+import { ApiErrors } from '../../common/jsonapi/openapi';
 import { PageParams } from '../../common/jsonapi/pagination';
 import { Paging } from '../../common/jsonapi/query';
 import { LinkOrigin } from '../../storage/link-origin.decorator';
@@ -15,8 +15,8 @@ import { PlatformPath, PlatformView, ProviderPlatformsService } from './provider
 import { CreateProviderPlatformAttributes } from './provider-version-attributes.dto';
 import { PROVIDER_PLATFORM_DOC } from './provider-versions.serializer';
 import { VersionPath } from './provider-versions.service';
-import { LeavesAccessAlone } from '../../http/write-effects';
 import { Sortable } from '../../common/jsonapi/sort';
+import { Endpoint } from '../../http/endpoint';
 
 /** The field list names `registry-provider-platforms`, the reference sample the other; both (or none) go. */
 const BODY = {
@@ -28,7 +28,6 @@ const PLATFORMS = `${PROVIDER_ROUTE}/versions/:version/platforms`;
 
 @ApiTags('registry-provider-platforms')
 @ApiBearerAuth()
-@LeavesAccessAlone()
 @Controller(API_V2)
 export class ProviderPlatformsController {
   constructor(private readonly platforms: ProviderPlatformsService) {}
@@ -40,7 +39,10 @@ export class ProviderPlatformsController {
   @Post(PLATFORMS)
   @ApiOperation({ summary: 'Add a platform; upload its binary to the returned provider-binary-upload link' })
   @ApiRegistryParams('version')
-  @ApiCreate(PROVIDER_PLATFORM_DOC, { writable: ['os', 'arch', 'shasum', 'filename'] })
+  @Endpoint({
+    effect: 'leaves-access-alone',
+    create: [PROVIDER_PLATFORM_DOC, { writable: ['os', 'arch', 'shasum', 'filename'] }],
+  })
   @ApiErrors(403)
   async create(
     @CurrentPrincipal() p: Principal,
@@ -54,7 +56,7 @@ export class ProviderPlatformsController {
   @Get(PLATFORMS)
   @ApiRegistryParams('version')
   @Sortable({ os: 'os', arch: 'arch', 'created-at': 'createdAt' }, 'created-at')
-  @ApiList(PROVIDER_PLATFORM_DOC)
+  @Endpoint({ list: [PROVIDER_PLATFORM_DOC] })
   @ApiErrors(403)
   async list(
     @CurrentPrincipal() p: Principal,
@@ -69,7 +71,7 @@ export class ProviderPlatformsController {
 
   @Get(`${PLATFORMS}/:os/:arch`)
   @ApiRegistryParams('platform')
-  @ApiShow(PROVIDER_PLATFORM_DOC)
+  @Endpoint({ show: [PROVIDER_PLATFORM_DOC] })
   @ApiErrors(403)
   async show(
     @CurrentPrincipal() p: Principal,
@@ -82,7 +84,7 @@ export class ProviderPlatformsController {
   @Delete(`${PLATFORMS}/:os/:arch`)
   @ApiOperation({ summary: 'Delete a platform and its binary' })
   @ApiRegistryParams('platform')
-  @ApiDelete([403])
+  @Endpoint({ effect: 'leaves-access-alone', delete: [403] })
   async remove(@CurrentPrincipal() p: Principal, @RegistryPath() path: PlatformPath): Promise<void> {
     await this.platforms.delete(p, path);
   }

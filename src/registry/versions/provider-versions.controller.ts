@@ -6,7 +6,7 @@ import { Principal } from '../../common/auth/principal';
 import { pageResult } from '../../common/sql/paginate';
 import { JsonApiBody, ParsedBody } from '../../common/jsonapi/body';
 import { CollectionDocument, ResourceDocument } from '../../common/jsonapi/document';
-import { ApiCreate, ApiDelete, ApiErrors, ApiList, ApiShow } from '../../common/jsonapi/openapi';
+import { ApiErrors } from '../../common/jsonapi/openapi';
 import { PageParams } from '../../common/jsonapi/pagination';
 import { Paging } from '../../common/jsonapi/query';
 import { LinkOrigin } from '../../storage/link-origin.decorator';
@@ -15,8 +15,8 @@ import { ApiRegistryParams, PROVIDER_ROUTE, RegistryPath } from '../route-params
 import { CreateProviderVersionAttributes } from './provider-version-attributes.dto';
 import { PROVIDER_VERSION_DOC } from './provider-versions.serializer';
 import { ProviderVersionsService, VersionContext, VersionPath } from './provider-versions.service';
-import { LeavesAccessAlone } from '../../http/write-effects';
 import { Sortable } from '../../common/jsonapi/sort';
+import { Endpoint } from '../../http/endpoint';
 
 /** Official clients send no `type` here; an empty or missing one is accepted. */
 const BODY = { types: ['registry-provider-versions'], typeRequired: false };
@@ -27,7 +27,6 @@ const BODY = { types: ['registry-provider-versions'], typeRequired: false };
  */
 @ApiTags('registry-provider-versions')
 @ApiBearerAuth()
-@LeavesAccessAlone()
 @Controller(API_V2)
 export class ProviderVersionsController {
   constructor(private readonly versions: ProviderVersionsService) {}
@@ -40,7 +39,10 @@ export class ProviderVersionsController {
   @Post(`${PROVIDER_ROUTE}/versions`)
   @ApiOperation({ summary: 'Create a version; upload SHA256SUMS and its signature to the returned links' })
   @ApiRegistryParams('provider')
-  @ApiCreate(PROVIDER_VERSION_DOC, { writable: ['version', 'key-id', 'protocols'] })
+  @Endpoint({
+    effect: 'leaves-access-alone',
+    create: [PROVIDER_VERSION_DOC, { writable: ['version', 'key-id', 'protocols'] }],
+  })
   @ApiErrors(403)
   async create(
     @CurrentPrincipal() p: Principal,
@@ -54,7 +56,7 @@ export class ProviderVersionsController {
   @Get(`${PROVIDER_ROUTE}/versions`)
   @ApiRegistryParams('provider')
   @Sortable({ 'created-at': 'createdAt' }, 'created-at')
-  @ApiList(PROVIDER_VERSION_DOC)
+  @Endpoint({ list: [PROVIDER_VERSION_DOC] })
   @ApiErrors(403)
   async list(
     @CurrentPrincipal() p: Principal,
@@ -69,7 +71,7 @@ export class ProviderVersionsController {
 
   @Get(`${PROVIDER_ROUTE}/versions/:version`)
   @ApiRegistryParams('version')
-  @ApiShow(PROVIDER_VERSION_DOC)
+  @Endpoint({ show: [PROVIDER_VERSION_DOC] })
   @ApiErrors(403)
   async show(
     @CurrentPrincipal() p: Principal,
@@ -82,7 +84,7 @@ export class ProviderVersionsController {
   @Delete(`${PROVIDER_ROUTE}/versions/:version`)
   @ApiOperation({ summary: 'Delete a version, its platforms and every uploaded file' })
   @ApiRegistryParams('version')
-  @ApiDelete([403])
+  @Endpoint({ effect: 'leaves-access-alone', delete: [403] })
   async remove(@CurrentPrincipal() p: Principal, @RegistryPath() path: VersionPath): Promise<void> {
     await this.versions.delete(p, path);
   }

@@ -4,14 +4,13 @@ import { API_V2 } from '../../common/api-prefix';
 import { CurrentPrincipal } from '../../common/auth/current-principal.decorator';
 import { Principal } from '../../common/auth/principal';
 import { CollectionDocument, ResourceDocument } from '../../common/jsonapi/document';
-import { ApiErrors, ApiList, ApiShow, resourceSchema } from '../../common/jsonapi/openapi';
+import { ApiErrors, resourceSchema } from '../../common/jsonapi/openapi';
 import { PageParams } from '../../common/jsonapi/pagination';
 import { Includes, Paging } from '../../common/jsonapi/query';
 import { Sortable } from '../../common/jsonapi/sort';
 import { RUN_DOC } from '../runs.serializer';
 import { WORKSPACE_DOC } from '../../workspaces/workspaces.serializer';
 import { pageOfAll, pageResult } from '../../common/sql/paginate';
-import { LeavesAccessAlone } from '../../http/write-effects';
 import {
   POLICY_CHECK_DOC,
   POLICY_EVALUATION_DOC,
@@ -21,6 +20,7 @@ import {
   serializePolicySetOutcome,
 } from './policy-checks.serializer';
 import { PolicyChecksService } from './policy-checks.service';
+import { Endpoint } from '../../http/endpoint';
 
 /** go-tfe's PolicyCheckIncludeOpt values. */
 const CHECK_INCLUDES = ['run', 'run.workspace'] as const;
@@ -33,14 +33,13 @@ const CHECK_INCLUDED = [RUN_DOC, WORKSPACE_DOC];
  */
 @ApiTags('policy checks')
 @ApiBearerAuth()
-@LeavesAccessAlone()
 @Controller(API_V2)
 export class PolicyChecksController {
   constructor(private readonly checks: PolicyChecksService) {}
 
   @Get('runs/:id/policy-checks')
   @ApiOperation({ summary: "A run's policy checks (at most one: the check after its plan)" })
-  @ApiList(POLICY_CHECK_DOC, { includes: CHECK_INCLUDES, includedDocs: CHECK_INCLUDED })
+  @Endpoint({ list: [POLICY_CHECK_DOC, { includes: CHECK_INCLUDES, includedDocs: CHECK_INCLUDED }] })
   @Sortable({ 'created-at': 'createdAt' }, 'created-at')
   async list(
     @CurrentPrincipal() p: Principal,
@@ -58,7 +57,7 @@ export class PolicyChecksController {
 
   @Get('policy-checks/:id')
   @ApiOperation({ summary: 'A policy check: status, result counts, per-set and per-policy outcomes' })
-  @ApiShow(POLICY_CHECK_DOC, CHECK_INCLUDES, CHECK_INCLUDED)
+  @Endpoint({ show: [POLICY_CHECK_DOC, CHECK_INCLUDES, CHECK_INCLUDED] })
   async show(
     @CurrentPrincipal() p: Principal,
     @Param('id') id: string,
@@ -69,6 +68,7 @@ export class PolicyChecksController {
   }
 
   @Post('policy-checks/:id/actions/override')
+  @Endpoint({ effect: 'leaves-access-alone' })
   @HttpCode(200)
   @ApiOperation({
     summary:
@@ -100,7 +100,7 @@ export class PolicyChecksController {
 
   @Get('policy-checks/:id/policy-evaluations')
   @ApiOperation({ summary: "The check's evaluations: one per policy set that applied, by set name" })
-  @ApiList(POLICY_EVALUATION_DOC)
+  @Endpoint({ list: [POLICY_EVALUATION_DOC] })
   @Sortable({ 'created-at': 'createdAt' }, 'by policy set name')
   async evaluations(
     @CurrentPrincipal() p: Principal,
@@ -113,14 +113,14 @@ export class PolicyChecksController {
 
   @Get('policy-evaluations/:id')
   @ApiOperation({ summary: 'One policy set evaluation of a check' })
-  @ApiShow(POLICY_EVALUATION_DOC)
+  @Endpoint({ show: [POLICY_EVALUATION_DOC] })
   async evaluation(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<ResourceDocument> {
     return new ResourceDocument(serializePolicyEvaluation(await this.checks.evaluation(p, id)));
   }
 
   @Get('policy-evaluations/:id/policy-set-outcomes')
   @ApiOperation({ summary: "The evaluation's policy set outcome (one per evaluation)" })
-  @ApiList(POLICY_SET_OUTCOME_DOC)
+  @Endpoint({ list: [POLICY_SET_OUTCOME_DOC] })
   @Sortable({ 'created-at': 'createdAt' }, 'created-at (there is one)')
   async outcomes(
     @CurrentPrincipal() p: Principal,
@@ -133,7 +133,7 @@ export class PolicyChecksController {
 
   @Get('policy-set-outcomes/:id')
   @ApiOperation({ summary: 'A policy set outcome: per-policy results and the engine output' })
-  @ApiShow(POLICY_SET_OUTCOME_DOC)
+  @Endpoint({ show: [POLICY_SET_OUTCOME_DOC] })
   async outcome(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<ResourceDocument> {
     return new ResourceDocument(serializePolicySetOutcome(await this.checks.outcome(p, id)));
   }

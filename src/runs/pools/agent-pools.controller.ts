@@ -3,11 +3,9 @@ import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { API_V2 } from '../../common/api-prefix';
 import { CurrentPrincipal } from '../../common/auth/current-principal.decorator';
 import { Principal } from '../../common/auth/principal';
-import { ChangesAccess, LeavesAccessAlone } from '../../http/write-effects';
 import { pageResult } from '../../common/sql/paginate';
 import { JsonApiBody, ParsedBody } from '../../common/jsonapi/body';
 import { CollectionDocument, ResourceDocument } from '../../common/jsonapi/document';
-import { ApiCreate, ApiDelete, ApiList, ApiShow, ApiUpdate } from '../../common/jsonapi/openapi';
 import { PageParams } from '../../common/jsonapi/pagination';
 import { Includes, Paging, QueryValue } from '../../common/jsonapi/query';
 import { Sortable } from '../../common/jsonapi/sort';
@@ -15,6 +13,7 @@ import { WORKSPACE_DOC } from '../../workspaces/workspaces.serializer';
 import { AgentPoolsService, AgentPoolView } from './agent-pools.service';
 import { AGENT_POOL_DOC, serializeAgentPool } from './agent-pools.serializer';
 import { CreateAgentPoolAttributes, UpdateAgentPoolAttributes } from './dto/agent-pool-attributes.dto';
+import { Endpoint } from '../../http/endpoint';
 
 const TYPE = { types: ['agent-pools'] };
 const INCLUDES = ['workspaces'] as const;
@@ -35,13 +34,18 @@ export class AgentPoolsController {
   }
 
   @Get('organizations/:org/agent-pools')
-  @ApiList(AGENT_POOL_DOC, {
-    includes: INCLUDES,
-    includedDocs: [WORKSPACE_DOC],
-    query: {
-      q: 'substring of the name, any case',
-      'filter[allowed_workspaces][name]': 'only pools the workspace of this name may use',
-    },
+  @Endpoint({
+    list: [
+      AGENT_POOL_DOC,
+      {
+        includes: INCLUDES,
+        includedDocs: [WORKSPACE_DOC],
+        query: {
+          q: 'substring of the name, any case',
+          'filter[allowed_workspaces][name]': 'only pools the workspace of this name may use',
+        },
+      },
+    ],
   })
   @Sortable({ name: 'name', 'created-at': 'createdAt' }, 'created-at')
   async list(
@@ -60,8 +64,7 @@ export class AgentPoolsController {
   }
 
   @Post('organizations/:org/agent-pools')
-  @ApiCreate(AGENT_POOL_DOC, WRITABLE)
-  @LeavesAccessAlone()
+  @Endpoint({ effect: 'leaves-access-alone', create: [AGENT_POOL_DOC, WRITABLE] })
   async create(
     @CurrentPrincipal() p: Principal,
     @Param('org') org: string,
@@ -71,7 +74,7 @@ export class AgentPoolsController {
   }
 
   @Get('agent-pools/:id')
-  @ApiShow(AGENT_POOL_DOC, INCLUDES, [WORKSPACE_DOC])
+  @Endpoint({ show: [AGENT_POOL_DOC, INCLUDES, [WORKSPACE_DOC]] })
   async show(
     @CurrentPrincipal() p: Principal,
     @Param('id') id: string,
@@ -82,8 +85,7 @@ export class AgentPoolsController {
 
   /** Changes what the pool's agent tokens stand for (its scope): advances the access epoch. */
   @Patch('agent-pools/:id')
-  @ChangesAccess()
-  @ApiUpdate(AGENT_POOL_DOC, WRITABLE)
+  @Endpoint({ effect: 'changes-access', update: [AGENT_POOL_DOC, WRITABLE] })
   async update(
     @CurrentPrincipal() p: Principal,
     @Param('id') id: string,
@@ -94,8 +96,7 @@ export class AgentPoolsController {
 
   /** Revokes the pool's agent tokens with it: advances the access epoch. */
   @Delete('agent-pools/:id')
-  @ChangesAccess()
-  @ApiDelete([422])
+  @Endpoint({ effect: 'changes-access', delete: [422] })
   async remove(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<void> {
     await this.pools.delete(p, id);
   }

@@ -7,7 +7,7 @@ import { AgentPoolsController } from './agent-pools.controller';
 import { AgentPoolsRepository } from './agent-pools.repository';
 import { AgentPoolsService } from './agent-pools.service';
 import { AgentProtocolController } from '../protocol/agent-protocol.controller';
-import { AgentTokenGuard } from '../protocol/agent-token.guard';
+import { AgentTokenStrategy } from '../protocol/agent-token.strategy';
 import { AgentTokensController } from './agent-tokens.controller';
 import { AgentTokensRepository } from './agent-tokens.repository';
 import { AgentTokensService } from './agent-tokens.service';
@@ -21,7 +21,7 @@ import { AgentTokenEntity } from './entities/agent-token.entity';
 
 /**
  * Agent pools, their agent tokens and agents, and the executor authentication the job protocol
- * builds on: `AgentTokenGuard` with `@CurrentAgent()`, and `AgentsService.setStatus`.
+ * builds on: the `agent-token` passport strategy (AgentTokenStrategy) with `@CurrentAgent()`, and `AgentsService.setStatus`.
  */
 @Module({
   imports: [
@@ -38,8 +38,8 @@ import { AgentTokenEntity } from './entities/agent-token.entity';
     AgentTokensService,
     AgentsService,
     AgentAuthService,
-    AgentTokenGuard,
+    AgentTokenStrategy,
   ],
-  exports: [AgentPoolsService, AgentTokensService, AgentsService, AgentAuthService, AgentTokenGuard],
+  exports: [AgentPoolsService, AgentTokensService, AgentsService, AgentAuthService],
 })
 export class AgentPoolsModule {}

@@ -1,19 +1,18 @@
 import { Controller, Get, Param, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { API_V2 } from '../../common/api-prefix';
-import { ChangesAccess } from '../../http/write-effects';
 import { CurrentPrincipal } from '../../common/auth/current-principal.decorator';
 import { Principal } from '../../common/auth/principal';
 import { pageResult } from '../../common/sql/paginate';
 import { JsonApiBody, ParsedBody } from '../../common/jsonapi/body';
 import { CollectionDocument, ResourceDocument } from '../../common/jsonapi/document';
-import { ApiCreate, ApiList } from '../../common/jsonapi/openapi';
 import { PageParams } from '../../common/jsonapi/pagination';
 import { Paging } from '../../common/jsonapi/query';
 import { AgentTokensService } from './agent-tokens.service';
 import { AGENT_TOKEN_DOC, serializeAgentToken } from './agent-tokens.serializer';
 import { CreateAgentTokenAttributes } from './dto/agent-token-attributes.dto';
 import { Sortable } from '../../common/jsonapi/sort';
+import { Endpoint } from '../../http/endpoint';
 
 /** The documented type is `authentication-tokens`; go-tfe sends `agent-tokens`. */
 const TYPE = { types: ['authentication-tokens', 'agent-tokens'] };
@@ -30,7 +29,7 @@ export class AgentTokensController {
 
   @Get('agent-pools/:id/authentication-tokens')
   @Sortable({ 'created-at': 'createdAt' }, 'created-at')
-  @ApiList(AGENT_TOKEN_DOC)
+  @Endpoint({ list: [AGENT_TOKEN_DOC] })
   async list(
     @CurrentPrincipal() p: Principal,
     @Param('id') id: string,
@@ -45,8 +44,7 @@ export class AgentTokensController {
 
   /** A new token is a new way in: advances the access epoch like every token change. */
   @Post('agent-pools/:id/authentication-tokens')
-  @ChangesAccess()
-  @ApiCreate(AGENT_TOKEN_DOC, { writable: ['description'] })
+  @Endpoint({ effect: 'changes-access', create: [AGENT_TOKEN_DOC, { writable: ['description'] }] })
   async create(
     @CurrentPrincipal() p: Principal,
     @Param('id') id: string,

@@ -1,18 +1,17 @@
 import { Controller, Delete, Get, Param } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { API_V2 } from '../../common/api-prefix';
-import { ChangesAccess } from '../../http/write-effects';
 import { CurrentPrincipal } from '../../common/auth/current-principal.decorator';
 import { Principal } from '../../common/auth/principal';
 import { pageResult } from '../../common/sql/paginate';
 import { badRequest } from '../../common/errors/domain-error';
 import { CollectionDocument, ResourceDocument } from '../../common/jsonapi/document';
-import { ApiDelete, ApiList, ApiShow } from '../../common/jsonapi/openapi';
 import { PageParams } from '../../common/jsonapi/pagination';
 import { Paging, QueryValue } from '../../common/jsonapi/query';
 import { AgentsService } from './agents.service';
 import { AGENT_DOC, serializeAgent } from './agents.serializer';
 import { Sortable } from '../../common/jsonapi/sort';
+import { Endpoint } from '../../http/endpoint';
 
 const LAST_PING_SINCE = 'filter[last-ping-since]';
 
@@ -33,13 +32,18 @@ export class AgentsController {
 
   @Get('agent-pools/:id/agents')
   @Sortable({ name: 'name', 'created-at': 'createdAt' }, 'created-at')
-  @ApiList(AGENT_DOC, {
-    query: {
-      [LAST_PING_SINCE]: {
-        description: 'only agents seen at or after this time (ISO 8601)',
-        schema: { type: 'string', format: 'date-time' },
+  @Endpoint({
+    list: [
+      AGENT_DOC,
+      {
+        query: {
+          [LAST_PING_SINCE]: {
+            description: 'only agents seen at or after this time (ISO 8601)',
+            schema: { type: 'string', format: 'date-time' },
+          },
+        },
       },
-    },
+    ],
   })
   async list(
     @CurrentPrincipal() p: Principal,
@@ -56,15 +60,14 @@ export class AgentsController {
   }
 
   @Get('agents/:id')
-  @ApiShow(AGENT_DOC)
+  @Endpoint({ show: [AGENT_DOC] })
   async show(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<ResourceDocument> {
     return new ResourceDocument(serializeAgent(await this.agents.show(p, id)));
   }
 
   /** The agent's id stops opening the agent routes: advances the access epoch. */
   @Delete('agents/:id')
-  @ChangesAccess()
-  @ApiDelete([412])
+  @Endpoint({ effect: 'changes-access', delete: [412] })
   async remove(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<void> {
     await this.agents.delete(p, id);
   }

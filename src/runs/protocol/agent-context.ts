@@ -6,7 +6,7 @@ export interface AgentTokenContext {
   organizationScoped: boolean;
 }
 
-/** The executor calling an agent route: its token, pool and organization (see AgentTokenGuard). */
+/** The executor calling an agent route: its token, pool and organization (see AgentTokenStrategy). */
 export interface AgentContext extends AgentTokenContext {
   agentId: string;
   /** The name it registered with (agents are never renamed), for the audit trail. */

@@ -2,16 +2,15 @@ import { Body, Controller, Post, Req, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { API_V2 } from '../../common/api-prefix';
-import { LeavesAccessAlone } from '../../http/write-effects';
 import { badRequest } from '../../common/errors/domain-error';
 import { validateAttributes } from '../../common/jsonapi/body';
 import { schemaOf } from '../../common/jsonapi/dto-schema';
 import { ApiErrors } from '../../common/jsonapi/openapi';
 import { AgentTokenContext } from './agent-context';
-import { AgentRoutes, RegistersAgent } from './agent-token.guard';
 import { RegisterAgentBody, Registration } from './agent-protocol.types';
 import { AgentsService } from '../pools/agents.service';
 import { CurrentAgentToken } from './current-agent.decorator';
+import { Endpoint } from '../../http/endpoint';
 
 /**
  * The executor side of the job protocol (docs/runs.md): plain JSON, authenticated by an agent
@@ -19,14 +18,12 @@ import { CurrentAgentToken } from './current-agent.decorator';
  */
 @ApiTags('executor protocol')
 @ApiBearerAuth()
-@AgentRoutes()
 @Controller(`${API_V2}/agent`)
 export class AgentProtocolController {
   constructor(private readonly agents: AgentsService) {}
 
   @Post('register')
-  @RegistersAgent()
-  @LeavesAccessAlone()
+  @Endpoint({ auth: 'agent-registration', effect: 'leaves-access-alone' })
   @ApiOperation({
     summary:
       'An executor announces itself with an agent token and gets its agent id (send it as X-Plinth-Agent)',

@@ -1,4 +1,4 @@
-import { Body, Controller, HttpCode, Param, Post, Query, Res, UseGuards } from '@nestjs/common';
+import { Body, Controller, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import {
   ApiBearerAuth,
@@ -10,11 +10,9 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import { AgentContext } from './agent-context';
-import { AgentTokenGuard } from './agent-token.guard';
 import { CurrentAgent } from './current-agent.decorator';
 import { API_V2 } from '../../common/api-prefix';
-import { Public } from '../../common/auth/public.decorator';
-import { LeavesAccessAlone, UnchangedWhen } from '../../http/write-effects';
+import { Endpoint } from '../../http/endpoint';
 import { badRequest, DomainError } from '../../common/errors/domain-error';
 import { validateAttributes } from '../../common/jsonapi/body';
 import { schemaOf } from '../../common/jsonapi/dto-schema';
@@ -51,9 +49,6 @@ function asObject(body: unknown): Record<string, unknown> {
 @ApiTags('executor protocol')
 @ApiBearerAuth()
 @ApiHeader({ name: 'X-Plinth-Agent', description: 'The agent id from registration', required: true })
-@Public()
-@UseGuards(AgentTokenGuard)
-@LeavesAccessAlone()
 @Controller(`${API_V2}/agent/jobs`)
 export class RunJobsController {
   constructor(
@@ -62,8 +57,8 @@ export class RunJobsController {
   ) {}
 
   @Post('claim')
+  @Endpoint({ auth: 'agent', effect: 'leaves-access-alone', unchangedWhen: [204] })
   @HttpCode(200)
-  @UnchangedWhen(204)
   @ApiOperation({
     summary: "Claim the next job of the agent's pool: 200 with the job, 204 when there is none",
     description:
@@ -106,8 +101,8 @@ export class RunJobsController {
   }
 
   @Post(':id/heartbeat')
+  @Endpoint({ auth: 'agent', effect: 'leaves-access-alone', unchangedWhen: [200] })
   @HttpCode(200)
-  @UnchangedWhen(200)
   @ApiOperation({
     summary: 'A running job is alive; the answer says whether to go on or stop (the run was canceled)',
     description:
@@ -120,6 +115,7 @@ export class RunJobsController {
   }
 
   @Post(':id/finish')
+  @Endpoint({ auth: 'agent', effect: 'leaves-access-alone' })
   @HttpCode(204)
   @ApiOperation({
     summary: 'Report how the job ended; the run moves on in the same transaction',

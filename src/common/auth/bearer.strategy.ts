@@ -1,0 +1,33 @@
+import { Injectable } from '@nestjs/common';
+import { PassportStrategy } from '@nestjs/passport';
+import type { Request } from 'express';
+import { Strategy, VerifyFunction } from 'passport-http-bearer';
+import { BearerTokens } from './bearer-tokens';
+import { Principal } from './principal';
+
+/**
+ * passport-http-bearer reading the header alone. RFC 6750 §2.2–2.3 also allow the token in a form
+ * body or in the query string (`?access_token=`), which the strategy accepts by default; neither
+ * is accepted here, since URLs end up in logs and histories. The strategy sees only the headers.
+ */
+class HeaderBearerStrategy extends Strategy<VerifyFunction> {
+  override authenticate(req: Request, options?: object): void {
+    super.authenticate({ headers: req.headers } as Request, options);
+  }
+}
+
+/**
+ * API tokens (user, team, organization): `Authorization: Bearer <token>`. What a token stands for
+ * is remembered per token digest in the AuthCache (BearerTokens); an error from the lookup (the
+ * database is away) propagates as it is, so an outage is a 503, not a 401.
+ */
+@Injectable()
+export class BearerStrategy extends PassportStrategy(HeaderBearerStrategy, 'bearer') {
+  constructor(private readonly tokens: BearerTokens) {
+    super();
+  }
+
+  validate(token: string): Promise<Principal> {
+    return this.tokens.principalOf(token);
+  }
+}
