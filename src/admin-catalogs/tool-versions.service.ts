@@ -3,8 +3,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { Page } from '../common/sql/paginate';
 import { inTransaction } from '../common/sql/transaction';
-import { isUniqueViolation } from '../common/errors/db-errors';
-import { humanize, invalidAttribute, notFound, Violations } from '../common/errors/domain-error';
+import { whenDuplicate } from '../common/errors/db-errors';
+import { humanize, invalidAttribute, notFound, Violations, taken } from '../common/errors/domain-error';
 import { newId } from '../common/ids';
 import { PageParams } from '../common/jsonapi/pagination';
 import { CatalogUsageRegistry } from './catalog-usage.registry';
@@ -170,11 +170,9 @@ export class ToolVersionsService {
   private async saveUnique(
     work: (manager: EntityManager) => Promise<ToolVersionEntity>,
   ): Promise<ToolVersionEntity> {
-    try {
-      return await inTransaction(this.ds, work);
-    } catch (err) {
-      if (isUniqueViolation(err)) throw invalidAttribute('version', 'has already been taken');
-      throw err;
-    }
+    return whenDuplicate(
+      () => inTransaction(this.ds, work),
+      () => taken('version'),
+    );
   }
 }

@@ -5,8 +5,8 @@ import { PermissionService } from '../common/auth/permission.service';
 import { Principal } from '../common/auth/principal';
 import { Page } from '../common/sql/paginate';
 import { inTransaction } from '../common/sql/transaction';
-import { isUniqueViolation } from '../common/errors/db-errors';
-import { invalidAttribute, notFound } from '../common/errors/domain-error';
+import { whenDuplicate } from '../common/errors/db-errors';
+import { invalidAttribute, notFound, taken } from '../common/errors/domain-error';
 import { ParsedBody } from '../common/jsonapi/body';
 import { PageParams } from '../common/jsonapi/pagination';
 import { newId } from '../common/ids';
@@ -69,17 +69,16 @@ export class OrganizationLifecycleService {
       createdAt: now,
       updatedAt: now,
     });
-    try {
-      return await inTransaction(this.ds, async (manager) => {
-        await this.organizations.insertRow(manager, org);
-        await this.teams.createOwnersTeam(manager, org.id, p.userId);
-        await this.projects.createDefaultProject(manager, org.id);
-        return org;
-      });
-    } catch (err) {
-      if (isUniqueViolation(err)) throw invalidAttribute('name', 'has already been taken');
-      throw err;
-    }
+    return whenDuplicate(
+      () =>
+        inTransaction(this.ds, async (manager) => {
+          await this.organizations.insertRow(manager, org);
+          await this.teams.createOwnersTeam(manager, org.id, p.userId);
+          await this.projects.createDefaultProject(manager, org.id);
+          return org;
+        }),
+      () => taken('name'),
+    );
   }
 
   async update(
@@ -97,14 +96,12 @@ export class OrganizationLifecycleService {
     if (attrs.email !== undefined) org.email = attrs.email;
     if (attrs.edition !== undefined) org.edition = attrs.edition;
     org.updatedAt = new Date();
-    try {
-      const saved = await inTransaction(this.ds, (manager) => this.organizations.saveRow(manager, org));
-      this.permissions.forgetCachedAccess();
-      return saved;
-    } catch (err) {
-      if (isUniqueViolation(err)) throw invalidAttribute('name', 'has already been taken');
-      throw err;
-    }
+    const saved = await whenDuplicate(
+      () => inTransaction(this.ds, (manager) => this.organizations.saveRow(manager, org)),
+      () => taken('name'),
+    );
+    this.permissions.forgetCachedAccess();
+    return saved;
   }
 
   /** Deletes the organization and everything in it. */

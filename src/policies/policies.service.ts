@@ -6,8 +6,8 @@ import { PermissionService } from '../common/auth/permission.service';
 import { Principal } from '../common/auth/principal';
 import { Page } from '../common/sql/paginate';
 import { inOneStatement, inTransaction } from '../common/sql/transaction';
-import { isUniqueViolation } from '../common/errors/db-errors';
-import { invalidAttribute, notFound, Violations } from '../common/errors/domain-error';
+import { whenDuplicate } from '../common/errors/db-errors';
+import { invalidAttribute, notFound, Violations, taken } from '../common/errors/domain-error';
 import { ParsedBody } from '../common/jsonapi/body';
 import { ResourceObject } from '../common/jsonapi/document';
 import { PageParams } from '../common/jsonapi/pagination';
@@ -204,11 +204,9 @@ export class PoliciesService {
   }
 
   private async saveUnique(policy: PolicyEntity): Promise<void> {
-    try {
-      await inTransaction(this.ds, (manager) => this.repo.save(manager, policy));
-    } catch (err) {
-      if (isUniqueViolation(err)) throw invalidAttribute('name', 'has already been taken');
-      throw err;
-    }
+    await whenDuplicate(
+      () => inTransaction(this.ds, (manager) => this.repo.save(manager, policy)),
+      () => taken('name'),
+    );
   }
 }

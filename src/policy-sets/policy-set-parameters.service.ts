@@ -3,8 +3,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { createHash } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import { Principal } from '../common/auth/principal';
-import { isForeignKeyViolation, isUniqueViolation } from '../common/errors/db-errors';
-import { invalidAttribute, notFound } from '../common/errors/domain-error';
+import { whenDuplicate } from '../common/errors/db-errors';
+import { notFound, taken } from '../common/errors/domain-error';
 import { newId } from '../common/ids';
 import { PageParams } from '../common/jsonapi/pagination';
 import { Page } from '../common/sql/paginate';
@@ -131,13 +131,11 @@ export class PolicySetParametersService {
   }
 
   private async guarded(work: (manager: EntityManager) => Promise<void>): Promise<void> {
-    try {
-      await inTransaction(this.ds, work);
-    } catch (err) {
-      if (isUniqueViolation(err)) throw invalidAttribute('key', 'has already been taken');
+    await whenDuplicate(
+      () => inTransaction(this.ds, work),
+      () => taken('key'),
       // The set went away since it was read.
-      if (isForeignKeyViolation(err)) throw notFound();
-      throw err;
-    }
+      () => notFound(),
+    );
   }
 }

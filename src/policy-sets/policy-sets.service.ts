@@ -5,8 +5,8 @@ import { PermissionService } from '../common/auth/permission.service';
 import { Principal } from '../common/auth/principal';
 import { Page } from '../common/sql/paginate';
 import { inOneStatement, inTransaction } from '../common/sql/transaction';
-import { isUniqueViolation } from '../common/errors/db-errors';
-import { invalid, invalidAttribute, notFound, Violations } from '../common/errors/domain-error';
+import { whenDuplicate } from '../common/errors/db-errors';
+import { invalid, invalidAttribute, notFound, Violations, taken } from '../common/errors/domain-error';
 import { ParsedBody } from '../common/jsonapi/body';
 import { PageParams } from '../common/jsonapi/pagination';
 import { newId } from '../common/ids';
@@ -298,11 +298,9 @@ export class PolicySetsService {
   }
 
   private async saveUnique(work: (manager: EntityManager) => Promise<void>): Promise<void> {
-    try {
-      await inTransaction(this.ds, work);
-    } catch (err) {
-      if (isUniqueViolation(err)) throw invalidAttribute('name', 'has already been taken');
-      throw err;
-    }
+    await whenDuplicate(
+      () => inTransaction(this.ds, work),
+      () => taken('name'),
+    );
   }
 }

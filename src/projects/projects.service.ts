@@ -5,8 +5,8 @@ import { PermissionService } from '../common/auth/permission.service';
 import { Principal } from '../common/auth/principal';
 import { Page } from '../common/sql/paginate';
 import { inOneStatement, inTransaction } from '../common/sql/transaction';
-import { isUniqueViolation } from '../common/errors/db-errors';
-import { invalid, invalidAttribute, notFound } from '../common/errors/domain-error';
+import { whenDuplicate } from '../common/errors/db-errors';
+import { invalid, notFound, taken } from '../common/errors/domain-error';
 import { ParsedBody } from '../common/jsonapi/body';
 import { ResourceObject } from '../common/jsonapi/document';
 import { PageParams } from '../common/jsonapi/pagination';
@@ -216,19 +216,18 @@ export class ProjectsService {
 
   /** Saves the project and, when the body listed them, replaces its tag bindings: one transaction. */
   private async saveUnique(project: ProjectEntity, tags?: TagBindingInput[]): Promise<void> {
-    try {
-      await inTransaction(this.ds, (manager) =>
-        this.tagBindings.saveProject(
-          manager,
-          project.id,
-          tags,
-          () => this.repo.save(manager, project),
-          (m) => this.lockForTagChange(m, project.id),
+    await whenDuplicate(
+      () =>
+        inTransaction(this.ds, (manager) =>
+          this.tagBindings.saveProject(
+            manager,
+            project.id,
+            tags,
+            () => this.repo.save(manager, project),
+            (m) => this.lockForTagChange(m, project.id),
+          ),
         ),
-      );
-    } catch (err) {
-      if (isUniqueViolation(err)) throw invalidAttribute('name', 'has already been taken');
-      throw err;
-    }
+      () => taken('name'),
+    );
   }
 }

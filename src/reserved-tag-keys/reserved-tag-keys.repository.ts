@@ -5,7 +5,7 @@ import { paginate, Page } from '../common/sql/paginate';
 import { RowReader } from '../common/sql/row-reader';
 import { RowWriter } from '../common/sql/row-writer';
 import { PageParams } from '../common/jsonapi/pagination';
-import { isUniqueViolation } from '../common/errors/db-errors';
+import { whenDuplicate } from '../common/errors/db-errors';
 import { inTransaction } from '../common/sql/transaction';
 import { ReservedTagKeyEntity } from './entities/reserved-tag-key.entity';
 
@@ -75,20 +75,20 @@ export class ReservedTagKeysRepository {
    */
   async insertUnlessTaken(key: ReservedTagKeyEntity): Promise<boolean> {
     const ds = this.repo.manager.connection;
-    try {
-      if (ds.options.type === 'better-sqlite3') {
-        return await inTransaction(ds, async (manager) => {
-          if (await this.findClash(manager, key.organizationId, key.key, key.id)) return false;
-          await this.writer.insert(key, manager);
-          return true;
-        });
-      }
-      await this.writer.insert(key);
-      return true;
-    } catch (err) {
-      if (isUniqueViolation(err)) return false;
-      throw err;
-    }
+    return whenDuplicate(
+      async () => {
+        if (ds.options.type === 'better-sqlite3') {
+          return inTransaction(ds, async (manager) => {
+            if (await this.findClash(manager, key.organizationId, key.key, key.id)) return false;
+            await this.writer.insert(key, manager);
+            return true;
+          });
+        }
+        await this.writer.insert(key);
+        return true;
+      },
+      () => false,
+    );
   }
 
   /** Writes both attributes and `updated-at` of an existing key, without reading it first. */

@@ -5,8 +5,8 @@ import { PermissionService } from '../common/auth/permission.service';
 import { Principal } from '../common/auth/principal';
 import { Page } from '../common/sql/paginate';
 import { inTransaction } from '../common/sql/transaction';
-import { isForeignKeyViolation, isUniqueViolation } from '../common/errors/db-errors';
-import { invalidAttribute, notFound } from '../common/errors/domain-error';
+import { isForeignKeyViolation, whenDuplicate } from '../common/errors/db-errors';
+import { notFound, taken } from '../common/errors/domain-error';
 import { PageParams } from '../common/jsonapi/pagination';
 import { newId } from '../common/ids';
 import { OrganizationsService } from '../organizations/organizations.service';
@@ -53,7 +53,7 @@ export class ReservedTagKeysService {
       updatedAt: now,
     });
     try {
-      if (!(await this.repo.insertUnlessTaken(key))) throw taken();
+      if (!(await this.repo.insertUnlessTaken(key))) throw taken('key');
     } catch (err) {
       // The organization went away since it was read.
       if (isForeignKeyViolation(err)) throw notFound();
@@ -101,17 +101,14 @@ export class ReservedTagKeysService {
    * on its row; the unique index still turns any race that slips through into the same 422.
    */
   private async updateUnique(key: ReservedTagKeyEntity): Promise<void> {
-    try {
-      await inTransaction(this.ds, async (manager) => {
-        await this.organizations.lockForChildWrites(manager, key.organizationId);
-        if (await this.repo.findClash(manager, key.organizationId, key.key, key.id)) throw taken();
-        await this.repo.update(manager, key);
-      });
-    } catch (err) {
-      if (isUniqueViolation(err)) throw taken();
-      throw err;
-    }
+    await whenDuplicate(
+      () =>
+        inTransaction(this.ds, async (manager) => {
+          await this.organizations.lockForChildWrites(manager, key.organizationId);
+          if (await this.repo.findClash(manager, key.organizationId, key.key, key.id)) throw taken('key');
+          await this.repo.update(manager, key);
+        }),
+      () => taken('key'),
+    );
   }
 }
-
-const taken = () => invalidAttribute('key', 'has already been taken');

@@ -5,7 +5,7 @@ import { PermissionService } from '../common/auth/permission.service';
 import { Principal } from '../common/auth/principal';
 import { Page } from '../common/sql/paginate';
 import { inOneStatement, inTransaction } from '../common/sql/transaction';
-import { isForeignKeyViolation, isUniqueViolation } from '../common/errors/db-errors';
+import { whenDuplicate } from '../common/errors/db-errors';
 import { invalid, notFound, Violations } from '../common/errors/domain-error';
 import { ParsedBody } from '../common/jsonapi/body';
 import { ResourceObject } from '../common/jsonapi/document';
@@ -119,21 +119,23 @@ export class RunTriggersService {
    * row lock, so concurrent creates cannot pass the limit or close a cycle between them.
    */
   private async insertChecked(trigger: RunTriggerEntity, organizationId: string): Promise<RuleFailure[]> {
-    try {
-      return await inTransaction(this.ds, async (manager) => {
-        if (!(await this.organizations.lockForChildWrites(manager, organizationId))) throw notFound();
-        const failures = ruleFailures(await this.repo.edgesInOrganization(manager, organizationId), trigger);
-        if (failures.length) return failures;
-        trigger.createdAt = new Date();
-        await this.repo.insert(manager, trigger);
-        return [];
-      });
-    } catch (err) {
-      if (isUniqueViolation(err)) return [{ rule: 'duplicate' }];
+    return whenDuplicate(
+      () =>
+        inTransaction(this.ds, async (manager) => {
+          if (!(await this.organizations.lockForChildWrites(manager, organizationId))) throw notFound();
+          const failures = ruleFailures(
+            await this.repo.edgesInOrganization(manager, organizationId),
+            trigger,
+          );
+          if (failures.length) return failures;
+          trigger.createdAt = new Date();
+          await this.repo.insert(manager, trigger);
+          return [];
+        }),
+      (): RuleFailure[] => [{ rule: 'duplicate' }],
       // A workspace deleted since it was read.
-      if (isForeignKeyViolation(err)) throw notFound();
-      throw err;
-    }
+      () => notFound(),
+    );
   }
 
   /**

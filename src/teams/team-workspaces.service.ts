@@ -5,7 +5,7 @@ import { PermissionService } from '../common/auth/permission.service';
 import { Principal } from '../common/auth/principal';
 import { Page } from '../common/sql/paginate';
 import { inOneStatement, inTransaction } from '../common/sql/transaction';
-import { isUniqueViolation } from '../common/errors/db-errors';
+import { whenDuplicate } from '../common/errors/db-errors';
 import { invalid, notFound } from '../common/errors/domain-error';
 import { ParsedBody } from '../common/jsonapi/body';
 import { PageParams } from '../common/jsonapi/pagination';
@@ -69,16 +69,13 @@ export class TeamWorkspacesService {
       createdAt: now,
       updatedAt: now,
     });
-    try {
-      const saved = await inTransaction(this.ds, (m) => this.repo.saveTeamWorkspace(m, tw));
-      // Lists scoped to the team's workspaces changed.
-      this.workspaces.forgetListPositions();
-      return saved;
-    } catch (err) {
-      if (isUniqueViolation(err))
-        throw invalid('Team already has access to this workspace', '/data/relationships/team');
-      throw err;
-    }
+    const saved = await whenDuplicate(
+      () => inTransaction(this.ds, (m) => this.repo.saveTeamWorkspace(m, tw)),
+      () => invalid('Team already has access to this workspace', '/data/relationships/team'),
+    );
+    // Lists scoped to the team's workspaces changed.
+    this.workspaces.forgetListPositions();
+    return saved;
   }
 
   async update(

@@ -6,8 +6,8 @@ import { FLAG_PROPERTY, ORGANIZATION_FLAGS, Principal } from '../common/auth/pri
 import { Page } from '../common/sql/paginate';
 import { IdSubquery } from '../common/sql/id-subquery';
 import { inOneStatement, inTransaction } from '../common/sql/transaction';
-import { isUniqueViolation } from '../common/errors/db-errors';
-import { invalid, invalidAttribute, notFound, Violations } from '../common/errors/domain-error';
+import { whenDuplicate } from '../common/errors/db-errors';
+import { invalid, invalidAttribute, notFound, Violations, taken } from '../common/errors/domain-error';
 import { ParsedBody } from '../common/jsonapi/body';
 import { ResourceIdentifier, ResourceObject } from '../common/jsonapi/document';
 import { PageParams } from '../common/jsonapi/pagination';
@@ -252,13 +252,11 @@ export class TeamsService {
   }
 
   private async saveUnique(team: TeamEntity): Promise<void> {
-    try {
-      await inTransaction(this.ds, (m) => this.repo.saveTeam(m, team));
-      // Organization-access flags may have changed.
-      this.permissions.forgetCachedAccess();
-    } catch (err) {
-      if (isUniqueViolation(err)) throw invalidAttribute('name', 'has already been taken');
-      throw err;
-    }
+    await whenDuplicate(
+      () => inTransaction(this.ds, (m) => this.repo.saveTeam(m, team)),
+      () => taken('name'),
+    );
+    // Organization-access flags may have changed.
+    this.permissions.forgetCachedAccess();
   }
 }

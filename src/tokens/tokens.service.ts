@@ -7,8 +7,8 @@ import { newTokenSecret, tokenDigest } from '../common/auth/token-secret';
 import { TokenUsage } from '../common/auth/token-usage';
 import { Page } from '../common/sql/paginate';
 import { inTransaction } from '../common/sql/transaction';
-import { invalidAttribute, notFound } from '../common/errors/domain-error';
-import { isUniqueViolation } from '../common/errors/db-errors';
+import { invalidAttribute, notFound, taken } from '../common/errors/domain-error';
+import { whenDuplicate } from '../common/errors/db-errors';
 import { PageParams } from '../common/jsonapi/pagination';
 import { newId } from '../common/ids';
 import { OrganizationsService } from '../organizations/organizations.service';
@@ -210,12 +210,7 @@ export class TokensService implements OnModuleInit {
 
   /** A team's token descriptions are unique (an index holds it under concurrent creates). */
   private async uniqueDescription(write: () => Promise<IssuedToken>): Promise<IssuedToken> {
-    try {
-      return await write();
-    } catch (err) {
-      if (isUniqueViolation(err)) throw invalidAttribute('description', 'has already been taken');
-      throw err;
-    }
+    return whenDuplicate(write, () => taken('description'));
   }
 
   async findTeamToken(p: Principal, teamId: string): Promise<TokenEntity> {

@@ -4,7 +4,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { PermissionService } from '../common/auth/permission.service';
 import { Principal } from '../common/auth/principal';
 import { inTransaction } from '../common/sql/transaction';
-import { isUniqueViolation } from '../common/errors/db-errors';
+import { whenDuplicate } from '../common/errors/db-errors';
 import { badRequest, DomainError, invalid, notFound } from '../common/errors/domain-error';
 import { PageParams } from '../common/jsonapi/pagination';
 import { Page } from '../common/sql/paginate';
@@ -72,13 +72,10 @@ export class UsersService {
       createdAt: now,
       updatedAt: now,
     });
-    try {
-      return await this.repo.insert(manager, user);
-    } catch (err) {
-      if (isUniqueViolation(err))
-        throw invalid('Username or email has already been taken', '/data/attributes/username');
-      throw err;
-    }
+    return whenDuplicate(
+      () => this.repo.insert(manager, user),
+      () => invalid('Username or email has already been taken', '/data/attributes/username'),
+    );
   }
 
   /** Every user of the installation, for site administrators; the totals beside. */

@@ -2,8 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { Principal } from '../common/auth/principal';
-import { isForeignKeyViolation, isUniqueViolation } from '../common/errors/db-errors';
-import { invalid, invalidAttribute, notFound, Violations } from '../common/errors/domain-error';
+import { whenDuplicate } from '../common/errors/db-errors';
+import { invalid, invalidAttribute, notFound, Violations, taken } from '../common/errors/domain-error';
 import { newId } from '../common/ids';
 import { ParsedBody, validateAttributes } from '../common/jsonapi/body';
 import { ResourceIdentifier, ResourceObject } from '../common/jsonapi/document';
@@ -369,16 +369,11 @@ export class VariableSetsService {
   }
 
   private async written(work: (manager: EntityManager) => Promise<void>): Promise<void> {
-    try {
-      await inTransaction(this.ds, work);
-    } catch (err) {
-      if (isUniqueViolation(err)) {
-        // The variables' unique index names its table; the sets' names its own (`varsets`).
-        const onVariables = err instanceof Error && err.message.includes('variables');
-        throw invalidAttribute(onVariables ? 'key' : 'name', 'has already been taken');
-      }
-      if (isForeignKeyViolation(err)) throw notFound();
-      throw err;
-    }
+    await whenDuplicate(
+      () => inTransaction(this.ds, work),
+      // The variables' unique index names its table; the sets' names its own (`varsets`).
+      (err) => taken(err.message.includes('variables') ? 'key' : 'name'),
+      () => notFound(),
+    );
   }
 }

@@ -2,8 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { createHash, randomBytes } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
-import { isForeignKeyViolation, isUniqueViolation } from '../common/errors/db-errors';
-import { invalidAttribute, notFound } from '../common/errors/domain-error';
+import { whenDuplicate } from '../common/errors/db-errors';
+import { notFound, taken } from '../common/errors/domain-error';
 import { newId } from '../common/ids';
 import { inTransaction } from '../common/sql/transaction';
 import { Secrets } from '../secrets/secrets.service';
@@ -113,13 +113,11 @@ export class VariableWrites {
   }
 
   private async guarded(work: (manager: EntityManager) => Promise<void>): Promise<void> {
-    try {
-      await inTransaction(this.ds, work);
-    } catch (err) {
-      if (isUniqueViolation(err)) throw invalidAttribute('key', 'has already been taken');
+    await whenDuplicate(
+      () => inTransaction(this.ds, work),
+      () => taken('key'),
       // The workspace or set went away since it was read.
-      if (isForeignKeyViolation(err)) throw notFound();
-      throw err;
-    }
+      () => notFound(),
+    );
   }
 }

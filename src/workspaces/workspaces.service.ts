@@ -6,8 +6,8 @@ import { PermissionService } from '../common/auth/permission.service';
 import { Principal } from '../common/auth/principal';
 import { Page, pageOf } from '../common/sql/paginate';
 import { inTransaction } from '../common/sql/transaction';
-import { isUniqueViolation } from '../common/errors/db-errors';
-import { conflict, invalid, invalidAttribute, notFound } from '../common/errors/domain-error';
+import { whenDuplicate } from '../common/errors/db-errors';
+import { conflict, invalid, notFound, taken } from '../common/errors/domain-error';
 import { ParsedBody } from '../common/jsonapi/body';
 import { ResourceObject } from '../common/jsonapi/document';
 import { offsetOf, PageParams } from '../common/jsonapi/pagination';
@@ -538,29 +538,28 @@ export class WorkspacesService {
     tags: WorkspaceTagChange,
     pin?: VersionAttribute,
   ): Promise<void> {
-    try {
-      await inTransaction(this.ds, async (manager) => {
-        await this.checkPool(manager, ws);
-        if (pin) {
-          ws.engineVersion = await this.catalogs.assertPinnable(
-            'engine-versions',
-            ws.engineVersion,
-            pin,
+    await whenDuplicate(
+      () =>
+        inTransaction(this.ds, async (manager) => {
+          await this.checkPool(manager, ws);
+          if (pin) {
+            ws.engineVersion = await this.catalogs.assertPinnable(
+              'engine-versions',
+              ws.engineVersion,
+              pin,
+              manager,
+            );
+          }
+          return this.tagBindings.saveWorkspace(
             manager,
+            ws,
+            tags,
+            () => this.repo.save(manager, ws),
+            (m) => this.lockForTagChange(m, ws),
           );
-        }
-        return this.tagBindings.saveWorkspace(
-          manager,
-          ws,
-          tags,
-          () => this.repo.save(manager, ws),
-          (m) => this.lockForTagChange(m, ws),
-        );
-      });
-      this.afterWorkspaceChange();
-    } catch (err) {
-      if (isUniqueViolation(err)) throw invalidAttribute('name', 'has already been taken');
-      throw err;
-    }
+        }),
+      () => taken('name'),
+    );
+    this.afterWorkspaceChange();
   }
 }

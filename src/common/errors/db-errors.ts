@@ -1,4 +1,5 @@
 import { QueryFailedError } from 'typeorm';
+import { DomainError } from './domain-error';
 
 interface DriverError {
   code?: string;
@@ -35,6 +36,31 @@ export function isForeignKeyViolation(err: unknown): boolean {
     d.errno === 1217 ||
     d.code === 'SQLITE_CONSTRAINT_FOREIGNKEY'
   );
+}
+
+/**
+ * Runs a write that a unique index guards and answers the duplicate the index refuses (the only
+ * check, or a race that slipped past the service's own): `onDuplicate` gives either the refusal to
+ * throw (`() => taken('name')`, a 422) or a value to return instead. With `onMissingReference`, a
+ * foreign key refusal (a row the write names went away since it was read) is thrown as what it
+ * gives, usually `notFound()`. Any other error passes on unchanged.
+ */
+export async function whenDuplicate<T>(
+  write: () => Promise<T>,
+  onDuplicate: (err: QueryFailedError) => DomainError | T,
+  onMissingReference?: () => DomainError,
+): Promise<T> {
+  try {
+    return await write();
+  } catch (err) {
+    if (isUniqueViolation(err)) {
+      const answer = onDuplicate(err as QueryFailedError);
+      if (answer instanceof DomainError) throw answer;
+      return answer;
+    }
+    if (onMissingReference && isForeignKeyViolation(err)) throw onMissingReference();
+    throw err;
+  }
 }
 
 /**

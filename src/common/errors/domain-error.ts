@@ -75,6 +75,11 @@ export function invalidAttribute(field: string, message: string): DomainError {
   ]);
 }
 
+/** The 422 of a natural key already in use: `taken('name')` → "Name has already been taken". */
+export function taken(field: string): DomainError {
+  return invalidAttribute(field, 'has already been taken');
+}
+
 /** A 422 whose detail is a whole sentence, pointing wherever the caller says. */
 export function invalid(detail: string, pointer?: string): DomainError {
   return new DomainError('invalid', [{ detail, pointer }]);

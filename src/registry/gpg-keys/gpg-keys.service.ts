@@ -5,7 +5,7 @@ import { PermissionService } from '../../common/auth/permission.service';
 import { Principal } from '../../common/auth/principal';
 import { Page } from '../../common/sql/paginate';
 import { inTransaction } from '../../common/sql/transaction';
-import { isUniqueViolation } from '../../common/errors/db-errors';
+import { whenDuplicate } from '../../common/errors/db-errors';
 import { badRequest, DomainError, invalid, notFound } from '../../common/errors/domain-error';
 import { ParsedBody } from '../../common/jsonapi/body';
 import { PageParams } from '../../common/jsonapi/pagination';
@@ -63,15 +63,14 @@ export class GpgKeysService {
       createdAt: now,
       updatedAt: now,
     });
-    try {
-      await inTransaction(this.ds, async (manager) => {
-        await this.readiness.lockNamespace(manager, org.id);
-        await this.repo.insert(manager, key);
-      });
-    } catch (err) {
-      if (isUniqueViolation(err)) throw this.taken(keyId, org.name);
-      throw err;
-    }
+    await whenDuplicate(
+      () =>
+        inTransaction(this.ds, async (manager) => {
+          await this.readiness.lockNamespace(manager, org.id);
+          await this.repo.insert(manager, key);
+        }),
+      () => this.taken(keyId, org.name),
+    );
     await this.readiness.reverify(org.id, keyId);
     return { key, namespace: org.name };
   }
@@ -114,17 +113,16 @@ export class GpgKeysService {
     const to = await this.writableNamespace(p, body.attributes.namespace);
     key.organizationId = to.id;
     key.updatedAt = new Date();
-    try {
-      await inTransaction(this.ds, async (manager) => {
-        // Both namespaces, in a fixed order so two opposite moves cannot deadlock.
-        for (const id of [...new Set([from.id, to.id])].sort())
-          await this.readiness.lockNamespace(manager, id);
-        await this.repo.save(manager, key);
-      });
-    } catch (err) {
-      if (isUniqueViolation(err)) throw this.taken(key.keyId, to.name);
-      throw err;
-    }
+    await whenDuplicate(
+      () =>
+        inTransaction(this.ds, async (manager) => {
+          // Both namespaces, in a fixed order so two opposite moves cannot deadlock.
+          for (const id of [...new Set([from.id, to.id])].sort())
+            await this.readiness.lockNamespace(manager, id);
+          await this.repo.save(manager, key);
+        }),
+      () => this.taken(key.keyId, to.name),
+    );
     if (from.id !== to.id) {
       await this.readiness.reverify(from.id, key.keyId);
       await this.readiness.reverify(to.id, key.keyId);

@@ -3,8 +3,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Principal } from '../../common/auth/principal';
 import { Clock } from '../../common/clock';
-import { isUniqueViolation } from '../../common/errors/db-errors';
-import { invalidAttribute, notFound } from '../../common/errors/domain-error';
+import { whenDuplicate } from '../../common/errors/db-errors';
+import { notFound, taken } from '../../common/errors/domain-error';
 import { newId } from '../../common/ids';
 import { ParsedBody } from '../../common/jsonapi/body';
 import { ResourceObject } from '../../common/jsonapi/document';
@@ -74,15 +74,14 @@ export class ModuleVersionsService {
       createdAt: now,
       updatedAt: now,
     });
-    try {
-      await inTransaction(this.ds, async (manager) => {
-        if (!(await this.modulesRepo.lock(manager, ctx.module.id))) throw notFound();
-        await this.repo.insert(manager, version);
-      });
-    } catch (err) {
-      if (isUniqueViolation(err)) throw invalidAttribute('version', 'has already been taken');
-      throw err;
-    }
+    await whenDuplicate(
+      () =>
+        inTransaction(this.ds, async (manager) => {
+          if (!(await this.modulesRepo.lock(manager, ctx.module.id))) throw notFound();
+          await this.repo.insert(manager, version);
+        }),
+      () => taken('version'),
+    );
     return { ...ctx, version };
   }
 

@@ -3,8 +3,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { PermissionService } from '../../common/auth/permission.service';
 import { OrganizationFlag, Principal } from '../../common/auth/principal';
-import { isUniqueViolation } from '../../common/errors/db-errors';
-import { badRequest, forbidden, invalidAttribute, notFound } from '../../common/errors/domain-error';
+import { whenDuplicate } from '../../common/errors/db-errors';
+import { badRequest, forbidden, invalidAttribute, notFound, taken } from '../../common/errors/domain-error';
 import { newId } from '../../common/ids';
 import { ParsedBody } from '../../common/jsonapi/body';
 import { PageParams } from '../../common/jsonapi/pagination';
@@ -179,12 +179,10 @@ export class RegistryModulesService {
       createdAt: now,
       updatedAt: now,
     });
-    try {
-      await inOneStatement(this.ds, (manager) => this.repo.insert(manager, module));
-    } catch (err) {
-      if (isUniqueViolation(err)) throw invalidAttribute('name', 'has already been taken');
-      throw err;
-    }
+    await whenDuplicate(
+      () => inOneStatement(this.ds, (manager) => this.repo.insert(manager, module)),
+      () => taken('name'),
+    );
     return { organization, module, canManage: true, versions: [] };
   }
 

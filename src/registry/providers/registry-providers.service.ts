@@ -5,8 +5,8 @@ import { PermissionService } from '../../common/auth/permission.service';
 import { Principal } from '../../common/auth/principal';
 import { Page } from '../../common/sql/paginate';
 import { inOneStatement, inTransaction } from '../../common/sql/transaction';
-import { isUniqueViolation } from '../../common/errors/db-errors';
-import { badRequest, forbidden, invalidAttribute, notFound } from '../../common/errors/domain-error';
+import { whenDuplicate } from '../../common/errors/db-errors';
+import { badRequest, forbidden, invalidAttribute, notFound, taken } from '../../common/errors/domain-error';
 import { ParsedBody } from '../../common/jsonapi/body';
 import { PageParams } from '../../common/jsonapi/pagination';
 import { newId } from '../../common/ids';
@@ -158,12 +158,10 @@ export class RegistryProvidersService {
       createdAt: now,
       updatedAt: now,
     });
-    try {
-      await inOneStatement(this.ds, (manager) => this.repo.insert(manager, provider));
-    } catch (err) {
-      if (isUniqueViolation(err)) throw invalidAttribute('name', 'has already been taken');
-      throw err;
-    }
+    await whenDuplicate(
+      () => inOneStatement(this.ds, (manager) => this.repo.insert(manager, provider)),
+      () => taken('name'),
+    );
     return { ...(await this.context(p, organization, provider)), versions: [] };
   }
 

@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { Principal } from '../../common/auth/principal';
 import { Page } from '../../common/sql/paginate';
 import { inTransaction } from '../../common/sql/transaction';
-import { isForeignKeyViolation, isUniqueViolation } from '../../common/errors/db-errors';
+import { whenDuplicate } from '../../common/errors/db-errors';
 import { invalid, notFound } from '../../common/errors/domain-error';
 import { ParsedBody } from '../../common/jsonapi/body';
 import { ResourceObject } from '../../common/jsonapi/document';
@@ -89,18 +89,15 @@ export class ProviderPlatformsService {
       createdAt: now,
       updatedAt: now,
     });
-    try {
-      await inTransaction(this.ds, (manager) => this.repo.insert(manager, platform));
-    } catch (err) {
-      if (isUniqueViolation(err)) {
-        throw invalid(
+    await whenDuplicate(
+      () => inTransaction(this.ds, (manager) => this.repo.insert(manager, platform)),
+      () =>
+        invalid(
           `A platform for ${attrs.os}/${attrs.arch} already exists for this version`,
           '/data/attributes/os',
-        );
-      }
-      if (isForeignKeyViolation(err)) throw notFound();
-      throw err;
-    }
+        ),
+      () => notFound(),
+    );
     return { ctx, platform };
   }
 

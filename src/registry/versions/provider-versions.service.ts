@@ -4,8 +4,8 @@ import { DataSource } from 'typeorm';
 import { Principal } from '../../common/auth/principal';
 import { Page } from '../../common/sql/paginate';
 import { inTransaction } from '../../common/sql/transaction';
-import { isUniqueViolation } from '../../common/errors/db-errors';
-import { invalidAttribute, notFound } from '../../common/errors/domain-error';
+import { whenDuplicate } from '../../common/errors/db-errors';
+import { notFound, taken } from '../../common/errors/domain-error';
 import { ParsedBody } from '../../common/jsonapi/body';
 import { ResourceObject } from '../../common/jsonapi/document';
 import { PageParams } from '../../common/jsonapi/pagination';
@@ -103,12 +103,10 @@ export class ProviderVersionsService {
       createdAt: now,
       updatedAt: now,
     });
-    try {
-      await inTransaction(this.ds, (manager) => this.repo.insert(manager, version));
-    } catch (err) {
-      if (isUniqueViolation(err)) throw invalidAttribute('version', 'has already been taken');
-      throw err;
-    }
+    await whenDuplicate(
+      () => inTransaction(this.ds, (manager) => this.repo.insert(manager, version)),
+      () => taken('version'),
+    );
     return { ...ctx, version };
   }
 

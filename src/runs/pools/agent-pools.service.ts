@@ -5,8 +5,8 @@ import { PermissionService } from '../../common/auth/permission.service';
 import { Principal } from '../../common/auth/principal';
 import { Page } from '../../common/sql/paginate';
 import { inTransaction, lockRow } from '../../common/sql/transaction';
-import { isUniqueViolation } from '../../common/errors/db-errors';
-import { invalid, invalidAttribute, notFound } from '../../common/errors/domain-error';
+import { whenDuplicate } from '../../common/errors/db-errors';
+import { invalid, notFound, taken } from '../../common/errors/domain-error';
 import { ParsedBody } from '../../common/jsonapi/body';
 import { ResourceObject } from '../../common/jsonapi/document';
 import { PageParams } from '../../common/jsonapi/pagination';
@@ -125,12 +125,10 @@ export class AgentPoolsService implements OnModuleInit {
       updatedAt: now,
     });
     // A new pool has no row to lock and no workspace using it yet: inserting it is all there is.
-    try {
-      await inTransaction(this.ds, (manager) => this.repo.insert(manager, pool, allowed ?? []));
-    } catch (err) {
-      if (isUniqueViolation(err)) throw invalidAttribute('name', 'has already been taken');
-      throw err;
-    }
+    await whenDuplicate(
+      () => inTransaction(this.ds, (manager) => this.repo.insert(manager, pool, allowed ?? [])),
+      () => taken('name'),
+    );
     return this.view(pool, org.name);
   }
 
@@ -243,20 +241,25 @@ export class AgentPoolsService implements OnModuleInit {
   private async saveUnique(pool: AgentPoolEntity, allowed: string[] | undefined): Promise<void> {
     let cut: string[];
     try {
-      cut = await inTransaction(this.ds, async (manager) => {
-        await lockRow(manager, AgentPoolEntity, pool.id);
-        await this.repo.save(manager, pool);
-        if (allowed) await this.repo.replaceAllowedWorkspaces(manager, pool.id, allowed);
-        if (pool.organizationScoped) return [];
-        const using = (await this.workspaces.idsByAgentPool([pool.id], manager)).get(pool.id) ?? [];
-        const stillAllowed = new Set((await this.repo.allowedWorkspaceIds([pool.id], manager)).get(pool.id));
-        const dropped = using.filter((id) => !stillAllowed.has(id));
-        // Nothing is kept when a workspace would be cut off: the transaction rolls back.
-        if (dropped.length) throw new WorkspacesCutOff(dropped);
-        return [];
-      });
+      cut = await whenDuplicate(
+        () =>
+          inTransaction(this.ds, async (manager) => {
+            await lockRow(manager, AgentPoolEntity, pool.id);
+            await this.repo.save(manager, pool);
+            if (allowed) await this.repo.replaceAllowedWorkspaces(manager, pool.id, allowed);
+            if (pool.organizationScoped) return [];
+            const using = (await this.workspaces.idsByAgentPool([pool.id], manager)).get(pool.id) ?? [];
+            const stillAllowed = new Set(
+              (await this.repo.allowedWorkspaceIds([pool.id], manager)).get(pool.id),
+            );
+            const dropped = using.filter((id) => !stillAllowed.has(id));
+            // Nothing is kept when a workspace would be cut off: the transaction rolls back.
+            if (dropped.length) throw new WorkspacesCutOff(dropped);
+            return [];
+          }),
+        () => taken('name'),
+      );
     } catch (err) {
-      if (isUniqueViolation(err)) throw invalidAttribute('name', 'has already been taken');
       if (!(err instanceof WorkspacesCutOff)) throw err;
       cut = err.workspaceIds;
     }
