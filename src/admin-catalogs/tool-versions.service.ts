@@ -164,7 +164,7 @@ export class ToolVersionsService {
     violations: Violations,
   ): Promise<void> {
     const other = await this.repo.findByVersion(manager, entry.catalog, entry.version);
-    if (other && other.id !== entry.id) violations.attribute('version', 'has already been taken');
+    if (other && other.id !== entry.id) violations.taken('version');
   }
 
   private async saveUnique(

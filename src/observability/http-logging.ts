@@ -22,12 +22,25 @@ export function idOf(req: IncomingMessage): string | undefined {
   return (req as IncomingMessage & { id?: string }).id;
 }
 
+const ERROR_CODE = Symbol('errorCode');
+
+/** Notes which refusal a response answers with (`NAME_TAKEN`), for its log line. */
+export function noteErrorCode(res: ServerResponse, code: string): void {
+  (res as ServerResponse & { [ERROR_CODE]?: string })[ERROR_CODE] = code;
+}
+
+/** The refusal `noteErrorCode` noted on a response, if any. */
+export function errorCodeOf(res: ServerResponse): string | undefined {
+  return (res as ServerResponse & { [ERROR_CODE]?: string })[ERROR_CODE];
+}
+
 /**
  * The process's pino logger and its access-log middleware. configureApp mounts the middleware
  * first of all, so every response (a body-parser 400 or an early 429 too) carries a request id and
  * gets one log line when it ends: `request completed` at info, `request errored` at error for a
- * 5xx, `request aborted` at warn when the client went away first. Nothing is built per request
- * beyond the id unless the line is actually written.
+ * 5xx, `request aborted` at warn when the client went away first; a coded refusal (`NAME_TAKEN`)
+ * adds its `errorCode`. Nothing is built per request beyond the id unless the line is actually
+ * written.
  */
 @Injectable()
 export class HttpLogging {
@@ -49,10 +62,11 @@ export class HttpLogging {
           ? ['error', 'request errored']
           : ['info', 'request completed'];
       if (!this.logger.isLevelEnabled(level)) return;
+      const errorCode = errorCodeOf(res);
       this.logger[level](
         {
           req: { id, method: req.method, url: req.originalUrl },
-          res: { statusCode: status },
+          res: errorCode ? { statusCode: status, errorCode } : { statusCode: status },
           responseTime: Math.round(performance.now() - started),
         },
         msg,

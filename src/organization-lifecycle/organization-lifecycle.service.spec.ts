@@ -179,6 +179,7 @@ describe(OrganizationLifecycleService.name, () => {
         sut.create(ann, body<CreateOrganizationAttributes>({ name: 'acme', email: 'a@acme.example' })),
       ).rejects.toMatchObject({
         kind: 'invalid',
+        code: 'NAME_TAKEN',
         items: [{ detail: 'Name has already been taken', pointer: '/data/attributes/name' }],
       });
     });

@@ -136,7 +136,7 @@ export class PolicySetVersionsService implements OnModuleInit {
         ? this.leases.take(m, { purpose: VERSION_UPLOAD_PURPOSE, resourceId: id, blobKey: key })
         : null;
     });
-    if (!lease) throw conflict('This upload link has already been used');
+    if (!lease) throw conflict('This upload link has already been used', 'UPLOAD_LINK_USED');
     let stored: StoredBlob;
     let inspection: ArchiveInspection;
     try {

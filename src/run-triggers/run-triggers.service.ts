@@ -159,7 +159,8 @@ export class RunTriggersService {
       }
     };
     const violations = new Violations();
-    for (const f of failures) violations.add(detail(f), SOURCEABLE);
+    for (const f of failures)
+      violations.add(detail(f), SOURCEABLE, f.rule === 'duplicate' ? 'RUN_TRIGGER_TAKEN' : undefined);
     violations.throwIfAny();
   }
 }

@@ -151,7 +151,7 @@ export class ConfigurationVersionsService implements OnModuleInit {
   private async receive(id: string, body: Readable): Promise<void> {
     const cv = await this.repo.findById(id);
     if (!cv) throw notFound();
-    if (cv.status !== 'pending') throw conflict('This upload link has already been used');
+    if (cv.status !== 'pending') throw conflict('This upload link has already been used', 'UPLOAD_LINK_USED');
     const [workspace] = await this.workspaces.findByIds([cv.workspaceId]);
     if (!workspace) throw notFound();
     const key = `${configurationBlobPrefix(cv.workspaceId)}${cv.id}-${randomBase62(8)}.tar.gz`;
@@ -179,7 +179,7 @@ export class ConfigurationVersionsService implements OnModuleInit {
       return true;
     });
     if (!inspection.ok || !recorded) await this.blobs.delete(key);
-    if (!recorded) throw conflict('This upload link has already been used');
+    if (!recorded) throw conflict('This upload link has already been used', 'UPLOAD_LINK_USED');
     if (!inspection.ok) throw invalid(`The archive was refused: ${inspection.reason}`);
   }
 

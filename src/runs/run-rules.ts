@@ -1,4 +1,5 @@
 import { WORKSPACE_ACCESS_LEVELS, WorkspaceAccessLevel } from '../common/auth/principal';
+import type { ErrorCode } from '../common/errors/domain-error';
 
 /** The real service's run statuses that Plinth's control plane uses. */
 export const RUN_STATUSES = [
@@ -245,6 +246,14 @@ export function levelAllows(level: WorkspaceAccessLevel | null, needed: Workspac
 }
 
 /** Why an action is refused in the run's current state (the 409's detail). */
+/** The code of each action's refusal (`conflict(refusal(…), REFUSAL_CODES[action])`). */
+export const REFUSAL_CODES: Record<RunAction, ErrorCode> = {
+  apply: 'RUN_NOT_CONFIRMABLE',
+  discard: 'RUN_NOT_DISCARDABLE',
+  cancel: 'RUN_NOT_CANCELABLE',
+  'force-cancel': 'RUN_NOT_FORCE_CANCELABLE',
+};
+
 export function refusal(action: RunAction, status: RunStatus): string {
   switch (action) {
     case 'apply':

@@ -27,6 +27,7 @@ import {
   FORCE_CANCEL_COOL_OFF_MS,
   RunAction,
   refusal,
+  REFUSAL_CODES,
   RunStatus,
 } from './run-rules';
 import { RunsRepository } from './runs.repository';
@@ -212,7 +213,7 @@ export class RunsService {
           return this.queue.end(manager, run, 'force_canceled', {}, by);
       }
     });
-    if (!done) throw conflict(refusal(action, found.status));
+    if (!done) throw conflict(refusal(action, found.status), REFUSAL_CODES[action]);
   }
 
   /** Needs `write`; 409 when the workspace is locked already. */
@@ -221,7 +222,7 @@ export class RunsService {
     const locked = await inTransaction(this.ds, (manager) =>
       this.workspaces.lockFor(manager, ws.id, principalResource(p)),
     );
-    if (!locked) throw conflict('The workspace is already locked');
+    if (!locked) throw conflict('The workspace is already locked', 'WORKSPACE_ALREADY_LOCKED');
   }
 
   /**
@@ -230,17 +231,20 @@ export class RunsService {
    */
   async unlock(p: Principal, workspaceId: string): Promise<void> {
     const ws = await this.workspaces.requireAccess(p, workspaceId, 'write');
-    if (!ws.locked) throw conflict('The workspace is already unlocked');
+    if (!ws.locked) throw conflict('The workspace is already unlocked', 'WORKSPACE_NOT_LOCKED');
     const holder = principalResource(p);
     if (ws.lockedByType !== holder.type || ws.lockedById !== holder.id) {
-      throw conflict(`The workspace is locked by ${LOCK_HOLDER_NAMES[ws.lockedByType ?? 'users']}`);
+      throw conflict(
+        `The workspace is locked by ${LOCK_HOLDER_NAMES[ws.lockedByType ?? 'users']}`,
+        'WORKSPACE_LOCKED_BY_ANOTHER',
+      );
     }
     const unlocked = await inTransaction(this.ds, async (manager) => {
       if (!(await this.workspaces.unlock(manager, ws.id))) return false;
       await this.queue.advance(manager, ws.id);
       return true;
     });
-    if (!unlocked) throw conflict('The workspace is already unlocked');
+    if (!unlocked) throw conflict('The workspace is already unlocked', 'WORKSPACE_NOT_LOCKED');
   }
 
   /**
@@ -254,7 +258,7 @@ export class RunsService {
       await this.queue.advance(manager, ws.id);
       return true;
     });
-    if (!unlocked) throw conflict('The workspace is already unlocked');
+    if (!unlocked) throw conflict('The workspace is already unlocked', 'WORKSPACE_NOT_LOCKED');
   }
 }
 

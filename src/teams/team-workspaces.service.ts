@@ -71,7 +71,8 @@ export class TeamWorkspacesService {
     });
     const saved = await whenDuplicate(
       () => inTransaction(this.ds, (m) => this.repo.saveTeamWorkspace(m, tw)),
-      () => invalid('Team already has access to this workspace', '/data/relationships/team'),
+      () =>
+        invalid('Team already has access to this workspace', '/data/relationships/team', 'TEAM_ACCESS_TAKEN'),
     );
     // Lists scoped to the team's workspaces changed.
     this.workspaces.forgetListPositions();

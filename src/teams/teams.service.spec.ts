@@ -135,7 +135,10 @@ describe(TeamsService.name, () => {
       await expect(
         sut.create(ann, 'acme', body<CreateTeamAttributes>({ name: 'owners' })),
       ).rejects.toMatchObject({
-        items: [{ detail: 'Name has already been taken', pointer: '/data/attributes/name' }],
+        code: 'NAME_TAKEN',
+        items: [
+          { detail: 'Name has already been taken', pointer: '/data/attributes/name', code: 'NAME_TAKEN' },
+        ],
       });
       repo.saveTeam!.mockRejectedValue(
         new QueryFailedError(
@@ -147,7 +150,10 @@ describe(TeamsService.name, () => {
       await expect(
         sut.create(ann, 'acme', body<CreateTeamAttributes>({ name: 'devs' })),
       ).rejects.toMatchObject({
-        items: [{ detail: 'Name has already been taken', pointer: '/data/attributes/name' }],
+        code: 'NAME_TAKEN',
+        items: [
+          { detail: 'Name has already been taken', pointer: '/data/attributes/name', code: 'NAME_TAKEN' },
+        ],
       });
     });
 

@@ -140,7 +140,7 @@ export class TeamsService {
     const org = await this.organizations.requireVisible(p, orgName);
     await this.permissions.requireOwner(p, org.id);
     const attrs = body.attributes;
-    if (attrs.name === OWNERS_TEAM) throw invalidAttribute('name', 'has already been taken');
+    if (attrs.name === OWNERS_TEAM) throw taken('name');
     const now = new Date();
     const team = Object.assign(new TeamEntity(), {
       id: newId('team'),
@@ -174,8 +174,7 @@ export class TeamsService {
     if (team.isOwners && attrs['organization-access']) {
       throw invalidAttribute('organization-access', 'of the owners team cannot change');
     }
-    if (!team.isOwners && attrs.name === OWNERS_TEAM)
-      throw invalidAttribute('name', 'has already been taken');
+    if (!team.isOwners && attrs.name === OWNERS_TEAM) throw taken('name');
     if (attrs.name !== undefined) team.name = attrs.name;
     if (attrs.visibility !== undefined) team.visibility = attrs.visibility;
     this.applyAccess(team, attrs['organization-access']);

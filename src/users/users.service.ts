@@ -74,7 +74,8 @@ export class UsersService {
     });
     return whenDuplicate(
       () => this.repo.insert(manager, user),
-      () => invalid('Username or email has already been taken', '/data/attributes/username'),
+      () =>
+        invalid('Username or email has already been taken', '/data/attributes/username', 'USERNAME_TAKEN'),
     );
   }
 

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { Principal } from '../common/auth/principal';
 import { whenDuplicate } from '../common/errors/db-errors';
-import { invalid, invalidAttribute, notFound, Violations, taken } from '../common/errors/domain-error';
+import { invalid, notFound, Violations, taken } from '../common/errors/domain-error';
 import { newId } from '../common/ids';
 import { ParsedBody, validateAttributes } from '../common/jsonapi/body';
 import { ResourceIdentifier, ResourceObject } from '../common/jsonapi/document';
@@ -331,7 +331,7 @@ export class VariableSetsService {
     const seen = new Set<string>();
     for (const v of drafted) {
       const id = `${v.category}\u0000${v.key}`;
-      if (seen.has(id)) throw invalidAttribute('key', 'has already been taken');
+      if (seen.has(id)) throw taken('key');
       seen.add(id);
     }
     return drafted;
@@ -340,7 +340,7 @@ export class VariableSetsService {
   /** Names are unique in an organization ignoring case, on every database (MySQL's collation would, SQLite's not). */
   private async checkName(manager: EntityManager, set: VariableSetEntity): Promise<void> {
     if (await this.repo.nameTaken(manager, set.organizationId, set.name, set.id)) {
-      throw invalidAttribute('name', 'has already been taken');
+      throw taken('name');
     }
   }
 

@@ -154,6 +154,20 @@ describe('the run control plane, through its services', () => {
       expect(await readRun(app, run.id)).toEqual(before);
     });
 
+    it('refuses to confirm, discard or force-cancel a queued run, each with its own code', async () => {
+      const seeded = await seedWorkspace(app);
+      const run = await queueRun(app, seeded);
+      await expect(runs.act(ADMIN, run.id, 'apply')).rejects.toMatchObject({
+        kind: 'conflict',
+        code: 'RUN_NOT_CONFIRMABLE',
+      });
+      await expect(runs.act(ADMIN, run.id, 'discard')).rejects.toMatchObject({ code: 'RUN_NOT_DISCARDABLE' });
+      await expect(runs.act(ADMIN, run.id, 'force-cancel')).rejects.toMatchObject({
+        code: 'RUN_NOT_FORCE_CANCELABLE',
+      });
+      expect((await readRun(app, run.id)).status).toBe(run.status);
+    });
+
     it('lets only one of two racing moves from the same status land', async () => {
       const seeded = await seedWorkspace(app);
       const run = await queueRun(app, seeded);

@@ -59,6 +59,7 @@ describe('whenDuplicate', () => {
     const refused = await whenDuplicate(failingWith(failure()), () => taken('name')).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(DomainError);
     expect((refused as DomainError).kind).toBe('invalid');
+    expect((refused as DomainError).code).toBe('NAME_TAKEN');
     expect((refused as DomainError).items).toEqual([
       expect.objectContaining({ detail: 'Name has already been taken', pointer: '/data/attributes/name' }),
     ]);

@@ -17,8 +17,37 @@ export type ErrorKind =
   | 'rate-limited'
   | 'unavailable';
 
+/** The natural keys a unique index guards, each refused with its own code (`NAME_TAKEN`, …). */
+export type TakenField = 'name' | 'key' | 'version' | 'description';
+
+/**
+ * A refusal a program may want to tell apart from others of the same status, in words it can
+ * branch on and an operator can search the logs for: the JSON:API error object's `code` and the
+ * request's log line. Only refusals named here carry one; every other error is told by its status.
+ */
+export type ErrorCode =
+  | `${Uppercase<TakenField>}_TAKEN`
+  | 'USERNAME_TAKEN'
+  | 'TEAM_ACCESS_TAKEN'
+  | 'PLATFORM_TAKEN'
+  | 'GPG_KEY_TAKEN'
+  | 'RUN_TRIGGER_TAKEN'
+  | 'RUN_NOT_CONFIRMABLE'
+  | 'RUN_NOT_DISCARDABLE'
+  | 'RUN_NOT_CANCELABLE'
+  | 'RUN_NOT_FORCE_CANCELABLE'
+  | 'WORKSPACE_ALREADY_LOCKED'
+  | 'WORKSPACE_NOT_LOCKED'
+  | 'WORKSPACE_LOCKED_BY_ANOTHER'
+  | 'UPLOAD_LINK_USED'
+  | 'SHASUMS_ALREADY_UPLOADED'
+  | 'SHASUMS_SIGNATURE_ALREADY_UPLOADED'
+  | 'BINARY_ALREADY_UPLOADED';
+
 export interface ErrorItem {
   detail?: string;
+  /** Which refusal this is, when it is one a client may tell apart (`NAME_TAKEN`). */
+  code?: ErrorCode;
   /** JSON pointer into the request document, e.g. `/data/attributes/name`. */
   pointer?: string;
   /** Name of the query parameter at fault, e.g. `include`. */
@@ -34,6 +63,11 @@ export class DomainError extends Error {
   ) {
     super(items.map((i) => i.detail).join('; ') || kind);
     this.name = 'DomainError';
+  }
+
+  /** The first coded refusal among the items, for the log line; undefined when none has a code. */
+  get code(): ErrorCode | undefined {
+    return this.items.find((i) => i.code)?.code;
   }
 }
 
@@ -64,25 +98,29 @@ export function badRequest(detail: string, parameter?: string): DomainError {
   return new DomainError('bad-request', [{ detail, parameter }]);
 }
 
-export function conflict(detail: string): DomainError {
-  return new DomainError('conflict', [{ detail }]);
+export function conflict(detail: string, code?: ErrorCode): DomainError {
+  return new DomainError('conflict', [{ detail, code }]);
 }
 
 /** A 422 about one attribute: `invalidAttribute('name', 'has already been taken')` → "Name has already been taken". */
-export function invalidAttribute(field: string, message: string): DomainError {
+export function invalidAttribute(field: string, message: string, code?: ErrorCode): DomainError {
   return new DomainError('invalid', [
-    { detail: `${humanize(field)} ${message}`, pointer: attributePointer(field) },
+    { detail: `${humanize(field)} ${message}`, pointer: attributePointer(field), code },
   ]);
 }
 
-/** The 422 of a natural key already in use: `taken('name')` → "Name has already been taken". */
-export function taken(field: string): DomainError {
-  return invalidAttribute(field, 'has already been taken');
+/** The 422 of a natural key already in use: `taken('name')` → "Name has already been taken", `NAME_TAKEN`. */
+export function taken(field: TakenField): DomainError {
+  return invalidAttribute(field, 'has already been taken', takenCode(field));
+}
+
+export function takenCode(field: TakenField): ErrorCode {
+  return `${field.toUpperCase() as Uppercase<TakenField>}_TAKEN`;
 }
 
 /** A 422 whose detail is a whole sentence, pointing wherever the caller says. */
-export function invalid(detail: string, pointer?: string): DomainError {
-  return new DomainError('invalid', [{ detail, pointer }]);
+export function invalid(detail: string, pointer?: string, code?: ErrorCode): DomainError {
+  return new DomainError('invalid', [{ detail, pointer, code }]);
 }
 
 /**
@@ -93,13 +131,18 @@ export function invalid(detail: string, pointer?: string): DomainError {
 export class Violations {
   private readonly items: ErrorItem[] = [];
 
-  attribute(field: string, message: string): this {
-    this.items.push({ detail: `${humanize(field)} ${message}`, pointer: attributePointer(field) });
+  attribute(field: string, message: string, code?: ErrorCode): this {
+    this.items.push({ detail: `${humanize(field)} ${message}`, pointer: attributePointer(field), code });
     return this;
   }
 
-  add(detail: string, pointer?: string): this {
-    this.items.push({ detail, pointer });
+  /** "<Field> has already been taken", coded as `taken(field)` is. */
+  taken(field: TakenField): this {
+    return this.attribute(field, 'has already been taken', takenCode(field));
+  }
+
+  add(detail: string, pointer?: string, code?: ErrorCode): this {
+    this.items.push({ detail, pointer, code });
     return this;
   }
 

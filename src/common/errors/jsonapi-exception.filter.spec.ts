@@ -7,7 +7,8 @@ import {
   ServiceUnavailableException,
 } from '@nestjs/common';
 import { QueryFailedError } from 'typeorm';
-import { DomainError, invalidAttribute } from './domain-error';
+import { errorCodeOf } from '../../observability/http-logging';
+import { conflict, DomainError, invalidAttribute, taken } from './domain-error';
 import { JsonApiExceptionFilter } from './jsonapi-exception.filter';
 
 interface Sent {
@@ -81,6 +82,18 @@ describe(JsonApiExceptionFilter.name, () => {
         },
       ],
     });
+  });
+
+  it("notes a coded refusal's code for the request's log line", () => {
+    const h = harness();
+    sut.catch(taken('name'), h.host);
+    expect(errorCodeOf(h.res as never)).toBe('NAME_TAKEN');
+    const other = harness();
+    sut.catch(conflict('The workspace is already locked', 'WORKSPACE_ALREADY_LOCKED'), other.host);
+    expect(errorCodeOf(other.res as never)).toBe('WORKSPACE_ALREADY_LOCKED');
+    const uncoded = harness();
+    sut.catch(invalidAttribute('name', 'is too long'), uncoded.host);
+    expect(errorCodeOf(uncoded.res as never)).toBeUndefined();
   });
 
   it.each([

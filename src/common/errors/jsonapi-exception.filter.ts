@@ -1,4 +1,4 @@
-import { idOf } from '../../observability/http-logging';
+import { idOf, noteErrorCode } from '../../observability/http-logging';
 import { loggableError } from '../../observability/logger';
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
@@ -143,6 +143,7 @@ export class JsonApiExceptionFilter implements ExceptionFilter {
       return;
     }
     const mapped = this.map(exception, req);
+    if (exception instanceof DomainError && exception.code) noteErrorCode(res, exception.code);
     if (res.headersSent) {
       res.end();
       return;

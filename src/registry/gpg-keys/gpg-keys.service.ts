@@ -144,6 +144,7 @@ export class GpgKeysService {
     return invalid(
       `Key id ${keyId} has already been taken in namespace ${namespace}`,
       '/data/attributes/ascii-armor',
+      'GPG_KEY_TAKEN',
     );
   }
 }

@@ -64,7 +64,7 @@ export class ModuleUploadsService implements OnModuleInit {
         ? this.leases.take(m, { purpose: PURPOSE.moduleArchiveUpload, resourceId: id, blobKey: key })
         : null;
     });
-    if (!lease) throw conflict('This upload link has already been used');
+    if (!lease) throw conflict('This upload link has already been used', 'UPLOAD_LINK_USED');
     let stored: StoredBlob;
     let inspection: ArchiveInspection;
     try {

@@ -63,7 +63,8 @@ export class RegistryUploadsService implements OnModuleInit {
 
   async receiveShasums(versionId: string, body: Readable): Promise<void> {
     const { version, organizationId } = await this.versionFor(versionId);
-    if (version.shasumsUploaded) throw conflict('SHA256SUMS has already been uploaded for this version');
+    if (version.shasumsUploaded)
+      throw conflict('SHA256SUMS has already been uploaded for this version', 'SHASUMS_ALREADY_UPLOADED');
     const key = blobKeys.shasums(version.providerId, version.id);
     const upload = { purpose: PURPOSE.shasumsUpload, resourceId: versionId, blobKey: key };
     await this.keepOrDiscard(upload, body, { maxBytes: this.config.maxShasumsBytes }, async (lease) => {
@@ -73,7 +74,8 @@ export class RegistryUploadsService implements OnModuleInit {
         await this.readiness.lockNamespace(manager, organizationId);
         const current = await this.readiness.lockVersion(manager, versionId);
         await this.release(manager, lease);
-        if (current.shasumsUploaded) throw conflict('SHA256SUMS has already been uploaded for this version');
+        if (current.shasumsUploaded)
+          throw conflict('SHA256SUMS has already been uploaded for this version', 'SHASUMS_ALREADY_UPLOADED');
         if (current.shasumsSigUploaded) {
           const signature = await this.readiness.readBlob(current.shasumsSigBlob!);
           current.signatureState = await this.readiness.checkSignature(
@@ -96,7 +98,10 @@ export class RegistryUploadsService implements OnModuleInit {
   async receiveSignature(versionId: string, body: Readable): Promise<void> {
     const { version, organizationId } = await this.versionFor(versionId);
     if (version.shasumsSigUploaded) {
-      throw conflict('The SHA256SUMS signature has already been uploaded for this version');
+      throw conflict(
+        'The SHA256SUMS signature has already been uploaded for this version',
+        'SHASUMS_SIGNATURE_ALREADY_UPLOADED',
+      );
     }
     const key = blobKeys.shasumsSig(version.providerId, version.id);
     const upload = { purpose: PURPOSE.shasumsSigUpload, resourceId: versionId, blobKey: key };
@@ -108,7 +113,10 @@ export class RegistryUploadsService implements OnModuleInit {
         const current = await this.readiness.lockVersion(manager, versionId);
         await this.release(manager, lease);
         if (current.shasumsSigUploaded) {
-          throw conflict('The SHA256SUMS signature has already been uploaded for this version');
+          throw conflict(
+            'The SHA256SUMS signature has already been uploaded for this version',
+            'SHASUMS_SIGNATURE_ALREADY_UPLOADED',
+          );
         }
         if (current.shasumsUploaded) {
           const sums = await this.readiness.readBlob(current.shasumsBlob!);
@@ -132,7 +140,7 @@ export class RegistryUploadsService implements OnModuleInit {
     const platform = await this.platforms.findById(platformId);
     if (!platform) throw notFound();
     if (platform.providerBinaryUploaded)
-      throw conflict('The binary has already been uploaded for this platform');
+      throw conflict('The binary has already been uploaded for this platform', 'BINARY_ALREADY_UPLOADED');
     const { version } = await this.versionFor(platform.versionId);
     const key = blobKeys.binary(version.providerId, version.id, platform.id);
     const upload = { purpose: PURPOSE.binaryUpload, resourceId: platformId, blobKey: key };
@@ -147,7 +155,7 @@ export class RegistryUploadsService implements OnModuleInit {
         if (!target) throw notFound();
         await this.release(manager, lease);
         if (target.providerBinaryUploaded) {
-          throw conflict('The binary has already been uploaded for this platform');
+          throw conflict('The binary has already been uploaded for this platform', 'BINARY_ALREADY_UPLOADED');
         }
         target.providerBinaryUploaded = true;
         target.binaryBlob = key;

@@ -95,6 +95,7 @@ export class ProviderPlatformsService {
         invalid(
           `A platform for ${attrs.os}/${attrs.arch} already exists for this version`,
           '/data/attributes/os',
+          'PLATFORM_TAKEN',
         ),
       () => notFound(),
     );
