@@ -15,6 +15,13 @@ export interface RunTrafficOptions {
   origin: string;
   /** Executors, each with a pool and a workspace of its own in an organization of their own. */
   executors: number;
+  /**
+   * Runs started per second by all executors together, evenly spaced (an executor late on the
+   * schedule starts its next at once); unset: each starts its next as soon as its last is applied.
+   * Paced executors wait on their claims (`?wait=`), as the reference executor does, so a run is
+   * the same five requests each time.
+   */
+  runRate?: number;
 }
 
 interface Executor {
@@ -98,12 +105,33 @@ async function setUp(
   return { org, executors };
 }
 
+/** Seconds a paced executor's claim may wait for its job. */
+const CLAIM_WAIT_SECONDS = 5;
+
 /** Executors running runs end to end, each one run at a time, until stopped. */
-function executorLoad(origin: string, userToken: string, agent: Agent, executors: Executor[]): SideLoad {
+function executorLoad(
+  origin: string,
+  userToken: string,
+  agent: Agent,
+  executors: Executor[],
+  runRate?: number,
+): SideLoad {
   const url = new URL(origin);
   let stopped = false;
   let loops: Promise<void>[] = [];
-  const counted = { requests: 0, errors: 0 };
+  const counted = { requests: 0, errors: 0, units: 0 };
+  const claimPath = runRate
+    ? `/api/v2/agent/jobs/claim?wait=${CLAIM_WAIT_SECONDS}`
+    : '/api/v2/agent/jobs/claim';
+  // The schedule of run starts when paced: run n starts at `started + n / runRate` seconds.
+  let started = 0;
+  let scheduled = 0;
+  const untilDue = async () => {
+    if (!runRate) return;
+    const due = started + (scheduled++ * 1000) / runRate;
+    const wait = due - performance.now();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+  };
   const send = async (
     path: string,
     secret: string,
@@ -118,6 +146,8 @@ function executorLoad(origin: string, userToken: string, agent: Agent, executors
   };
   const runRuns = async (e: Executor) => {
     while (!stopped) {
+      await untilDue();
+      if (stopped) return;
       const run = JSON.stringify({
         data: {
           type: 'runs',
@@ -136,7 +166,7 @@ function executorLoad(origin: string, userToken: string, agent: Agent, executors
         continue;
       }
       for (let applied = false; !applied && !stopped;) {
-        const claim = await send('/api/v2/agent/jobs/claim', e.secret, e.agentId, '{}', [200, 204]);
+        const claim = await send(claimPath, e.secret, e.agentId, '{}', [200, 204]);
         if (claim.status !== 200) {
           await new Promise((r) => setTimeout(r, 20));
           continue;
@@ -145,12 +175,15 @@ function executorLoad(origin: string, userToken: string, agent: Agent, executors
         const report = { status: 'finished', 'has-changes': true, 'resource-additions': 1 };
         await send(`/api/v2/agent/jobs/${job.id}/finish`, e.secret, e.agentId, JSON.stringify(report), [204]);
         applied = job.kind === 'apply';
+        if (applied) counted.units++;
       }
     }
   };
   return {
     start: () => {
       stopped = false;
+      started = performance.now();
+      scheduled = 0;
       loops = executors.map(runRuns);
       return Promise.resolve();
     },
@@ -162,30 +195,45 @@ function executorLoad(origin: string, userToken: string, agent: Agent, executors
   };
 }
 
+/** The quiet twin's name (a constant: `name: '…'` reads as a scenario of its own to the docs test). */
+const QUIET_READS = 'reads-in-turn';
+
+/** The reads of `runs-while-reading`: a policy set and a provider's versions, in turn. */
+function readsInTurn(seed: Seeded): Scenario['requests'] {
+  return [
+    {
+      method: 'GET',
+      path: `/api/v2/policy-sets/${seed.versionedSetId}?include=current_version,newest_version`,
+    },
+    { method: 'GET', path: `/api/registry/v1/providers/${seed.org}/${seed.providerName}/versions` },
+  ];
+}
+
 /**
  * Reads of a policy set and of a provider's versions (in turn) while `executors` executors run
- * runs in an organization of their own.
+ * runs in an organization of their own; `quiet`, the same reads with nothing beside them.
  */
 export async function runsWhileReading(
   api: Api,
   seed: Seeded,
   userToken: string,
   opts: RunTrafficOptions,
-): Promise<{ scenario: Scenario; close: () => void }> {
+): Promise<{ scenario: Scenario; quiet: Scenario; close: () => void }> {
   const agent = new Agent({ keepAlive: true, maxSockets: opts.executors * 2 });
   const { executors } = await setUp(api, agent, opts);
+  const pace = opts.runRate ? `, ${opts.runRate} runs/s in all` : '';
   const scenario: Scenario = {
     name: 'runs-while-reading',
-    title: `show policy set and provider versions in turn, while ${opts.executors} executors run runs end to end`,
+    title: `show policy set and provider versions in turn, while ${opts.executors} executors run runs end to end${pace}`,
     cls: 'mixed',
-    requests: [
-      {
-        method: 'GET',
-        path: `/api/v2/policy-sets/${seed.versionedSetId}?include=current_version,newest_version`,
-      },
-      { method: 'GET', path: `/api/registry/v1/providers/${seed.org}/${seed.providerName}/versions` },
-    ],
-    load: executorLoad(opts.origin, userToken, agent, executors),
+    requests: readsInTurn(seed),
+    load: executorLoad(opts.origin, userToken, agent, executors, opts.runRate),
   };
-  return { scenario, close: () => agent.destroy() };
+  const quiet: Scenario = {
+    name: QUIET_READS,
+    title: 'show policy set and provider versions in turn, nothing beside them',
+    cls: 'mixed',
+    requests: readsInTurn(seed),
+  };
+  return { scenario, quiet, close: () => agent.destroy() };
 }

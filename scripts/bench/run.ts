@@ -33,14 +33,17 @@
  *   BENCH_REFERENCE_ROUNDS=n  rounds of that comparison (4), each a 1/n share of BENCH_DURATION
  *   BENCH_MIXED_ROUNDS=n   rounds of each *-while-writing scenario beside its quiet read (4), likewise
  *   BENCH_WRITE_RATE=n     the writers of the *-while-writing scenarios send n requests/s in all
- *                          (default: each as soon as its last answer is in)
+ *                          (default: each as soon as its last answer is in); the verdict is judged
+ *                          at a paced rate, beside pings paced the same (the floor)
+ *   BENCH_RUN_RATE=n       the executors of runs-while-reading start n runs/s in all, judged beside
+ *                          the quiet reads and pings at the executors' request rate, in rounds
  *   BENCH_MIXED_SIDE=reads the control: beside the reads, computed reads that write nothing
  *   BENCH_MIXED_SIDE=ping  the floor: beside the reads, /api/v2/ping (no database, no credentials)
  *   RESPONSE_CACHE_MB, CACHE_TTL_MS   passed to the server (RESPONSE_CACHE_MB=0: every read does its queries)
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { cpus } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { claimWaits } from './claim-waits';
 import { Api, bootstrapAdmin, inParallel } from './http';
@@ -51,24 +54,16 @@ import { notificationBurst } from './notifications';
 import { runsWhileReading } from './run-traffic';
 import { bulkInsertWorkspaces } from './scale';
 import {
-  BesideReads,
-  CpuMeters,
-  drive,
-  DriveOptions,
-  Measured,
-  readWhileWriting,
-  Scenario,
-  scalingScenarios,
-  scenarios,
-} from './scenarios';
-import {
-  compareAnswers,
-  median,
-  REFERENCE_SCENARIOS,
-  ReferenceProcess,
-  referenceTable,
-  RoundsOf,
-} from './reference';
+  alternating,
+  besideReads,
+  measureBeside,
+  mixedSides,
+  positiveRate,
+  QUIET_OF,
+  runSides,
+} from './mixed';
+import { CpuMeters, drive, DriveOptions, Measured, Scenario, scalingScenarios, scenarios } from './scenarios';
+import { compareAnswers, REFERENCE_SCENARIOS, ReferenceProcess, referenceTable, RoundsOf } from './reference';
 import { Seeded, Seeder, seedSize } from './seed';
 import {
   BenchDatabase,
@@ -191,25 +186,37 @@ async function main(): Promise<void> {
     const mixed = (['show', 'list', 'versions'] as const).filter((r) => wanted(`${r}-while-writing`));
     const tokens = mixed.length ? await clientTokens(api, 32) : [];
     const beside = besideReads();
+    const paced = { origin: running.origin, token };
     for (const read of mixed) {
-      const busy = readWhileWriting(seed, tokens, read, beside, { origin: running.origin, token });
-      const quiet = scenarios(seed).find((s) => s.name === QUIET_OF[busy.name])!;
-      const { measured, verdict } = await measureMixed(
-        busy,
-        quiet,
-        opts,
-        meters,
-        () => running.rss(),
-        beside,
-      );
-      results.push(measured);
-      footer.push('', verdict);
+      const { name, sides } = mixedSides(seed, tokens, read, beside, paced);
+      const quiet = scenarios(seed).find((s) => s.name === QUIET_OF[name])!;
+      const { rows, verdict } = await measureBeside(name, quiet, sides, opts, meters, () => running.rss());
+      results.push(...rows);
+      footer.push('', ...verdict);
     }
     if (wanted('runs-while-reading')) {
       const executors = Number(env.BENCH_RUN_EXECUTORS ?? '8');
-      const traffic = await runsWhileReading(api, seed, token, { origin: running.origin, executors });
+      const runRate = positiveRate('BENCH_RUN_RATE');
+      const traffic = await runsWhileReading(api, seed, token, {
+        origin: running.origin,
+        executors,
+        runRate,
+      });
       try {
-        await run(traffic.scenario);
+        if (!runRate) await run(traffic.scenario);
+        else {
+          const sides = runSides(traffic.scenario, executors, paced);
+          const { rows, verdict } = await measureBeside(
+            traffic.scenario.name,
+            traffic.quiet,
+            sides,
+            opts,
+            meters,
+            () => running.rss(),
+          );
+          results.push(...rows);
+          footer.push('', ...verdict);
+        }
       } finally {
         traffic.close();
       }
@@ -471,125 +478,6 @@ async function measureReference(
   }
 }
 
-/**
- * Alternating rounds: how many (`name` in the environment, 4 by default) and the options of each,
- * a share of BENCH_DURATION (at least 2 s) after a 1 s warm-up.
- */
-function alternating(opts: DriveOptions, name: string): { rounds: number; each: DriveOptions } {
-  const rounds = Math.max(1, Number(env[name] ?? '4'));
-  return { rounds, each: { ...opts, duration: Math.max(2, Math.round(opts.duration / rounds)), warmup: 1 } };
-}
-
-/** What BENCH_MIXED_SIDE and BENCH_WRITE_RATE ask to run beside the reads of the mixed scenarios. */
-function besideReads(): BesideReads {
-  const kind = env.BENCH_MIXED_SIDE ?? 'writes';
-  if (kind !== 'writes' && kind !== 'reads' && kind !== 'ping') {
-    throw new Error(`BENCH_MIXED_SIDE: writes, reads or ping, not ${kind}`);
-  }
-  const rate = env.BENCH_WRITE_RATE ? Number(env.BENCH_WRITE_RATE) : undefined;
-  if (rate !== undefined && !(rate > 0))
-    throw new Error(`BENCH_WRITE_RATE: requests per second, not ${env.BENCH_WRITE_RATE}`);
-  return { kind, rate };
-}
-
-const SIDE_WORDS: Record<BesideReads['kind'], string> = {
-  writes: 'while writing',
-  reads: 'beside computed reads that write nothing (control)',
-  ping: 'beside pings (floor)',
-};
-
-/** The read each mixed scenario is compared with: the same read with nothing written. */
-const QUIET_OF: Record<string, string> = {
-  'show-while-writing': 'show-policy-set',
-  'list-while-writing': 'list-policy-sets',
-  'versions-while-writing': 'provider-versions',
-};
-
-/**
- * A read while writes run beside it, against the same read with nothing written, in alternating
- * rounds (BENCH_MIXED_ROUNDS, 4 by default, each a share of BENCH_DURATION): the verdict is the
- * median of the rounds' shares, so a swing of this machine's speed between the two does not
- * decide it. The table's row is the busy rounds together.
- */
-async function measureMixed(
-  busy: Scenario,
-  quiet: Scenario,
-  opts: DriveOptions,
-  meters: CpuMeters,
-  rss: () => number,
-  beside: BesideReads,
-): Promise<{ measured: Measured; verdict: string }> {
-  const { rounds, each } = alternating(opts, 'BENCH_MIXED_ROUNDS');
-  log(`→ ${busy.name}: ${busy.title}; beside ${quiet.name} in ${rounds} alternating rounds`);
-  const shares: number[] = [];
-  const sideCosts: number[] = [];
-  const busyRounds: Measured[] = [];
-  for (let r = 0; r < rounds; r++) {
-    const q = await drive(quiet, each, () => samplePeak(rss), meters);
-    const b = await drive(busy, each, () => samplePeak(rss), meters);
-    shares.push(b.rps / q.rps);
-    const cost = sideCost(q, b);
-    if (cost !== undefined) sideCosts.push(cost);
-    busyRounds.push(b);
-    log(`  round ${r + 1}: ${b.rps.toFixed(0)} req/s with requests beside, ${q.rps.toFixed(0)} req/s quiet`);
-  }
-  const share = median(shares);
-  const range = `${(Math.min(...shares) * 100).toFixed(0)}–${(Math.max(...shares) * 100).toFixed(0)} %`;
-  // The target (issue #22) is set for writers that send as fast as they are answered.
-  const what = SIDE_WORDS[beside.kind] + (beside.rate ? `, ${beside.rate} requests/s beside them` : '');
-  const judged = beside.kind === 'writes' && !beside.rate;
-  return {
-    measured: combineRounds(busyRounds),
-    verdict:
-      `${busy.name}: reads ${what} at ${(share * 100).toFixed(0)} % of ${quiet.name} with nothing beside it ` +
-      `(median of ${rounds} alternating rounds, ${range})` +
-      (judged ? ` ${share >= 0.8 ? '✓' : '✗ (≥ 80 %)'}` : '') +
-      (sideCosts.length
-        ? `; each request beside them took ${median(sideCosts).toFixed(2)} ms of server CPU ` +
-          `(${Math.min(...sideCosts).toFixed(2)}–${Math.max(...sideCosts).toFixed(2)}) beyond the reads at their quiet cost`
-        : ''),
-  };
-}
-
-/**
- * What one request beside the reads cost the server, from a quiet round and the busy round after
- * it: the busy round's server CPU less its reads at the quiet round's CPU per read, per request
- * beside them. Whatever the reads cost more while the side load runs counts to the side load, so
- * this compares side loads (a cheaper write, a dearer one) where the closed-loop share cannot: a
- * write answered sooner comes round sooner, and its share grows with its rate.
- */
-function sideCost(quiet: Measured, busy: Measured): number | undefined {
-  const side = busy.alongside?.rps ?? 0;
-  if (!(side > 0) || !(busy.rps > 0)) return undefined;
-  const busyCpuPerSecond = busy.serverCpuMs * (busy.rps + side);
-  return (busyCpuPerSecond - busy.rps * quiet.serverCpuMs) / side;
-}
-
-/** Rounds of one scenario as one row: means, the slowest p99, the errors summed. */
-function combineRounds(rounds: Measured[]): Measured {
-  const mean = (pick: (m: Measured) => number) => rounds.reduce((a, m) => a + pick(m), 0) / rounds.length;
-  const meanOrNull = (pick: (m: Measured) => number | null) =>
-    rounds.every((m) => pick(m) !== null) ? mean((m) => pick(m)!) : null;
-  const [first] = rounds;
-  return {
-    ...first,
-    rps: mean((m) => m.rps),
-    p50: median(rounds.map((m) => m.p50)),
-    p99: Math.max(...rounds.map((m) => m.p99)),
-    rssBytes: Math.max(...rounds.map((m) => m.rssBytes)),
-    errors: rounds.reduce((a, m) => a + m.errors, 0),
-    bytesPerResponse: mean((m) => m.bytesPerResponse),
-    serverCpuMs: mean((m) => m.serverCpuMs),
-    databaseCpuMs: mean((m) => m.databaseCpuMs),
-    queriesPerRequest: meanOrNull((m) => m.queriesPerRequest),
-    fromMemory: meanOrNull((m) => m.fromMemory),
-    alongside: first.alongside && {
-      rps: mean((m) => m.alongside?.rps ?? 0),
-      errors: rounds.reduce((a, m) => a + (m.alongside?.errors ?? 0), 0),
-    },
-  };
-}
-
 function printTable(
   results: Measured[],
   setup: { dialect: string; scale: number; duration: number; connections: number; workers: number },
@@ -625,7 +513,10 @@ function printTable(
     '',
     `Plinth bench — ${setup.dialect}, scale ${setup.scale}, ${setup.duration} s × ${setup.connections} connections, ` +
       `${setup.workers} worker(s), ${cpu.length} × ${cpu[0]?.model ?? 'cpu'}, node ${process.version}`,
-    `response cache: ${env.RESPONSE_CACHE_MB === '0' || env.CACHE_TTL_MS === '0' ? 'off' : 'on'}`,
+    `response cache: ${env.RESPONSE_CACHE_MB === '0' || env.CACHE_TTL_MS === '0' ? 'off' : 'on'}; ` +
+      `load average at the end: ${loadavg()
+        .map((v) => v.toFixed(1))
+        .join(', ')}`,
     '',
     '| scenario | req/s | p50 ms | p99 ms | errors | KB/resp | server RSS MB | server CPU ms/req | DB CPU ms/req | queries/req | from memory |',
     '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',

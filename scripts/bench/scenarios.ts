@@ -33,8 +33,8 @@ export interface Scenario {
 export interface SideLoad {
   start(): Promise<void>;
   stop(): Promise<void>;
-  /** Requests answered so far, and those that failed. */
-  counts(): { requests: number; errors: number };
+  /** Requests answered so far, and those that failed; `units`: bigger units done (runs), if it counts them. */
+  counts(): { requests: number; errors: number; units?: number };
 }
 
 const get = (path: string): autocannon.Request[] => [{ method: 'GET', path }];
@@ -197,6 +197,11 @@ function reservedTagKeyChurn(org: string): autocannon.Request[] {
 
 /** Connections of a `mixed` scenario that write; the others read. */
 export const WRITING_CONNECTIONS = 4;
+/**
+ * Connections a paced side load may hold at once: enough that the rate holds while the reads keep
+ * every answer waiting (50 requests/s at up to 320 ms each). The reads keep all their connections.
+ */
+export const PACED_CONNECTIONS = 16;
 
 /** The reads a `…-while-writing` scenario measures. */
 export type ReadWhileWriting = 'show' | 'list' | 'versions';
@@ -252,8 +257,9 @@ export function readWhileWriting(
   return {
     name: r.name,
     title:
-      `${r.what} as ${tokens.length} tokens in turn, while ${WRITING_CONNECTIONS} connections ` +
-      BESIDE_TITLE[beside.kind] +
+      `${r.what} as ${tokens.length} tokens in turn, while ` +
+      (beside.rate ? `up to ${PACED_CONNECTIONS}` : `${WRITING_CONNECTIONS}`) +
+      ` connections ${BESIDE_TITLE[beside.kind]}` +
       (beside.rate ? ` at ${beside.rate} requests/s in all` : ' as fast as they are answered'),
     cls: r.cls,
     requests: [
@@ -272,7 +278,7 @@ export function readWhileWriting(
             paced.origin,
             paced.token,
             beside.rate,
-            WRITING_CONNECTIONS,
+            PACED_CONNECTIONS,
             PACED_SIDE[beside.kind](seed.org),
           ),
         }
@@ -303,7 +309,7 @@ const BESIDE_TITLE: Record<BesideReads['kind'], string> = {
 const PING_PATH = '/api/v2/ping';
 
 /** The floor's pings as a paced load's requests. */
-function pacedPings(): () => PacedRequest {
+export function pacedPings(): () => PacedRequest {
   return () => ({ method: 'GET', path: PING_PATH, ok: 204 });
 }
 
@@ -377,8 +383,8 @@ export interface Measured {
   queriesPerRequest: number | null;
   /** Share of the scenario's own requests answered from the response cache (from /metrics). */
   fromMemory: number | null;
-  /** What the requests driven alongside did, for a scenario that has them. */
-  alongside?: { rps: number; errors: number };
+  /** What the requests driven alongside did, for a scenario that has them (`units`: per second). */
+  alongside?: { rps: number; errors: number; units?: number };
 }
 
 /** Reads cumulative CPU seconds of the server and of the database while a scenario runs. */
@@ -439,7 +445,11 @@ export async function drive(
   await load?.stop();
   const loadDone =
     load0 && load1
-      ? { requests: load1.requests - load0.requests, errors: load1.errors - load0.errors }
+      ? {
+          requests: load1.requests - load0.requests,
+          errors: load1.errors - load0.errors,
+          units: (load1.units ?? 0) - (load0.units ?? 0),
+        }
       : undefined;
   const ownCompleted = result['2xx'] + result.non2xx;
   const completed =
@@ -465,7 +475,11 @@ export async function drive(
         ? null
         : Math.min(1, (hits1 - hits0) / ownCompleted),
     alongside: loadDone
-      ? { rps: loadDone.requests / opts.duration, errors: loadDone.errors }
+      ? {
+          rps: loadDone.requests / opts.duration,
+          errors: loadDone.errors,
+          units: loadDone.units / opts.duration,
+        }
       : sideResult && {
           rps: sideResult.requests.average,
           errors: sideResult.non2xx + sideResult.errors + sideResult.timeouts,
