@@ -1,91 +1,206 @@
 /**
- * Reads while the audit pruner deletes: the `history` scenario's server is started again with
- * AUDIT_RETENTION_DAYS=BENCH_PRUNE_RETENTION_DAYS, a read is measured before its first prune (a
- * minute after start), then again while the prune deletes what is older, and the two are compared
- * (target: at least 80 % of the quiet rate).
+ * Reads while a retention pruner works through a backlog, in alternating rounds. The `history`
+ * scenario's server keeps reading (its retention covers the seeded year); a second server on the
+ * same database is started with the retention to measure (AUDIT_RETENTION_DAYS, or the run logs'
+ * and plans' JSON's), and once its first prune is under way the bench stops it (SIGSTOP) for a
+ * quiet round of the read and lets it go on (SIGCONT) for a busy round, round after round: the
+ * pruner's work on the database and its share of the two cores are in the busy rounds, while the
+ * machine's swings fall on both alike. Target: the reads keep at least 80 % of the quiet rate.
  */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { loadavg } from 'node:os';
 import Database from 'better-sqlite3';
 import { createConnection } from 'mysql2/promise';
+import { median } from './reference';
 import { CpuMeters, drive, DriveOptions, Measured, Scenario } from './scenarios';
-import { BenchDatabase, samplePeak } from './server';
+import { BenchDatabase, BenchServer, samplePeak } from './server';
 
 const DAY_MS = 24 * 3600 * 1000;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const sqlCutoff = (days: number) =>
+  new Date(Date.now() - days * DAY_MS).toISOString().replace('T', ' ').replace('Z', '');
 
-/** Audit events older than `days` days before now. */
-async function olderThan(db: BenchDatabase, days: number): Promise<number> {
-  const cutoff = new Date(Date.now() - days * DAY_MS).toISOString().replace('T', ' ').replace('Z', '');
-  const sql = 'SELECT COUNT(*) AS n FROM audit_events WHERE occurred_at < ?';
+/** One value of a statement, on either database. */
+async function scalar(db: BenchDatabase, sql: string, params: unknown[]): Promise<number> {
   if (db.dialect === 'sqlite') {
     const sqlite = new Database(db.sqlitePath, { readonly: true, timeout: 10_000 });
     try {
-      return Number((sqlite.prepare(sql).get(cutoff) as { n: number }).n);
+      return Number(Object.values(sqlite.prepare(sql).get(...params) as object)[0]);
     } finally {
       sqlite.close();
     }
   }
-  const c = await createConnection({
-    uri: `${(db.mysqlServerUrl as string).replace(/^mariadb:/, 'mysql:')}/${db.mysqlDatabase}`,
-  });
+  const c = await mysqlConnection(db);
   try {
-    const [rows] = await c.query(sql, [cutoff]);
-    return Number((rows as { n: number }[])[0].n);
+    const [rows] = await c.query(sql, params);
+    return Number(Object.values((rows as object[])[0])[0]);
   } finally {
     await c.end();
   }
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+function mysqlConnection(db: BenchDatabase) {
+  return createConnection({
+    uri: `${(db.mysqlServerUrl as string).replace(/^mariadb:/, 'mysql:')}/${db.mysqlDatabase}`,
+  });
+}
+
+/** What a pruner removes: its settings on the pruning server, and how much is left to remove. */
+export interface Backlog {
+  /** "audit events", "run logs". */
+  what: string;
+  env: Record<string, string>;
+  left: () => Promise<number>;
+}
+
+/** Audit events older than `days` days. */
+export function auditBacklog(db: BenchDatabase, days: number): Backlog {
+  return {
+    what: 'audit events',
+    env: { AUDIT_RETENTION_DAYS: String(days) },
+    left: () => scalar(db, 'SELECT COUNT(*) FROM audit_events WHERE occurred_at < ?', [sqlCutoff(days)]),
+  };
+}
+
+/**
+ * Run logs of `count` of the seeded year's oldest phases, as the server leaves them once moved to
+ * the blob store (a row with `archived = 1`, the log a file under the data directory), ended
+ * more than `days` days ago; the pruner (RUN_LOG_RETENTION_DAYS) removes the file, then the row.
+ * MySQL/MariaDB only.
+ */
+export async function seedRunLogBacklog(
+  db: BenchDatabase,
+  days: number,
+  count: number,
+  log: (line: string) => void,
+): Promise<Backlog> {
+  if (db.dialect !== 'mysql') throw new Error('the run log backlog is seeded on MySQL/MariaDB only');
+  const t0 = Date.now();
+  const c = await mysqlConnection(db);
+  try {
+    const [rows] = await c.query(
+      'SELECT p.id, p.run_id, p.updated_at FROM run_phases p LEFT JOIN run_logs l ON l.phase_id = p.id ' +
+        `WHERE l.phase_id IS NULL AND p.updated_at < ? ORDER BY p.updated_at LIMIT ${Number(count)}`,
+      [sqlCutoff(days)],
+    );
+    const phases = rows as { id: string; run_id: string; updated_at: Date }[];
+    const text = 'Terraform v1.9.0\nnull_resource.bench: Creating...\nApply complete!\n'.repeat(20);
+    for (const p of phases) {
+      const dir = join(db.dataDir, 'blobs', 'runs', p.run_id);
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(join(dir, `${p.id}.log`), text);
+    }
+    for (let i = 0; i < phases.length; i += 5_000) {
+      const chunk = phases.slice(i, i + 5_000).map((p) => [p.id, text.length, 0, 1, p.updated_at]);
+      await c.query('INSERT INTO run_logs (phase_id, size, dropped, archived, updated_at) VALUES ?', [chunk]);
+    }
+    log(
+      `seeded ${phases.length} archived run logs (rows and files) in ${((Date.now() - t0) / 1000).toFixed(0)} s`,
+    );
+  } finally {
+    await c.end();
+  }
+  return {
+    what: 'run logs',
+    env: { RUN_LOG_RETENTION_DAYS: String(days) },
+    left: () =>
+      scalar(db, 'SELECT COUNT(*) FROM run_logs WHERE archived = 1 AND updated_at < ?', [sqlCutoff(days)]),
+  };
+}
 
 export interface PruneRun {
   db: BenchDatabase;
-  days: number;
-  /** Starts the server again with the environment as it now is; resolves with its origin and meters. */
-  restart: () => Promise<{ origin: string; meters: CpuMeters; rss: () => number }>;
+  backlog: Backlog;
+  /** The reading server: its origin, meters and RSS. */
+  reader: { origin: string; meters: CpuMeters; rss: () => number };
+  /** Starts the pruning server with these settings added to the bench's environment. */
+  startPruner: (env: Record<string, string>) => Promise<BenchServer>;
   read: Scenario;
   opts: DriveOptions;
+  rounds: number;
   log: (line: string) => void;
 }
 
-export async function measurePruning(run: PruneRun): Promise<{ rows: Measured[]; verdict: string }> {
-  const { db, days, log } = run;
-  const before = await olderThan(db, days);
-  process.env.AUDIT_RETENTION_DAYS = String(days);
-  const started = Date.now();
-  const server = await run.restart();
-  const opts = { ...run.opts, origin: server.origin };
-  log(`→ ${run.read.name}, quiet: before the first prune (${before} audit events past ${days} days)`);
-  const quiet = await drive(
-    { ...run.read, name: run.read.name.replace(/@.*/, '@quiet') },
-    opts,
-    () => samplePeak(server.rss),
-    server.meters,
-  );
-  if (Date.now() - started > 55_000)
-    throw new Error('the quiet reads ran into the first prune; shorten BENCH_DURATION');
-  let left = before;
-  for (let i = 0; i < 60 && left >= before; i++) {
-    await sleep(2_000);
-    left = await olderThan(db, days);
+/** A pruning server's processes stopped or let go on. */
+function signal(server: BenchServer, sig: 'SIGSTOP' | 'SIGCONT'): void {
+  for (const pid of server.pids()) process.kill(pid, sig);
+}
+
+export async function measurePruning(run: PruneRun): Promise<{ rows: Measured[]; verdict: string[] }> {
+  const { backlog, log } = run;
+  const before = await backlog.left();
+  const pruner = await run.startPruner(backlog.env);
+  try {
+    log(
+      `→ pruning ${backlog.what}: ${before} past retention; waiting for the first prune (a minute after start)`,
+    );
+    let left = before;
+    for (let i = 0; i < 90 && left >= before; i++) {
+      await sleep(2_000);
+      left = await backlog.left();
+    }
+    if (left >= before) throw new Error(`the pruner did not start on the ${backlog.what} within 3 minutes`);
+    const opts = { ...run.opts, origin: run.reader.origin, warmup: 1 };
+    const quiet: Measured[] = [];
+    const busy: Measured[] = [];
+    const shares: number[] = [];
+    const rates: number[] = [];
+    const prunerCpu: number[] = [];
+    const loads: number[] = [];
+    for (let r = 0; r < run.rounds; r++) {
+      loads.push(loadavg()[0]);
+      signal(pruner, 'SIGSTOP');
+      await sleep(500);
+      const q = await drive(
+        { ...run.read, name: run.read.name.replace(/@.*/, '@pruner-stopped') },
+        opts,
+        () => samplePeak(run.reader.rss),
+        run.reader.meters,
+      );
+      signal(pruner, 'SIGCONT');
+      const left0 = await backlog.left();
+      const cpu0 = pruner.cpuSeconds();
+      const t0 = Date.now();
+      const b = await drive(
+        { ...run.read, name: run.read.name.replace(/@.*/, '@while-pruning') },
+        opts,
+        () => samplePeak(run.reader.rss),
+        run.reader.meters,
+      );
+      const removed = left0 - (await backlog.left());
+      const seconds = (Date.now() - t0) / 1000;
+      quiet.push(q);
+      busy.push(b);
+      shares.push(b.rps / q.rps);
+      rates.push(removed / seconds);
+      if (removed > 0) prunerCpu.push(((pruner.cpuSeconds() - cpu0) * 1000 * 1000) / removed);
+      loads.push(loadavg()[0]);
+      log(
+        `  round ${r + 1}: ${b.rps.toFixed(0)} req/s while ${removed} ${backlog.what} went ` +
+          `(${(removed / seconds).toFixed(0)}/s), ${q.rps.toFixed(0)} req/s with the pruner stopped ` +
+          `(load average ${loadavg()[0].toFixed(1)})`,
+      );
+      if (removed === 0 && (await backlog.left()) === 0) break;
+    }
+    const share = median(shares);
+    const span = (v: number[], f: (x: number) => string) => `${f(Math.min(...v))}–${f(Math.max(...v))}`;
+    const pct = (x: number) => (x * 100).toFixed(0);
+    const cpu = (ms: Measured[]) => median(ms.map((m) => m.serverCpuMs + m.databaseCpuMs)).toFixed(2);
+    return {
+      rows: [quiet[0], busy[0]].filter(Boolean),
+      verdict: [
+        `pruning ${backlog.what} (${run.read.name.replace(/@.*/, '')}, ${shares.length} alternating rounds of ${opts.duration} s, ` +
+          `load average (1 min) ${span(loads, (x) => x.toFixed(1))}): ${before} past retention, ` +
+          `${median(rates).toFixed(0)}/s removed while the reads ran (${span(rates, (x) => x.toFixed(0))})` +
+          (prunerCpu.length ? `, ${median(prunerCpu).toFixed(0)} µs of the pruning server's CPU each` : ''),
+        `  reads while it prunes: ${pct(share)} % of the reads with it stopped (${span(shares, pct)} %; ` +
+          `${median(busy.map((m) => m.rps)).toFixed(0)} vs ${median(quiet.map((m) => m.rps)).toFixed(0)} req/s), ` +
+          `CPU per read ${cpu(quiet)} → ${cpu(busy)} ms (server + database) ${share >= 0.8 ? '✓' : '✗ (≥ 80 %)'}`,
+      ],
+    };
+  } finally {
+    signal(pruner, 'SIGCONT');
+    await pruner.stop();
   }
-  log(`→ ${run.read.name}, while the pruner deletes (${before - left} deleted so far)`);
-  const busy = await drive(
-    { ...run.read, name: run.read.name.replace(/@.*/, '@while-pruning') },
-    opts,
-    () => samplePeak(server.rss),
-    server.meters,
-  );
-  const after = await olderThan(db, days);
-  const share = busy.rps / quiet.rps;
-  const still =
-    after > 0
-      ? `the pruner still had ${after} to go when the reads ended`
-      : 'the prune ended before the reads did';
-  return {
-    rows: [quiet, busy],
-    verdict:
-      `pruning: reads while the pruner deleted ${left - after} of ${before} audit events ran at ` +
-      `${(share * 100).toFixed(0)} % of the quiet rate (${busy.rps.toFixed(0)} vs ${quiet.rps.toFixed(0)} req/s, ` +
-      `CPU/req ${(busy.serverCpuMs + busy.databaseCpuMs).toFixed(2)} vs ${(quiet.serverCpuMs + quiet.databaseCpuMs).toFixed(2)} ms); ` +
-      `${still} ${share >= 0.8 ? '✓' : '✗ (≥ 80 %)'}`,
-  };
 }

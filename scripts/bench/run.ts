@@ -11,8 +11,11 @@
  *   BENCH_WORKERS=1        WEB_CONCURRENCY of the server
  *   BENCH_HISTORY_SCALE=1  size of the year of history of the `history` scenario (run only when named
  *                          in BENCH_SCENARIOS): 1 is 1,000,000 runs, 10,000,000 audit events, …
- *   BENCH_PRUNE_RETENTION_DAYS=n  after the history lists, restart the server with AUDIT_RETENTION_DAYS=n
- *                          and measure a list before its first prune and while it prunes
+ *   BENCH_PRUNE_RETENTION_DAYS=n  after the history lists, a second server with AUDIT_RETENTION_DAYS=n
+ *                          prunes the year's audit events while a list is read, stopped and let go
+ *                          on in alternating rounds (BENCH_PRUNE_ROUNDS, 4, each a share of BENCH_DURATION)
+ *   BENCH_PRUNE_RUN_LOGS=n  then the same with n archived run logs (rows and files) past those days
+ *                          and RUN_LOG_RETENTION_DAYS=n on the second server (MySQL/MariaDB)
  *   BENCH_EXECUTORS=200    executors of the idle-executors scenario (each polls once a second)
  *   BENCH_RUN_EXECUTORS=8  executors of the runs-while-reading scenario (each runs runs end to end)
  *   BENCH_NOTIFY_WORKSPACES=50, BENCH_NOTIFY_EXECUTORS=4  the notifications scenario (notifications.ts):
@@ -48,7 +51,7 @@ import { resolve } from 'node:path';
 import { claimWaits } from './claim-waits';
 import { Api, bootstrapAdmin, inParallel } from './http';
 import { historyScenarios, historyTable, setUpHistory } from './history';
-import { measurePruning } from './history-pruning';
+import { auditBacklog, measurePruning, seedRunLogBacklog } from './history-pruning';
 import { idleExecutors } from './idle-executors';
 import { notificationBurst } from './notifications';
 import { runsWhileReading } from './run-traffic';
@@ -351,28 +354,29 @@ async function main(): Promise<void> {
       }
       footer.push(...historyTable(rows, label));
       if (env.BENCH_PRUNE_RETENTION_DAYS) {
+        const days = Number(env.BENCH_PRUNE_RETENTION_DAYS);
         const read = historyScenarios(history, 'history').find((s) =>
           s.name.startsWith('history-runs-page1'),
         )!;
-        const pruning = await measurePruning({
-          db,
-          days: Number(env.BENCH_PRUNE_RETENTION_DAYS),
-          read,
-          opts,
-          log,
-          restart: async () => {
-            await server!.stop();
-            server = await BenchServer.start({ db, workers });
-            const s = server;
-            return {
-              origin: s.origin,
-              rss: () => s.rss(),
-              meters: { ...meters, server: () => s.cpuSeconds(), cacheHits: undefined },
-            };
-          },
-        });
-        results.push(...pruning.rows);
-        footer.push('', pruning.verdict);
+        const backlogs = [auditBacklog(db, days)];
+        if (env.BENCH_PRUNE_RUN_LOGS)
+          backlogs.push(await seedRunLogBacklog(db, days, Number(env.BENCH_PRUNE_RUN_LOGS), log));
+        const { rounds, each } = alternating(opts, 'BENCH_PRUNE_ROUNDS');
+        for (const backlog of backlogs) {
+          const pruning = await measurePruning({
+            db,
+            backlog,
+            read,
+            opts: each,
+            rounds,
+            log,
+            reader: { origin: running.origin, rss: () => running.rss(), meters },
+            startPruner: (settings) =>
+              BenchServer.start({ db, workers, logName: 'pruner.log', env: settings }),
+          });
+          results.push(...pruning.rows);
+          footer.push('', ...pruning.verdict);
+        }
       }
     }
 

@@ -199,9 +199,9 @@ function reservedTagKeyChurn(org: string): autocannon.Request[] {
 export const WRITING_CONNECTIONS = 4;
 /**
  * Connections a paced side load may hold at once: enough that the rate holds while the reads keep
- * every answer waiting (50 requests/s at up to 320 ms each). The reads keep all their connections.
+ * every answer waiting (50 requests/s at up to 1.3 s each). The reads keep all their connections.
  */
-export const PACED_CONNECTIONS = 16;
+export const PACED_CONNECTIONS = 64;
 
 /** The reads a `…-while-writing` scenario measures. */
 export type ReadWhileWriting = 'show' | 'list' | 'versions';

@@ -107,6 +107,8 @@ export interface ServerOptions {
   profileDir?: string;
   /** Its log file in the data directory (`server.log`); a second server on the same database needs another. */
   logName?: string;
+  /** Settings of this server beyond the bench's environment (a pruning server's retention). */
+  env?: Record<string, string>;
 }
 
 /** The signing secret of the bench's servers (the reference server signs upload links with it too). */
@@ -149,7 +151,10 @@ export class BenchServer {
           'AUDIT_RETENTION_DAYS',
           'NOTIFICATION_CONCURRENCY',
           'NOTIFICATION_POLL_MS',
+          'RUN_LOG_RETENTION_DAYS',
+          'PLAN_JSON_RETENTION_DAYS',
         ]),
+        ...opts.env,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -180,6 +185,11 @@ export class BenchServer {
   get pid(): number {
     if (this.child.pid === undefined) throw new Error('server has no pid');
     return this.child.pid;
+  }
+
+  /** The server's process and every process below it (cluster workers). */
+  pids(): number[] {
+    return processTree(this.pid);
   }
 
   /** Resident set size of the server and every process below it (cluster workers), in bytes. */
