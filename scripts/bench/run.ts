@@ -13,7 +13,7 @@
  *                          in BENCH_SCENARIOS): 1 is 1,000,000 runs, 10,000,000 audit events, …
  *   BENCH_PRUNE_RETENTION_DAYS=n  after the history lists, a second server with AUDIT_RETENTION_DAYS=n
  *                          prunes the year's audit events while a list is read, stopped and let go
- *                          on in alternating rounds (BENCH_PRUNE_ROUNDS, 4, each a share of BENCH_DURATION)
+ *                          on in alternating rounds (BENCH_PRUNE_ROUNDS, 4, of BENCH_DURATION s each)
  *   BENCH_PRUNE_RUN_LOGS=n  then the same with n archived run logs (rows and files) past those days
  *                          and RUN_LOG_RETENTION_DAYS=n on the second server (MySQL/MariaDB)
  *   BENCH_EXECUTORS=200    executors of the idle-executors scenario (each polls once a second)
@@ -361,13 +361,13 @@ async function main(): Promise<void> {
         const backlogs = [auditBacklog(db, days)];
         if (env.BENCH_PRUNE_RUN_LOGS)
           backlogs.push(await seedRunLogBacklog(db, days, Number(env.BENCH_PRUNE_RUN_LOGS), log));
-        const { rounds, each } = alternating(opts, 'BENCH_PRUNE_ROUNDS');
+        const rounds = Math.max(1, Number(env.BENCH_PRUNE_ROUNDS ?? '4'));
         for (const backlog of backlogs) {
           const pruning = await measurePruning({
             db,
             backlog,
             read,
-            opts: each,
+            opts: { ...opts, warmup: 1 },
             rounds,
             log,
             reader: { origin: running.origin, rss: () => running.rss(), meters },
