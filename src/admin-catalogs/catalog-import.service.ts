@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { ClassConstructor } from 'class-transformer';
 import { DataSource, EntityManager } from 'typeorm';
-import { ChangeEpoch } from '../common/cache/change-epoch';
 import { inTransaction } from '../common/sql/transaction';
 import { DomainError, Violations } from '../common/errors/domain-error';
 import { validateAttributes } from '../common/jsonapi/body';
@@ -67,18 +66,17 @@ export class CatalogImportService {
   constructor(
     private readonly repo: ToolVersionsRepository,
     @InjectDataSource() private readonly ds: DataSource,
-    private readonly changes: ChangeEpoch,
   ) {}
 
   /**
-   * Imports outside any request (the admin CLI), so it announces its change itself: running
-   * servers drop what they remembered of the catalogs.
+   * Imports outside any request (the admin CLI): its statements are noted like any other, and the
+   * change epoch announces them to running servers, at the latest when the CLI's application
+   * closes, so they drop what they remembered of the catalogs.
    */
   async import(catalog: Catalog, document: unknown): Promise<ImportResult> {
     if (!Array.isArray(document))
       throw new CatalogImportError(['the file must hold a JSON array of versions']);
     const result = await this.apply(catalog, document);
-    if (result.created + result.updated > 0 && this.changes.enabled) await this.changes.advance();
     return result;
   }
 

@@ -49,6 +49,5 @@ export class AdminUsersService {
         `The user is the only owner of ${names.join(', ')}; add another owner or delete the organization first`,
       );
     }
-    this.permissions.forgetCachedAccess();
   }
 }

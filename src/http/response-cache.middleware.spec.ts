@@ -8,6 +8,7 @@ import { RateLimitService } from '../common/rate-limit/rate-limit.service';
 import { ChangeEpoch } from '../common/cache/change-epoch';
 import { MemoryEpochStore } from '../common/cache/memory-epoch-store.testing';
 import { currentReadSet } from '../common/cache/read-set';
+import { Clock } from '../common/clock';
 import { ResponseCache } from './response-cache';
 import { responseCacheMiddleware, responseSlotOf } from './response-cache.middleware';
 
@@ -21,7 +22,7 @@ async function setup() {
   const store = new MemoryEpochStore();
   const epoch = new ChangeEpoch(store);
   const config = { cacheTtlMs: 60_000, responseCacheBytes: 1024 * 1024, rateLimitPerSecond: 0 } as AppConfig;
-  const cache = new ResponseCache(config, epoch);
+  const cache = new ResponseCache(config, epoch, new Clock());
   const computed: string[] = [];
   const app = express();
   app.use(

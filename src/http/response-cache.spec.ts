@@ -2,7 +2,8 @@ import { AppConfig } from '../config/app-config';
 import { PreparedBody } from '../common/jsonapi/prepared-body';
 import { ChangeEpoch } from '../common/cache/change-epoch';
 import { MemoryEpochStore } from '../common/cache/memory-epoch-store.testing';
-import { ReadSet } from '../common/cache/read-set';
+import { answerStandsUntil, ReadSet, trackReads } from '../common/cache/read-set';
+import { Clock } from '../common/clock';
 import { ResponseCache } from './response-cache';
 
 const reading = (...tables: string[]) => {
@@ -23,6 +24,7 @@ function setup(cacheTtlMs = 5000, megabytes = 1) {
   const cache = new ResponseCache(
     { cacheTtlMs, responseCacheBytes: megabytes * 1024 * 1024 } as AppConfig,
     epoch,
+    new Clock(),
   );
   return { store, epoch, cache };
 }
@@ -100,6 +102,29 @@ describe(ResponseCache.name, () => {
     jest.setSystemTime(1_001_999);
     expect(cache.get('k')).toBeDefined();
     jest.setSystemTime(1_002_000);
+    expect(cache.get('k')).toBeUndefined();
+  });
+
+  it('ends an answer computed from the clock when the time it stands until comes, before the TTL', async () => {
+    jest.useFakeTimers({ now: 1_000_000 });
+    const { epoch, cache } = setup(5000);
+    await epoch.sync();
+    const reads = reading();
+    trackReads(reads, () => answerStandsUntil(new Date(1_001_500)));
+    cache.set('k', body('{}'), cache.since(), reads);
+    jest.setSystemTime(1_001_499);
+    expect(cache.get('k')).toBeDefined();
+    jest.setSystemTime(1_001_500);
+    expect(cache.get('k')).toBeUndefined();
+  });
+
+  it('ends an answer at once when this process writes what it read, before the counters are read again', async () => {
+    const { epoch, cache } = setup();
+    await epoch.sync();
+    cache.set('k', body('{}'), cache.since(), reading('runs'));
+    epoch.wrote(['workspaces']);
+    expect(cache.get('k')).toBeDefined();
+    epoch.wrote(['runs']);
     expect(cache.get('k')).toBeUndefined();
   });
 

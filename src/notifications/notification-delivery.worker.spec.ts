@@ -1,5 +1,4 @@
 import type { DataSource } from 'typeorm';
-import type { ChangeEpoch } from '../common/cache/change-epoch';
 import type { AppConfig } from '../config/app-config';
 import type { OrganizationsService } from '../organizations/organizations.service';
 import type { UsersService } from '../users/users.service';
@@ -135,7 +134,6 @@ function harness(count: number, concurrency: number, opts: { gated?: boolean } =
     organizations as unknown as OrganizationsService,
     config as unknown as AppConfig,
     { now: () => new Date(1_000) },
-    { advance: async () => undefined } as unknown as ChangeEpoch,
     ds as unknown as DataSource,
   );
   const settled = async () => {

@@ -1,7 +1,6 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { ChangeEpoch } from '../common/cache/change-epoch';
 import { Clock } from '../common/clock';
 import { inTransaction } from '../common/sql/transaction';
 import { AppConfig } from '../config/app-config';
@@ -47,7 +46,6 @@ export class NotificationDeliveryWorker implements OnApplicationBootstrap, OnApp
     private readonly organizations: OrganizationsService,
     private readonly config: AppConfig,
     private readonly clock: Clock,
-    private readonly epoch: ChangeEpoch,
     @InjectDataSource() private readonly ds: DataSource,
   ) {}
 
@@ -142,7 +140,7 @@ export class NotificationDeliveryWorker implements OnApplicationBootstrap, OnApp
     const attempt = await this.sender.send(nc, this.sender.tokenOf(nc), event, names, claimed.id);
     const now = this.clock.now();
     const retry = attempt.outcome === 'retry' && claimed.attempts < settings.maxAttempts;
-    const recorded = await inTransaction(this.ds, async (manager) => {
+    await inTransaction(this.ds, async (manager) => {
       const settled = await this.deliveries.settle(manager, claimed.id, claimed.attempts, {
         ...this.settlement(attempt, retry, now, claimed.attempts),
       });
@@ -154,12 +152,6 @@ export class NotificationDeliveryWorker implements OnApplicationBootstrap, OnApp
       });
       return true;
     });
-    // Readers of the configuration must not be answered from caches made before its new response;
-    // the slot need not wait for that announcement.
-    if (recorded)
-      void this.epoch
-        .advance('changes')
-        .catch((err: unknown) => this.logger.warn(`could not announce a delivery: ${String(err)}`));
   }
 
   private settlement(attempt: Attempt, retry: boolean, now: Date, attempts: number) {

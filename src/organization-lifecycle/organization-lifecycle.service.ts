@@ -100,7 +100,6 @@ export class OrganizationLifecycleService {
       () => inTransaction(this.ds, (manager) => this.organizations.saveRow(manager, org)),
       () => taken('name'),
     );
-    this.permissions.forgetCachedAccess();
     return saved;
   }
 
@@ -115,8 +114,6 @@ export class OrganizationLifecycleService {
       await this.organizations.deleteRow(manager, org.id);
       return owned;
     });
-    // Its teams and tokens went with it.
-    this.permissions.forgetCachedAccess();
     // Files go after the rows: a crash in between leaves unreferenced files, never a row without its file.
     for (const prefix of prefixes) {
       try {

@@ -40,11 +40,8 @@ export class OrganizationsService {
    * once in this process and within CACHE_TTL_MS on other nodes. Callers get their own copy.
    */
   private async cached(key: string, load: () => Promise<OrganizationEntity | null>) {
-    const org = await this.cache.get(key, load);
-    if (!org) {
-      this.cache.forget(key);
-      return null;
-    }
+    const org = await this.cache.getPresent(key, load);
+    if (!org) return null;
     return Object.assign(new OrganizationEntity(), org);
   }
 

@@ -1,4 +1,5 @@
-import { standingEpoch } from '../common/cache/change-epoch';
+import { ChangeEpoch } from '../common/cache/change-epoch';
+import { MemoryEpochStore } from '../common/cache/memory-epoch-store.testing';
 import { AppConfig } from '../config/app-config';
 import { ProjectWorkspaceCounts } from './project-workspace-counts';
 
@@ -11,9 +12,12 @@ describe('ProjectWorkspaceCounts', () => {
     const workspaceCounts = jest.fn(
       async (ids: string[]) => new Map(ids.map((id) => [id, stored.get(id) ?? 0])),
     );
-    const counts = new ProjectWorkspaceCounts({ cacheTtlMs: ttl } as AppConfig, standingEpoch());
+    const epoch = new ChangeEpoch(new MemoryEpochStore());
+    const counts = new ProjectWorkspaceCounts({ cacheTtlMs: ttl } as AppConfig, epoch);
     counts.register(workspaceCounts);
-    return { stored, workspaceCounts, counts };
+    /** What the statement tracking tells the epoch when this process writes the workspaces table. */
+    const workspacesWritten = () => epoch.wrote(['workspaces']);
+    return { stored, workspaceCounts, counts, workspacesWritten };
   };
 
   it('asks the database only for projects it does not remember', async () => {
@@ -28,17 +32,17 @@ describe('ProjectWorkspaceCounts', () => {
     expect(workspaceCounts.mock.calls).toEqual([[['prj-a']], [['prj-b']]]);
   });
 
-  it('reads again after forget()', async () => {
-    const { stored, counts } = setup();
+  it('reads again once this process wrote the workspaces, told by nobody but the epoch', async () => {
+    const { stored, counts, workspacesWritten } = setup();
     await counts.of(['prj-a']);
     stored.set('prj-a', 4);
     expect((await counts.of(['prj-a'])).get('prj-a')).toBe(3);
-    counts.forget();
+    workspacesWritten();
     expect((await counts.of(['prj-a'])).get('prj-a')).toBe(4);
   });
 
   it('does not remember a count loaded before a change that landed while it was read', async () => {
-    const { stored, workspaceCounts, counts } = setup();
+    const { stored, workspaceCounts, counts, workspacesWritten } = setup();
     let release!: () => void;
     workspaceCounts.mockImplementationOnce(async (ids: string[]) => {
       const before = new Map(ids.map((id) => [id, stored.get(id) ?? 0]));
@@ -48,7 +52,7 @@ describe('ProjectWorkspaceCounts', () => {
     const stale = counts.of(['prj-a']);
     await Promise.resolve();
     stored.set('prj-a', 5);
-    counts.forget();
+    workspacesWritten();
     release();
     expect((await stale).get('prj-a')).toBe(3);
     expect((await counts.of(['prj-a'])).get('prj-a')).toBe(5);

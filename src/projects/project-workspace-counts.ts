@@ -10,7 +10,7 @@ export type WorkspaceCounter = (projectIds: string[]) => Promise<Map<string, num
  * Workspace counts of projects (`workspace-count`), remembered per project for CACHE_TTL_MS: a
  * page of policy sets including their projects would otherwise count thousands of workspaces on
  * every request. Counts read before an answered change do not count afterwards on any process (the
- * change epoch); WorkspacesService also calls `forget()` after its own changes. Rules that depend
+ * change epoch, which learns of them where their statements run). Rules that depend
  * on the count (a project with workspaces cannot be deleted) ask `exact`, never the memo.
  *
  * The workspaces module owns the table and depends on this one, so it registers the counting query
@@ -19,9 +19,6 @@ export type WorkspaceCounter = (projectIds: string[]) => Promise<Map<string, num
 @Injectable()
 export class ProjectWorkspaceCounts {
   private readonly memo: TtlMemo;
-  /** Bumped by forget(): a count loaded before a change must not be remembered after it. */
-  private generation = 0;
-
   private counter?: WorkspaceCounter;
 
   constructor(config: AppConfig, changes: ChangeEpoch) {
@@ -47,17 +44,11 @@ export class ProjectWorkspaceCounts {
       else counts.set(id, known);
     }
     if (!missing.length) return counts;
-    const generation = this.generation;
     const { value, stamp } = this.memo.loadNoting(() => this.exact(missing));
     for (const [id, count] of await value) {
       counts.set(id, count);
-      if (generation === this.generation) this.memo.set(id, count, stamp);
+      this.memo.set(id, count, stamp);
     }
     return counts;
-  }
-
-  forget(): void {
-    this.generation++;
-    this.memo.invalidate();
   }
 }

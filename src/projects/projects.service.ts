@@ -60,10 +60,6 @@ export class ProjectsService {
     await this.repo.lock(manager, projectId);
   }
 
-  forgetWorkspaceCounts(): void {
-    this.workspaceCounts.forget();
-  }
-
   async createDefaultProject(manager: EntityManager, organizationId: string): Promise<ProjectEntity> {
     const now = new Date();
     return this.repo.save(

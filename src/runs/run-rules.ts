@@ -231,6 +231,13 @@ export function availableActions(run: RunState, now: Date): Record<RunAction, bo
   };
 }
 
+/** When `availableActions` changes by itself (force-cancel becomes available); null: it does not. */
+export function actionsChangeAt(run: RunState, now: Date): Date | null {
+  const running = run.status === 'planning' || run.status === 'applying';
+  const at = run.forceCancelAvailableAt;
+  return running && run.cancelRequested && at !== null && at.getTime() > now.getTime() ? at : null;
+}
+
 /** The workspace access level each action needs (plans are queued with `plan`). */
 export const ACTION_LEVEL: Record<RunAction | 'queue' | 'read', WorkspaceAccessLevel> = {
   read: 'read',

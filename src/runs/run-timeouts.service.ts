@@ -1,7 +1,6 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { ChangeEpoch } from '../common/cache/change-epoch';
 import { Clock } from '../common/clock';
 import { inTransaction } from '../common/sql/transaction';
 import { AppConfig } from '../config/app-config';
@@ -28,7 +27,6 @@ export class RunTimeoutsService implements OnApplicationBootstrap, OnApplication
     private readonly jobs: RunJobsRepository,
     private readonly runs: RunsRepository,
     private readonly queue: RunQueueService,
-    private readonly epoch: ChangeEpoch,
     private readonly config: AppConfig,
     private readonly clock: Clock,
     @InjectDataSource() private readonly ds: DataSource,
@@ -81,8 +79,6 @@ export class RunTimeoutsService implements OnApplicationBootstrap, OnApplication
       });
       if (won) taken += 1;
     }
-    // Readers must not be answered from caches made before the runs errored.
-    if (taken) await this.epoch.advance('changes');
     return taken;
   }
 }

@@ -1,12 +1,20 @@
 import { ResourceObject, toMany, toOne } from '../common/jsonapi/document';
 import { bool, enumOf, int, nullableStr, ResourceDoc, str, timestamp } from '../common/jsonapi/openapi';
 import { isoMillis } from '../common/jsonapi/timestamps';
+import { answerStandsUntil } from '../common/cache/read-set';
 import { WorkspaceAccessLevel } from '../common/auth/principal';
 import { RunPhaseEntity } from './entities/run-phase.entity';
 import { RunTriggerOutcomeEntity } from './entities/run-trigger-outcome.entity';
 import { RunEntity } from './entities/run.entity';
 import { runOptionsWire } from './run-options';
-import { ACTION_LEVEL, availableActions, levelAllows, PHASE_STATUSES, RUN_STATUSES } from './run-rules';
+import {
+  ACTION_LEVEL,
+  actionsChangeAt,
+  availableActions,
+  levelAllows,
+  PHASE_STATUSES,
+  RUN_STATUSES,
+} from './run-rules';
 
 const OFFSET_TIMESTAMP = { type: 'string', example: '2019-06-21T21:29:48+00:00' } as const;
 const timestampMap = (description: string) => ({
@@ -165,7 +173,11 @@ export function serializeRun(
   policyCheckIds: readonly string[] = [],
   variables: readonly { key: string; value: string | null }[] = [],
 ): ResourceObject {
-  const actions = availableActions({ ...run, cancelRequested: run.canceledAt !== null }, now);
+  const state = { ...run, cancelRequested: run.canceledAt !== null };
+  const actions = availableActions(state, now);
+  // `actions` reads the clock: a remembered copy of this answer ends when they change.
+  const changesAt = actionsChangeAt(state, now);
+  if (changesAt) answerStandsUntil(changesAt);
   const can = (action: keyof typeof ACTION_LEVEL) => levelAllows(level, ACTION_LEVEL[action]);
   return {
     id: run.id,

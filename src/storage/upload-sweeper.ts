@@ -1,7 +1,6 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { ChangeEpoch } from '../common/cache/change-epoch';
 import { Clock } from '../common/clock';
 import { inTransaction } from '../common/sql/transaction';
 import { randomBase62 } from '../common/ids';
@@ -35,7 +34,6 @@ export class UploadSweeper implements OnApplicationBootstrap, OnApplicationShutd
     private readonly blobs: BlobStore,
     private readonly config: AppConfig,
     private readonly clock: Clock,
-    private readonly epoch: ChangeEpoch,
     @InjectDataSource() private readonly ds: DataSource,
   ) {}
 
@@ -59,12 +57,7 @@ export class UploadSweeper implements OnApplicationBootstrap, OnApplicationShutd
 
   private async pass(): Promise<void> {
     try {
-      let recovered = 0;
-      for (const lease of await this.repo.expired(this.clock.now(), BATCH)) {
-        if (await this.recover(lease)) recovered += 1;
-      }
-      // Readers must not be answered from caches made before the resources went back to waiting.
-      if (recovered) await this.epoch.advance('changes');
+      for (const lease of await this.repo.expired(this.clock.now(), BATCH)) await this.recover(lease);
       const cutoff = new Date(this.clock.now().getTime() - this.config.uploadTimeoutSeconds * 1000);
       await this.blobs.sweepTemporary(cutoff);
     } catch (err) {

@@ -74,8 +74,6 @@ export class TeamWorkspacesService {
       () =>
         invalid('Team already has access to this workspace', '/data/relationships/team', 'TEAM_ACCESS_TAKEN'),
     );
-    // Lists scoped to the team's workspaces changed.
-    this.workspaces.forgetListPositions();
     return saved;
   }
 
@@ -95,6 +93,5 @@ export class TeamWorkspacesService {
     const tw = await this.show(p, id);
     await this.workspaces.requireAccess(p, tw.workspaceId, 'admin');
     await inOneStatement(this.ds, (m) => this.repo.deleteTeamWorkspace(m, tw.id));
-    this.workspaces.forgetListPositions();
   }
 }

@@ -80,7 +80,6 @@ describe(TeamsService.name, () => {
     permissions = {
       requireMember: jest.fn().mockResolvedValue({ owner: true, flags: new Set(), teamIds: [] }),
       requireOwner: jest.fn().mockResolvedValue(undefined),
-      forgetCachedAccess: jest.fn(),
     };
     users = {
       findByRefs: jest.fn().mockResolvedValue([userNamed('user-bob', 'bob'), userNamed('user-cat', 'cat')]),
@@ -259,8 +258,6 @@ describe(TeamsService.name, () => {
         'team-dev',
       ]);
       expect(repo.addMembers).toHaveBeenCalledWith(manager, 'team-dev', ['user-bob', 'user-cat']);
-      // Remembered rights are dropped once the change is committed.
-      expect(permissions.forgetCachedAccess).toHaveBeenCalledTimes(1);
     });
 
     it('names every unknown user by its index and adds no one', async () => {
@@ -278,7 +275,6 @@ describe(TeamsService.name, () => {
         ],
       });
       expect(repo.addMembers).not.toHaveBeenCalled();
-      expect(permissions.forgetCachedAccess).not.toHaveBeenCalled();
     });
 
     it('keeps at least one member in the owners team', async () => {

@@ -188,7 +188,6 @@ export class TeamsService {
     await this.permissions.requireOwner(p, team.organizationId);
     if (team.isOwners) throw invalid('The owners team cannot be deleted');
     await inOneStatement(this.ds, (m) => this.repo.deleteTeam(m, team.id));
-    this.permissions.forgetCachedAccess();
   }
 
   /** Adds users (by id or username) to a team; users already in it are left as they are. */
@@ -201,7 +200,6 @@ export class TeamsService {
       await this.repo.lock(m, team.id);
       await this.repo.addMembers(m, team.id, userIds);
     });
-    this.permissions.forgetCachedAccess();
   }
 
   async removeMembers(p: Principal, id: string, refs: ResourceIdentifier[]): Promise<void> {
@@ -216,7 +214,6 @@ export class TeamsService {
         throw invalid('The owners team must keep at least one member', '/data');
       }
     });
-    this.permissions.forgetCachedAccess();
   }
 
   /** For other modules: the team, no permission check. */
@@ -255,7 +252,5 @@ export class TeamsService {
       () => inTransaction(this.ds, (m) => this.repo.saveTeam(m, team)),
       () => taken('name'),
     );
-    // Organization-access flags may have changed.
-    this.permissions.forgetCachedAccess();
   }
 }

@@ -149,7 +149,6 @@ export class TokensService implements OnModuleInit {
     const token = await this.findManageable(p, id);
     if (!token) return false;
     await inTransaction(this.ds, (m) => this.repo.deleteById(m, token.id));
-    this.permissions.forgetCachedAccess();
     return true;
   }
 
@@ -175,8 +174,6 @@ export class TokensService implements OnModuleInit {
         );
       }),
     );
-    // The previous token stops working.
-    this.permissions.forgetCachedAccess();
     return issued;
   }
 
@@ -225,7 +222,6 @@ export class TokensService implements OnModuleInit {
     const team = await this.teams.requireVisible(p, teamId);
     await this.permissions.requireOwner(p, team.organizationId);
     const removed = await inTransaction(this.ds, (m) => this.repo.deleteTeamToken(m, team.id));
-    this.permissions.forgetCachedAccess();
     if (!removed) throw notFound();
   }
 
@@ -247,8 +243,6 @@ export class TokensService implements OnModuleInit {
         p.kind === 'user' ? p.userId : undefined,
       );
     });
-    // The previous token stops working.
-    this.permissions.forgetCachedAccess();
     return issued;
   }
 
@@ -264,7 +258,6 @@ export class TokensService implements OnModuleInit {
     const org = await this.organizations.requireVisible(p, orgName);
     await this.permissions.requireOwner(p, org.id);
     const removed = await inTransaction(this.ds, (m) => this.repo.deleteOrganizationToken(m, org.id));
-    this.permissions.forgetCachedAccess();
     if (!removed) throw notFound();
   }
 }

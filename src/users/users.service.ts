@@ -112,8 +112,6 @@ export class UsersService {
       await this.repo.update(m, id, changes);
       return Object.assign(row, changes);
     });
-    // Their tokens stop (or start) working in this process at once; the access epoch tells the others.
-    this.permissions.forgetCachedAccess();
     return user;
   }
 
@@ -136,7 +134,6 @@ export class UsersService {
       await this.repo.update(m, id, changes);
       return Object.assign(row, changes);
     });
-    this.permissions.forgetCachedAccess();
     return user;
   }
 

@@ -13,8 +13,8 @@ export interface PageAnchor {
  * Totals and page starts of workspace lists, remembered for CACHE_TTL_MS so that large
  * organizations do not pay a full COUNT(*) and a full index walk to a deep OFFSET on every page.
  * Entries count only under the change epoch they were read in, so no process shows a total or a page
- * boundary from before a change that has been answered; WorkspacesService and TeamWorkspacesService
- * also forget everything after their own changes.
+ * boundary from before a change that has been answered, and this process none from before a write
+ * of its own to a table the entry read (workspaces, team access), as soon as the statement ran.
  */
 @Injectable()
 export class WorkspaceListCache extends TtlMemo {

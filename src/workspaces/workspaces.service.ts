@@ -276,17 +276,6 @@ export class WorkspacesService {
     return items;
   }
 
-  /** After any change to workspaces or to team access: list totals and page starts are stale. */
-  forgetListPositions(): void {
-    this.lists.invalidate();
-  }
-
-  /** A workspace was created, changed, moved or deleted: lists and project counts are stale. */
-  private afterWorkspaceChange(): void {
-    this.forgetListPositions();
-    this.projects.forgetWorkspaceCounts();
-  }
-
   async create(
     p: Principal,
     orgName: string,
@@ -370,7 +359,6 @@ export class WorkspacesService {
       await this.repo.delete(manager, ws.id);
       return owned;
     });
-    this.afterWorkspaceChange();
     await this.removeFiles(prefixes);
   }
 
@@ -560,6 +548,5 @@ export class WorkspacesService {
         }),
       () => taken('name'),
     );
-    this.afterWorkspaceChange();
   }
 }

@@ -135,8 +135,9 @@ describe('caches shared by several processes', () => {
     const onB = client(b, member.token);
     await onB.get(`/api/v2/workspaces/${id}`).expect(200);
 
-    // The team loses the flag behind the API's back: B goes on with the rights it remembered…
-    await b.app.get(DataSource).query(`UPDATE teams SET read_workspaces = 0 WHERE id = '${member.teamId}'`);
+    // The team loses the flag behind the API's back, through A's data source (B's own statements
+    // would end what B remembered at once): B goes on with the rights it remembered…
+    await a.app.get(DataSource).query(`UPDATE teams SET read_workspaces = 0 WHERE id = '${member.teamId}'`);
     // …across a write to workspaces answered by A (B computes its answer again: the write ended
     // what B had rendered, but not what it knew about the member)…
     await owner.api

@@ -10,12 +10,14 @@ import { TtlMemo } from '../cache/ttl-memo';
  * needs them, and they change rarely.
  *
  * Correctness: entries count only under the access epoch they were read in (see TtlMemo and
- * ChangeEpoch), which every write that may change access advances (ChangeEpochGuard: all but
- * the routes whose Endpoint says `leaves-access-alone`), so a revoked token or a removed member is
- * refused by every process and node as soon as the change has been answered, while writes to policies, workspaces,
- * the registry and the like leave tokens and rights remembered. Services that change tokens,
- * teams, memberships or organizations also call `invalidate()` after committing. `CACHE_TTL_MS` (default 5 s) bounds an
- * entry's life; 0 turns the cache off.
+ * ChangeEpoch), which every write that may change access advances (ChangeEpochGuard: all but the
+ * routes whose Endpoint says `leaves-access-alone`), so a revoked token or a removed member is refused by every
+ * process and node as soon as the change has been answered, while writes to policies, workspaces,
+ * the registry and the like leave tokens and rights remembered. In this process an entry ends as
+ * soon as a statement writes a table its load read (tokens, users, teams, memberships,
+ * organizations, agent tokens: noted by the statement tracking, see TtlMemo), so no service
+ * forgets anything by hand. `CACHE_TTL_MS` (default 5 s) bounds an entry's life; 0 turns the
+ * cache off.
  */
 @Injectable()
 export class AuthCache extends TtlMemo {

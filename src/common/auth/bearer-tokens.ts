@@ -28,12 +28,9 @@ export class BearerTokens {
   /** The principal of a token secret; 401 for an unknown, expired or suspended one. */
   async principalOf(secret: string): Promise<Principal> {
     const key = `token:${tokenDigest(secret)}`;
-    const resolved = await this.cache.get(key, () => this.resolve(key.slice(6)));
-    if (!resolved) {
-      // Unknown tokens are not remembered: guessing must not push real tokens out of the cache.
-      this.cache.forget(key);
-      throw new DomainError('unauthorized');
-    }
+    // Unknown tokens are not remembered: guessing must not push real tokens out of the cache.
+    const resolved = await this.cache.getPresent(key, () => this.resolve(key.slice(6)));
+    if (!resolved) throw new DomainError('unauthorized');
     if (resolved.expiresAt !== null && resolved.expiresAt <= Date.now())
       throw new DomainError('unauthorized');
     this.usage.touch(resolved.principal.tokenId);

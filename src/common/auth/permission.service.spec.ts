@@ -1,4 +1,6 @@
-import { standingEpoch } from '../cache/change-epoch';
+import { ChangeEpoch, standingEpoch } from '../cache/change-epoch';
+import { MemoryEpochStore } from '../cache/memory-epoch-store.testing';
+import { currentReadSet } from '../cache/read-set';
 import { AppConfig } from '../../config/app-config';
 import { TeamEntity } from '../../teams/entities/team.entity';
 import { DomainError } from '../errors/domain-error';
@@ -299,11 +301,24 @@ describe(PermissionService.name, () => {
       expect(access.teamsOfUserInOrganization).toHaveBeenCalledTimes(3);
     });
 
-    it('reads the rights again once a change was committed', async () => {
+    it('reads the rights again once this process wrote the memberships, without being told to forget', async () => {
+      const epoch = new ChangeEpoch(new MemoryEpochStore());
+      sut = new PermissionService(
+        access as unknown as AccessRepository,
+        new AuthCache({ cacheTtlMs: 60_000 } as AppConfig, epoch),
+      );
+      // What the statement tracking notes for the query behind the rights.
+      access.teamsOfUserInOrganization.mockImplementation(() => {
+        currentReadSet()?.add(['teams', 'team_memberships']);
+        return Promise.resolve([team({ managePolicies: true })]);
+      });
       expect(await sut.hasFlag(user(), 'org-1', 'manage-policies')).toBe(true);
+      epoch.wrote(['workspaces']);
+      expect(await sut.hasFlag(user({ tokenId: 'at-2' }), 'org-1', 'manage-policies')).toBe(true);
+      expect(access.teamsOfUserInOrganization).toHaveBeenCalledTimes(1);
       access.teamsOfUserInOrganization.mockResolvedValue([]);
-      sut.forgetCachedAccess();
-      expect(await sut.isMember(user(), 'org-1')).toBe(false);
+      epoch.wrote(['team_memberships']);
+      expect(await sut.isMember(user({ tokenId: 'at-3' }), 'org-1')).toBe(false);
       expect(access.teamsOfUserInOrganization).toHaveBeenCalledTimes(2);
     });
 

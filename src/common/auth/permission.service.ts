@@ -48,14 +48,6 @@ export class PermissionService {
     private readonly shared: AuthCache,
   ) {}
 
-  /**
-   * Drops every remembered token and right in this process. Services call it after committing a
-   * change to tokens, teams, team memberships or organizations.
-   */
-  forgetCachedAccess(): void {
-    this.shared.invalidate();
-  }
-
   isSiteAdmin(p: Principal): boolean {
     return p.kind === 'user' && p.isSiteAdmin;
   }

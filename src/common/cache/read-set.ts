@@ -9,6 +9,11 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 export class ReadSet {
   readonly tables = new Set<string>();
   unknown = false;
+  /**
+   * The computation also read the clock: its answer stands until this time (epoch ms, on the
+   * Clock) at most, without any write (see `answerStandsUntil`).
+   */
+  until: number | undefined;
   /** Closed once its answer is kept: late callbacks of the computation add nothing to it. */
   private open = true;
 
@@ -25,7 +30,12 @@ export class ReadSet {
       return;
     }
     if (other.unknown) this.unknown = true;
+    if (other.until !== undefined) this.standUntil(other.until);
     for (const t of other.tables) this.tables.add(t);
+  }
+
+  standUntil(at: number): void {
+    if (this.open && (this.until === undefined || at < this.until)) this.until = at;
   }
 
   close(): void {
@@ -67,9 +77,10 @@ export function currentReadSet(): ReadSet | undefined {
 }
 
 /**
- * Runs `work` outside any tracked computation: for reads whose changes something else announces
- * (tokens and rights, which the access counter covers).
+ * For an answer computed from the clock as well as from rows (a run's `is-force-cancelable`, an
+ * agent's `status`): what is being computed changes by itself at `at`, so a remembered copy must
+ * not outlive it. Free outside a tracked computation.
  */
-export function untrackedReads<T>(work: () => T): T {
-  return current.getStore() ? current.run(undefined, work) : work();
+export function answerStandsUntil(at: Date): void {
+  current.getStore()?.standUntil(at.getTime());
 }

@@ -46,31 +46,22 @@ describe(TtlMemo.name, () => {
     expect(load).toHaveBeenCalledTimes(1);
   });
 
-  it('forgets everything on invalidate, including a load still in flight', async () => {
-    const sut = cache(5_000);
-    let release: (v: string) => void = () => undefined;
-    const stale = sut.get('k', () => new Promise<string>((resolve) => (release = resolve)));
-    sut.invalidate();
-    const fresh = sut.get('k', async () => 'after the change');
-    release('before the change');
-    expect(await stale).toBe('before the change');
-    expect(await fresh).toBe('after the change');
-    expect(await sut.get('k', async () => 'reloaded')).toBe('after the change');
-  });
-
   it('does not remember failed loads', async () => {
     const sut = cache(5_000);
     await expect(sut.get('k', () => Promise.reject(new Error('database away')))).rejects.toThrow('away');
     expect(await sut.get('k', async () => 'back')).toBe('back');
   });
 
-  it('forgets a single key', async () => {
+  it('hands a null answer to its waiting callers without remembering it', async () => {
     const sut = cache(5_000);
-    await sut.get('a', async () => 1);
-    await sut.get('b', async () => 2);
-    sut.forget('a');
-    expect(await sut.get('a', async () => 10)).toBe(10);
-    expect(await sut.get('b', async () => 20)).toBe(2);
+    let release: (v: string | null) => void = () => undefined;
+    const load = jest.fn(() => new Promise<string | null>((resolve) => (release = resolve)));
+    const both = Promise.all([sut.getPresent('k', load), sut.getPresent('k', load)]);
+    release(null);
+    expect(await both).toEqual([null, null]);
+    expect(await sut.getPresent('k', async () => 'found')).toBe('found');
+    expect(await sut.getPresent('k', async () => 'again')).toBe('found');
+    expect(load).toHaveBeenCalledTimes(1);
   });
 
   it('loads every time when turned off', async () => {
@@ -212,24 +203,36 @@ describe(TtlMemo.name, () => {
     expect([...user.tables]).toEqual(['workspaces']);
   });
 
-  it('in the access scope, keeps its entries across writes that leave access alone, and tracks no reads', async () => {
+  it('in the access scope, keeps its entries across writes that leave access alone, and hands its reads to nobody', async () => {
     const { store, epoch } = await syncedEpoch();
     const sut = new TtlMemo(60_000, epoch, undefined, 'access');
-    const load = jest.fn(() => {
-      expect(currentReadSet()).toBeUndefined();
-      return Promise.resolve('principal');
-    });
+    const load = loadReading('tokens', 'principal');
     const user = new ReadSet();
     await trackReads(user, () => sut.get('token', load));
     store.changedElsewhere('tokens', 'users');
     await epoch.sync();
     await sut.get('token', load);
     expect(load).toHaveBeenCalledTimes(1);
-    epoch.wrote(['team_members']);
-    await epoch.advance('access');
+    store.changedElsewhere('team_members');
+    store.access++;
     await epoch.sync();
     await sut.get('token', load);
     expect(load).toHaveBeenCalledTimes(2);
     expect([...user.tables]).toEqual([]);
+  });
+
+  it('in the access scope, ends an entry at once when this process writes a table its load read', async () => {
+    const { epoch } = await syncedEpoch();
+    const sut = new TtlMemo(60_000, epoch, undefined, 'access');
+    const load = loadReading('tokens', 'principal');
+    await sut.get('token', load);
+    expect(currentReadSet()).toBeUndefined();
+    epoch.wrote(['workspaces']);
+    await sut.get('token', load);
+    expect(load).toHaveBeenCalledTimes(1);
+    // A revocation: no one forgets the entry by hand, the statement's note ends it.
+    epoch.wrote(['tokens']);
+    await sut.get('token', load);
+    expect(load).toHaveBeenCalledTimes(2);
   });
 });

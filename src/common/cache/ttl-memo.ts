@@ -1,5 +1,5 @@
 import type { ChangeEpoch, EpochScope, EpochView } from './change-epoch';
-import { currentReadSet, holdTracking, ReadSet, trackReads, untrackedReads } from './read-set';
+import { currentReadSet, holdTracking, ReadSet, trackReads } from './read-set';
 
 /** When a value's computation started, and what it read (null: not known). */
 export interface MemoStamp {
@@ -19,16 +19,19 @@ interface Entry extends MemoStamp {
  * database work every request would repeat (see AuthCache, WorkspaceListCache). Given the
  * installation's ChangeEpoch, an entry counts only while none of the tables its load read has
  * changed anywhere since the load started (any table, when the load ran outside a tracked
- * computation and so its reads are not known), so every process sees every change at once; holders
- * may still call `invalidate()` after a change of their own. A tracked computation that uses an
- * entry takes on what the entry read, so an answer made from it ends when it would have.
+ * computation and so its reads are not known), so every process sees every change at once. Nobody
+ * tells a memo what to forget: writes reach it only through the statement tracking and the epoch.
+ * A tracked computation that uses an entry takes on what the entry read, so an answer made from it
+ * ends when it would have.
  *
- * With scope `access` (AuthCache) entries follow the access counter only, and loads are not
- * tracked: tokens and rights are announced by the writes that change them, not by their tables.
+ * With scope `access` (AuthCache) entries follow, across processes, the access counter only:
+ * tokens and rights are announced by the writes that may change them, not by their tables. Their
+ * loads still note what they read, for this process (below), but never hand it to their callers.
  *
  * This process's own writes end the entries that read what they wrote at once, without waiting
  * for the next read of the counters: a request that wrote and then reads through the memo sees its
- * write.
+ * write, and a revoked token or a removed member is refused by this process as soon as the
+ * statement has run (again at its commit).
  *
  * The TTL bounds how long an entry lives if the epoch could not be advanced (the database went
  * away between a write and its answer). A TTL of 0 turns it off. Entries beyond `maxEntries` push
@@ -40,6 +43,7 @@ export class TtlMemo {
    * Loads note what they read even for a caller outside any tracked computation (which keeps the
    * tracking on while they run), so that such an entry ends only with a change to what it read,
    * not with any change: for entries most callers load outside a cached GET (WorkspaceByIdCache).
+   * Scope `access` always does.
    */
   protected readonly tracksEveryLoad: boolean = false;
 
@@ -60,7 +64,7 @@ export class TtlMemo {
     this.set(key, value, stamp);
     // A failed load (the database is away) is not remembered.
     value.catch(() => {
-      if (this.entries.get(key)?.value === value) this.forget(key);
+      this.drop(key, value);
     });
     return value;
   }
@@ -72,12 +76,11 @@ export class TtlMemo {
   loadNoting<T>(load: () => Promise<T>): { value: Promise<T>; stamp: MemoStamp } {
     const view = this.epoch?.snapshot();
     const here = this.epoch?.hereMark();
-    if (this.scope === 'access') return { value: untrackedReads(load), stamp: { view, reads: null, here } };
     const reads = new ReadSet();
-    if (currentReadSet()) {
+    if (this.scope !== 'access' && currentReadSet()) {
       return { value: this.handOver(trackReads(reads, load), reads), stamp: { view, reads, here } };
     }
-    if (!this.tracksEveryLoad) return { value: load(), stamp: { view, reads: null, here } };
+    if (!this.tracksEveryLoad && this.scope !== 'access') return { value: load(), stamp: { view, reads: null, here } };
     const release = holdTracking();
     let value: Promise<T>;
     try {
@@ -110,16 +113,22 @@ export class TtlMemo {
     this.entries.set(key, { expiresAt: Date.now() + this.ttlMs, value, ...stamp });
   }
 
-  forget(key: string): void {
-    this.entries.delete(key);
+  /**
+   * `get`, except that a null answer (an unknown token, a missing row) is handed to the callers
+   * waiting for it but not remembered: guessing must not push real entries out.
+   */
+  getPresent<T>(key: string, load: () => Promise<T | null>): Promise<T | null> {
+    const value = this.get(key, load);
+    void value.then(
+      (v) => v === null && this.drop(key, value),
+      () => undefined,
+    );
+    return value;
   }
 
-  /**
-   * Forgets everything. A load still in flight is dropped with the rest, so it is handed only to
-   * the callers already waiting for it, which started before the change.
-   */
-  invalidate(): void {
-    this.entries.clear();
+  /** Drops `key` if it still holds `value` (a load that must not be remembered). */
+  private drop(key: string, value: unknown): void {
+    if (this.entries.get(key)?.value === value) this.entries.delete(key);
   }
 
   private live(key: string): Entry | undefined {
@@ -132,9 +141,8 @@ export class TtlMemo {
 
   private current(entry: Entry): boolean {
     if (!this.epoch || !entry.view) return true;
-    if (this.scope === 'access') return this.epoch.unchangedSince(entry.view, 'access');
     if (entry.here !== undefined && this.epoch.writtenHereSince(entry.here, entry.reads)) return false;
-    return this.epoch.unchangedSince(entry.view, entry.reads);
+    return this.epoch.unchangedSince(entry.view, this.scope === 'access' ? 'access' : entry.reads);
   }
 
   /** A pending load's reads are complete only when it ends: the caller takes them on then. */

@@ -37,20 +37,16 @@ export class AgentAuthService {
   async authenticate(req: Request, secret: string): Promise<AgentTokenContext> {
     if (this.epoch.enabled) await this.epoch.syncFor(req);
     const key = `agent-token:${tokenDigest(secret)}`;
-    const context = await this.cache.get(key, () => this.tokens.contextByDigest(key.slice(12)));
-    if (!context) {
-      // Unknown secrets are not remembered: guessing must not push real tokens out of the cache.
-      this.cache.forget(key);
-      throw unauthorized('invalid agent token');
-    }
+    // Unknown secrets are not remembered: guessing must not push real tokens out of the cache.
+    const context = await this.cache.getPresent(key, () => this.tokens.contextByDigest(key.slice(12)));
+    if (!context) throw unauthorized('invalid agent token');
     return { ...context };
   }
 
   /** The agent named by the request, which must belong to the token's pool. */
   async agent(token: AgentTokenContext, agentId: string): Promise<AgentContext> {
     const key = `agent:${agentId}`;
-    const identity = await this.cache.get(key, () => this.agents.identityOf(agentId));
-    if (identity === null) this.cache.forget(key);
+    const identity = await this.cache.getPresent(key, () => this.agents.identityOf(agentId));
     if (identity?.poolId !== token.poolId) {
       throw unauthorized('X-Plinth-Agent does not name an agent of this pool');
     }

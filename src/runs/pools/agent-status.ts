@@ -13,6 +13,13 @@ export function agentStatus(stored: StoredAgentStatus, lastPingAt: Date, now: nu
   return stored;
 }
 
+/** When `agentStatus` turns `unknown` by itself if the agent stays silent; null: it does not. */
+export function agentStatusChangesAt(stored: StoredAgentStatus, lastPingAt: Date, now: number): Date | null {
+  if (stored !== 'idle' && stored !== 'busy') return null;
+  const at = lastPingAt.getTime() + UNKNOWN_AFTER_MS + 1;
+  return at > now ? new Date(at) : null;
+}
+
 /** Only agents that are gone, or may be, can be removed from the list. */
 export function isRemovable(status: AgentStatus): boolean {
   return status === 'unknown' || status === 'errored' || status === 'exited';

@@ -77,7 +77,6 @@ export class AgentTokensService {
     if (!token) return false;
     await this.pools.requireManageable(p, token.poolId);
     await inOneStatement(this.ds, (m) => this.repo.delete(m, token.id));
-    this.permissions.forgetCachedAccess();
     return true;
   }
 }

@@ -8,6 +8,7 @@ import { badRequest } from '../../common/errors/domain-error';
 import { CollectionDocument, ResourceDocument } from '../../common/jsonapi/document';
 import { PageParams } from '../../common/jsonapi/pagination';
 import { Paging, QueryValue } from '../../common/jsonapi/query';
+import { Clock } from '../../common/clock';
 import { AgentsService } from './agents.service';
 import { AGENT_DOC, serializeAgent } from './agents.serializer';
 import { Sortable } from '../../common/jsonapi/sort';
@@ -28,7 +29,10 @@ function since(raw: string | undefined): Date | undefined {
 @ApiBearerAuth()
 @Controller(API_V2)
 export class AgentsController {
-  constructor(private readonly agents: AgentsService) {}
+  constructor(
+    private readonly agents: AgentsService,
+    private readonly clock: Clock,
+  ) {}
 
   @Get('agent-pools/:id/agents')
   @Sortable({ name: 'name', 'created-at': 'createdAt' }, 'created-at')
@@ -52,7 +56,7 @@ export class AgentsController {
     @QueryValue(LAST_PING_SINCE) lastPingSince?: string,
   ): Promise<CollectionDocument> {
     const page = await this.agents.list(p, id, since(lastPingSince), paging);
-    const now = Date.now();
+    const now = this.clock.now().getTime();
     return new CollectionDocument(
       page.items.map((a) => serializeAgent(a, now)),
       pageResult(page),
@@ -62,7 +66,7 @@ export class AgentsController {
   @Get('agents/:id')
   @Endpoint({ show: [AGENT_DOC] })
   async show(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<ResourceDocument> {
-    return new ResourceDocument(serializeAgent(await this.agents.show(p, id)));
+    return new ResourceDocument(serializeAgent(await this.agents.show(p, id), this.clock.now().getTime()));
   }
 
   /** The agent's id stops opening the agent routes: advances the access epoch. */

@@ -1,7 +1,8 @@
 import { ResourceObject, toOne } from '../../common/jsonapi/document';
 import { enumOf, nullableStr, ResourceDoc, str, timestamp } from '../../common/jsonapi/openapi';
 import { isoMillis } from '../../common/jsonapi/timestamps';
-import { AGENT_STATUSES, agentStatus } from './agent-status';
+import { answerStandsUntil } from '../../common/cache/read-set';
+import { AGENT_STATUSES, agentStatus, agentStatusChangesAt } from './agent-status';
 import { AgentEntity } from './entities/agent.entity';
 
 export const AGENT_DOC: ResourceDoc = {
@@ -16,7 +17,10 @@ export const AGENT_DOC: ResourceDoc = {
   links: ['self'],
 };
 
-export function serializeAgent(agent: AgentEntity, now = Date.now()): ResourceObject {
+/** `now` (epoch ms, on the Clock) decides `status`; a remembered copy ends when it would change. */
+export function serializeAgent(agent: AgentEntity, now: number): ResourceObject {
+  const changesAt = agentStatusChangesAt(agent.status, agent.lastPingAt, now);
+  if (changesAt) answerStandsUntil(changesAt);
   return {
     id: agent.id,
     type: 'agents',

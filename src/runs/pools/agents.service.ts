@@ -113,6 +113,5 @@ export class AgentsService {
       ]);
     }
     await inOneStatement(this.ds, (m) => this.repo.delete(m, agent.id));
-    this.permissions.forgetCachedAccess();
   }
 }
