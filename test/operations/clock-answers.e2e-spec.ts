@@ -1,5 +1,5 @@
 import { Clock } from '../../src/common/clock';
-import { UNKNOWN_AFTER_MS } from '../../src/agent-pools/agent-context';
+import { UNKNOWN_AFTER_MS } from '../../src/runs/protocol/agent-context';
 import { FORCE_CANCEL_COOL_OFF_MS } from '../../src/runs/run-rules';
 import { RunTimeoutsService } from '../../src/runs/run-timeouts.service';
 import { Actor, bootstrapAdmin, createOrganization, createWorkspace } from '../helpers/fixtures';
