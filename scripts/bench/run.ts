@@ -18,6 +18,8 @@
  *                          and RUN_LOG_RETENTION_DAYS=n on the second server (MySQL/MariaDB)
  *   BENCH_EXECUTORS=200    executors of the idle-executors scenario (each polls once a second)
  *   BENCH_RUN_EXECUTORS=8  executors of the runs-while-reading scenario (each runs runs end to end)
+ *   BENCH_COST_RUNS=50, BENCH_COST_ROUNDS=4  the run-cost scenario (run-cost.ts, only when named):
+ *                          rounds of that many runs by one executor, CPU and statements per run
  *   BENCH_NOTIFY_WORKSPACES=50, BENCH_NOTIFY_EXECUTORS=4  the notifications scenario (notifications.ts):
  *                          20 configurations per workspace, one run per workspace in the burst
  *   BENCH_WAIT_JOBS=20     runs queued per latency figure of the claim-waits scenario (its fleet:
@@ -54,6 +56,7 @@ import { historyScenarios, historyTable, setUpHistory } from './history';
 import { auditBacklog, measurePruning, seedRunLogBacklog } from './history-pruning';
 import { idleExecutors } from './idle-executors';
 import { notificationBurst } from './notifications';
+import { runCost, runCostSummary } from './run-cost';
 import { runsWhileReading } from './run-traffic';
 import { bulkInsertWorkspaces } from './scale';
 import {
@@ -96,8 +99,8 @@ function wanted(name: string): boolean {
 /** Bootstraps the administrator and seeds the organization; with BENCH_KEEP=1 remembers both. */
 async function seedFresh(origin: string, db: BenchDatabase): Promise<{ token: string; seed: Seeded }> {
   const token = await bootstrapAdmin(origin);
-  // The history scenario seeds an organization of its own; nothing else reads this one.
-  if (only?.size === 1 && only.has('history'))
+  // The history and run-cost scenarios set up organizations of their own; nothing else reads this one.
+  if (only && [...only].every((name) => SEEDLESS.has(name)))
     return { token, seed: { org: '', workspaceIds: [] } as unknown as Seeded };
   const size = seedSize(scale);
   log(`seeding (scale ${scale}): ${JSON.stringify(size)}`);
@@ -108,18 +111,27 @@ async function seedFresh(origin: string, db: BenchDatabase): Promise<{ token: st
 
 const SEED_FILE = 'bench-seed.json';
 
-/** Answers the server gave from its response cache so far (its /metrics, summed over routes). */
-async function responseCacheHits(origin: string): Promise<number | undefined> {
+/** Scenarios that read nothing of the seeded organization. */
+const SEEDLESS = new Set(['history', 'run-cost']);
+
+/**
+ * A counter of the server's /metrics, summed over its labels: 0 when it has counted nothing yet,
+ * `whenAbsent` when the server does not have it, undefined when it did not answer.
+ */
+async function metricSum(origin: string, name: string, whenAbsent?: number): Promise<number | undefined> {
   try {
     const text = await (await fetch(`${origin}/metrics`)).text();
-    let sum = 0;
-    for (const m of text.matchAll(/^http_response_cache_hits_total(?:\{[^}]*\})? (\d+)/gm))
-      sum += Number(m[1]);
+    let sum = whenAbsent;
+    for (const m of text.matchAll(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\d+)`, 'gm')))
+      sum = (sum ?? 0) + Number(m[1]);
     return sum;
   } catch {
     return undefined;
   }
 }
+
+/** Answers the server gave from its response cache so far (its /metrics, summed over routes). */
+const responseCacheHits = (origin: string) => metricSum(origin, 'http_response_cache_hits_total', 0);
 
 function keptSeed(dataDir: string): { token: string; seed: Seeded } {
   return JSON.parse(readFileSync(`${dataDir}/${SEED_FILE}`, 'utf8')) as { token: string; seed: Seeded };
@@ -223,6 +235,27 @@ async function main(): Promise<void> {
       } finally {
         traffic.close();
       }
+    }
+    if (only?.has('run-cost')) {
+      log('→ run-cost: one executor running auto-applied runs end to end, nothing else');
+      const rounds = await runCost(
+        api,
+        {
+          origin: running.origin,
+          userToken: token,
+          runs: Number(env.BENCH_COST_RUNS ?? '50'),
+          rounds: Number(env.BENCH_COST_ROUNDS ?? '4'),
+          warmupRuns: 10,
+        },
+        {
+          server: () => running.cpuSeconds(),
+          database: databaseCpuSeconds,
+          databaseStatements: () => statementsRun(db),
+          serverStatements: () => metricSum(running.origin, 'db_statements_total'),
+        },
+        log,
+      );
+      footer.push('', ...runCostSummary(rounds));
     }
     if (wanted('notifications')) {
       const lines = await notificationBurst(
@@ -521,10 +554,14 @@ function printTable(
       `load average at the end: ${loadavg()
         .map((v) => v.toFixed(1))
         .join(', ')}`,
-    '',
-    '| scenario | req/s | p50 ms | p99 ms | errors | KB/resp | server RSS MB | server CPU ms/req | DB CPU ms/req | queries/req | from memory |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
-    ...rows.map((r) => `| ${r.join(' | ')} |`),
+    ...(rows.length
+      ? [
+          '',
+          '| scenario | req/s | p50 ms | p99 ms | errors | KB/resp | server RSS MB | server CPU ms/req | DB CPU ms/req | queries/req | from memory |',
+          '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+          ...rows.map((r) => `| ${r.join(' | ')} |`),
+        ]
+      : []),
   ];
   for (const m of results.filter((r) => r.alongside)) {
     out.push(

@@ -5,7 +5,7 @@ import cluster from 'node:cluster';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { DataSource } from 'typeorm';
 import { cachedRouteOf } from '../http/response-cache.middleware';
-import { poolStats } from '../persistence/mysql-pool';
+import { countStatements, poolStats, statementsSent } from '../persistence/mysql-pool';
 import { askPrimaryForMetrics, shareWorkerRegistry } from './cluster-metrics';
 
 export const METRICS_PATH = '/metrics';
@@ -29,7 +29,7 @@ export function routeLabel(req: Request): string {
 
 /**
  * Prometheus metrics of this process: HTTP requests by route template, method and status, DB pool
- * sizes (MySQL), and the process's own metrics. In a cluster, a scrape answers for all workers.
+ * sizes and statements sent (MySQL), and the process's own metrics. In a cluster, a scrape answers for all workers.
  */
 @Injectable()
 export class MetricsService {
@@ -70,6 +70,18 @@ export class MetricsService {
         this.set({ state: 'all' }, stats.all);
         this.set({ state: 'free' }, stats.free);
         this.set({ state: 'queued' }, stats.queued);
+      },
+    });
+    countStatements(ds);
+    new Counter({
+      name: 'db_statements_total',
+      help: 'Statements sent to the database (MySQL), transaction control included',
+      registers: [this.registry],
+      collect() {
+        const sent = statementsSent(ds);
+        if (sent === undefined) return;
+        this.reset();
+        this.inc(sent);
       },
     });
     if (cluster.isWorker) shareWorkerRegistry(this.registry);

@@ -89,3 +89,42 @@ export function enforceAcquireDeadline(ds: DataSource, ms: number): void {
     });
   };
 }
+
+const statementCounts = new WeakMap<Mysql2Pool, { sent: number }>();
+
+/**
+ * Counts every statement sent on the pool's connections (TypeORM's runners, the pool reads and
+ * writes, transactions' BEGIN and COMMIT alike): each connection is wrapped once, as it is first
+ * handed out. What a request or a run costs the database, exactly, whoever else uses that server.
+ */
+export function countStatements(ds: DataSource): void {
+  const pool = mysqlPool(ds);
+  if (!pool || statementCounts.has(pool)) return;
+  const count = { sent: 0 };
+  statementCounts.set(pool, count);
+  const counted = new WeakSet<Mysql2Connection>();
+  const acquire = pool.getConnection.bind(pool);
+  pool.getConnection = (cb: Callback) =>
+    acquire((err, c) => {
+      if (c && !counted.has(c)) {
+        counted.add(c);
+        const [query, execute] = [c.query.bind(c), c.execute.bind(c)];
+        c.query = (...args: Parameters<Mysql2Connection['query']>) => {
+          count.sent++;
+          // mysql2's own pool reads the command this answers: pass it on.
+          return query(...args);
+        };
+        c.execute = (...args: Parameters<Mysql2Connection['execute']>) => {
+          count.sent++;
+          return execute(...args);
+        };
+      }
+      cb(err, c);
+    });
+}
+
+/** Statements sent since `countStatements` (undefined without it, or off MySQL). */
+export function statementsSent(ds: DataSource): number | undefined {
+  const pool = mysqlPool(ds);
+  return pool && statementCounts.get(pool)?.sent;
+}
