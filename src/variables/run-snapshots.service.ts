@@ -35,7 +35,7 @@ export class RunSnapshotsService {
     manager: EntityManager,
     ws: { id: string; projectId: string; organizationId: string },
     runId: string,
-  ): Promise<void> {
+  ): Promise<JobVariable[]> {
     const entries = await this.effective.snapshot(ws, runId, manager);
     const variables: JobVariable[] = entries.map(({ key, value, category, hcl, sensitive }) => ({
       key,
@@ -48,6 +48,7 @@ export class RunSnapshotsService {
     const repo = manager.getRepository(RunVariableSnapshotEntity);
     await repo.delete({ runId });
     await repo.insert({ runId, sealedVariables });
+    return variables;
   }
 
   /** The run's snapshot in clear, for its jobs only; empty when none was taken (or it was dropped). */

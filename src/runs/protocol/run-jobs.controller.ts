@@ -134,9 +134,10 @@ export class RunJobsController {
     @Body() body: unknown,
   ): Promise<void> {
     const plain = asObject(body);
-    if ((await this.jobs.kindOf(agent, id)) === 'policy-evaluation') {
+    const job = await this.jobs.ownJob(agent, id);
+    if (job.kind === 'policy-evaluation') {
       const parsed = validateAttributes(FinishPolicyEvaluationBody, plain);
-      await this.jobs.finishEvaluation(agent, id, {
+      await this.jobs.finishEvaluation(agent, job, {
         status: parsed.status,
         errorMessage: parsed['error-message'] ?? null,
         results: parsed.results ?? [],
@@ -153,6 +154,6 @@ export class RunJobsController {
       resourceDestructions: parsed['resource-destructions'] ?? 0,
       resourceImports: parsed['resource-imports'] ?? 0,
     };
-    await this.jobs.finish(agent, id, report);
+    await this.jobs.finish(agent, job, report);
   }
 }

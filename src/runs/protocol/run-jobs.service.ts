@@ -14,7 +14,7 @@ import { RunEntity } from '../entities/run.entity';
 import { runOptionsWire } from '../run-options';
 import { ClaimScope, RunJobsRepository } from './run-jobs.repository';
 import { JobSignals } from './job-signals.service';
-import { JobLinks, JobPayload } from './agent-protocol.types';
+import { JobLinks, JobPayload, JobVariable } from './agent-protocol.types';
 import { JOB_LINK_SECONDS, RunLinks } from '../run-links';
 import { RunQueueService } from '../run-queue.service';
 import { EvaluationReport, PolicyGateRegistry } from '../policy-gate.registry';
@@ -116,17 +116,18 @@ export class RunJobsService {
         const job = await this.tryClaim(candidates[(offset + i) % candidates.length], agent);
         if (job) {
           await this.agents.setStatus(agent.agentId, 'busy');
-          return this.payload(job.job, job.run, origin);
+          return this.payload(job.job, job.run, origin, job.variables);
         }
       }
     }
     return null;
   }
 
+  /** The job claimed, its run, and the variables fixed for it when it is a plan's (read later otherwise). */
   private async tryClaim(
     id: string,
     agent: AgentContext,
-  ): Promise<{ job: RunJobEntity; run: RunEntity } | null> {
+  ): Promise<{ job: RunJobEntity; run: RunEntity; variables?: JobVariable[] } | null> {
     return inTransaction(this.ds, async (manager) => {
       const at = this.clock.now();
       if (!(await this.jobs.claim(manager, id, agent.agentId, at))) return null;
@@ -149,13 +150,18 @@ export class RunJobsService {
       if (job.kind === 'plan') {
         const ws = await this.workspaces.scopeIn(manager, run.workspaceId);
         if (!ws) throw notFound();
-        await this.snapshots.fix(manager, ws, run.id);
+        return { job, run, variables: await this.snapshots.fix(manager, ws, run.id) };
       }
       return { job, run };
     });
   }
 
-  private async payload(job: RunJobEntity, run: RunEntity, origin: string): Promise<JobPayload> {
+  private async payload(
+    job: RunJobEntity,
+    run: RunEntity,
+    origin: string,
+    variables?: JobVariable[],
+  ): Promise<JobPayload> {
     const ws = await this.workspaces.requireById(run.workspaceId);
     const org = await this.organizations.requireById(ws.organizationId);
     const links: JobLinks = {
@@ -192,7 +198,9 @@ export class RunJobsService {
       ...runOptionsWire(run),
       'heartbeat-interval-seconds': HEARTBEAT_INTERVAL_SECONDS,
       links,
-      ...(job.kind === 'policy-evaluation' ? {} : { variables: await this.snapshots.of(run.id) }),
+      ...(job.kind === 'policy-evaluation'
+        ? {}
+        : { variables: variables ?? (await this.snapshots.of(run.id)) }),
       ...(evaluation ? { 'policy-evaluation': evaluation } : {}),
     };
   }
@@ -212,8 +220,8 @@ export class RunJobsService {
    * accepted (the executor retried); a different one, or any report on a job that ended without
    * it (timed out, canceled), is a 409.
    */
-  async finish(agent: AgentContext, id: string, report: JobReport): Promise<void> {
-    const job = await this.ownJob(agent, id);
+  async finish(agent: AgentContext, claimed: RunJobEntity | string, report: JobReport): Promise<void> {
+    const job = await this.claimedBy(agent, claimed);
     if (job.kind === 'policy-evaluation') {
       throw conflict('This is a policy-evaluation job: report its policy results');
     }
@@ -259,8 +267,12 @@ export class RunJobsService {
    * Records one policy evaluation's results; when it was the check's last, the verdict moves the
    * run on in the same transaction. Idempotent like `finish`.
    */
-  async finishEvaluation(agent: AgentContext, id: string, report: EvaluationReport): Promise<void> {
-    const job = await this.ownJob(agent, id);
+  async finishEvaluation(
+    agent: AgentContext,
+    claimed: RunJobEntity | string,
+    report: EvaluationReport,
+  ): Promise<void> {
+    const job = await this.claimedBy(agent, claimed);
     const gate = this.gates.get();
     if (job.kind !== 'policy-evaluation' || !job.evaluationId || !gate) {
       throw conflict(`This is a ${job.kind} job: report its outcome without policy results`);
@@ -295,13 +307,16 @@ export class RunJobsService {
     throw conflict(`The job is ${now?.status ?? 'gone'}: it no longer takes a report`);
   }
 
-  /** Which report the job takes; 404 unless this agent claimed it. */
-  async kindOf(agent: AgentContext, id: string): Promise<RunJobEntity['kind']> {
-    return (await this.ownJob(agent, id)).kind;
+  /** A job as `ownJob` read it (the request read it once to learn its kind), or its id, read now. */
+  private claimedBy(agent: AgentContext, claimed: RunJobEntity | string): Promise<RunJobEntity> {
+    return typeof claimed === 'string' ? this.ownJob(agent, claimed) : Promise.resolve(claimed);
   }
 
-  /** The job if this agent claimed it; 404 otherwise, whether it exists or not. */
-  private async ownJob(agent: AgentContext, id: string): Promise<RunJobEntity> {
+  /**
+   * The job if this agent claimed it; 404 otherwise, whether it exists or not. Its kind says which
+   * report it takes; the report (`finish`, `finishEvaluation`) may be given the job as read here.
+   */
+  async ownJob(agent: AgentContext, id: string): Promise<RunJobEntity> {
     const job = await this.jobs.findById(id);
     if (!job || job.agentId !== agent.agentId) throw notFound();
     return job;
