@@ -6,7 +6,7 @@ import { ChangeEpoch } from '../../common/cache/change-epoch';
 import { DomainError } from '../../common/errors/domain-error';
 import { AgentContext, AgentTokenContext, PING_REFRESH_MS } from '../protocol/agent-context';
 import { AgentTokensRepository } from './agent-tokens.repository';
-import { AgentsRepository } from './agents.repository';
+import { AgentActivityRepository } from './agent-activity.repository';
 
 /** Past this many remembered write times, the oldest are dropped (they only spare writes). */
 const MAX_REMEMBERED = 10_000;
@@ -29,7 +29,7 @@ export class AgentAuthService {
 
   constructor(
     private readonly tokens: AgentTokensRepository,
-    private readonly agents: AgentsRepository,
+    private readonly agents: AgentActivityRepository,
     private readonly cache: AuthCache,
     private readonly epoch: ChangeEpoch,
   ) {}

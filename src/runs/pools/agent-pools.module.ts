@@ -12,6 +12,7 @@ import { AgentTokensController } from './agent-tokens.controller';
 import { AgentTokensRepository } from './agent-tokens.repository';
 import { AgentTokensService } from './agent-tokens.service';
 import { AgentsController } from './agents.controller';
+import { AgentActivityRepository } from './agent-activity.repository';
 import { AgentsRepository } from './agents.repository';
 import { AgentsService } from './agents.service';
 import { AgentEntity } from './entities/agent.entity';
@@ -34,6 +35,7 @@ import { AgentTokenEntity } from './entities/agent-token.entity';
     AgentPoolsRepository,
     AgentTokensRepository,
     AgentsRepository,
+    AgentActivityRepository,
     AgentPoolsService,
     AgentTokensService,
     AgentsService,

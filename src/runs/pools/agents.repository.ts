@@ -2,30 +2,16 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, In, Repository } from 'typeorm';
 import { paginate, Page } from '../../common/sql/paginate';
-import { RowReader } from '../../common/sql/row-reader';
-import { RowWriter } from '../../common/sql/row-writer';
 import { PageParams } from '../../common/jsonapi/pagination';
-import { AgentEntity, StoredAgentStatus } from './entities/agent.entity';
+import { AgentEntity } from './entities/agent.entity';
 
+/** The agents as users see and remove them; what executor requests touch is AgentActivityRepository's. */
 @Injectable()
 export class AgentsRepository {
-  /** Every executor request reads and touches its agent: without TypeORM's builders. */
-  private readonly rows: RowReader<AgentEntity>;
-  private readonly writes: RowWriter<AgentEntity>;
-
-  constructor(@InjectRepository(AgentEntity) private readonly repo: Repository<AgentEntity>) {
-    this.rows = new RowReader(repo.manager.connection, AgentEntity);
-    this.writes = new RowWriter(repo.manager.connection, AgentEntity);
-  }
+  constructor(@InjectRepository(AgentEntity) private readonly repo: Repository<AgentEntity>) {}
 
   findById(id: string): Promise<AgentEntity | null> {
-    return this.rows.byId(id);
-  }
-
-  /** The pool of an agent, which the agent guard checks, and its name, which the audit trail shows. */
-  async identityOf(id: string): Promise<{ poolId: string; name: string } | null> {
-    const agent = await this.rows.byId(id);
-    return agent ? { poolId: agent.poolId, name: agent.name } : null;
+    return this.repo.findOneBy({ id });
   }
 
   listForPool(poolId: string, seenSince: Date | undefined, page: PageParams): Promise<Page<AgentEntity>> {
@@ -57,14 +43,5 @@ export class AgentsRepository {
 
   async delete(manager: EntityManager, id: string): Promise<void> {
     await manager.getRepository(AgentEntity).delete({ id });
-  }
-
-  async touch(id: string, at: Date): Promise<void> {
-    await this.writes.update({ lastPingAt: at }, { id });
-  }
-
-  /** Sets the status and counts the call as a ping; false when the agent is gone. */
-  async setStatus(id: string, status: StoredAgentStatus, at: Date): Promise<boolean> {
-    return (await this.writes.update({ status, lastPingAt: at }, { id })) > 0;
   }
 }

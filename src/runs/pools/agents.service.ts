@@ -20,6 +20,7 @@ import { AgentAuthService } from './agent-auth.service';
 import { AgentPoolsService } from './agent-pools.service';
 import { Registration } from '../protocol/agent-protocol.types';
 import { agentStatus, isRemovable } from './agent-status';
+import { AgentActivityRepository } from './agent-activity.repository';
 import { AgentsRepository } from './agents.repository';
 import { AgentEntity } from './entities/agent.entity';
 
@@ -27,6 +28,7 @@ import { AgentEntity } from './entities/agent.entity';
 export class AgentsService {
   constructor(
     private readonly repo: AgentsRepository,
+    private readonly activity: AgentActivityRepository,
     private readonly pools: AgentPoolsService,
     private readonly organizations: OrganizationsService,
     private readonly auth: AgentAuthService,
@@ -78,7 +80,7 @@ export class AgentsService {
    */
   async setStatus(agentId: string, status: 'idle' | 'busy'): Promise<boolean> {
     const now = new Date();
-    const updated = await this.repo.setStatus(agentId, status, now);
+    const updated = await this.activity.setStatus(agentId, status, now);
     if (updated) this.auth.noteWritten(agentId, now.getTime());
     return updated;
   }

@@ -5,7 +5,7 @@ import { AgentTokenContext, PING_REFRESH_MS } from './agent-context';
 import { AgentAuthService } from '../pools/agent-auth.service';
 import { AgentTokenStrategy } from './agent-token.strategy';
 import { AgentTokensRepository } from '../pools/agent-tokens.repository';
-import { AgentsRepository } from '../pools/agents.repository';
+import { AgentActivityRepository } from '../pools/agent-activity.repository';
 import { AgentRequest } from './current-agent.decorator';
 
 const TOKEN: AgentTokenContext = {
@@ -39,7 +39,7 @@ describe('AgentTokenStrategy', () => {
         )[id] ?? null,
       ),
     touch: (id: string) => Promise.resolve(void touches.push(`agent:${id}`)),
-  } as unknown as AgentsRepository;
+  } as unknown as AgentActivityRepository;
 
   const call = (handler: 'register' | 'claim', headers: Record<string, string>) => {
     const req = { headers } as unknown as AgentRequest;
