@@ -10,6 +10,9 @@ module.exports = {
   maxWorkers: process.env.JEST_WORKERS || 2,
   // Applies to every project: e2e suites boot the app and may spawn the CLI.
   testTimeout: 60000,
+  // MySQL/MariaDB runs: one migrated schema per run, copied into each suite's database.
+  globalSetup: '<rootDir>/test/helpers/mysql-template.setup.js',
+  globalTeardown: '<rootDir>/test/helpers/mysql-template.teardown.js',
   projects: [
     {
       displayName: 'unit',

@@ -7,7 +7,7 @@ import { DataSource } from 'typeorm';
 import { AppModule } from '../../src/app.module';
 import { guardTransactions } from '../../src/common/sql/transaction-scope';
 import { AppConfig } from '../../src/config/app-config';
-import { createMysqlDatabase, ProviderOverride, usesMysql } from './test-app';
+import { createMigratedMysqlDatabase, ProviderOverride, usesMysql } from './test-app';
 
 /**
  * The real AppModule without HTTP: every service wired as in production, on a fresh database
@@ -29,7 +29,7 @@ export async function startServices(
   overrides: ProviderOverride[] = [],
 ): Promise<ServiceApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'plinth-service-'));
-  const database = usesMysql() ? await createMysqlDatabase() : undefined;
+  const database = usesMysql() ? await createMigratedMysqlDatabase() : undefined;
   const config = new AppConfig({
     DATABASE_URL: database?.url ?? 'sqlite::memory:',
     DATA_DIR: dataDir,

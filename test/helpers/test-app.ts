@@ -10,6 +10,7 @@ import { configureApp } from '../../src/http/pipeline';
 import { JsonApiExpressAdapter } from '../../src/http/jsonapi.adapter';
 import { AppConfig } from '../../src/config/app-config';
 import { ResponseRecorder } from './response-recorder';
+import { SchemaCopy, templateCopy } from './mysql-template';
 
 export const JSONAPI = 'application/vnd.api+json';
 
@@ -54,6 +55,30 @@ export async function createMysqlDatabase(): Promise<{ url: string; drop(): Prom
   };
 }
 
+let copy: Promise<SchemaCopy | undefined> | undefined;
+
+/**
+ * A MySQL database of its own with the migrations already applied, copied from the run's
+ * template (mysql-template.ts); an empty one, which the app migrates, outside a run that made one.
+ */
+export async function createMigratedMysqlDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const database = await createMysqlDatabase();
+  copy ??= mysqlAdmin((c) => templateCopy(c, mysqlServerUrl()));
+  const statements = (await copy)?.statements;
+  if (!statements) return database;
+  const { createConnection } = await import('mysql2/promise');
+  const conn = await createConnection({
+    uri: database.url.replace(/^mariadb:/, 'mysql:'),
+    multipleStatements: true,
+  });
+  try {
+    await conn.query(statements.join(';\n'));
+  } finally {
+    await conn.end();
+  }
+  return database;
+}
+
 /** A provider replaced for one test app, e.g. `{ provide: LOG_DESTINATION, useValue: stream }`. */
 export interface ProviderOverride {
   provide: unknown;
@@ -69,7 +94,7 @@ export async function startApp(
   overrides: ProviderOverride[] = [],
 ): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'plinth-e2e-'));
-  const database = usesMysql() ? await createMysqlDatabase() : undefined;
+  const database = usesMysql() ? await createMigratedMysqlDatabase() : undefined;
   const databaseUrl = database?.url ?? 'sqlite::memory:';
   const config = new AppConfig({
     DATABASE_URL: databaseUrl,

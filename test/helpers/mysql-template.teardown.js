@@ -1,0 +1,1 @@
+module.exports = require('./mysql-template.global.js').teardown;
