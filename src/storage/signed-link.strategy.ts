@@ -1,6 +1,7 @@
 import { createParamDecorator, ExecutionContext, Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
 import type { Request } from 'express';
+import { AuthStrategies } from '../common/auth/auth-strategies';
 import { RequestStrategy } from '../common/auth/request-strategy';
 import { notFound } from '../common/errors/domain-error';
 import { LinkClaims, SignedLinks } from './signed-links';
@@ -14,8 +15,12 @@ type LinkRequest = Request & { signedLink?: LinkClaims };
  */
 @Injectable()
 export class SignedLinkStrategy extends PassportStrategy(RequestStrategy, 'signed-link') {
-  constructor(private readonly links: SignedLinks) {
+  constructor(
+    private readonly links: SignedLinks,
+    strategies: AuthStrategies,
+  ) {
     super();
+    strategies.use('signed-link', this);
   }
 
   validate(req: Request): LinkClaims {

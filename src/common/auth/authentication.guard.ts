@@ -1,6 +1,5 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { AuthGuard, IAuthGuard } from '@nestjs/passport';
 import type { Request, Response } from 'express';
 import { DomainError } from '../errors/domain-error';
 import {
@@ -13,26 +12,10 @@ import {
 } from '../rate-limit/rate-limit.http';
 import { RateLimitService } from '../rate-limit/rate-limit.service';
 import { AUTH_KIND, AUTH_PROPERTY, AUTH_STRATEGY, AuthKind } from './auth-kind';
+import { AuthStrategies } from './auth-strategies';
 import { Principal } from './principal';
 
 type CredentialKind = Exclude<AuthKind, 'public'>;
-
-/** @nestjs/passport's guard for one kind: its strategy, where it leaves the caller, its 401. */
-function passportGuard(kind: CredentialKind): IAuthGuard {
-  class KindGuard extends AuthGuard(AUTH_STRATEGY[kind]) {
-    override getAuthenticateOptions() {
-      return { session: false, property: AUTH_PROPERTY[kind], registering: kind === 'agent-registration' };
-    }
-
-    /** A refusal without an error of the strategy's own (no header, malformed) is a plain 401. */
-    override handleRequest<T>(err: unknown, user: T | false): T {
-      if (err) throw err as Error;
-      if (!user) throw new DomainError('unauthorized');
-      return user;
-    }
-  }
-  return new KindGuard();
-}
 
 type Authenticated = Request & {
   user?: Principal;
@@ -54,16 +37,10 @@ type Authenticated = Request & {
  */
 @Injectable()
 export class AuthenticationGuard implements CanActivate {
-  private readonly guards: Record<CredentialKind, IAuthGuard> = {
-    user: passportGuard('user'),
-    agent: passportGuard('agent'),
-    'agent-registration': passportGuard('agent-registration'),
-    'signed-link': passportGuard('signed-link'),
-  };
-
   constructor(
     private readonly reflector: Reflector,
     private readonly limits: RateLimitService,
+    private readonly strategies: AuthStrategies,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -84,7 +61,7 @@ export class AuthenticationGuard implements CanActivate {
       if (kind === 'public') return true;
     }
     try {
-      await this.guards[kind].canActivate(context);
+      await this.authenticate(kind, req, res);
     } catch (err) {
       if (counted && kind !== 'signed-link') await enforceRateLimit(this.limits, addressKey(req), res);
       throw err;
@@ -102,5 +79,28 @@ export class AuthenticationGuard implements CanActivate {
       );
     }
     return true;
+  }
+
+  /**
+   * This app's strategy for `kind` (AuthStrategies), leaving what it authenticated where the
+   * kind's handlers read it; a refusal without an error of the strategy's own (no header,
+   * malformed) is a plain 401.
+   */
+  private authenticate(kind: CredentialKind, req: Authenticated, res: Response): Promise<void> {
+    const options = { session: false, registering: kind === 'agent-registration' };
+    return new Promise((resolve, reject) => {
+      const fail = (err: unknown) => reject(err instanceof Error ? err : new Error(String(err)));
+      const middleware = this.strategies.passport.authenticate(
+        AUTH_STRATEGY[kind],
+        options,
+        (err: unknown, user: unknown) => {
+          if (err) return fail(err);
+          if (!user) return reject(new DomainError('unauthorized'));
+          (req as unknown as Record<string, unknown>)[AUTH_PROPERTY[kind]] = user;
+          resolve();
+        },
+      ) as (req: Request, res: Response, next: (err?: unknown) => void) => void;
+      middleware(req, res, (err?: unknown) => (err ? fail(err) : resolve()));
+    });
   }
 }

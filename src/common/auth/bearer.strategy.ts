@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
 import type { Request } from 'express';
 import { Strategy, VerifyFunction } from 'passport-http-bearer';
+import { AuthStrategies } from './auth-strategies';
 import { BearerTokens } from './bearer-tokens';
 import { Principal } from './principal';
 
@@ -23,8 +24,12 @@ class HeaderBearerStrategy extends Strategy<VerifyFunction> {
  */
 @Injectable()
 export class BearerStrategy extends PassportStrategy(HeaderBearerStrategy, 'bearer') {
-  constructor(private readonly tokens: BearerTokens) {
+  constructor(
+    private readonly tokens: BearerTokens,
+    strategies: AuthStrategies,
+  ) {
     super();
+    strategies.use('bearer', this);
   }
 
   validate(token: string): Promise<Principal> {

@@ -2,6 +2,7 @@ import { tokenDigest } from '../../common/auth/token-secret';
 import { standingEpoch } from '../../common/cache/change-epoch';
 import { TtlMemo } from '../../common/cache/ttl-memo';
 import { AgentTokenContext, PING_REFRESH_MS } from './agent-context';
+import { AuthStrategies } from '../../common/auth/auth-strategies';
 import { AgentAuthService } from '../pools/agent-auth.service';
 import { AgentTokenStrategy } from './agent-token.strategy';
 import { AgentTokensRepository } from '../pools/agent-tokens.repository';
@@ -51,7 +52,7 @@ describe('AgentTokenStrategy', () => {
     touches = [];
     const cache = new TtlMemo(5000, standingEpoch(), undefined, 'access');
     auth = new AgentAuthService(tokens, agents, cache, standingEpoch());
-    sut = new AgentTokenStrategy(auth);
+    sut = new AgentTokenStrategy(auth, new AuthStrategies());
   });
 
   it('lets a registration through with the token alone and hands it to the handler', async () => {

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
+import { AuthStrategies } from '../../common/auth/auth-strategies';
 import { RequestStrategy } from '../../common/auth/request-strategy';
 import { DomainError } from '../../common/errors/domain-error';
 import { AgentContext, AgentTokenContext } from './agent-context';
@@ -18,8 +19,12 @@ export const AGENT_HEADER = 'x-plinth-agent';
  */
 @Injectable()
 export class AgentTokenStrategy extends PassportStrategy(RequestStrategy, 'agent-token') {
-  constructor(private readonly auth: AgentAuthService) {
+  constructor(
+    private readonly auth: AgentAuthService,
+    strategies: AuthStrategies,
+  ) {
     super();
+    strategies.use('agent-token', this);
   }
 
   async validate(
