@@ -8,8 +8,8 @@
  * same database, without Redis: it learns of the job through its periodic check).
  */
 import { Agent } from 'node:http';
-import { agentPost, Api, putBytes } from './http';
-import { configurationArchive } from './run-traffic';
+import { agentPost, Api } from './http';
+import { agentWorkspace } from './run-traffic';
 
 export interface ClaimWaitOptions {
   origin: string;
@@ -78,19 +78,8 @@ async function setUp(api: Api, agent: Agent, opts: ClaimWaitOptions): Promise<Fl
     if (res.status !== 201) throw new Error(`register → ${res.status}: ${res.text.slice(0, 200)}`);
     executors.push({ secret, agentId: (JSON.parse(res.text) as { 'agent-id': string })['agent-id'] });
   }
-  const workspace = await api.post<{ data: { id: string } }>(`/api/v2/organizations/${org}/workspaces`, {
-    data: {
-      type: 'workspaces',
-      attributes: { name: 'waited-for', 'execution-mode': 'agent' },
-      relationships: { 'agent-pool': { data: { type: 'agent-pools', id: pool.data.id } } },
-    },
-  });
-  const cv = await api.post<{ data: { id: string; attributes: { 'upload-url': string } } }>(
-    `/api/v2/workspaces/${workspace.data.id}/configuration-versions`,
-    { data: { type: 'configuration-versions', attributes: { 'auto-queue-runs': false } } },
-  );
-  await putBytes(cv.data.attributes['upload-url'], configurationArchive());
-  return { workspaceId: workspace.data.id, configurationVersionId: cv.data.id, executors };
+  const workspace = await agentWorkspace(api, org, pool.data.id, { name: 'waited-for' });
+  return { ...workspace, executors };
 }
 
 /**

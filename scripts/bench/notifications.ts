@@ -13,8 +13,8 @@
 import { createServer, IncomingMessage, Server } from 'node:http';
 import { Agent } from 'node:http';
 import { AddressInfo } from 'node:net';
-import { agentPost, Api, inParallel, putBytes, requestOn } from './http';
-import { configurationArchive } from './run-traffic';
+import { agentPost, Api, inParallel, requestOn } from './http';
+import { agentWorkspace, configurationArchive } from './run-traffic';
 import { CpuMeters } from './scenarios';
 import { Seeded } from './seed';
 
@@ -129,19 +129,14 @@ async function setUp(api: Api, agent: Agent, opts: NotificationBenchOptions, hoo
   const archive = configurationArchive();
   const indexes = Array.from({ length: opts.workspaces }, (_, i) => i);
   const workspaces = await inParallel(indexes, 8, async (i): Promise<Workspace> => {
-    const ws = await api.post<{ data: { id: string } }>(`/api/v2/organizations/${org}/workspaces`, {
-      data: {
-        type: 'workspaces',
-        attributes: { name: `notify-${i}`, 'execution-mode': 'agent', 'auto-apply': true },
-        relationships: { 'agent-pool': { data: { type: 'agent-pools', id: pool.data.id } } },
-      },
-    });
-    const cv = await api.post<{ data: { id: string; attributes: { 'upload-url': string } } }>(
-      `/api/v2/workspaces/${ws.data.id}/configuration-versions`,
-      { data: { type: 'configuration-versions', attributes: { 'auto-queue-runs': false } } },
+    const ws = await agentWorkspace(
+      api,
+      org,
+      pool.data.id,
+      { name: `notify-${i}`, 'auto-apply': true },
+      archive,
     );
-    await putBytes(cv.data.attributes['upload-url'], archive);
-    return { id: ws.data.id, configurationVersionId: cv.data.id };
+    return { id: ws.workspaceId, configurationVersionId: ws.configurationVersionId };
   });
   // Enabled configurations: each create sends the verification to the receiver first.
   const pairs = workspaces.flatMap((ws) =>

@@ -11,8 +11,8 @@
  * whole server's).
  */
 import { Agent } from 'node:http';
-import { agentPost, Api, putBytes } from './http';
-import { configurationArchive } from './run-traffic';
+import { agentPost, Api } from './http';
+import { agentWorkspace, configurationArchive } from './run-traffic';
 
 export interface RunCostOptions {
   origin: string;
@@ -75,24 +75,14 @@ async function setUp(api: Api, agent: Agent, origin: string): Promise<Executor> 
   if (registered.status !== 201) throw new Error(`register → ${registered.status}: ${registered.text}`);
   const archive = configurationArchive();
   const workspace = async (name: string) => {
-    const ws = await api.post<{ data: { id: string } }>(`/api/v2/organizations/${org}/workspaces`, {
-      data: {
-        type: 'workspaces',
-        attributes: {
-          name,
-          'execution-mode': 'agent',
-          'auto-apply': true,
-          'auto-apply-run-trigger': true,
-        },
-        relationships: { 'agent-pool': { data: { type: 'agent-pools', id: pool.data.id } } },
-      },
-    });
-    const cv = await api.post<{ data: { id: string; attributes: { 'upload-url': string } } }>(
-      `/api/v2/workspaces/${ws.data.id}/configuration-versions`,
-      { data: { type: 'configuration-versions', attributes: { 'auto-queue-runs': false } } },
+    const ws = await agentWorkspace(
+      api,
+      org,
+      pool.data.id,
+      { name, 'auto-apply': true, 'auto-apply-run-trigger': true },
+      archive,
     );
-    await putBytes(cv.data.attributes['upload-url'], archive);
-    return { id: ws.data.id, cv: cv.data.id };
+    return { id: ws.workspaceId, cv: ws.configurationVersionId };
   };
   const source = await workspace('source');
   const destination = await workspace('destination');

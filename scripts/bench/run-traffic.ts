@@ -52,6 +52,32 @@ export function configurationArchive(): Buffer {
   return gzipSync(tar);
 }
 
+/**
+ * A workspace run by `poolId`'s executors, with one uploaded configuration version that queues no
+ * run by itself (the bench starts its runs).
+ */
+export async function agentWorkspace(
+  api: Api,
+  org: string,
+  poolId: string,
+  attributes: Record<string, unknown>,
+  archive: Buffer = configurationArchive(),
+): Promise<{ workspaceId: string; configurationVersionId: string }> {
+  const ws = await api.post<{ data: { id: string } }>(`/api/v2/organizations/${org}/workspaces`, {
+    data: {
+      type: 'workspaces',
+      attributes: { 'execution-mode': 'agent', ...attributes },
+      relationships: { 'agent-pool': { data: { type: 'agent-pools', id: poolId } } },
+    },
+  });
+  const cv = await api.post<{ data: { id: string; attributes: { 'upload-url': string } } }>(
+    `/api/v2/workspaces/${ws.data.id}/configuration-versions`,
+    { data: { type: 'configuration-versions', attributes: { 'auto-queue-runs': false } } },
+  );
+  await putBytes(cv.data.attributes['upload-url'], archive);
+  return { workspaceId: ws.data.id, configurationVersionId: cv.data.id };
+}
+
 async function setUp(
   api: Api,
   agent: Agent,
@@ -83,21 +109,15 @@ async function setUp(
     );
     if (registered.status !== 201)
       throw new Error(`register → ${registered.status}: ${registered.text.slice(0, 200)}`);
-    const workspace = await api.post<{ data: { id: string } }>(`/api/v2/organizations/${org}/workspaces`, {
-      data: {
-        type: 'workspaces',
-        attributes: { name: `runs-${i}`, 'execution-mode': 'agent', 'auto-apply': true },
-        relationships: { 'agent-pool': { data: { type: 'agent-pools', id: pool.data.id } } },
-      },
-    });
-    const cv = await api.post<{ data: { id: string; attributes: { 'upload-url': string } } }>(
-      `/api/v2/workspaces/${workspace.data.id}/configuration-versions`,
-      { data: { type: 'configuration-versions', attributes: { 'auto-queue-runs': false } } },
+    const workspace = await agentWorkspace(
+      api,
+      org,
+      pool.data.id,
+      { name: `runs-${i}`, 'auto-apply': true },
+      archive,
     );
-    await putBytes(cv.data.attributes['upload-url'], archive);
     executors.push({
-      workspaceId: workspace.data.id,
-      configurationVersionId: cv.data.id,
+      ...workspace,
       secret,
       agentId: (JSON.parse(registered.text) as { 'agent-id': string })['agent-id'],
     });
