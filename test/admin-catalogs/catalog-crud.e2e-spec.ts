@@ -18,8 +18,12 @@ describe.each(CATALOGS)('the %s catalog', (catalog) => {
     admin.api.post(path, versionBody(catalog, attributes));
   const update = (id: string, attributes: Record<string, unknown>) =>
     admin.api.patch(`${path}/${id}`, { data: { type: catalog, id, attributes } });
-  const errorsOf = (body: { errors: { detail: string; source?: { pointer: string } }[] }) =>
-    body.errors.map((e) => ({ detail: e.detail, pointer: e.source?.pointer }));
+  const errorsOf = (body: { errors: { detail: string; code?: string; source?: { pointer: string } }[] }) =>
+    body.errors.map((e) => ({
+      detail: e.detail,
+      ...(e.code ? { code: e.code } : {}),
+      pointer: e.source?.pointer,
+    }));
 
   describe('create', () => {
     it('answers 201 with the version, the contract defaults and usage 0', async () => {
@@ -87,6 +91,7 @@ describe.each(CATALOGS)('the %s catalog', (catalog) => {
             {
               status: '422',
               title: 'invalid attribute',
+              code: 'VERSION_TAKEN',
               detail: 'Version has already been taken',
               source: { pointer: '/data/attributes/version' },
             },
@@ -102,7 +107,11 @@ describe.each(CATALOGS)('the %s catalog', (catalog) => {
       expect(attempts.map((r) => r.status).sort()).toEqual([201, 422, 422, 422, 422]);
       for (const r of attempts.filter((a) => a.status === 422)) {
         expect(errorsOf(r.body)).toEqual([
-          { detail: 'Version has already been taken', pointer: '/data/attributes/version' },
+          {
+            detail: 'Version has already been taken',
+            code: 'VERSION_TAKEN',
+            pointer: '/data/attributes/version',
+          },
         ]);
       }
       const list = await admin.api.get(`${path}?filter[version]=2.5.0`).expect(200);
@@ -347,7 +356,11 @@ describe.each(CATALOGS)('the %s catalog', (catalog) => {
       const id = await createCatalogVersion(admin, catalog, '7.5.1');
       const res = await update(id, { version: '7.5.0' }).expect(422);
       expect(errorsOf(res.body)).toEqual([
-        { detail: 'Version has already been taken', pointer: '/data/attributes/version' },
+        {
+          detail: 'Version has already been taken',
+          code: 'VERSION_TAKEN',
+          pointer: '/data/attributes/version',
+        },
       ]);
     });
 

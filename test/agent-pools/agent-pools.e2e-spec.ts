@@ -65,6 +65,7 @@ describe('agent pools', () => {
       {
         status: '422',
         title: 'invalid attribute',
+        code: 'NAME_TAKEN',
         detail: 'Name has already been taken',
         source: { pointer: '/data/attributes/name' },
       },

@@ -52,6 +52,7 @@ describe('agent pools created concurrently', () => {
           {
             status: '422',
             title: 'invalid attribute',
+            code: 'NAME_TAKEN',
             detail: 'Name has already been taken',
             source: { pointer: '/data/attributes/name' },
           },

@@ -239,15 +239,16 @@ export function userShape(
   };
 }
 
-/** A JSON:API error document with exactly these errors. */
+/** A JSON:API error document with exactly these errors (`code` only on those given one). */
 export function errorsOf(
   status: number,
-  ...errors: { detail?: string; pointer?: string; parameter?: string }[]
+  ...errors: { detail?: string; pointer?: string; parameter?: string; code?: string }[]
 ) {
   const title = TITLES[status];
   const list = (errors.length ? errors : [{}]).map((e) => ({
     status: String(status),
     title,
+    ...(e.code ? { code: e.code } : {}),
     ...(e.detail ? { detail: e.detail } : {}),
     ...(e.pointer ? { source: { pointer: e.pointer } } : {}),
     ...(e.parameter ? { source: { parameter: e.parameter } } : {}),

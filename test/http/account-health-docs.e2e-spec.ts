@@ -74,6 +74,7 @@ describe('account, users, health and API documentation', () => {
       expect(dup.body).toEqual(
         errorsOf(422, {
           detail: 'Username or email has already been taken',
+          code: 'USERNAME_TAKEN',
           pointer: '/data/attributes/username',
         }),
       );

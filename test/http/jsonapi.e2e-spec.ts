@@ -256,8 +256,59 @@ describe('JSON:API conventions shared by every route', () => {
     });
   });
 
+  describe('error codes', () => {
+    type ErrorObject = Record<string, unknown>;
+    const errorsIn = (res: { body: { errors: ErrorObject[] } }) => res.body.errors;
+
+    it('writes a coded refusal with exactly status, title, code, detail and its source, in that order', async () => {
+      const name = unique('coded');
+      await createWorkspace(owner, org, name);
+      const dup = await owner.api
+        .post(`/api/v2/organizations/${org}/workspaces`, {
+          data: { type: 'workspaces', attributes: { name } },
+        })
+        .expect(422);
+      expect(errorsIn(dup).map((e) => Object.keys(e))).toEqual([
+        ['status', 'title', 'code', 'detail', 'source'],
+      ]);
+      expect(errorsIn(dup)[0]).toMatchObject({
+        code: 'NAME_TAKEN',
+        source: { pointer: '/data/attributes/name' },
+      });
+
+      const ws = await createWorkspace(owner, org);
+      await owner.api.post(`/api/v2/workspaces/${ws}/actions/lock`).expect(200);
+      const locked = await owner.api.post(`/api/v2/workspaces/${ws}/actions/lock`).expect(409);
+      expect(errorsIn(locked).map((e) => Object.keys(e))).toEqual([['status', 'title', 'code', 'detail']]);
+      expect(errorsIn(locked)[0].code).toBe('WORKSPACE_ALREADY_LOCKED');
+    });
+
+    it('leaves the code member out of every other error object', async () => {
+      const invalid = await owner.api
+        .post(`/api/v2/organizations/${org}/workspaces`, {
+          data: { type: 'workspaces', attributes: { name: 'not a valid name!' } },
+        })
+        .expect(422);
+      const missing = await owner.api.get('/api/v2/workspaces/ws-doesnotexist0000').expect(404);
+      const badInclude = await owner.api.get(`/api/v2/organizations/${org}?include=nothing`).expect(400);
+      for (const res of [invalid, missing, badInclude]) {
+        expect(errorsIn(res).length).toBeGreaterThan(0);
+        for (const error of errorsIn(res)) {
+          expect(error).not.toHaveProperty('code');
+          expect(Object.keys(error)).toEqual(
+            ['status', 'title', 'detail', 'source'].filter((k) => k in error),
+          );
+        }
+      }
+    });
+  });
+
   describe('unique names', () => {
-    const taken = errorsOf(422, { detail: 'Name has already been taken', pointer: '/data/attributes/name' });
+    const taken = errorsOf(422, {
+      detail: 'Name has already been taken',
+      code: 'NAME_TAKEN',
+      pointer: '/data/attributes/name',
+    });
 
     it.each([
       [

@@ -1,5 +1,6 @@
 import { createConfig, lintFromString } from '@redocly/openapi-core';
 import request from 'supertest';
+import { ERROR_CODES } from '../../src/common/errors/domain-error';
 import { OpenApiDoc, Operation } from '../helpers/openapi-check';
 import { JSONAPI, startApp, TestApp } from '../helpers/test-app';
 
@@ -260,6 +261,30 @@ describe('the OpenAPI document', () => {
         .map(([status]) => `${method} ${path} ${status}`),
     );
     expect(noExample).toEqual([]);
+  });
+
+  it("declares the error object's code with every code the server sends, and shows one on the 422 example", () => {
+    const create =
+      doc.paths['/api/v2/organizations/{org}/policy-sets'].post.responses['422'].content![JSONAPI];
+    const schema = create.schema as {
+      properties: {
+        errors: { items: { required: string[]; properties: Record<string, { enum?: string[] }> } };
+      };
+    };
+    const item = schema.properties.errors.items;
+    expect(item.properties.code.enum).toEqual([...ERROR_CODES]);
+    expect(item.required).not.toContain('code');
+    expect(create.example).toEqual({
+      errors: [
+        {
+          status: '422',
+          title: 'invalid attribute',
+          code: 'NAME_TAKEN',
+          detail: 'Name has already been taken',
+          source: { pointer: '/data/attributes/name' },
+        },
+      ],
+    });
   });
 
   it('declares security [] on public routes and the bearer token elsewhere', () => {

@@ -123,7 +123,11 @@ describe('organizations', () => {
 
   it('refuses a name that is already taken, on create and on rename', async () => {
     const org = await createOrganization(alice);
-    const taken = errorsOf(422, { detail: 'Name has already been taken', pointer: '/data/attributes/name' });
+    const taken = errorsOf(422, {
+      detail: 'Name has already been taken',
+      code: 'NAME_TAKEN',
+      pointer: '/data/attributes/name',
+    });
     const other = await createUser(t, admin);
     const dup = await other.api
       .post('/api/v2/organizations', body({ name: org, email: 'x@example.com' }))

@@ -145,6 +145,7 @@ describe('policies', () => {
         {
           status: '422',
           title: 'invalid attribute',
+          code: 'NAME_TAKEN',
           detail: 'Name has already been taken',
           source: { pointer: '/data/attributes/name' },
         },

@@ -108,7 +108,11 @@ describe('policy set parameters (/policy-sets/:id/parameters)', () => {
     await admin.api.post(base(), body({ key: 'once', category: 'policy-set' })).expect(201);
     const twice = await admin.api.post(base(), body({ key: 'once', category: 'policy-set' })).expect(422);
     expect(twice.body).toEqual(
-      errorsOf(422, { detail: 'Key has already been taken', pointer: '/data/attributes/key' }),
+      errorsOf(422, {
+        detail: 'Key has already been taken',
+        code: 'KEY_TAKEN',
+        pointer: '/data/attributes/key',
+      }),
     );
     // Keys are case-sensitive on both databases.
     await admin.api.post(base(), body({ key: 'ONCE', category: 'policy-set' })).expect(201);

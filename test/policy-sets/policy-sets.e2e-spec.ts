@@ -36,8 +36,8 @@ describe('policy sets: create, show, update, delete', () => {
     admin.api.patch(`/api/v2/policy-sets/${id}`, {
       data: { type: 'policy-sets', attributes, relationships },
     });
-  const errorsOf = (res: { body: { errors: { detail: string; source?: unknown }[] } }) =>
-    res.body.errors.map((e) => ({ detail: e.detail, source: e.source }));
+  const errorsOf = (res: { body: { errors: { detail: string; code?: string; source?: unknown }[] } }) =>
+    res.body.errors.map((e) => ({ detail: e.detail, ...(e.code ? { code: e.code } : {}), source: e.source }));
 
   describe('create', () => {
     it('applies the defaults and answers 201 with the whole resource', async () => {
@@ -209,6 +209,7 @@ describe('policy sets: create, show, update, delete', () => {
         {
           status: '422',
           title: 'invalid attribute',
+          code: 'NAME_TAKEN',
           detail: 'Name has already been taken',
           source: { pointer: '/data/attributes/name' },
         },
@@ -636,7 +637,11 @@ describe('policy sets: create, show, update, delete', () => {
       const b = await createPolicySet(admin, org);
       const res = await patch(b.id, { name: a.attributes.name }).expect(422);
       expect(errorsOf(res)).toEqual([
-        { detail: 'Name has already been taken', source: { pointer: '/data/attributes/name' } },
+        {
+          detail: 'Name has already been taken',
+          code: 'NAME_TAKEN',
+          source: { pointer: '/data/attributes/name' },
+        },
       ]);
       await patch('polset-doesnotexist00', { description: 'x' }).expect(404);
     });

@@ -172,7 +172,14 @@ describe('policy set versions and uploads', () => {
     await put(version.links.upload, archive).expect(200);
     const again = await put(version.links.upload, tarGz([{ path: '../evil', body: 'x' }])).expect(409);
     expect(again.body).toEqual({
-      errors: [{ status: '409', title: 'conflict', detail: 'This upload link has already been used' }],
+      errors: [
+        {
+          status: '409',
+          title: 'conflict',
+          code: 'UPLOAD_LINK_USED',
+          detail: 'This upload link has already been used',
+        },
+      ],
     });
     expect((await showVersion(version.id)).attributes.status).toBe('ready');
   });

@@ -94,7 +94,11 @@ describe('projects', () => {
     await createProject(owner, org, name);
     const dup = await owner.api.post(`/api/v2/organizations/${org}/projects`, body({ name })).expect(422);
     expect(dup.body).toEqual(
-      errorsOf(422, { detail: 'Name has already been taken', pointer: '/data/attributes/name' }),
+      errorsOf(422, {
+        detail: 'Name has already been taken',
+        code: 'NAME_TAKEN',
+        pointer: '/data/attributes/name',
+      }),
     );
     const other = await createProject(owner, org, unique('other'));
     await owner.api.patch(`/api/v2/projects/${other}`, body({ name })).expect(422);

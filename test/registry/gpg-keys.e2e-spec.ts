@@ -90,9 +90,10 @@ describe('private registry GPG keys', () => {
     const other = await createOrganization(owner);
     await create(owner, org, keys[2].publicKey).expect(201);
     const res = await create(owner, org, keys[2].publicKey).expect(422);
-    expect(res.body.errors[0].detail).toBe(
-      `Key id ${keys[2].keyId} has already been taken in namespace ${org}`,
-    );
+    expect(res.body.errors[0]).toMatchObject({
+      code: 'GPG_KEY_TAKEN',
+      detail: `Key id ${keys[2].keyId} has already been taken in namespace ${org}`,
+    });
     await create(owner, other, keys[2].publicKey).expect(201);
   });
 

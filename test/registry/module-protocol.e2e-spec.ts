@@ -143,7 +143,14 @@ describe('module registry protocol (consumer side)', () => {
     const v = await createModuleVersion(owner, m.base, '1.0.0');
     await put(v.upload, moduleArchive()).expect(200);
     const again = await put(v.upload, moduleArchive({ 'main.tf': '# replaced\n' })).expect(409);
-    expect(again.body.errors[0].detail).toBe('This upload link has already been used');
+    expect(again.body.errors).toEqual([
+      {
+        status: '409',
+        title: 'conflict',
+        code: 'UPLOAD_LINK_USED',
+        detail: 'This upload link has already been used',
+      },
+    ]);
     const dl = await owner.api
       .get(`/api/registry/v1/modules/${org}/${m.name}/${m.provider}/1.0.0/download`)
       .expect(204);

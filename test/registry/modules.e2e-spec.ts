@@ -104,7 +104,7 @@ describe('registry modules (management API)', () => {
     });
     await createModule(owner, org, name, provider);
     const dup = await owner.api.post(modulesPath(org), body({ name, provider })).expect(422);
-    expect(dup.body.errors[0].detail).toBe('Name has already been taken');
+    expect(dup.body.errors[0]).toMatchObject({ code: 'NAME_TAKEN', detail: 'Name has already been taken' });
     const pub = await owner.api
       .post(modulesPath(org), body({ name, provider, 'registry-name': 'public' }))
       .expect(422);
@@ -286,7 +286,10 @@ describe('registry modules (management API)', () => {
       const statuses = results.map((r) => r.status).sort();
       expect(statuses).toEqual([201, ...Array(19).fill(422)]);
       for (const r of results.filter((x) => x.status === 422)) {
-        expect(r.body.errors[0].detail).toBe('Version has already been taken');
+        expect(r.body.errors[0]).toMatchObject({
+          code: 'VERSION_TAKEN',
+          detail: 'Version has already been taken',
+        });
       }
       const shown = await owner.api.get(base).expect(200);
       expect(shown.body.data.attributes['version-statuses']).toEqual([

@@ -167,6 +167,7 @@ describe('registry provider platforms', () => {
       {
         status: '422',
         title: 'invalid attribute',
+        code: 'PLATFORM_TAKEN',
         detail: 'A platform for linux/amd64 already exists for this version',
         source: { pointer: '/data/attributes/os' },
       },

@@ -156,6 +156,7 @@ describe('registry provider versions', () => {
       {
         status: '422',
         title: 'invalid attribute',
+        code: 'VERSION_TAKEN',
         detail: 'Version has already been taken',
         source: { pointer: '/data/attributes/version' },
       },
@@ -172,7 +173,10 @@ describe('registry provider versions', () => {
     const statuses = results.map((r) => r.status).sort();
     expect(statuses).toEqual([201, ...Array<number>(19).fill(422)]);
     for (const r of results.filter((x) => x.status === 422)) {
-      expect(r.body.errors[0].detail).toBe('Version has already been taken');
+      expect(r.body.errors[0]).toMatchObject({
+        code: 'VERSION_TAKEN',
+        detail: 'Version has already been taken',
+      });
     }
     const list = await owner.api.get(`${base}/versions`).expect(200);
     expect(list.body.meta.pagination['total-count']).toBe(1);

@@ -176,6 +176,7 @@ describe('registry providers', () => {
       {
         status: '422',
         title: 'invalid attribute',
+        code: 'NAME_TAKEN',
         detail: 'Name has already been taken',
         source: { pointer: '/data/attributes/name' },
       },

@@ -132,7 +132,12 @@ describe('registry uploads and downloads', () => {
     ).expect(409);
     expect(res.body).toEqual({
       errors: [
-        { status: '409', title: 'conflict', detail: 'SHA256SUMS has already been uploaded for this version' },
+        {
+          status: '409',
+          title: 'conflict',
+          code: 'SHASUMS_ALREADY_UPLOADED',
+          detail: 'SHA256SUMS has already been uploaded for this version',
+        },
       ],
     });
     const shown = await owner.api.get(v.show).expect(200);

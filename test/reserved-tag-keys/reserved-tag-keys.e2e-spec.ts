@@ -133,6 +133,7 @@ describe('reserved tag keys', () => {
           {
             status: '422',
             title: 'invalid attribute',
+            code: 'KEY_TAKEN',
             detail: 'Key has already been taken',
             source: { pointer: '/data/attributes/key' },
           },
@@ -158,6 +159,7 @@ describe('reserved tag keys', () => {
         {
           status: '422',
           title: 'invalid attribute',
+          code: 'KEY_TAKEN',
           detail: 'Key has already been taken',
           source: { pointer: '/data/attributes/key' },
         },

@@ -37,13 +37,14 @@ export function listTriggers(
   );
 }
 
-/** A 422 document with one error about the sourceable relationship. */
-export function sourceableError(detail: string) {
+/** A 422 document with one error about the sourceable relationship (coded when the rule has a code). */
+export function sourceableError(detail: string, code?: string) {
   return {
     errors: [
       {
         status: '422',
         title: 'invalid attribute',
+        ...(code ? { code } : {}),
         detail,
         source: { pointer: '/data/relationships/sourceable' },
       },

@@ -123,7 +123,7 @@ describe('run triggers', () => {
       await createTrigger(owner, dest.id, source.id);
       const res = await postTrigger(owner, dest.id, source.id).expect(422);
       expect(res.body).toEqual(
-        sourceableError('Sourceable workspace already triggers runs in this workspace'),
+        sourceableError('Sourceable workspace already triggers runs in this workspace', 'RUN_TRIGGER_TAKEN'),
       );
       await postTrigger(owner, source.id, dest.id).expect(422);
     });

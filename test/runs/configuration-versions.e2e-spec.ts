@@ -96,10 +96,14 @@ describe('configuration versions', () => {
       },
     });
     const again = await upload(t, cv.uploadUrl, CONFIG_ARCHIVE).expect(409);
-    expect(again.body.errors[0]).toMatchObject({
-      status: '409',
-      detail: 'This upload link has already been used',
-    });
+    expect(again.body.errors).toEqual([
+      {
+        status: '409',
+        title: 'conflict',
+        code: 'UPLOAD_LINK_USED',
+        detail: 'This upload link has already been used',
+      },
+    ]);
 
     const redirect = await admin.api.get(`/api/v2/configuration-versions/${cv.id}/download`).expect(302);
     const location = new URL(redirect.headers.location);

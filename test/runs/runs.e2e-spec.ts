@@ -10,6 +10,7 @@ import {
   ISO_OFFSET,
   memberWith,
 } from '../helpers/fixtures';
+import { errorsOf } from '../helpers/shapes';
 import { startApp, TestApp } from '../helpers/test-app';
 import {
   DEFAULT_RUN_OPTIONS_WIRE,
@@ -180,14 +181,21 @@ describe('runs: create, read, queue, lock', () => {
         {
           status: '409',
           title: 'conflict',
+          code: 'RUN_NOT_CONFIRMABLE',
           detail: 'The run cannot be applied: it is plan_queued, not paused for confirmation',
         },
       ],
     });
-    await admin.api.post(`/api/v2/runs/${run.id}/actions/discard`).expect(409);
-    await admin.api.post(`/api/v2/runs/${run.id}/actions/force-cancel`).expect(409);
+    const codeOf = async (action: string) =>
+      (
+        (await admin.api.post(`/api/v2/runs/${run.id}/actions/${action}`).expect(409)).body as {
+          errors: { code?: string }[];
+        }
+      ).errors.map((e) => e.code);
+    expect(await codeOf('discard')).toEqual(['RUN_NOT_DISCARDABLE']);
+    expect(await codeOf('force-cancel')).toEqual(['RUN_NOT_FORCE_CANCELABLE']);
     await admin.api.post(`/api/v2/runs/${run.id}/actions/cancel`).expect(202);
-    await admin.api.post(`/api/v2/runs/${run.id}/actions/cancel`).expect(409);
+    expect(await codeOf('cancel')).toEqual(['RUN_NOT_CANCELABLE']);
     await admin.api.post('/api/v2/runs/run-0000000000000000/actions/cancel').expect(404);
   });
 
@@ -240,7 +248,10 @@ describe('runs: create, read, queue, lock', () => {
     expect(locked.body.data.relationships['locked-by']).toEqual({
       data: { id: admin.userId, type: 'users' },
     });
-    await admin.api.post(`/api/v2/workspaces/${ws}/actions/lock`).expect(409);
+    const again = await admin.api.post(`/api/v2/workspaces/${ws}/actions/lock`).expect(409);
+    expect(again.body).toEqual(
+      errorsOf(409, { code: 'WORKSPACE_ALREADY_LOCKED', detail: 'The workspace is already locked' }),
+    );
     const run = await createRun(admin, ws);
     expect(run.status).toBe('pending');
     const speculative = await createRun(admin, ws, { 'plan-only': true });
@@ -249,7 +260,10 @@ describe('runs: create, read, queue, lock', () => {
     const writer = await memberWith(t, admin, admin, org);
     await grantWorkspace(admin, writer.teamId, ws, 'write');
     const refused = await writer.api.post(`/api/v2/workspaces/${ws}/actions/unlock`).expect(409);
-    expect(refused.body.errors[0].detail).toBe('The workspace is locked by User');
+    expect(refused.body.errors[0]).toMatchObject({
+      code: 'WORKSPACE_LOCKED_BY_ANOTHER',
+      detail: 'The workspace is locked by User',
+    });
 
     // The unlock starts the waiting run, which takes the lock in the same transaction.
     const unlocked = await admin.api.post(`/api/v2/workspaces/${ws}/actions/unlock`).expect(200);
@@ -257,12 +271,17 @@ describe('runs: create, read, queue, lock', () => {
     expect(unlocked.body.data.relationships['locked-by']).toEqual({ data: { id: run.id, type: 'runs' } });
     expect(await runStatus(admin, run.id)).toBe('plan_queued');
     const byRun = await admin.api.post(`/api/v2/workspaces/${ws}/actions/unlock`).expect(409);
-    expect(byRun.body.errors[0].detail).toBe('The workspace is locked by Run');
+    expect(byRun.body).toEqual(
+      errorsOf(409, { code: 'WORKSPACE_LOCKED_BY_ANOTHER', detail: 'The workspace is locked by Run' }),
+    );
     await admin.api.post(`/api/v2/runs/${run.id}/actions/cancel`).expect(202);
     const shown = await admin.api.get(`/api/v2/workspaces/${ws}`).expect(200);
     expect(shown.body.data.attributes.locked).toBe(false);
     expect(shown.body.data.relationships['locked-by']).toEqual({ data: null });
-    await admin.api.post(`/api/v2/workspaces/${ws}/actions/unlock`).expect(409);
+    const notLocked = await admin.api.post(`/api/v2/workspaces/${ws}/actions/unlock`).expect(409);
+    expect(notLocked.body).toEqual(
+      errorsOf(409, { code: 'WORKSPACE_NOT_LOCKED', detail: 'The workspace is already unlocked' }),
+    );
   });
 
   it('reads with read, queues with plan, cancels with write, and hides runs from everyone else', async () => {

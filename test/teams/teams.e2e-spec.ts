@@ -125,7 +125,11 @@ describe('teams', () => {
       .post(`/api/v2/organizations/${org}/teams`, body({ name: 'owners' }))
       .expect(422);
     expect(taken.body).toEqual(
-      errorsOf(422, { detail: 'Name has already been taken', pointer: '/data/attributes/name' }),
+      errorsOf(422, {
+        detail: 'Name has already been taken',
+        code: 'NAME_TAKEN',
+        pointer: '/data/attributes/name',
+      }),
     );
   });
 
@@ -134,7 +138,11 @@ describe('teams', () => {
     await createTeam(owner, org, [], name);
     const res = await owner.api.post(`/api/v2/organizations/${org}/teams`, body({ name })).expect(422);
     expect(res.body).toEqual(
-      errorsOf(422, { detail: 'Name has already been taken', pointer: '/data/attributes/name' }),
+      errorsOf(422, {
+        detail: 'Name has already been taken',
+        code: 'NAME_TAKEN',
+        pointer: '/data/attributes/name',
+      }),
     );
     const other = await createTeam(owner, org);
     await owner.api.patch(`/api/v2/teams/${other}`, body({ name })).expect(422);
@@ -400,6 +408,7 @@ describe('teams', () => {
       expect(dup.body).toEqual(
         errorsOf(422, {
           detail: 'Team already has access to this workspace',
+          code: 'TEAM_ACCESS_TAKEN',
           pointer: '/data/relationships/team',
         }),
       );

@@ -278,6 +278,7 @@ describe('authentication tokens', () => {
       expect(taken.body).toEqual(
         errorsOf(422, {
           detail: 'Description has already been taken',
+          code: 'DESCRIPTION_TAKEN',
           pointer: '/data/attributes/description',
         }),
       );

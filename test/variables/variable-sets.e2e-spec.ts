@@ -164,7 +164,11 @@ describe('variable sets', () => {
         .post(`/api/v2/organizations/${org}/varsets`, varsetBody({ name: name.toUpperCase() }))
         .expect(422);
       expect(dup.body).toEqual(
-        errorsOf(422, { detail: 'Name has already been taken', pointer: '/data/attributes/name' }),
+        errorsOf(422, {
+          detail: 'Name has already been taken',
+          code: 'NAME_TAKEN',
+          pointer: '/data/attributes/name',
+        }),
       );
     });
 
@@ -313,7 +317,11 @@ describe('variable sets', () => {
         .post(`/api/v2/varsets/${id}/relationships/vars`, varBody({ key: 'image', category: 'terraform' }))
         .expect(422);
       expect(dup.body).toEqual(
-        errorsOf(422, { detail: 'Key has already been taken', pointer: '/data/attributes/key' }),
+        errorsOf(422, {
+          detail: 'Key has already been taken',
+          code: 'KEY_TAKEN',
+          pointer: '/data/attributes/key',
+        }),
       );
       await owner.api
         .post(`/api/v2/varsets/${id}/relationships/vars`, varBody({ key: '1bad', category: 'env' }))

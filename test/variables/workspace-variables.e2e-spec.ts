@@ -205,7 +205,11 @@ describe('workspace variables', () => {
       await post({ key: 'dup', category: 'terraform' }).expect(201);
       const res = await post({ key: 'dup', category: 'terraform' }).expect(422);
       expect(res.body).toEqual(
-        errorsOf(422, { detail: 'Key has already been taken', pointer: '/data/attributes/key' }),
+        errorsOf(422, {
+          detail: 'Key has already been taken',
+          code: 'KEY_TAKEN',
+          pointer: '/data/attributes/key',
+        }),
       );
       await post({ key: 'dup', category: 'env' }).expect(201);
       // Keys are case-sensitive on every database.

@@ -163,7 +163,11 @@ describe('workspaces', () => {
     await createWorkspace(owner, org, name);
     const res = await owner.api.post(`/api/v2/organizations/${org}/workspaces`, body({ name })).expect(422);
     expect(res.body).toEqual(
-      errorsOf(422, { detail: 'Name has already been taken', pointer: '/data/attributes/name' }),
+      errorsOf(422, {
+        detail: 'Name has already been taken',
+        code: 'NAME_TAKEN',
+        pointer: '/data/attributes/name',
+      }),
     );
     const other = await createWorkspace(owner, org);
     await owner.api.patch(`/api/v2/workspaces/${other}`, body({ name })).expect(422);
@@ -181,7 +185,11 @@ describe('workspaces', () => {
     expect(statuses).toEqual([201, ...Array(9).fill(422)]);
     for (const r of results.filter((x) => x.status === 422)) {
       expect(r.body).toEqual(
-        errorsOf(422, { detail: 'Name has already been taken', pointer: '/data/attributes/name' }),
+        errorsOf(422, {
+          detail: 'Name has already been taken',
+          code: 'NAME_TAKEN',
+          pointer: '/data/attributes/name',
+        }),
       );
     }
     const list = await owner.api

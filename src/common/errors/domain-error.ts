@@ -22,27 +22,34 @@ export type TakenField = 'name' | 'key' | 'version' | 'description';
 
 /**
  * A refusal a program may want to tell apart from others of the same status, in words it can
- * branch on and an operator can search the logs for: the JSON:API error object's `code` and the
- * request's log line. Only refusals named here carry one; every other error is told by its status.
+ * branch on and an operator can search for: the JSON:API error object's `code`, the request's log
+ * line and its audit event. Only refusals named here carry one; every other error is told by its
+ * status. docs/jsonapi.md says what each means; the OpenAPI document lists them.
  */
-export type ErrorCode =
-  | `${Uppercase<TakenField>}_TAKEN`
-  | 'USERNAME_TAKEN'
-  | 'TEAM_ACCESS_TAKEN'
-  | 'PLATFORM_TAKEN'
-  | 'GPG_KEY_TAKEN'
-  | 'RUN_TRIGGER_TAKEN'
-  | 'RUN_NOT_CONFIRMABLE'
-  | 'RUN_NOT_DISCARDABLE'
-  | 'RUN_NOT_CANCELABLE'
-  | 'RUN_NOT_FORCE_CANCELABLE'
-  | 'WORKSPACE_ALREADY_LOCKED'
-  | 'WORKSPACE_NOT_LOCKED'
-  | 'WORKSPACE_LOCKED_BY_ANOTHER'
-  | 'UPLOAD_LINK_USED'
-  | 'SHASUMS_ALREADY_UPLOADED'
-  | 'SHASUMS_SIGNATURE_ALREADY_UPLOADED'
-  | 'BINARY_ALREADY_UPLOADED';
+export const ERROR_CODES = [
+  'NAME_TAKEN',
+  'KEY_TAKEN',
+  'VERSION_TAKEN',
+  'DESCRIPTION_TAKEN',
+  'USERNAME_TAKEN',
+  'TEAM_ACCESS_TAKEN',
+  'PLATFORM_TAKEN',
+  'GPG_KEY_TAKEN',
+  'RUN_TRIGGER_TAKEN',
+  'RUN_NOT_CONFIRMABLE',
+  'RUN_NOT_DISCARDABLE',
+  'RUN_NOT_CANCELABLE',
+  'RUN_NOT_FORCE_CANCELABLE',
+  'WORKSPACE_ALREADY_LOCKED',
+  'WORKSPACE_NOT_LOCKED',
+  'WORKSPACE_LOCKED_BY_ANOTHER',
+  'UPLOAD_LINK_USED',
+  'SHASUMS_ALREADY_UPLOADED',
+  'SHASUMS_SIGNATURE_ALREADY_UPLOADED',
+  'BINARY_ALREADY_UPLOADED',
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
 
 export interface ErrorItem {
   detail?: string;

@@ -8,7 +8,7 @@ import {
 } from '@nestjs/common';
 import { QueryFailedError } from 'typeorm';
 import { errorCodeOf } from '../../observability/http-logging';
-import { conflict, DomainError, invalidAttribute, taken } from './domain-error';
+import { conflict, DomainError, invalidAttribute, taken, Violations } from './domain-error';
 import { JsonApiExceptionFilter } from './jsonapi-exception.filter';
 
 interface Sent {
@@ -94,6 +94,38 @@ describe(JsonApiExceptionFilter.name, () => {
     const uncoded = harness();
     sut.catch(invalidAttribute('name', 'is too long'), uncoded.host);
     expect(errorCodeOf(uncoded.res as never)).toBeUndefined();
+  });
+
+  it("writes a coded refusal's code on its error object, after the title, and no code member otherwise", () => {
+    const sent = send(taken('name'));
+    expect(sent.body.errors).toEqual([
+      {
+        status: '422',
+        title: 'invalid attribute',
+        code: 'NAME_TAKEN',
+        detail: 'Name has already been taken',
+        source: { pointer: '/data/attributes/name' },
+      },
+    ]);
+    expect(Object.keys(sent.body.errors[0])).toEqual(['status', 'title', 'code', 'detail', 'source']);
+    const conflicted = send(conflict('The workspace is already locked', 'WORKSPACE_ALREADY_LOCKED'));
+    expect(Object.keys(conflicted.body.errors[0])).toEqual(['status', 'title', 'code', 'detail']);
+    expect(conflicted.body.errors[0].code).toBe('WORKSPACE_ALREADY_LOCKED');
+    const uncoded = send(invalidAttribute('name', 'is too long'));
+    expect(uncoded.body.errors[0]).not.toHaveProperty('code');
+  });
+
+  it('codes each error object of a several-rule refusal by its own item', () => {
+    const violations = new Violations().attribute('email', 'is invalid').taken('name');
+    let thrown: unknown;
+    try {
+      violations.throwIfAny();
+    } catch (err) {
+      thrown = err;
+    }
+    const sent = send(thrown);
+    expect(sent.body.errors.map((e) => e.code)).toEqual([undefined, 'NAME_TAKEN']);
+    expect(sent.body.errors[0]).not.toHaveProperty('code');
   });
 
   it.each([

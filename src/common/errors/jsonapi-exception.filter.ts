@@ -3,7 +3,7 @@ import { loggableError } from '../../observability/logger';
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { randomUUID } from 'node:crypto';
-import { DomainError, ErrorItem, ErrorKind } from './domain-error';
+import { DomainError, ErrorCode, ErrorItem, ErrorKind } from './domain-error';
 import { bodyParserError } from './body-errors';
 import { isConnectionError, isDatabaseBusy, isForeignKeyViolation, isUniqueViolation } from './db-errors';
 import { JSONAPI_MEDIA_TYPE } from '../jsonapi/media-type';
@@ -12,6 +12,8 @@ interface ErrorObject {
   id?: string;
   status: string;
   title: string;
+  /** Only when the item is a coded refusal (`NAME_TAKEN`): a member absent, never null. */
+  code?: ErrorCode;
   detail?: string;
   source?: { pointer?: string; parameter?: string };
 }
@@ -35,11 +37,15 @@ type Mapped = Omit<Failure, 'title'>;
 /** Writes a failure in the shape the routes it guards speak. */
 export type ErrorWriter = (res: Response, failure: Failure) => void;
 
-/** The JSON:API error document: one error object per item. */
+/**
+ * The JSON:API error document: one error object per item, its members always in one order
+ * (`status`, `title`, `id`, `code`, `detail`, `source`), each present only when it has a value.
+ */
 export const writeJsonApiErrors: ErrorWriter = (res, failure) => {
   const errors: ErrorObject[] = (failure.items.length ? failure.items : [{}]).map((item) => {
     const error: ErrorObject = { status: String(failure.status), title: failure.title };
     if (failure.id) error.id = failure.id;
+    if (item.code) error.code = item.code;
     if (item.detail) error.detail = item.detail;
     if (item.pointer || item.parameter) {
       error.source = item.pointer ? { pointer: item.pointer } : { parameter: item.parameter };

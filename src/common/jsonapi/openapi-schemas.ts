@@ -1,6 +1,7 @@
 import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { ClassConstructor, plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
+import { ERROR_CODES, ErrorCode } from '../errors/domain-error';
 import { registerFields } from './fields';
 import { JSONAPI_MEDIA_TYPE } from './media-type';
 
@@ -95,7 +96,7 @@ export const identifierSchema = (type: string | readonly string[]): SchemaObject
   },
 });
 
-const ERROR_EXAMPLES: Record<number, [string, string, Record<string, string>?]> = {
+const ERROR_EXAMPLES: Record<number, [string, string, Record<string, string>?, ErrorCode?]> = {
   400: ['bad request', 'include parameter contains unknown value owner', { parameter: 'include' }],
   401: ['unauthorized', 'a valid bearer token is required'],
   403: ['forbidden', 'client-generated ids are not supported; leave out data.id', { pointer: '/data/id' }],
@@ -106,14 +107,19 @@ const ERROR_EXAMPLES: Record<number, [string, string, Record<string, string>?]> 
   412: ['precondition failed', 'the resource changed since it was read'],
   413: ['payload too large', 'the request body is larger than 1 MiB'],
   415: ['unsupported media type', 'application/vnd.api+json must be sent without media type parameters'],
-  422: ['invalid attribute', 'Name has already been taken', { pointer: '/data/attributes/name' }],
+  422: [
+    'invalid attribute',
+    'Name has already been taken',
+    { pointer: '/data/attributes/name' },
+    'NAME_TAKEN',
+  ],
   429: ['too many requests', 'rate limit exceeded; retry after the time in Retry-After'],
   503: ['service unavailable', 'the database is unavailable; try again shortly'],
 };
 
 /** The JSON:API error document, with a real example of the given status. */
 export function errorDocument(status: number): { schema: SchemaObject; example: unknown } {
-  const [title, detail, source] = ERROR_EXAMPLES[status] ?? ['error', 'the request failed'];
+  const [title, detail, source, code] = ERROR_EXAMPLES[status] ?? ['error', 'the request failed'];
   return {
     schema: {
       type: 'object',
@@ -129,6 +135,11 @@ export function errorDocument(status: number): { schema: SchemaObject; example: 
               id: { type: 'string', description: 'Only on a 500: quote it when reporting the failure' },
               status: { type: 'string', example: String(status) },
               title: { type: 'string', example: title },
+              code: {
+                type: 'string',
+                enum: [...ERROR_CODES],
+                description: 'Only on a refusal a client may tell apart from others of its status',
+              },
               detail: { type: 'string', example: detail },
               source: {
                 type: 'object',
@@ -139,7 +150,11 @@ export function errorDocument(status: number): { schema: SchemaObject; example: 
         },
       },
     },
-    example: { errors: [{ status: String(status), title, detail, ...(source ? { source } : {}) }] },
+    example: {
+      errors: [
+        { status: String(status), title, ...(code ? { code } : {}), detail, ...(source ? { source } : {}) },
+      ],
+    },
   };
 }
 
