@@ -38,6 +38,11 @@ export const AUDIT_TRAIL_SCHEMA: SchemaObject & { 'x-plain-json': true } = {
               client_address: nullableString,
               status: { type: 'integer' },
               outcome: { type: 'string', enum: ['success', 'failure'] },
+              error_code: {
+                ...nullableString,
+                description:
+                  "A refusal's code, as on its JSON:API error object (`NAME_TAKEN`); null otherwise",
+              },
             },
           },
           resource: {

@@ -12,7 +12,7 @@ import { RowWriter } from '../common/sql/row-writer';
 import { applyCounts, countSince, lockForDelete, timeOf } from './audit-counts';
 import { AuditEventEntity } from './entities/audit-event.entity';
 
-/** Rows per INSERT: well inside both dialects' limits on bound parameters (16 columns each). */
+/** Rows per INSERT: well inside both dialects' limits on bound parameters (17 columns each). */
 const INSERT_CHUNK = 500;
 /** Rows per DELETE while pruning, so a large backlog never holds a long lock. */
 const PRUNE_CHUNK = 500;

@@ -5,7 +5,7 @@ import { AuditEventEntity } from './entities/audit-event.entity';
 /**
  * The real service's audit trail shape (not JSON:API: `data` and `pagination` with snake_case
  * keys), with what it leaves out added where a reader of that shape looks: the accessor's kind, the
- * route, the client address and the outcome in `request`.
+ * route, the client address, the outcome and a coded refusal's code in `request`.
  */
 export function serializeAuditTrail(
   events: AuditEventEntity[],
@@ -36,6 +36,7 @@ export function serializeAuditTrail(
         client_address: e.clientAddress,
         status: e.status,
         outcome: e.outcome,
+        error_code: e.errorCode,
       },
       resource: { id: e.resourceId, type: e.resourceType, action: e.action, meta: null },
     })),

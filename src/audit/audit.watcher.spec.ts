@@ -2,6 +2,7 @@ import { EventEmitter } from 'node:events';
 import type { Response } from 'express';
 import type { HttpAdapterHost } from '@nestjs/core';
 import { RequestWatchers } from '../http/request-watchers';
+import { noteErrorCode } from '../observability/http-logging';
 import { AuditWatcher, captureWrite } from './audit.watcher';
 import type { AuditRecorder } from './audit.recorder';
 
@@ -61,6 +62,27 @@ describe('AuditWatcher', () => {
     });
     const nowhere = captureWrite(req as never, answer(404) as unknown as Response, null, () => undefined);
     expect(nowhere).toMatchObject({ route: '(unmatched)', resourceType: '(unmatched)', resourceId: null });
+  });
+
+  it("keeps a coded refusal's code, and null for every other answer", () => {
+    const req = {
+      method: 'POST',
+      path: '/api/v2/workspaces/ws-1/actions/lock',
+      params: { id: 'ws-1' },
+      route: { path: '/api/v2/workspaces/:id/actions/lock' },
+      baseUrl: '',
+      headers: {},
+      socket: {},
+    };
+    const refused = answer(409);
+    noteErrorCode(refused as never, 'WORKSPACE_ALREADY_LOCKED');
+    expect(captureWrite(req as never, refused as unknown as Response, null)).toMatchObject({
+      status: 409,
+      outcome: 'failure',
+      errorCode: 'WORKSPACE_ALREADY_LOCKED',
+    });
+    expect(captureWrite(req as never, answer(404) as unknown as Response, null).errorCode).toBeNull();
+    expect(captureWrite(req as never, answer(200) as unknown as Response, null).errorCode).toBeNull();
   });
 
   it('records an executor as its agent, by name, in its organization', () => {

@@ -10,6 +10,7 @@ import { JsonApiExpressAdapter } from '../http/jsonapi.adapter';
 import { RequestWatchers } from '../http/request-watchers';
 import type { FoundRoute } from '../http/route-table';
 import { answeredUnchanged } from '../http/write-effects';
+import { errorCodeOf } from '../observability/http-logging';
 import { routeLabel, UNMATCHED_ROUTE } from '../observability/metrics.service';
 import { describeWrite } from './audit-capture';
 import { AuditRecorder } from './audit.recorder';
@@ -32,7 +33,7 @@ export type RouteFinder = (method: string, path: string) => FoundRoute | undefin
  * (RequestWatchers), so neither a new route nor a refusal before routing (a body that is not JSON,
  * too large or not well-formed Unicode) can escape it. It reads only what the pipeline already
  * knows — the principal, the route template and its parameters, the resource the answer named, the
- * status — never a body, a query string or a header other than the request id.
+ * status and a coded refusal's code — never a body, a query string or a header other than the request id.
  */
 @Injectable()
 export class AuditWatcher implements OnModuleInit {
@@ -100,6 +101,8 @@ export function captureWrite(
     status,
     // A response cut off before it was complete did not reach the client as a success.
     outcome: finished && status < 400 ? 'success' : 'failure',
+    // The code the exception filter noted for the access log (`NAME_TAKEN`), on coded refusals only.
+    errorCode: errorCodeOf(res)?.slice(0, 64) ?? null,
   });
 }
 

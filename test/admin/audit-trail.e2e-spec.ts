@@ -84,6 +84,7 @@ describe('the audit trail', () => {
           client_address: expect.stringMatching(/127\.0\.0\.1$/),
           status: 201,
           outcome: 'success',
+          error_code: null,
         },
         resource: { id: ws.body.data.id, type: 'workspaces', action: 'create', meta: null },
       },
@@ -107,14 +108,25 @@ describe('the audit trail', () => {
         data: { type: 'workspaces', attributes: { name: 'audited', description: 'body-secret' } },
       })
       .expect(422);
+    // Refused with a code the client can branch on, as on the answer's error object.
+    await owner.api.post(`/api/v2/workspaces/${ws}/actions/lock`).expect(200);
+    await owner.api.post(`/api/v2/workspaces/${ws}/actions/lock`).expect(409);
     const token = await owner.api.post(`/api/v2/organizations/${org}/authentication-token`).expect(201);
     const events = (await trail(owner, `&since=${before}`)).data;
     expect(
-      events.map((e) => [e.request.method, e.resource.type, e.resource.action, e.request.outcome]),
+      events.map((e) => [
+        e.request.method,
+        e.resource.type,
+        e.resource.action,
+        e.request.outcome,
+        e.request.error_code,
+      ]),
     ).toEqual([
-      ['POST', 'workspaces', 'create', 'success'],
-      ['PATCH', 'workspaces', 'update', 'failure'],
-      ['POST', 'authentication-tokens', 'create', 'success'],
+      ['POST', 'workspaces', 'create', 'success', null],
+      ['PATCH', 'workspaces', 'update', 'failure', 'NAME_TAKEN'],
+      ['POST', 'workspaces', 'lock', 'success', null],
+      ['POST', 'workspaces', 'lock', 'failure', 'WORKSPACE_ALREADY_LOCKED'],
+      ['POST', 'authentication-tokens', 'create', 'success', null],
     ]);
     expect(events[1].request.status).toBe(422);
     expect(events[1].resource.id).toBe(ws);
@@ -235,6 +247,7 @@ describe('the audit trail', () => {
         e.request.method,
         e.request.route,
         e.request.status,
+        e.request.error_code,
         e.resource,
       ]),
     ).toEqual([
@@ -243,6 +256,7 @@ describe('the audit trail', () => {
         'PATCH',
         '/api/v2/workspaces/:id',
         422,
+        null,
         { id: ws, type: 'workspaces', action: 'update', meta: null },
       ],
       [
@@ -250,6 +264,7 @@ describe('the audit trail', () => {
         'POST',
         '/api/v2/organizations/:org/workspaces',
         400,
+        null,
         { id: null, type: 'workspaces', action: 'create', meta: null },
       ],
     ]);
@@ -440,6 +455,7 @@ describe('the audit trail’s total count', () => {
       action: 'update',
       status: 200,
       outcome: 'success' as const,
+      errorCode: null,
     };
     const repo = t.app.get(AuditRepository);
     await repo.insertMany(

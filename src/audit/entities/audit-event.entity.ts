@@ -6,7 +6,8 @@ export type AuditOutcome = 'success' | 'failure';
 
 /**
  * One write request as the audit trail keeps it: who, what, when, from where and how it ended.
- * Never a body, a query string or a secret: only the route template, the ids it named and the status.
+ * Never a body, a query string or a secret: only the route template, the ids it named, the status
+ * and, for a coded refusal, its code.
  */
 @Entity('audit_events')
 @Index('ix_audit_events_occurred_at', ['occurredAt'])
@@ -65,4 +66,8 @@ export class AuditEventEntity {
 
   @Column({ type: 'varchar', length: 16 })
   outcome: AuditOutcome;
+
+  /** The refusal's code when the answer was a coded one (`NAME_TAKEN`, common/errors); else null. */
+  @Column({ type: 'varchar', length: 64, nullable: true })
+  errorCode: string | null;
 }
