@@ -3,11 +3,12 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { Readable } from 'node:stream';
 import { DataSource, EntityManager } from 'typeorm';
 import { inTransaction } from '../../common/sql/transaction';
-import { conflict, invalid, notFound } from '../../common/errors/domain-error';
+import { conflict, DomainError, invalid, notFound } from '../../common/errors/domain-error';
 import { AppConfig } from '../../config/app-config';
 import { BlobStore, PutOptions, StoredBlob } from '../../storage/blob-store';
 import { LeaseTarget, leaseLost, UploadLease, UploadLeases } from '../../storage/upload-leases';
 import { DownloadTarget, UploadRegistry } from '../../storage/upload-registry';
+import { RegistryProviderVersionEntity } from '../entities/registry-provider-version.entity';
 import { readDetachedSignature } from '../gpg-keys/pgp';
 import { RegistryProvidersRepository } from '../providers/registry-providers.repository';
 import { blobKeys, PURPOSE } from '../registry-links';
@@ -15,6 +16,24 @@ import { ProviderPlatformsRepository } from '../versions/provider-platforms.repo
 import { ProviderVersionsRepository } from '../versions/provider-versions.repository';
 import { RegistryReadinessService } from './registry-readiness.service';
 import { parseSha256Sums } from './shasums';
+
+/** SHA256SUMS or its signature: the two uploads of a provider version that make up its signed pair. */
+interface SumsHalf {
+  purpose: string;
+  maxBytes: () => number;
+  blobKey: (providerId: string, versionId: string) => string;
+  alreadyUploaded: () => DomainError;
+  received: (v: RegistryProviderVersionEntity) => boolean;
+  /** The other half's blob once it has arrived, else null. */
+  otherHalf: (v: RegistryProviderVersionEntity) => string | null;
+  /** This half's bytes and the other's, as SHA256SUMS and signature. */
+  pair: (mine: Buffer, other: Buffer) => { sums: Buffer; signature: Buffer };
+  /** Checks the bytes (422 when unusable); answers what else to write when the half is recorded. */
+  check: (
+    bytes: Buffer,
+  ) => Promise<((manager: EntityManager, versionId: string) => Promise<void>) | undefined>;
+  record: (v: RegistryProviderVersionEntity, key: string) => void;
+}
 
 /**
  * What the registry's signed links do. Every upload streams to a fresh blob key first; only when
@@ -43,14 +62,57 @@ export class RegistryUploadsService implements OnModuleInit {
     @InjectDataSource() private readonly ds: DataSource,
   ) {}
 
+  /** SHA256SUMS: parsed before it is kept; its lines are recorded with it (the platforms' checksums). */
+  private readonly shasums: SumsHalf = {
+    purpose: PURPOSE.shasumsUpload,
+    maxBytes: () => this.config.maxShasumsBytes,
+    blobKey: blobKeys.shasums,
+    alreadyUploaded: () =>
+      conflict('SHA256SUMS has already been uploaded for this version', 'SHASUMS_ALREADY_UPLOADED'),
+    received: (v) => v.shasumsUploaded,
+    otherHalf: (v) => (v.shasumsSigUploaded ? v.shasumsSigBlob! : null),
+    pair: (sums, signature) => ({ sums, signature }),
+    check: async (bytes) => {
+      const entries = parseSha256Sums(bytes);
+      return (manager, versionId) => this.versions.insertChecksums(manager, versionId, entries);
+    },
+    record: (v, key) => {
+      v.shasumsUploaded = true;
+      v.shasumsBlob = key;
+    },
+  };
+
+  /** SHA256SUMS.sig: a detached OpenPGP signature, read before it is kept. */
+  private readonly signature: SumsHalf = {
+    purpose: PURPOSE.shasumsSigUpload,
+    maxBytes: () => this.config.maxSignatureBytes,
+    blobKey: blobKeys.shasumsSig,
+    alreadyUploaded: () =>
+      conflict(
+        'The SHA256SUMS signature has already been uploaded for this version',
+        'SHASUMS_SIGNATURE_ALREADY_UPLOADED',
+      ),
+    received: (v) => v.shasumsSigUploaded,
+    otherHalf: (v) => (v.shasumsUploaded ? v.shasumsBlob! : null),
+    pair: (signature, sums) => ({ sums, signature }),
+    check: async (bytes) => {
+      await readDetachedSignature(bytes);
+      return undefined;
+    },
+    record: (v, key) => {
+      v.shasumsSigUploaded = true;
+      v.shasumsSigBlob = key;
+    },
+  };
+
   onModuleInit(): void {
     this.registry.registerUpload(PURPOSE.shasumsUpload, {
-      maxBytes: () => this.config.maxShasumsBytes,
-      receive: (id, body) => this.receiveShasums(id, body),
+      maxBytes: this.shasums.maxBytes,
+      receive: (id, body) => this.receiveHalf(this.shasums, id, body),
     });
     this.registry.registerUpload(PURPOSE.shasumsSigUpload, {
-      maxBytes: () => this.config.maxSignatureBytes,
-      receive: (id, body) => this.receiveSignature(id, body),
+      maxBytes: this.signature.maxBytes,
+      receive: (id, body) => this.receiveHalf(this.signature, id, body),
     });
     this.registry.registerUpload(PURPOSE.binaryUpload, {
       maxBytes: () => this.config.maxProviderBinaryBytes,
@@ -61,23 +123,27 @@ export class RegistryUploadsService implements OnModuleInit {
     this.registry.registerDownload(PURPOSE.binaryDownload, { locate: (id) => this.locateBinary(id) });
   }
 
-  async receiveShasums(versionId: string, body: Readable): Promise<void> {
+  /**
+   * One half of a version's SHA256SUMS pair. The bytes are checked on their own first (a parsable
+   * SHA256SUMS, a readable signature); then, under the namespace's and the version's locks, a half
+   * that completes the pair verifies it, and the half is recorded.
+   */
+  private async receiveHalf(half: SumsHalf, versionId: string, body: Readable): Promise<void> {
     const { version, organizationId } = await this.versionFor(versionId);
-    if (version.shasumsUploaded)
-      throw conflict('SHA256SUMS has already been uploaded for this version', 'SHASUMS_ALREADY_UPLOADED');
-    const key = blobKeys.shasums(version.providerId, version.id);
-    const upload = { purpose: PURPOSE.shasumsUpload, resourceId: versionId, blobKey: key };
-    await this.keepOrDiscard(upload, body, { maxBytes: this.config.maxShasumsBytes }, async (lease) => {
-      const sums = await this.readiness.readBlob(key);
-      const entries = parseSha256Sums(sums);
+    if (half.received(version)) throw half.alreadyUploaded();
+    const key = half.blobKey(version.providerId, version.id);
+    const upload = { purpose: half.purpose, resourceId: versionId, blobKey: key };
+    await this.keepOrDiscard(upload, body, { maxBytes: half.maxBytes() }, async (lease) => {
+      const bytes = await this.readiness.readBlob(key);
+      const recordAlso = await half.check(bytes);
       await inTransaction(this.ds, async (manager) => {
         await this.readiness.lockNamespace(manager, organizationId);
         const current = await this.readiness.lockVersion(manager, versionId);
         await this.release(manager, lease);
-        if (current.shasumsUploaded)
-          throw conflict('SHA256SUMS has already been uploaded for this version', 'SHASUMS_ALREADY_UPLOADED');
-        if (current.shasumsSigUploaded) {
-          const signature = await this.readiness.readBlob(current.shasumsSigBlob!);
+        if (half.received(current)) throw half.alreadyUploaded();
+        const otherBlob = half.otherHalf(current);
+        if (otherBlob !== null) {
+          const { sums, signature } = half.pair(bytes, await this.readiness.readBlob(otherBlob));
           current.signatureState = await this.readiness.checkSignature(
             manager,
             organizationId,
@@ -86,51 +152,9 @@ export class RegistryUploadsService implements OnModuleInit {
             signature,
           );
         }
-        current.shasumsUploaded = true;
-        current.shasumsBlob = key;
+        half.record(current, key);
         current.updatedAt = new Date();
-        await this.versions.insertChecksums(manager, current.id, entries);
-        await this.readiness.refresh(manager, current);
-      });
-    });
-  }
-
-  async receiveSignature(versionId: string, body: Readable): Promise<void> {
-    const { version, organizationId } = await this.versionFor(versionId);
-    if (version.shasumsSigUploaded) {
-      throw conflict(
-        'The SHA256SUMS signature has already been uploaded for this version',
-        'SHASUMS_SIGNATURE_ALREADY_UPLOADED',
-      );
-    }
-    const key = blobKeys.shasumsSig(version.providerId, version.id);
-    const upload = { purpose: PURPOSE.shasumsSigUpload, resourceId: versionId, blobKey: key };
-    await this.keepOrDiscard(upload, body, { maxBytes: this.config.maxSignatureBytes }, async (lease) => {
-      const signature = await this.readiness.readBlob(key);
-      await readDetachedSignature(signature);
-      await inTransaction(this.ds, async (manager) => {
-        await this.readiness.lockNamespace(manager, organizationId);
-        const current = await this.readiness.lockVersion(manager, versionId);
-        await this.release(manager, lease);
-        if (current.shasumsSigUploaded) {
-          throw conflict(
-            'The SHA256SUMS signature has already been uploaded for this version',
-            'SHASUMS_SIGNATURE_ALREADY_UPLOADED',
-          );
-        }
-        if (current.shasumsUploaded) {
-          const sums = await this.readiness.readBlob(current.shasumsBlob!);
-          current.signatureState = await this.readiness.checkSignature(
-            manager,
-            organizationId,
-            current,
-            sums,
-            signature,
-          );
-        }
-        current.shasumsSigUploaded = true;
-        current.shasumsSigBlob = key;
-        current.updatedAt = new Date();
+        await recordAlso?.(manager, current.id);
         await this.readiness.refresh(manager, current);
       });
     });
