@@ -31,6 +31,7 @@ import { RegistryProvidersController } from './providers/registry-providers.cont
 import { RegistryProvidersRepository } from './providers/registry-providers.repository';
 import { RegistryProvidersService } from './providers/registry-providers.service';
 import { RegistryLinks } from './registry-links';
+import { RegistryNamespaces } from './registry-namespaces';
 import { RegistryReadinessService } from './uploads/registry-readiness.service';
 import { RegistryUploadsService } from './uploads/registry-uploads.service';
 import { ProviderPlatformsController } from './versions/provider-platforms.controller';
@@ -71,6 +72,7 @@ import { ProviderVersionsService } from './versions/provider-versions.service';
   ],
   providers: [
     RegistryLinks,
+    RegistryNamespaces,
     RegistryProvidersRepository,
     RegistryProvidersService,
     GpgKeysRepository,

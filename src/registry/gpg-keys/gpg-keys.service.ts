@@ -13,6 +13,7 @@ import { newId } from '../../common/ids';
 import type { OrganizationEntity } from '../../organizations/entities/organization.entity';
 import { OrganizationsService } from '../../organizations/organizations.service';
 import { RegistryGpgKeyEntity } from '../entities/registry-gpg-key.entity';
+import { MANAGE_REGISTRY } from '../registry-namespaces';
 import { RegistryReadinessService } from '../uploads/registry-readiness.service';
 import { CreateGpgKeyAttributes, UpdateGpgKeyAttributes } from './gpg-key-attributes.dto';
 import { GpgKeysRepository } from './gpg-keys.repository';
@@ -40,7 +41,7 @@ export class GpgKeysService {
 
   private async writableNamespace(p: Principal, namespace: string): Promise<OrganizationEntity> {
     const org = await this.organizations.requireByName(namespace);
-    await this.permissions.requireFlag(p, org.id, 'manage-providers');
+    await this.permissions.requireFlag(p, org.id, MANAGE_REGISTRY);
     return org;
   }
 

@@ -8,6 +8,7 @@ import {
 } from '../entities/registry-module-version.entity';
 import { RegistryModuleEntity } from '../entities/registry-module.entity';
 import { REGISTRY_NAMES } from '../entities/registry-provider.entity';
+import { wireNamespace } from '../registry-namespaces';
 
 /** `pending` until a version is `ok`, then `setup_complete` (the reference's statuses for modules without VCS). */
 export const MODULE_STATUSES = ['pending', 'setup_complete'] as const;
@@ -67,13 +68,8 @@ const seg = encodeURIComponent;
 
 /** `/api/v2/organizations/:org/registry-modules/:registry/:namespace/:name/:provider`. */
 export function modulePath(organizationName: string, module: RegistryModuleEntity): string {
-  const namespace = moduleNamespace(module, organizationName);
+  const namespace = wireNamespace(module, organizationName);
   return `/api/v2/organizations/${seg(organizationName)}/registry-modules/${seg(module.registryName)}/${seg(namespace)}/${seg(module.name)}/${seg(module.provider)}`;
-}
-
-/** The namespace on the wire: a private module's is its organization's name. */
-export function moduleNamespace(module: RegistryModuleEntity, organizationName: string): string {
-  return module.registryName === 'private' ? organizationName : module.namespace;
 }
 
 export function serializeModule(
@@ -87,7 +83,7 @@ export function serializeModule(
     type: 'registry-modules',
     attributes: {
       name: module.name,
-      namespace: moduleNamespace(module, organizationName),
+      namespace: wireNamespace(module, organizationName),
       provider: module.provider,
       'registry-name': module.registryName,
       status: versions.some((v) => v.status === 'ok') ? 'setup_complete' : 'pending',

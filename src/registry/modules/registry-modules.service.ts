@@ -1,30 +1,21 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { PermissionService } from '../../common/auth/permission.service';
-import { OrganizationFlag, Principal } from '../../common/auth/principal';
-import { whenDuplicate } from '../../common/errors/db-errors';
-import { badRequest, forbidden, invalidAttribute, notFound, taken } from '../../common/errors/domain-error';
+import { Principal } from '../../common/auth/principal';
+import { forbidden, notFound } from '../../common/errors/domain-error';
 import { newId } from '../../common/ids';
 import { ParsedBody } from '../../common/jsonapi/body';
 import { PageParams } from '../../common/jsonapi/pagination';
 import { Page } from '../../common/sql/paginate';
-import { inOneStatement, inTransaction } from '../../common/sql/transaction';
+import { inTransaction } from '../../common/sql/transaction';
 import type { OrganizationEntity } from '../../organizations/entities/organization.entity';
-import { OrganizationsService } from '../../organizations/organizations.service';
 import { BlobStore } from '../../storage/blob-store';
 import { RegistryModuleVersionEntity } from '../entities/registry-module-version.entity';
 import { RegistryModuleEntity } from '../entities/registry-module.entity';
-import { REGISTRY_NAMES, RegistryName } from '../entities/registry-provider.entity';
 import { blobKeys } from '../registry-links';
+import { RegistryNamespaces } from '../registry-namespaces';
 import { CreateRegistryModuleAttributes } from './module-attributes.dto';
 import { ModuleKey, RegistryModulesRepository } from './registry-modules.repository';
-
-/**
- * The flag that lets a team publish and delete modules. One flag governs the whole registry
- * (providers, GPG keys, modules) rather than a separate `manage-modules`: see docs/registry.md.
- */
-export const MANAGE_REGISTRY: OrganizationFlag = 'manage-providers';
 
 /** A module together with what the caller may do with it. */
 export interface ModuleContext {
@@ -57,36 +48,24 @@ export interface ModuleListQuery {
   search?: string;
 }
 
-function isRegistryName(value: string): value is RegistryName {
-  return (REGISTRY_NAMES as readonly string[]).includes(value);
-}
-
 @Injectable()
 export class RegistryModulesService {
   constructor(
     private readonly repo: RegistryModulesRepository,
-    private readonly organizations: OrganizationsService,
-    private readonly permissions: PermissionService,
+    private readonly namespaces: RegistryNamespaces,
     private readonly blobs: BlobStore,
     @InjectDataSource() private readonly ds: DataSource,
   ) {}
-
-  private canManage(p: Principal, organization: OrganizationEntity): Promise<boolean> {
-    return this.permissions.hasFlag(p, organization.id, MANAGE_REGISTRY);
-  }
 
   /** The stored identity a path names, for a member of the organization; 404 for anything else. */
   private async key(
     p: Principal,
     path: ModuleNamePath,
   ): Promise<{ organization: OrganizationEntity; key: ModuleKey }> {
-    const organization = await this.organizations.requireVisible(p, path.org);
-    if (!isRegistryName(path.registryName)) throw notFound();
-    if (path.registryName === 'private' && path.namespace !== organization.name) throw notFound();
-    const namespace = path.registryName === 'private' ? '' : path.namespace;
+    const { organization, registryName, namespace } = await this.namespaces.locate(p, path);
     return {
       organization,
-      key: { organizationId: organization.id, registryName: path.registryName, namespace, name: path.name },
+      key: { organizationId: organization.id, registryName, namespace, name: path.name },
     };
   }
 
@@ -95,7 +74,7 @@ export class RegistryModulesService {
     const { organization, key } = await this.key(p, path);
     const module = await this.repo.find(key, path.provider);
     if (!module) throw notFound();
-    return { organization, module, canManage: await this.canManage(p, organization) };
+    return { organization, module, canManage: await this.namespaces.canManage(p, organization) };
   }
 
   /**
@@ -122,24 +101,13 @@ export class RegistryModulesService {
     query: ModuleListQuery,
     page: PageParams,
   ): Promise<Page<ModuleView>> {
-    const organization = await this.organizations.requireVisible(p, orgName);
-    if (query.registryName !== undefined && !isRegistryName(query.registryName)) {
-      throw badRequest('filter[registry_name] must be private or public', 'filter[registry_name]');
-    }
-    const search = query.search?.trim() || undefined;
+    const { organization, filter } = await this.namespaces.listScope(p, orgName, query);
     const result = await this.repo.list(
-      {
-        organizationId: organization.id,
-        registryName: query.registryName,
-        provider: query.provider,
-        name: query.name?.trim() || undefined,
-        search,
-        searchMatchesOrganization: !!search && organization.name.toLowerCase().includes(search.toLowerCase()),
-      },
+      { ...filter, provider: query.provider, name: query.name?.trim() || undefined },
       page,
     );
     const versions = await this.repo.versionsOf(result.items.map((m) => m.id));
-    const canManage = await this.canManage(p, organization);
+    const canManage = await this.namespaces.canManage(p, organization);
     const items = result.items.map((module) => ({
       organization,
       module,
@@ -154,35 +122,25 @@ export class RegistryModulesService {
     orgName: string,
     body: ParsedBody<CreateRegistryModuleAttributes>,
   ): Promise<ModuleView> {
-    const organization = await this.organizations.requireVisible(p, orgName);
-    await this.permissions.requireFlag(p, organization.id, MANAGE_REGISTRY);
     const attrs = body.attributes;
-    const registryName = attrs['registry-name'] ?? 'private';
-    if (
-      registryName === 'private' &&
-      attrs.namespace !== undefined &&
-      attrs.namespace !== organization.name
-    ) {
-      throw invalidAttribute('namespace', 'must be the organization name for private modules');
-    }
-    if (registryName === 'public' && attrs.namespace === undefined) {
-      throw invalidAttribute('namespace', "can't be blank");
-    }
+    const { organization, registryName, namespace } = await this.namespaces.placeForCreate(
+      p,
+      orgName,
+      attrs,
+      'modules',
+    );
     const now = new Date();
     const module = Object.assign(new RegistryModuleEntity(), {
       id: newId('mod'),
       organizationId: organization.id,
       registryName,
-      namespace: registryName === 'private' ? '' : attrs.namespace,
+      namespace,
       name: attrs.name,
       provider: attrs.provider,
       createdAt: now,
       updatedAt: now,
     });
-    await whenDuplicate(
-      () => inOneStatement(this.ds, (manager) => this.repo.insert(manager, module)),
-      () => taken('name'),
-    );
+    await this.namespaces.insertNew((manager) => this.repo.insert(manager, module));
     return { organization, module, canManage: true, versions: [] };
   }
 
@@ -201,7 +159,7 @@ export class RegistryModulesService {
   /** Deletes every provider of a module name, their versions and archives. */
   async deleteName(p: Principal, path: ModuleNamePath): Promise<void> {
     const { organization, key } = await this.key(p, path);
-    if (!(await this.canManage(p, organization))) throw notFound();
+    if (!(await this.namespaces.canManage(p, organization))) throw notFound();
     const modules = await this.repo.findAllProviders(key);
     if (!modules.length) throw notFound();
     await this.remove(modules);

@@ -3,6 +3,7 @@ import { bool, enumOf, ResourceDoc, str, timestamp } from '../../common/jsonapi/
 import { isoMillis } from '../../common/jsonapi/timestamps';
 import { organizationLinkage } from '../../organizations/organizations.serializer';
 import { REGISTRY_NAMES, RegistryProviderEntity } from '../entities/registry-provider.entity';
+import { wireNamespace } from '../registry-namespaces';
 
 export const REGISTRY_PROVIDER_DOC: ResourceDoc = {
   type: 'registry-providers',
@@ -33,18 +34,13 @@ export function providerPath(
   return `/api/v2/organizations/${seg(organizationName)}/registry-providers/${seg(registryName)}/${seg(namespace)}/${seg(name)}`;
 }
 
-/** The namespace on the wire: a private provider's is its organization's name. */
-export function providerNamespace(provider: RegistryProviderEntity, organizationName: string): string {
-  return provider.registryName === 'private' ? organizationName : provider.namespace;
-}
-
 export function serializeProvider(
   provider: RegistryProviderEntity,
   organizationName: string,
   canDelete: boolean,
   versionIds: readonly string[],
 ): ResourceObject {
-  const namespace = providerNamespace(provider, organizationName);
+  const namespace = wireNamespace(provider, organizationName);
   const self = providerPath(organizationName, provider.registryName, namespace, provider.name);
   return {
     id: provider.id,

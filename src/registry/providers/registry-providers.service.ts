@@ -1,25 +1,22 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { PermissionService } from '../../common/auth/permission.service';
 import { Principal } from '../../common/auth/principal';
 import { Page } from '../../common/sql/paginate';
-import { inOneStatement, inTransaction } from '../../common/sql/transaction';
-import { whenDuplicate } from '../../common/errors/db-errors';
-import { badRequest, forbidden, invalidAttribute, notFound, taken } from '../../common/errors/domain-error';
+import { inTransaction } from '../../common/sql/transaction';
+import { forbidden, notFound } from '../../common/errors/domain-error';
 import { ParsedBody } from '../../common/jsonapi/body';
 import { PageParams } from '../../common/jsonapi/pagination';
 import { newId } from '../../common/ids';
 import type { OrganizationEntity } from '../../organizations/entities/organization.entity';
-import { OrganizationsService } from '../../organizations/organizations.service';
 import { BlobStore } from '../../storage/blob-store';
-import { REGISTRY_NAMES, RegistryName, RegistryProviderEntity } from '../entities/registry-provider.entity';
+import { RegistryProviderEntity } from '../entities/registry-provider.entity';
 import { RegistryProviderVersionEntity } from '../entities/registry-provider-version.entity';
 import { blobKeys } from '../registry-links';
+import { RegistryNamespaces, wireNamespace } from '../registry-namespaces';
 import { ProviderVersionsRepository } from '../versions/provider-versions.repository';
 import { CreateRegistryProviderAttributes } from './registry-provider-attributes.dto';
 import { RegistryProvidersRepository } from './registry-providers.repository';
-import { providerNamespace } from './registry-providers.serializer';
 
 /** A provider together with what the caller may do with it. */
 export interface ProviderContext {
@@ -43,17 +40,12 @@ export interface ProviderPath {
   name: string;
 }
 
-function isRegistryName(value: string): value is RegistryName {
-  return (REGISTRY_NAMES as readonly string[]).includes(value);
-}
-
 @Injectable()
 export class RegistryProvidersService {
   constructor(
     private readonly repo: RegistryProvidersRepository,
     private readonly versions: ProviderVersionsRepository,
-    private readonly organizations: OrganizationsService,
-    private readonly permissions: PermissionService,
+    private readonly namespaces: RegistryNamespaces,
     private readonly blobs: BlobStore,
     @InjectDataSource() private readonly ds: DataSource,
   ) {}
@@ -66,18 +58,15 @@ export class RegistryProvidersService {
     return {
       organization,
       provider,
-      namespace: providerNamespace(provider, organization.name),
-      canManage: await this.permissions.hasFlag(p, organization.id, 'manage-providers'),
+      namespace: wireNamespace(provider, organization.name),
+      canManage: await this.namespaces.canManage(p, organization),
     };
   }
 
   /** The provider at a path, for any member of its organization; 404 for everything else. */
   async resolve(p: Principal, path: ProviderPath): Promise<ProviderContext> {
-    const organization = await this.organizations.requireVisible(p, path.org);
-    if (!isRegistryName(path.registryName)) throw notFound();
-    if (path.registryName === 'private' && path.namespace !== organization.name) throw notFound();
-    const stored = path.registryName === 'private' ? '' : path.namespace;
-    const provider = await this.repo.find(organization.id, path.registryName, stored, path.name);
+    const { organization, registryName, namespace } = await this.namespaces.locate(p, path);
+    const provider = await this.repo.find(organization.id, registryName, namespace, path.name);
     if (!provider) throw notFound();
     return this.context(p, organization, provider);
   }
@@ -112,20 +101,8 @@ export class RegistryProvidersService {
     query: { search?: string; registryName?: string },
     page: PageParams,
   ): Promise<Page<ProviderView>> {
-    const organization = await this.organizations.requireVisible(p, orgName);
-    if (query.registryName !== undefined && !isRegistryName(query.registryName)) {
-      throw badRequest('filter[registry_name] must be private or public', 'filter[registry_name]');
-    }
-    const search = query.search?.trim() || undefined;
-    const result = await this.repo.list(
-      {
-        organizationId: organization.id,
-        registryName: query.registryName,
-        search,
-        searchMatchesOrganization: !!search && organization.name.toLowerCase().includes(search.toLowerCase()),
-      },
-      page,
-    );
+    const { organization, filter } = await this.namespaces.listScope(p, orgName, query);
+    const result = await this.repo.list(filter, page);
     const versions = await this.versionsOf(result.items);
     const items = await Promise.all(
       result.items.map(async (provider) => ({
@@ -141,27 +118,24 @@ export class RegistryProvidersService {
     orgName: string,
     body: ParsedBody<CreateRegistryProviderAttributes>,
   ): Promise<ProviderView> {
-    const organization = await this.organizations.requireVisible(p, orgName);
-    await this.permissions.requireFlag(p, organization.id, 'manage-providers');
     const attrs = body.attributes;
-    const registryName = attrs['registry-name'];
-    if (registryName === 'private' && attrs.namespace !== organization.name) {
-      throw invalidAttribute('namespace', 'must be the organization name for private providers');
-    }
+    const { organization, registryName, namespace } = await this.namespaces.placeForCreate(
+      p,
+      orgName,
+      attrs,
+      'providers',
+    );
     const now = new Date();
     const provider = Object.assign(new RegistryProviderEntity(), {
       id: newId('prov'),
       organizationId: organization.id,
       registryName,
-      namespace: registryName === 'private' ? '' : attrs.namespace,
+      namespace,
       name: attrs.name,
       createdAt: now,
       updatedAt: now,
     });
-    await whenDuplicate(
-      () => inOneStatement(this.ds, (manager) => this.repo.insert(manager, provider)),
-      () => taken('name'),
-    );
+    await this.namespaces.insertNew((manager) => this.repo.insert(manager, provider));
     return { ...(await this.context(p, organization, provider)), versions: [] };
   }
 
