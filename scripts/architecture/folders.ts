@@ -99,7 +99,8 @@ export const FOLDERS: Record<string, Folder> = {
     layer: 'domain',
     text:
       'encryption at rest, the one mechanism: envelope encryption under the master key, the key ' +
-      'ring, the holders of wrapped keys and their rotation',
+      'ring, the holders of wrapped keys and their rotation; the sealed values of sensitive ' +
+      'key/value rows (variables, policy-set parameters) and their rules',
   },
   'state-versions': {
     layer: 'domain',

@@ -1,5 +1,6 @@
 import { ResourceObject } from '../common/jsonapi/document';
 import { bool, enumOf, nullableStr, ResourceDoc, str } from '../common/jsonapi/openapi';
+import { shownValue } from '../secrets/sealed-values';
 import { PolicySetParameterEntity } from './entities/policy-set-parameter.entity';
 import { PARAMETER_CATEGORY } from './policy-set-parameter-rules';
 
@@ -29,7 +30,7 @@ export function serializeParameter(p: PolicySetParameterEntity): ResourceObject 
     type: 'vars',
     attributes: {
       key: p.key,
-      value: p.sensitive ? null : (p.value ?? ''),
+      value: shownValue(p),
       category: PARAMETER_CATEGORY,
       sensitive: p.sensitive,
     },

@@ -1,22 +1,18 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { createHash } from 'node:crypto';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { Principal } from '../common/auth/principal';
-import { whenDuplicate } from '../common/errors/db-errors';
-import { notFound, taken } from '../common/errors/domain-error';
+import { notFound } from '../common/errors/domain-error';
 import { newId } from '../common/ids';
 import { PageParams } from '../common/jsonapi/pagination';
 import { Page } from '../common/sql/paginate';
 import { inTransaction } from '../common/sql/transaction';
+import { keyDigest, SealedValues } from '../secrets/sealed-values';
 import { Secrets } from '../secrets/secrets.service';
 import { PolicySetParameterEntity } from './entities/policy-set-parameter.entity';
 import { checkParameter, ParameterAttributes, ParameterDraft } from './policy-set-parameter-rules';
 import { PolicySetParametersRepository } from './policy-set-parameters.repository';
 import { PolicySetsService } from './policy-sets.service';
-
-const sealContext = (id: string) => `policy-set-parameters/${id}`;
-const keyDigest = (key: string) => createHash('sha256').update(key, 'utf8').digest('hex');
 
 /** A parameter as a policy engine receives it, value in clear. */
 export interface EvaluationParameter {
@@ -32,12 +28,16 @@ export interface EvaluationParameter {
  */
 @Injectable()
 export class PolicySetParametersService {
+  private readonly sealed: SealedValues;
+
   constructor(
     private readonly repo: PolicySetParametersRepository,
     private readonly sets: PolicySetsService,
-    private readonly secrets: Secrets,
+    secrets: Secrets,
     @InjectDataSource() private readonly ds: DataSource,
-  ) {}
+  ) {
+    this.sealed = new SealedValues(secrets, ds, 'policy-set-parameters');
+  }
 
   async create(
     p: Principal,
@@ -53,7 +53,7 @@ export class PolicySetParametersService {
       updatedAt: now,
     });
     this.apply(parameter, checkParameter(attrs));
-    await this.guarded((manager) => this.repo.insert(manager, parameter));
+    await this.sealed.guarded((manager) => this.repo.insert(manager, parameter));
     return parameter;
   }
 
@@ -79,7 +79,7 @@ export class PolicySetParametersService {
     const draft = checkParameter(attrs, stored);
     const parameter = this.apply(Object.assign(new PolicySetParameterEntity(), stored), draft, stored);
     parameter.updatedAt = new Date(Math.max(Date.now(), stored.updatedAt.getTime() + 1));
-    await this.guarded((manager) => this.repo.update(manager, parameter));
+    await this.sealed.guarded((manager) => this.repo.update(manager, parameter));
     return parameter;
   }
 
@@ -91,15 +91,7 @@ export class PolicySetParametersService {
   /** The set's parameters with values in clear: for its policy evaluations only, never for an answer. */
   async forEvaluation(policySetId: string): Promise<EvaluationParameter[]> {
     const rows = await this.repo.ofSet(policySetId);
-    return rows.map((r) => ({
-      key: r.key,
-      value: r.sensitive
-        ? r.sealedValue
-          ? this.secrets.open(r.sealedValue, sealContext(r.id)).toString('utf8')
-          : ''
-        : (r.value ?? ''),
-      sensitive: r.sensitive,
-    }));
+    return rows.map((r) => ({ key: r.key, value: this.sealed.read(r), sensitive: r.sensitive }));
   }
 
   sealedValues(afterId: string, limit: number): Promise<{ id: string; wrapped: string }[]> {
@@ -117,25 +109,7 @@ export class PolicySetParametersService {
   ): PolicySetParameterEntity {
     p.key = draft.key;
     p.keyDigest = keyDigest(draft.key);
-    p.sensitive = draft.sensitive;
-    // The value sent, or the stored one (sealed when the parameter has just become sensitive).
-    const value = draft.value ?? (stored && !stored.sensitive ? (stored.value ?? '') : undefined);
-    if (draft.sensitive) {
-      if (value !== undefined) p.sealedValue = this.secrets.seal(value, sealContext(p.id));
-      p.value = null;
-    } else {
-      p.value = value ?? '';
-      p.sealedValue = null;
-    }
+    this.sealed.write(p, draft, stored);
     return p;
-  }
-
-  private async guarded(work: (manager: EntityManager) => Promise<void>): Promise<void> {
-    await whenDuplicate(
-      () => inTransaction(this.ds, work),
-      () => taken('key'),
-      // The set went away since it was read.
-      () => notFound(),
-    );
   }
 }

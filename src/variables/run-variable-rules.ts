@@ -1,5 +1,5 @@
 import { invalid, Violations } from '../common/errors/domain-error';
-import { MAX_KEY_CHARS, MAX_VALUE_BYTES } from './variable-rules';
+import { MAX_KEY_CHARS, MAX_VALUE_BYTES } from '../secrets/sealed-values';
 
 /** A variable of one run: its key and its value as an HCL literal expression (`"\"abc\""`, `5`). */
 export interface RunVariable {

@@ -1,11 +1,9 @@
 import { Violations } from '../common/errors/domain-error';
+import { checkStaysSensitive, checkValue, keyProblem } from '../secrets/sealed-values';
 import { VariableAttributes } from './dto/variable-attributes.dto';
 import { VariableCategory } from './entities/variable.entity';
 
 export const VARIABLE_CATEGORIES: readonly VariableCategory[] = ['terraform', 'env'];
-export const MAX_KEY_CHARS = 128;
-/** 256 KB of UTF-8. */
-export const MAX_VALUE_BYTES = 256 * 1024;
 export const MAX_DESCRIPTION_CHARS = 512;
 /** What a shell can `export`. */
 export const ENV_KEY = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -48,9 +46,8 @@ export function checkVariable(
   const v = new Violations();
   const key = attrs.key ?? stored?.key ?? '';
   const category = attrs.category ?? stored?.category;
-  if (!key) v.attribute('key', "can't be blank");
-  else if (chars(key) > MAX_KEY_CHARS)
-    v.attribute('key', `is too long (maximum is ${MAX_KEY_CHARS} characters)`);
+  const problem = keyProblem(key);
+  if (problem) v.attribute('key', problem);
   else if (category === 'env' && !ENV_KEY.test(key)) {
     v.attribute(
       'key',
@@ -59,36 +56,14 @@ export function checkVariable(
   }
   if (category === undefined || category === '') v.attribute('category', "can't be blank");
   else if (!isCategory(category)) v.attribute('category', 'is not included in the list');
-  const value = attrs.value ?? (stored ? undefined : '');
-  if (value !== undefined && Buffer.byteLength(value) > MAX_VALUE_BYTES)
-    v.attribute('value', `is too long (maximum is ${MAX_VALUE_BYTES} bytes)`);
+  const value = checkValue(v, attrs.value, !!stored);
   const description = attrs.description ?? stored?.description ?? '';
   if (chars(description) > MAX_DESCRIPTION_CHARS)
     v.attribute('description', `is too long (maximum is ${MAX_DESCRIPTION_CHARS} characters)`);
   if (stored) {
     if (options.categoryFixed && attrs.category !== undefined && attrs.category !== stored.category)
       v.attribute('category', 'cannot be changed');
-    if (stored.sensitive && attrs.sensitive === false) {
-      v.attribute(
-        'sensitive',
-        "can't be changed from true to false on saved records. Delete the variable and create a new one instead",
-      );
-    }
-    if (stored.sensitive) {
-      for (const [name, before] of [
-        ['key', stored.key],
-        ['category', stored.category],
-        ['hcl', stored.hcl],
-      ] as const) {
-        const sent = attrs[name];
-        if (sent !== undefined && sent !== before) {
-          v.attribute(
-            name,
-            'of a sensitive variable cannot be changed: delete the variable and create a new one',
-          );
-        }
-      }
-    }
+    checkStaysSensitive(v, 'variable', attrs, stored, ['key', 'category', 'hcl']);
   }
   v.throwIfAny();
   return {

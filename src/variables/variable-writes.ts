@@ -1,11 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
-import { whenDuplicate } from '../common/errors/db-errors';
-import { notFound, taken } from '../common/errors/domain-error';
 import { newId } from '../common/ids';
 import { inTransaction } from '../common/sql/transaction';
+import { keyDigest, SealedValues } from '../secrets/sealed-values';
 import { Secrets } from '../secrets/secrets.service';
 import { VariableAttributes } from './dto/variable-attributes.dto';
 import { VariableCategory, VariableEntity } from './entities/variable.entity';
@@ -18,9 +17,7 @@ export type BeforeWrite = (
   variable: { key: string; category: VariableCategory },
 ) => Promise<void>;
 
-export const keyDigest = (key: string): string => createHash('sha256').update(key, 'utf8').digest('hex');
 const newVersionId = (): string => randomBytes(32).toString('hex');
-const sealContext = (id: string) => `variables/${id}`;
 
 /**
  * Writes of workspace and set variables alike: the rules, the sealing of sensitive values, the
@@ -29,11 +26,15 @@ const sealContext = (id: string) => `variables/${id}`;
  */
 @Injectable()
 export class VariableWrites {
+  private readonly sealed: SealedValues;
+
   constructor(
     private readonly repo: VariablesRepository,
-    private readonly secrets: Secrets,
+    secrets: Secrets,
     @InjectDataSource() private readonly ds: DataSource,
-  ) {}
+  ) {
+    this.sealed = new SealedValues(secrets, ds, 'variables');
+  }
 
   /** The new variable of `owner` from create attributes; throws a 422 per broken rule. */
   draftNew(owner: VariableOwner, attrs: VariableAttributes): VariableEntity {
@@ -55,7 +56,7 @@ export class VariableWrites {
     before?: BeforeWrite,
   ): Promise<VariableEntity> {
     const v = this.draftNew(owner, attrs);
-    await this.guarded(async (manager) => {
+    await this.sealed.guarded(async (manager) => {
       await before?.(manager, v);
       await this.repo.insert(manager, v);
     });
@@ -75,7 +76,7 @@ export class VariableWrites {
     const draft = checkVariable(attrs, stored, options);
     const v = this.apply(Object.assign(new VariableEntity(), stored), draft, stored);
     v.updatedAt = new Date(Math.max(Date.now(), stored.updatedAt.getTime() + 1));
-    await this.guarded(async (manager) => {
+    await this.sealed.guarded(async (manager) => {
       await options.before?.(manager, v);
       await this.repo.update(manager, v);
     });
@@ -88,8 +89,7 @@ export class VariableWrites {
 
   /** A variable's value in clear: for the runs that use it, never for an answer. */
   plaintext(v: VariableEntity): string {
-    if (!v.sensitive) return v.value ?? '';
-    return v.sealedValue ? this.secrets.open(v.sealedValue, sealContext(v.id)).toString('utf8') : '';
+    return this.sealed.read(v);
   }
 
   private apply(v: VariableEntity, draft: VariableDraft, stored?: VariableEntity): VariableEntity {
@@ -98,26 +98,8 @@ export class VariableWrites {
     v.category = draft.category;
     v.description = draft.description;
     v.hcl = draft.hcl;
-    v.sensitive = draft.sensitive;
     v.versionId = newVersionId();
-    // The value sent, or the stored one (sealed when the variable has just become sensitive).
-    const value = draft.value ?? (stored && !stored.sensitive ? (stored.value ?? '') : undefined);
-    if (draft.sensitive) {
-      if (value !== undefined) v.sealedValue = this.secrets.seal(value, sealContext(v.id));
-      v.value = null;
-    } else {
-      v.value = value ?? '';
-      v.sealedValue = null;
-    }
+    this.sealed.write(v, draft, stored);
     return v;
-  }
-
-  private async guarded(work: (manager: EntityManager) => Promise<void>): Promise<void> {
-    await whenDuplicate(
-      () => inTransaction(this.ds, work),
-      () => taken('key'),
-      // The workspace or set went away since it was read.
-      () => notFound(),
-    );
   }
 }

@@ -1,5 +1,6 @@
 import { RelationshipObject, ResourceObject } from '../common/jsonapi/document';
 import { bool, enumOf, nullableStr, ResourceDoc, str } from '../common/jsonapi/openapi';
+import { shownValue } from '../secrets/sealed-values';
 import { VariableEntity } from './entities/variable.entity';
 import { VARIABLE_CATEGORIES } from './variable-rules';
 
@@ -55,7 +56,7 @@ export function serializeVariable({ variable: v, owner }: VariableView): Resourc
     type: 'vars',
     attributes: {
       key: v.key,
-      value: v.sensitive ? null : (v.value ?? ''),
+      value: shownValue(v),
       description: v.description,
       category: v.category,
       hcl: v.hcl,

@@ -1,4 +1,4 @@
-import { Column, ColumnOptions } from 'typeorm';
+import { Column, ColumnOptions, ValueTransformer } from 'typeorm';
 
 /** A millisecond-precision UTC timestamp, set by the service (never a database default). */
 export function TimestampColumn(options: ColumnOptions = {}): PropertyDecorator {
@@ -8,4 +8,18 @@ export function TimestampColumn(options: ColumnOptions = {}): PropertyDecorator 
 /** Booleans as they read on both dialects. */
 export function BoolColumn(options: ColumnOptions = {}): PropertyDecorator {
   return Column({ type: 'boolean', default: false, ...options });
+}
+
+const WRAPPED: ValueTransformer = {
+  to: (value: string | null | undefined) => (value === null || value === undefined ? value : { v: value }),
+  from: (stored: { v: string } | null) => (stored === null ? null : stored.v),
+};
+
+/**
+ * A nullable string of any length (a variable's value reaches 256 KB) in a JSON column, stored as
+ * `{"v": value}`: a bare JSON string such as `"2"` or `"null"` would be parsed a second time on its
+ * way back from MySQL.
+ */
+export function JsonStringColumn(): PropertyDecorator {
+  return Column({ type: 'json', nullable: true, transformer: WRAPPED });
 }

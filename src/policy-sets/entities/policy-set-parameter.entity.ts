@@ -1,11 +1,6 @@
-import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, ValueTransformer } from 'typeorm';
-import { BoolColumn, TimestampColumn } from '../../common/sql/columns';
+import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { BoolColumn, JsonStringColumn, TimestampColumn } from '../../common/sql/columns';
 import { PolicySetEntity } from './policy-set.entity';
-
-const WRAPPED: ValueTransformer = {
-  to: (value: string | null | undefined) => (value === null || value === undefined ? value : { v: value }),
-  from: (stored: { v: string } | null) => (stored === null ? null : stored.v),
-};
 
 /**
  * A parameter (`var-…`, category `policy-set`) of a policy set: a key and value handed to the policy
@@ -32,8 +27,8 @@ export class PolicySetParameterEntity {
   @Column({ type: 'varchar', length: 64 })
   keyDigest: string;
 
-  /** The value of a parameter that is not sensitive, as `{"v": value}` (see VariableEntity). */
-  @Column({ type: 'json', nullable: true, transformer: WRAPPED })
+  /** The value of a parameter that is not sensitive (see JsonStringColumn). */
+  @JsonStringColumn()
   value: string | null;
 
   /** The sealed value of a sensitive parameter; null otherwise. */

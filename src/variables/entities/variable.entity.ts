@@ -1,14 +1,9 @@
-import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, ValueTransformer } from 'typeorm';
-import { BoolColumn, TimestampColumn } from '../../common/sql/columns';
+import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { BoolColumn, JsonStringColumn, TimestampColumn } from '../../common/sql/columns';
 import { WorkspaceEntity } from '../../workspaces/entities/workspace.entity';
 import { VariableSetEntity } from './variable-set.entity';
 
 export type VariableCategory = 'terraform' | 'env';
-
-const WRAPPED: ValueTransformer = {
-  to: (value: string | null | undefined) => (value === null || value === undefined ? value : { v: value }),
-  from: (stored: { v: string } | null) => (stored === null ? null : stored.v),
-};
 
 /**
  * One variable (`var-…`) of a workspace or of a variable set: exactly one of the two owners is set.
@@ -46,12 +41,8 @@ export class VariableEntity {
   @Column({ type: 'varchar', length: 16 })
   category: VariableCategory;
 
-  /**
-   * The value of a variable that is not sensitive, in a JSON column (values reach 256 KB), as
-   * `{"v": value}`: a bare JSON string such as `"2"` or `"null"` would be parsed a second time on
-   * its way back from MySQL.
-   */
-  @Column({ type: 'json', nullable: true, transformer: WRAPPED })
+  /** The value of a variable that is not sensitive (see JsonStringColumn). */
+  @JsonStringColumn()
   value: string | null;
 
   /** The sealed value of a sensitive variable; null otherwise. */
