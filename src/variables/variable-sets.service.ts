@@ -371,8 +371,8 @@ export class VariableSetsService {
   private async written(work: (manager: EntityManager) => Promise<void>): Promise<void> {
     await whenDuplicate(
       () => inTransaction(this.ds, work),
-      // The variables' unique index names its table; the sets' names its own (`varsets`).
-      (err) => taken(err.message.includes('variables') ? 'key' : 'name'),
+      // The set's name index: a variable's key the set already holds is refused by insertAll.
+      () => taken('name'),
       () => notFound(),
     );
   }

@@ -2,6 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomBytes } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
+import { whenDuplicate } from '../common/errors/db-errors';
+import { taken } from '../common/errors/domain-error';
 import { newId } from '../common/ids';
 import { inTransaction } from '../common/sql/transaction';
 import { keyDigest, SealedValues } from '../secrets/sealed-values';
@@ -63,9 +65,17 @@ export class VariableWrites {
     return v;
   }
 
-  /** Inserts variables drafted with `draftNew` in the caller's transaction (a set's create). */
+  /**
+   * Inserts variables drafted with `draftNew` in the caller's transaction (a set's create or
+   * update); a key its owner already holds in that category is 422 (`key` taken).
+   */
   async insertAll(manager: EntityManager, variables: readonly VariableEntity[]): Promise<void> {
-    for (const v of variables) await this.repo.insert(manager, v);
+    await whenDuplicate(
+      async () => {
+        for (const v of variables) await this.repo.insert(manager, v);
+      },
+      () => taken('key'),
+    );
   }
 
   async update(

@@ -343,6 +343,31 @@ describe('variable sets', () => {
       await owner.api.get(`/api/v2/varsets/${id}/relationships/vars/${varId}`).expect(404);
     });
 
+    it('an update adding a key the set holds is refused as a taken key, a taken name as a taken name', async () => {
+      const setId = await createVarset(owner, org, { name: unique('dupkey') });
+      await addSetVar(owner, setId, { key: 'region', category: 'terraform' });
+      const addVar = {
+        vars: { data: [{ type: 'vars', attributes: { key: 'region', category: 'terraform' } }] },
+      };
+      const dupKey = await owner.api.patch(`/api/v2/varsets/${setId}`, varsetBody({}, addVar)).expect(422);
+      expect(dupKey.body).toEqual(
+        errorsOf(422, { detail: 'Key has already been taken', pointer: '/data/attributes/key' }),
+      );
+      const taken = unique('taken');
+      await createVarset(owner, org, { name: taken });
+      const other = { vars: { data: [{ type: 'vars', attributes: { key: 'zone', category: 'env' } }] } };
+      const dupName = await owner.api
+        .patch(`/api/v2/varsets/${setId}`, varsetBody({ name: taken }, other))
+        .expect(422);
+      expect(dupName.body).toEqual(
+        errorsOf(422, { detail: 'Name has already been taken', pointer: '/data/attributes/name' }),
+      );
+      const vars = await owner.api.get(`/api/v2/varsets/${setId}/relationships/vars`).expect(200);
+      expect(vars.body.data.map((d: { attributes: { key: string } }) => d.attributes.key)).toEqual([
+        'region',
+      ]);
+    });
+
     it('keep a sensitive value out of every answer (lists, includes) and out of the table', async () => {
       const varId = await addSetVar(owner, id, {
         key: 'password',
