@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AgentPoolsModule } from './pools/agent-pools.module';
+import { AgentWorkRegistry } from './pools/agent-work.registry';
 import { OrganizationsModule } from '../organizations/organizations.module';
 import { RunTriggersModule } from '../run-triggers/run-triggers.module';
 import { UsersModule } from '../users/users.module';
@@ -122,7 +123,11 @@ export class RunsModule {
     service: RunsService,
     presenter: RunsPresenter,
     cvs: ConfigurationVersionsService,
+    jobs: RunJobsRepository,
+    agentWork: AgentWorkRegistry,
   ) {
+    // An agent is busy while it holds a job.
+    agentWork.register((agentIds) => jobs.holders(agentIds));
     // A workspace's `current-run`, and runs in its `included` (`current_run`, a run holding its lock).
     const readable = async (p: Principal, ids: string[]) =>
       presenter.resources(p, await service.readable(p, ids));

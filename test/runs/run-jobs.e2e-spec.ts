@@ -66,6 +66,31 @@ describe('job claims, heartbeats and timeouts', () => {
     await mine.claim().expect(200);
   });
 
+  it('shows an agent busy while it holds a job and idle once it reported, in the list and alone', async () => {
+    const ws = await createWorkspace(admin, org);
+    await uploadedVersion(t, admin, ws);
+    await createRun(admin, ws);
+    const ex = await executor(t, admin, org);
+    const other = await registeredExecutor(t, ex.secret);
+    const statusOf = async () => {
+      const alone = await admin.api.get(`/api/v2/agents/${ex.agentId}`).expect(200);
+      const pool = alone.body.data.relationships['agent-pool'].data.id;
+      const list = await admin.api.get(`/api/v2/agent-pools/${pool}/agents`).expect(200);
+      const listed = Object.fromEntries(
+        list.body.data.map((a: { id: string; attributes: { status: string } }) => [a.id, a.attributes.status]),
+      );
+      expect(listed[ex.agentId]).toBe(alone.body.data.attributes.status);
+      return { mine: listed[ex.agentId], other: listed[other.agentId] };
+    };
+
+    expect(await statusOf()).toEqual({ mine: 'idle', other: 'idle' });
+    const job = await claimJob(ex);
+    expect(await statusOf()).toEqual({ mine: 'busy', other: 'idle' });
+    await admin.api.delete(`/api/v2/agents/${ex.agentId}`).expect(412);
+    await ex.finish(job.id, PLANNED_WITH_CHANGES).expect(204);
+    expect(await statusOf()).toEqual({ mine: 'idle', other: 'idle' });
+  });
+
   it('refuses user tokens and missing agent headers on the job routes', async () => {
     await agentCall(t, '/jobs/claim', admin.token, 'agent-0000000000000000').send({}).expect(401);
     const ex = await executor(t, admin, org);

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { RowReader } from '../../common/sql/row-reader';
 import { RowWriter } from '../../common/sql/row-writer';
-import { AgentEntity, StoredAgentStatus } from './entities/agent.entity';
+import { AgentEntity } from './entities/agent.entity';
 
 /**
  * What every executor request reads and writes of its agent (who it is, that it called in, whether
@@ -28,10 +28,5 @@ export class AgentActivityRepository {
 
   async touch(id: string, at: Date): Promise<void> {
     await this.writes.update({ lastPingAt: at }, { id });
-  }
-
-  /** Sets the status and counts the call as a ping; false when the agent is gone. */
-  async setStatus(id: string, status: StoredAgentStatus, at: Date): Promise<boolean> {
-    return (await this.writes.update({ status, lastPingAt: at }, { id })) > 0;
   }
 }

@@ -63,7 +63,7 @@ export class AgentAuthService {
     if (this.due(`token:${agent.tokenId}`, now)) await this.tokens.touch(agent.tokenId, at);
   }
 
-  /** A registration or status change counts as a ping just written. */
+  /** A registration counts as a ping just written. */
   noteWritten(agentId: string, now = Date.now()): void {
     this.written.set(`agent:${agentId}`, now);
   }

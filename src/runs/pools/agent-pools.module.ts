@@ -15,6 +15,7 @@ import { AgentsController } from './agents.controller';
 import { AgentActivityRepository } from './agent-activity.repository';
 import { AgentsRepository } from './agents.repository';
 import { AgentsService } from './agents.service';
+import { AgentWorkRegistry } from './agent-work.registry';
 import { AgentEntity } from './entities/agent.entity';
 import { AgentPoolWorkspaceEntity } from './entities/agent-pool-workspace.entity';
 import { AgentPoolEntity } from './entities/agent-pool.entity';
@@ -22,7 +23,8 @@ import { AgentTokenEntity } from './entities/agent-token.entity';
 
 /**
  * Agent pools, their agent tokens and agents, and the executor authentication the job protocol
- * builds on: the `agent-token` passport strategy (AgentTokenStrategy) with `@CurrentAgent()`, and `AgentsService.setStatus`.
+ * builds on: the `agent-token` passport strategy (AgentTokenStrategy) with `@CurrentAgent()`, and the
+ * AgentWorkRegistry through which the runs module tells which agents hold a job (`busy`).
  */
 @Module({
   imports: [
@@ -41,7 +43,8 @@ import { AgentTokenEntity } from './entities/agent-token.entity';
     AgentsService,
     AgentAuthService,
     AgentTokenStrategy,
+    AgentWorkRegistry,
   ],
-  exports: [AgentPoolsService, AgentTokensService, AgentsService, AgentAuthService],
+  exports: [AgentPoolsService, AgentTokensService, AgentsService, AgentAuthService, AgentWorkRegistry],
 })
 export class AgentPoolsModule {}

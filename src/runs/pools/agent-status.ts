@@ -1,21 +1,28 @@
 import { StoredAgentStatus } from './entities/agent.entity';
 import { UNKNOWN_AFTER_MS } from '../protocol/agent-context';
 
-export type AgentStatus = StoredAgentStatus | 'unknown';
+export type AgentStatus = 'idle' | 'busy' | 'unknown' | 'errored' | 'exited';
 
 export const AGENT_STATUSES: readonly AgentStatus[] = ['idle', 'busy', 'unknown', 'errored', 'exited'];
 
-/** An agent that should be calling in (idle or busy) but has not for a while is `unknown`. */
-export function agentStatus(stored: StoredAgentStatus, lastPingAt: Date, now: number): AgentStatus {
-  if ((stored === 'idle' || stored === 'busy') && now - lastPingAt.getTime() > UNKNOWN_AFTER_MS) {
-    return 'unknown';
-  }
-  return stored;
+/** An agent the row says takes work (`idle`; `busy` in rows written before busy was derived). */
+function takesWork(stored: StoredAgentStatus): boolean {
+  return stored === 'idle' || stored === 'busy';
+}
+
+/**
+ * An agent that takes work is `busy` while it holds a job (`working`) and `idle` otherwise; one
+ * that has not called in for a while is `unknown` either way.
+ */
+export function agentStatus(stored: StoredAgentStatus, lastPingAt: Date, now: number, working: boolean): AgentStatus {
+  if (!takesWork(stored)) return stored as AgentStatus;
+  if (now - lastPingAt.getTime() > UNKNOWN_AFTER_MS) return 'unknown';
+  return working ? 'busy' : 'idle';
 }
 
 /** When `agentStatus` turns `unknown` by itself if the agent stays silent; null: it does not. */
 export function agentStatusChangesAt(stored: StoredAgentStatus, lastPingAt: Date, now: number): Date | null {
-  if (stored !== 'idle' && stored !== 'busy') return null;
+  if (!takesWork(stored)) return null;
   const at = lastPingAt.getTime() + UNKNOWN_AFTER_MS + 1;
   return at > now ? new Date(at) : null;
 }

@@ -5,6 +5,12 @@ import { answerStandsUntil } from '../../common/cache/read-set';
 import { AGENT_STATUSES, agentStatus, agentStatusChangesAt } from './agent-status';
 import { AgentEntity } from './entities/agent.entity';
 
+/** An agent and whether it holds a job (`busy`). */
+export interface AgentView {
+  agent: AgentEntity;
+  working: boolean;
+}
+
 export const AGENT_DOC: ResourceDoc = {
   type: 'agents',
   attributes: {
@@ -18,7 +24,7 @@ export const AGENT_DOC: ResourceDoc = {
 };
 
 /** `now` (epoch ms, on the Clock) decides `status`; a remembered copy ends when it would change. */
-export function serializeAgent(agent: AgentEntity, now: number): ResourceObject {
+export function serializeAgent({ agent, working }: AgentView, now: number): ResourceObject {
   const changesAt = agentStatusChangesAt(agent.status, agent.lastPingAt, now);
   if (changesAt) answerStandsUntil(changesAt);
   return {
@@ -26,7 +32,7 @@ export function serializeAgent(agent: AgentEntity, now: number): ResourceObject 
     type: 'agents',
     attributes: {
       name: agent.name,
-      status: agentStatus(agent.status, agent.lastPingAt, now),
+      status: agentStatus(agent.status, agent.lastPingAt, now, working),
       'ip-address': agent.ipAddress,
       'last-ping-at': isoMillis(agent.lastPingAt),
     },

@@ -23,6 +23,8 @@ import { agentStatus, isRemovable } from './agent-status';
 import { AgentActivityRepository } from './agent-activity.repository';
 import { AgentsRepository } from './agents.repository';
 import { AgentEntity } from './entities/agent.entity';
+import { AgentView } from './agents.serializer';
+import { AgentWorkRegistry } from './agent-work.registry';
 
 @Injectable()
 export class AgentsService {
@@ -32,6 +34,7 @@ export class AgentsService {
     private readonly pools: AgentPoolsService,
     private readonly organizations: OrganizationsService,
     private readonly auth: AgentAuthService,
+    private readonly work: AgentWorkRegistry,
     private readonly permissions: PermissionService,
     private readonly config: AppConfig,
     @InjectDataSource() private readonly ds: DataSource,
@@ -74,33 +77,24 @@ export class AgentsService {
     };
   }
 
-  /**
-   * For the run control plane: the agent took a job (`busy`) or is done with it (`idle`). Counts
-   * as a ping. False when the agent no longer exists.
-   */
-  async setStatus(agentId: string, status: 'idle' | 'busy'): Promise<boolean> {
-    const now = new Date();
-    const updated = await this.activity.setStatus(agentId, status, now);
-    if (updated) this.auth.noteWritten(agentId, now.getTime());
-    return updated;
-  }
-
   /** `last-ping-since` keeps agents seen at or after that time. */
   async list(
     p: Principal,
     poolId: string,
     seenSince: Date | undefined,
     page: PageParams,
-  ): Promise<Page<AgentEntity>> {
+  ): Promise<Page<AgentView>> {
     const pool = await this.pools.requireReadable(p, poolId);
-    return this.repo.listForPool(pool.id, seenSince, page);
+    const agents = await this.repo.listForPool(pool.id, seenSince, page);
+    const working = await this.work.working(agents.items.map((a) => a.id));
+    return { ...agents, items: agents.items.map((agent) => ({ agent, working: working.has(agent.id) })) };
   }
 
-  async show(p: Principal, id: string): Promise<AgentEntity> {
+  async show(p: Principal, id: string): Promise<AgentView> {
     const agent = await this.repo.findById(id);
     if (!agent) throw notFound();
     await this.pools.requireReadable(p, agent.poolId);
-    return agent;
+    return { agent, working: (await this.work.working([agent.id])).has(agent.id) };
   }
 
   /** Only an agent that is gone, or may be, leaves the list (412 otherwise, as the real service). */
@@ -108,7 +102,8 @@ export class AgentsService {
     const agent = await this.repo.findById(id);
     if (!agent) throw notFound();
     await this.pools.requireManageable(p, agent.poolId);
-    const status = agentStatus(agent.status, agent.lastPingAt, Date.now());
+    const working = (await this.work.working([agent.id])).has(agent.id);
+    const status = agentStatus(agent.status, agent.lastPingAt, Date.now(), working);
     if (!isRemovable(status)) {
       throw new DomainError('precondition-failed', [
         { detail: `Agent is ${status}; only unknown, errored or exited agents can be deleted` },

@@ -48,6 +48,19 @@ export class RunJobsRepository {
   }
 
   /**
+   * Which of these agents hold a claimed job (they are `busy`): reads only the claimed part of
+   * ix_run_jobs_heartbeat, at most one job per working agent.
+   */
+  async holders(agentIds: readonly string[]): Promise<Set<string>> {
+    const rows = await readRows<{ agent_id: string }>(
+      this.repo.manager.connection,
+      `SELECT DISTINCT agent_id FROM run_jobs WHERE status = ? AND agent_id IN (${agentIds.map(() => '?').join(', ')})`,
+      ['claimed', ...agentIds],
+    );
+    return new Set(rows.map((r) => r.agent_id));
+  }
+
+  /**
    * How many jobs wait in each scope (pool, or organization for jobs without a pool): the one
    * check per process that lets waiting claims learn of jobs other nodes queued. Reads only the
    * queued part of ix_run_jobs_claimable.

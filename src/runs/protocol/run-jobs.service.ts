@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AgentContext, HEARTBEAT_INTERVAL_SECONDS } from './agent-context';
-import { AgentsService } from '../pools/agents.service';
 import { Clock } from '../../common/clock';
 import { inTransaction } from '../../common/sql/transaction';
 import { conflict, notFound } from '../../common/errors/domain-error';
@@ -58,7 +57,6 @@ export class RunJobsService {
     private readonly firing: RunTriggerFiring,
     private readonly workspaces: WorkspacesService,
     private readonly organizations: OrganizationsService,
-    private readonly agents: AgentsService,
     private readonly links: RunLinks,
     private readonly policy: RunPolicyTransitions,
     private readonly gates: PolicyGateRegistry,
@@ -114,10 +112,7 @@ export class RunJobsService {
       const offset = Math.floor(Math.random() * candidates.length);
       for (let i = 0; i < candidates.length; i++) {
         const job = await this.tryClaim(candidates[(offset + i) % candidates.length], agent);
-        if (job) {
-          await this.agents.setStatus(agent.agentId, 'busy');
-          return this.payload(job.job, job.run, origin, job.variables);
-        }
+        if (job) return this.payload(job.job, job.run, origin, job.variables);
       }
     }
     return null;
@@ -297,10 +292,7 @@ export class RunJobsService {
     recorded: boolean,
     canonical: string,
   ): Promise<void> {
-    if (recorded) {
-      await this.agents.setStatus(agent.agentId, 'idle');
-      return;
-    }
+    if (recorded) return;
     const now = await this.jobs.findById(jobId);
     if (now?.report === canonical) return;
     if (now?.report) throw conflict('A different report was already recorded for this job');

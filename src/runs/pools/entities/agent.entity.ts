@@ -4,8 +4,9 @@ import { AgentPoolEntity } from './agent-pool.entity';
 import { AgentTokenEntity } from './agent-token.entity';
 
 /**
- * What an executor reports about itself. `unknown` is never stored: an agent whose last ping is
- * too old reads as unknown (see agent-status.ts).
+ * What is stored of an executor's status. `unknown` and `busy` are not written: an agent whose last
+ * ping is too old reads as unknown, and one that holds a job as busy (see agent-status.ts). Rows
+ * written before busy was derived may still hold `busy`, which reads the same as `idle`.
  */
 export type StoredAgentStatus = 'idle' | 'busy' | 'errored' | 'exited';
 
