@@ -15,7 +15,7 @@ function takesWork(stored: StoredAgentStatus): boolean {
  * that has not called in for a while is `unknown` either way.
  */
 export function agentStatus(stored: StoredAgentStatus, lastPingAt: Date, now: number, working: boolean): AgentStatus {
-  if (!takesWork(stored)) return stored as AgentStatus;
+  if (!takesWork(stored)) return stored;
   if (now - lastPingAt.getTime() > UNKNOWN_AFTER_MS) return 'unknown';
   return working ? 'busy' : 'idle';
 }
