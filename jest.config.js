@@ -10,6 +10,10 @@ module.exports = {
   maxWorkers: process.env.JEST_WORKERS || 2,
   // Applies to every project: e2e suites boot the app and may spawn the CLI.
   testTimeout: 60000,
+  // Each e2e suite leaves some tens of MB behind in its worker (its app's modules, the compiled
+  // suite); over a whole run a worker's heap grew past 3.5 GB, where garbage collection takes most
+  // of the time and hooks time out. A worker past this size after a suite is replaced.
+  workerIdleMemoryLimit: '1GB',
   // MySQL/MariaDB runs: one migrated schema per run, copied into each suite's database.
   globalSetup: '<rootDir>/test/helpers/mysql-template.setup.js',
   globalTeardown: '<rootDir>/test/helpers/mysql-template.teardown.js',
