@@ -13,7 +13,7 @@ import { captureWrite } from '../../src/audit/audit.watcher';
 import { AuditRecorder } from '../../src/audit/audit.recorder';
 import type { AuditRepository } from '../../src/audit/audit.repository';
 import { AppConfig } from '../../src/config/app-config';
-import { noteWrittenResource } from '../../src/common/jsonapi/written-resource';
+import { requestContext } from '../../src/common/request-context';
 
 const N = 200_000;
 let stored = 0;
@@ -46,7 +46,7 @@ function request(): { req: AuditedRequest; res: Response } {
       isSiteAdmin: false,
     },
   } as unknown as AuditedRequest;
-  noteWrittenResource(req, { type: 'workspaces', id: 'ws-aaaaaaaaaaaaaaaa' });
+  requestContext(req).writtenResource = { type: 'workspaces', id: 'ws-aaaaaaaaaaaaaaaa' };
   const res = {
     statusCode: 201,
     writableFinished: true,

@@ -3,13 +3,11 @@ import { HttpAdapterHost } from '@nestjs/core';
 import type { Request, Response } from 'express';
 import { randomUUID } from 'node:crypto';
 import type { AgentContext, AgentTokenContext } from '../runs/protocol/agent-context';
-import { actingOrganizationOf } from '../common/auth/acting-organization';
 import { Principal } from '../common/auth/principal';
-import { writeTargetOf, writtenResourceOf } from '../common/jsonapi/written-resource';
+import { requestContext } from '../common/request-context';
 import { JsonApiExpressAdapter } from '../http/jsonapi.adapter';
 import { RequestWatchers } from '../http/request-watchers';
 import type { FoundRoute } from '../http/route-table';
-import { answeredUnchanged } from '../http/write-effects';
 import { errorCodeOf } from '../observability/http-logging';
 import { routeLabel, UNMATCHED_ROUTE } from '../observability/metrics.service';
 import { describeWrite } from './audit-capture';
@@ -60,7 +58,7 @@ export class AuditWatcher implements OnModuleInit {
     const clientAddress = clientAddressOf(req);
     res.once('close', () => {
       try {
-        if (answeredUnchanged(req, res.statusCode)) return;
+        if (requestContext(req).unchangedWhen.includes(res.statusCode)) return;
         this.recorder.record(captureWrite(req, res, clientAddress, this.findRoute));
       } catch (err) {
         // A listener that throws would take the process down: an unrecorded event is the lesser harm.
@@ -83,14 +81,15 @@ export function captureWrite(
   findRoute: RouteFinder = () => undefined,
 ): AuditEventEntity {
   const { route, params } = routeOf(req, findRoute);
-  const what = writeTargetOf(req) ?? describeWrite(req.method, route, params, writtenResourceOf(req));
+  const context = requestContext(req);
+  const what = context.writeTarget ?? describeWrite(req.method, route, params, context.writtenResource);
   const finished = res.writableFinished;
   const status = res.statusCode;
   const requestId = res.getHeader('X-Request-Id');
   return Object.assign(new AuditEventEntity(), {
     id: randomUUID(),
     occurredAt: new Date(),
-    ...actor(req),
+    ...actor(req, context.actingOrganization),
     clientAddress,
     requestId: typeof requestId === 'string' ? requestId.slice(0, 64) : null,
     method: req.method.slice(0, 8),
@@ -117,12 +116,14 @@ function routeOf(
   return found ? { route: found.path, params: found.params } : { route, params: {} };
 }
 
+/** Who made the request; a user's event is filed under the organization it acted in (PermissionService). */
 function actor(
   req: AuditedRequest,
+  actingOrganization: string | undefined,
 ): Pick<AuditEventEntity, 'actorType' | 'actorId' | 'actorName' | 'tokenId' | 'organizationId'> {
   const p = req.user;
   if (p) {
-    const organizationId = actingOrganizationOf(p) ?? null;
+    const organizationId = (p.kind === 'user' ? actingOrganization : p.organizationId) ?? null;
     switch (p.kind) {
       case 'user':
         return {

@@ -3,7 +3,8 @@ import { Reflector } from '@nestjs/core';
 import type { Request, Response } from 'express';
 import { AUTH_KIND, AuthKind } from '../common/auth/auth-kind';
 import { ChangeEpoch, EpochScope } from '../common/cache/change-epoch';
-import { LEAVES_ACCESS_ALONE, noteUnchangedWhen, UNCHANGED_WHEN } from './write-effects';
+import { requestContext } from '../common/request-context';
+import { LEAVES_ACCESS_ALONE, UNCHANGED_WHEN } from './write-effects';
 
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -33,7 +34,7 @@ export class ChangeEpochGuard implements CanActivate {
       ? (this.reflector.get<number[] | undefined>(UNCHANGED_WHEN, context.getHandler()) ?? [])
       : [];
     // The audit trail leaves out the same answers (a poll that found no work, a heartbeat).
-    if (write) noteUnchangedWhen(http.getRequest<object>(), unchanged);
+    if (write) requestContext(http.getRequest<object>()).unchangedWhen = unchanged;
     if (!this.epoch.enabled) return true;
     if (write) {
       const dataOnly = this.reflector.getAllAndOverride<boolean>(LEAVES_ACCESS_ALONE, targets);

@@ -12,7 +12,7 @@ import { applyFieldset, parseFieldsets } from '../common/jsonapi/fields';
 import { JSONAPI_MEDIA_TYPE } from '../common/jsonapi/media-type';
 import { paginationLinks, paginationMeta } from '../common/jsonapi/pagination';
 import { PreparedBody } from '../common/jsonapi/prepared-body';
-import { noteWrittenResource } from '../common/jsonapi/written-resource';
+import { requestContext } from '../common/request-context';
 
 const JSON_MEDIA_TYPE = 'application/json';
 
@@ -161,7 +161,7 @@ export class JsonApiExpressAdapter extends ExpressAdapter {
   override reply(response: Response, body: unknown, statusCode?: number): unknown {
     const slot = responseSlotOf(response.req);
     if (body instanceof ResourceDocument && body.data && response.req.method !== 'GET')
-      noteWrittenResource(response.req, { type: body.data.type, id: body.data.id });
+      requestContext(response.req).writtenResource = { type: body.data.type, id: body.data.id };
     const prepared =
       body instanceof ResourceDocument || body instanceof CollectionDocument || slot
         ? prepareBody(body, response.req, this.baseUrl)

@@ -5,6 +5,7 @@ import helmet from 'helmet';
 import { DataSource } from 'typeorm';
 import { API_V2 } from '../common/api-prefix';
 import { ChangeEpoch } from '../common/cache/change-epoch';
+import { openRequestContext } from '../common/request-context';
 import { ResponseCache } from './response-cache';
 import { hasBody, responseCacheMiddleware } from './response-cache.middleware';
 import { JsonApiExpressAdapter } from './jsonapi.adapter';
@@ -88,6 +89,7 @@ export async function configureApp(app: NestExpressApplication): Promise<void> {
   // One layer of the application router: every request passes all of them, in this order.
   app.use(
     middlewareSequence([
+      openRequestContext,
       app.get(HttpLogging).middleware,
       app.get(HttpDrain).middleware(),
       app.get(MetricsService).middleware(),

@@ -1,8 +1,8 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { createHash } from 'node:crypto';
-import { credentialExpiry } from '../common/auth/credential-expiry';
 import { Principal } from '../common/auth/principal';
 import { requestOrigin } from '../common/jsonapi/base-url';
+import { requestContext } from '../common/request-context';
 import { PreparedBody } from '../common/jsonapi/prepared-body';
 import { enforceRateLimit, isLimited, principalKey } from '../common/rate-limit/rate-limit.http';
 import { RateLimitService } from '../common/rate-limit/rate-limit.service';
@@ -118,7 +118,7 @@ function keepOnSuccess(
       if (!principal) return; // a public route: nothing says who may see it again
       if (res.getHeaderNames().length !== headers) return; // headers a hit would not repeat
       const answer = { body, owner: principalKey(principal), route: options.routeOf(req) };
-      options.cache.set(key, answer, since, reads, credentialExpiry(principal));
+      options.cache.set(key, answer, since, reads, requestContext(req).credentialExpiry);
     },
   };
 }

@@ -4,7 +4,7 @@ import type { Request, Response } from 'express';
 import { pipeline } from 'node:stream/promises';
 import { badRequest, notFound } from '../common/errors/domain-error';
 import { ApiErrors } from '../common/jsonapi/openapi';
-import { noteWriteTarget } from '../common/jsonapi/written-resource';
+import { requestContext } from '../common/request-context';
 import { InspectionsBusy } from './archive-inspector';
 import { BlobStore, tooLarge } from './blob-store';
 import { SignedLinkClaims } from './signed-link.strategy';
@@ -48,7 +48,11 @@ export class UploadsController {
   })
   @ApiErrors(400, 404, 409, 410, 413, 422, 429, 503)
   async upload(@SignedLinkClaims() claims: LinkClaims, @Req() req: Request): Promise<void> {
-    noteWriteTarget(req, { resourceType: 'uploads', resourceId: claims.resourceId, action: claims.purpose });
+    requestContext(req).writeTarget = {
+      resourceType: 'uploads',
+      resourceId: claims.resourceId,
+      action: claims.purpose,
+    };
     const handler = this.registry.upload(claims.purpose);
     if (!handler) throw notFound();
     const declared = req.headers['content-length'] ? Number(req.headers['content-length']) : undefined;

@@ -12,7 +12,9 @@ import {
 } from '../rate-limit/rate-limit.http';
 import { RateLimitService } from '../rate-limit/rate-limit.service';
 import { AUTH_KIND, AUTH_PROPERTY, AUTH_STRATEGY, AuthKind } from './auth-kind';
+import { requestContext } from '../request-context';
 import { AuthStrategies } from './auth-strategies';
+import type { TokenHolder } from './bearer-tokens';
 import { Principal } from './principal';
 
 type CredentialKind = Exclude<AuthKind, 'public'>;
@@ -83,8 +85,8 @@ export class AuthenticationGuard implements CanActivate {
 
   /**
    * This app's strategy for `kind` (AuthStrategies), leaving what it authenticated where the
-   * kind's handlers read it; a refusal without an error of the strategy's own (no header,
-   * malformed) is a plain 401.
+   * kind's handlers read it (for an API token, the request's own principal: RequestContext.actAs);
+   * a refusal without an error of the strategy's own (no header, malformed) is a plain 401.
    */
   private authenticate(kind: CredentialKind, req: Authenticated, res: Response): Promise<void> {
     const options = { session: false, registering: kind === 'agent-registration' };
@@ -96,7 +98,8 @@ export class AuthenticationGuard implements CanActivate {
         (err: unknown, user: unknown) => {
           if (err) return fail(err);
           if (!user) return reject(new DomainError('unauthorized'));
-          (req as unknown as Record<string, unknown>)[AUTH_PROPERTY[kind]] = user;
+          (req as unknown as Record<string, unknown>)[AUTH_PROPERTY[kind]] =
+            kind === 'user' ? requestContext(req).actAs(user as TokenHolder) : user;
           resolve();
         },
       ) as (req: Request, res: Response, next: (err?: unknown) => void) => void;

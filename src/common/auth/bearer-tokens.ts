@@ -2,20 +2,22 @@ import { Injectable } from '@nestjs/common';
 import { DomainError } from '../errors/domain-error';
 import { AccessRepository } from './access.repository';
 import { AuthCache } from './auth-cache';
-import { noteCredentialExpiry } from './credential-expiry';
 import { Principal } from './principal';
 import { tokenDigest } from './token-secret';
 import { TokenUsage } from './token-usage';
 
 /** What a token stands for, as remembered between requests. */
-interface Resolved {
+export interface TokenHolder {
+  /** The AuthCache's: shared by every request of the token (a request acts as its own copy). */
   principal: Principal;
+  /** Epoch milliseconds after which the token no longer authenticates; null: never. */
   expiresAt: number | null;
 }
 
 /**
  * What a bearer token stands for: the principal of a user, team or organization token, remembered
- * per token digest in the AuthCache (BearerAuthGuard asks on every authenticated request).
+ * per token digest in the AuthCache (the bearer strategy asks on every request it authenticates;
+ * AuthenticationGuard makes the request's own principal of it).
  */
 @Injectable()
 export class BearerTokens {
@@ -25,8 +27,8 @@ export class BearerTokens {
     private readonly usage: TokenUsage,
   ) {}
 
-  /** The principal of a token secret; 401 for an unknown, expired or suspended one. */
-  async principalOf(secret: string): Promise<Principal> {
+  /** Who a token secret stands for, and until when; 401 for an unknown, expired or suspended one. */
+  async holderOf(secret: string): Promise<TokenHolder> {
     const key = `token:${tokenDigest(secret)}`;
     // Unknown tokens are not remembered: guessing must not push real tokens out of the cache.
     const resolved = await this.cache.getPresent(key, () => this.resolve(key.slice(6)));
@@ -34,13 +36,10 @@ export class BearerTokens {
     if (resolved.expiresAt !== null && resolved.expiresAt <= Date.now())
       throw new DomainError('unauthorized');
     this.usage.touch(resolved.principal.tokenId);
-    // A copy per request: per-request memos (PermissionService) are keyed by the principal object.
-    const principal = { ...resolved.principal };
-    noteCredentialExpiry(principal, resolved.expiresAt);
-    return principal;
+    return resolved;
   }
 
-  private async resolve(digest: string): Promise<Resolved | null> {
+  private async resolve(digest: string): Promise<TokenHolder | null> {
     const row = await this.access.findToken(digest);
     if (!row) return null;
     const { token, user, team } = row;

@@ -3,8 +3,7 @@ import { PassportStrategy } from '@nestjs/passport';
 import type { Request } from 'express';
 import { Strategy, VerifyFunction } from 'passport-http-bearer';
 import { AuthStrategies } from './auth-strategies';
-import { BearerTokens } from './bearer-tokens';
-import { Principal } from './principal';
+import { BearerTokens, TokenHolder } from './bearer-tokens';
 
 /**
  * passport-http-bearer reading the header alone. RFC 6750 §2.2–2.3 also allow the token in a form
@@ -20,7 +19,9 @@ class HeaderBearerStrategy extends Strategy<VerifyFunction> {
 /**
  * API tokens (user, team, organization): `Authorization: Bearer <token>`. What a token stands for
  * is remembered per token digest in the AuthCache (BearerTokens); an error from the lookup (the
- * database is away) propagates as it is, so an outage is a 503, not a 401.
+ * database is away) propagates as it is, so an outage is a 503, not a 401. What it authenticates
+ * is the token's holder, shared with every request of the token: AuthenticationGuard makes the
+ * request's own principal of it (RequestContext.actAs).
  */
 @Injectable()
 export class BearerStrategy extends PassportStrategy(HeaderBearerStrategy, 'bearer') {
@@ -32,7 +33,7 @@ export class BearerStrategy extends PassportStrategy(HeaderBearerStrategy, 'bear
     strategies.use('bearer', this);
   }
 
-  validate(token: string): Promise<Principal> {
-    return this.tokens.principalOf(token);
+  validate(token: string): Promise<TokenHolder> {
+    return this.tokens.holderOf(token);
   }
 }

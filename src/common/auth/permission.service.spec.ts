@@ -4,6 +4,7 @@ import { currentReadSet } from '../cache/read-set';
 import { AppConfig } from '../../config/app-config';
 import { TeamEntity } from '../../teams/entities/team.entity';
 import { DomainError } from '../errors/domain-error';
+import { contextOf, RequestContext } from '../request-context';
 import { AccessRepository } from './access.repository';
 import { AuthCache } from './auth-cache';
 import { PermissionService } from './permission.service';
@@ -92,14 +93,49 @@ describe(PermissionService.name, () => {
       await expectNotFound(sut.requireOwner(p, 'org-1'));
       expect(await sut.workspaceLevel(p, ws('ws-1'))).toBeNull();
     });
+  });
 
-    it('asks the database once per organization for the life of a principal', async () => {
-      const p = user();
+  describe('within a request', () => {
+    const holder = { principal: user(), expiresAt: null };
+
+    it('asks the database once per organization and request', async () => {
+      const p = new RequestContext().actAs(holder);
       await sut.isMember(p, 'org-1');
       await sut.hasFlag(p, 'org-1', 'manage-policies');
       await sut.isOwner(p, 'org-1');
       expect(access.teamsOfUserInOrganization).toHaveBeenCalledTimes(1);
-      await sut.isMember(user(), 'org-1');
+      await sut.isMember(new RequestContext().actAs(holder), 'org-1');
+      expect(access.teamsOfUserInOrganization).toHaveBeenCalledTimes(2);
+    });
+
+    it('notes the first organization the principal was found a member of as the one it acted in', async () => {
+      access.teamsOfUserInOrganization.mockImplementation((_: string, organizationId: string) =>
+        Promise.resolve(organizationId === 'org-1' ? [] : [team({ organizationId })]),
+      );
+      const p = new RequestContext().actAs(holder);
+      expect(await sut.isMember(p, 'org-1')).toBe(false);
+      expect(contextOf(p)!.actingOrganization).toBeUndefined();
+      await sut.isMember(p, 'org-2');
+      await sut.isMember(p, 'org-3');
+      expect(contextOf(p)!.actingOrganization).toBe('org-2');
+    });
+
+    it('keeps what one request learns from the other requests of the same token', async () => {
+      access.teamsOfUserInOrganization.mockResolvedValue([team()]);
+      const first = new RequestContext().actAs(holder);
+      const second = new RequestContext().actAs(holder);
+      await sut.isMember(first, 'org-1');
+      expect(contextOf(first)!.actingOrganization).toBe('org-1');
+      expect(contextOf(second)!.actingOrganization).toBeUndefined();
+      expect(contextOf(second)!.organizationAccess).toBeUndefined();
+      expect(contextOf(holder.principal)).toBeUndefined();
+      expect(second).toEqual(holder.principal);
+    });
+
+    it('memoises nothing for a principal made outside any request', async () => {
+      const p = user();
+      await sut.isMember(p, 'org-1');
+      await sut.isMember(p, 'org-1');
       expect(access.teamsOfUserInOrganization).toHaveBeenCalledTimes(2);
     });
   });

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { notFound } from '../errors/domain-error';
 import { AccessRepository } from './access.repository';
-import { noteActingOrganization } from './acting-organization';
+import { contextOf } from '../request-context';
 import { AuthCache } from './auth-cache';
 import {
   FLAG_PROPERTY,
@@ -36,13 +36,12 @@ function rank(level: WorkspaceAccessLevel): number {
 
 /**
  * The one authority on "may principal P do A on resource R". Guards and services ask it;
- * nothing else decides. Organization rights are memoised for the life of the request's principal
- * and, across requests, in the AuthCache (see there for how long and how changes apply).
+ * nothing else decides. Organization rights are memoised for the request the principal acts for
+ * (its RequestContext) and, across requests, in the AuthCache (see there for how long and how
+ * changes apply).
  */
 @Injectable()
 export class PermissionService {
-  private readonly cache = new WeakMap<Principal, Map<string, Promise<OrganizationAccess | null>>>();
-
   constructor(
     private readonly access: AccessRepository,
     private readonly shared: AuthCache,
@@ -54,23 +53,27 @@ export class PermissionService {
 
   /** Owner rights, team flags and acting teams in one organization; null for non-members. */
   organizationAccess(p: Principal, organizationId: string): Promise<OrganizationAccess | null> {
-    let perOrg = this.cache.get(p);
-    if (!perOrg) {
-      perOrg = new Map();
-      this.cache.set(p, perOrg);
-    }
+    const context = contextOf(p);
+    if (!context) return this.sharedAccess(p, organizationId);
+    const perOrg = (context.organizationAccess ??= new Map<string, Promise<OrganizationAccess | null>>());
     let pending = perOrg.get(organizationId);
     if (!pending) {
-      pending = this.shared.get(`access:${principalKey(p)}:${organizationId}`, () =>
-        this.resolve(p, organizationId),
-      );
+      pending = this.sharedAccess(p, organizationId);
       perOrg.set(organizationId, pending);
       pending.then(
-        (access) => access && noteActingOrganization(p, organizationId),
+        (access) => {
+          if (access) context.actingOrganization ??= organizationId;
+        },
         () => undefined,
       );
     }
     return pending;
+  }
+
+  private sharedAccess(p: Principal, organizationId: string): Promise<OrganizationAccess | null> {
+    return this.shared.get(`access:${principalKey(p)}:${organizationId}`, () =>
+      this.resolve(p, organizationId),
+    );
   }
 
   private async resolve(p: Principal, organizationId: string): Promise<OrganizationAccess | null> {

@@ -1,5 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { fileOf, matchesInSource } from '../source-scan.testing';
 import { ChangeEpoch } from './change-epoch';
 import { TtlMemo } from './ttl-memo';
 
@@ -9,33 +8,8 @@ import { TtlMemo } from './ttl-memo';
  * the source, so a hand-written forget or announcement fails here, naming the file and the line.
  */
 
-const SRC = join(__dirname, '..', '..');
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return entry.name === 'migrations' ? [] : sourceFiles(path);
-    return /\.ts$/.test(entry.name) && !/\.(spec|testing)\.ts$/.test(entry.name) ? [path] : [];
-  });
-}
-
-/**
- * `file:line` of every match of `pattern` (global) in non-test source, outside comments; a call
- * may span lines (`this.epoch\n  .advance()`).
- */
-function callsOf(pattern: RegExp): string[] {
-  return sourceFiles(SRC).flatMap((path) => {
-    const code = readFileSync(path, 'utf8')
-      .split('\n')
-      .map((line) => (/^\s*(\*|\/\*|\/\/)/.test(line) ? '' : line))
-      .join('\n');
-    return [...code.matchAll(pattern)].map(
-      (m) => `${relative(SRC, path)}:${code.slice(0, m.index).split('\n').length}`,
-    );
-  });
-}
-
-const fileOf = (hit: string) => hit.slice(0, hit.indexOf(':'));
+/** `file:line` of every match of `pattern` (global) in non-test source, outside comments. */
+const callsOf = (pattern: RegExp): string[] => matchesInSource(pattern).map((hit) => hit.at);
 
 describe('the cache seam', () => {
   it('offers no way to forget a memo entry by hand', () => {

@@ -1,5 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { AsyncResource } from 'node:async_hooks';
+import { requestContext } from '../request-context';
 import type { ReadSet } from './read-set';
 
 /**
@@ -83,7 +84,6 @@ export class ChangeEpoch {
   private mark = -1;
   private inFlight: Promise<void> | null = null;
   private next: Promise<void> | null = null;
-  private readonly ofRequest = new WeakMap<object, Promise<void>>();
 
   /** Counts the writes this process noted; each table's last one, and the last of unknown tables. */
   private writesHere = 0;
@@ -144,15 +144,12 @@ export class ChangeEpoch {
 
   /**
    * `sync()` once per request: the response cache (before routing) and ChangeEpochGuard both need
-   * the counters learnt after the request arrived; the second asks and gets the first one's read.
+   * the counters learnt after the request arrived; the second asks and gets the first one's read
+   * (kept in the request's RequestContext).
    */
   syncFor(req: object): Promise<void> {
-    let synced = this.ofRequest.get(req);
-    if (!synced) {
-      synced = this.sync();
-      this.ofRequest.set(req, synced);
-    }
-    return synced;
+    const context = requestContext(req);
+    return (context.epochRead ??= this.sync());
   }
 
   /**
