@@ -1,12 +1,18 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { OrganizationAccess, Principal } from './auth/principal';
 import type { ResourceIdentifier } from './jsonapi/document';
+import type { PreparedBody } from './jsonapi/prepared-body';
 
 /** What a write acted on, in the audit trail's terms, where neither its route nor its answer says. */
 export interface WriteTarget {
   resourceType: string;
   resourceId: string;
   action: string;
+}
+
+/** Where a request that missed the response cache keeps its answer. */
+export interface ResponseSlot {
+  keep(body: PreparedBody): void;
 }
 
 const CONTEXT = Symbol('request-context');
@@ -30,6 +36,18 @@ export class RequestContext {
    * AgentAuthService on the executor routes); the later ones get the same read.
    */
   epochRead: Promise<void> | undefined = undefined;
+
+  /**
+   * Where a GET the response cache may keep, and did not have, leaves its answer: written by the
+   * response cache middleware on a miss, filled by the Express adapter with the rendered document.
+   */
+  responseSlot: ResponseSlot | undefined = undefined;
+
+  /**
+   * The route template of a request answered from the response cache, which never reached the
+   * router: written by the response cache middleware on a hit, read by the metrics' route label.
+   */
+  cachedRoute: string | undefined = undefined;
 
   /**
    * The statuses with which this write's route changes nothing (its Endpoint's `unchangedWhen`):

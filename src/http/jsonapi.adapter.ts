@@ -3,7 +3,6 @@ import { ExpressAdapter } from '@nestjs/platform-express';
 import http from 'node:http';
 import https from 'node:https';
 import { classesBornAs } from './born-prototypes';
-import { responseSlotOf } from './response-cache.middleware';
 import type { Express, Request, RequestHandler, Response } from 'express';
 import { FoundRoute, RouteMethod, RouteTable } from './route-table';
 import { requestOrigin } from '../common/jsonapi/base-url';
@@ -159,9 +158,10 @@ export class JsonApiExpressAdapter extends ExpressAdapter {
   }
 
   override reply(response: Response, body: unknown, statusCode?: number): unknown {
-    const slot = responseSlotOf(response.req);
+    const context = requestContext(response.req);
+    const slot = context.responseSlot;
     if (body instanceof ResourceDocument && body.data && response.req.method !== 'GET')
-      requestContext(response.req).writtenResource = { type: body.data.type, id: body.data.id };
+      context.writtenResource = { type: body.data.type, id: body.data.id };
     const prepared =
       body instanceof ResourceDocument || body instanceof CollectionDocument || slot
         ? prepareBody(body, response.req, this.baseUrl)

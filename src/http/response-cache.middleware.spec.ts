@@ -10,7 +10,8 @@ import { MemoryEpochStore } from '../common/cache/memory-epoch-store.testing';
 import { currentReadSet } from '../common/cache/read-set';
 import { Clock } from '../common/clock';
 import { ResponseCache } from './response-cache';
-import { responseCacheMiddleware, responseSlotOf } from './response-cache.middleware';
+import { requestContext } from '../common/request-context';
+import { responseCacheMiddleware } from './response-cache.middleware';
 
 const user: Principal = { kind: 'user', tokenId: 't1', userId: 'u1', username: 'u', isSiteAdmin: false };
 
@@ -40,7 +41,7 @@ async function setup() {
     if (req.path !== '/public') (req as Request & { user?: Principal }).user = user;
     if (req.path === '/own-header') res.setHeader('Cache-Control', 'no-store');
     const body = new PreparedBody('application/json', JSON.stringify({ n: computed.length }));
-    responseSlotOf(req)?.keep(body);
+    requestContext(req).responseSlot?.keep(body);
     body.send(res);
   });
   // One listening server: links (and so cache keys) carry the origin, port included.

@@ -2,36 +2,14 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { createHash } from 'node:crypto';
 import { Principal } from '../common/auth/principal';
 import { requestOrigin } from '../common/jsonapi/base-url';
-import { requestContext } from '../common/request-context';
-import { PreparedBody } from '../common/jsonapi/prepared-body';
+import { requestContext, RequestContext } from '../common/request-context';
 import { enforceRateLimit, isLimited, principalKey } from '../common/rate-limit/rate-limit.http';
 import { RateLimitService } from '../common/rate-limit/rate-limit.service';
 import { ChangeEpoch } from '../common/cache/change-epoch';
 import { holdTracking, ReadSet, trackReads } from '../common/cache/read-set';
 import { ResponseCache } from './response-cache';
 
-/** Where a request that missed the cache keeps its answer (set on the request, used by the adapter). */
-export interface ResponseSlot {
-  keep(body: PreparedBody): void;
-}
-
-const SLOT = Symbol('response-cache-slot');
-const ROUTE = Symbol('cached-route');
-
-type CachingRequest = Request & {
-  user?: Principal;
-  [SLOT]?: ResponseSlot;
-  [ROUTE]?: string;
-};
-
-export function responseSlotOf(req: Request): ResponseSlot | undefined {
-  return (req as CachingRequest)[SLOT];
-}
-
-/** The route template of a request answered from the cache, which never reached the router. */
-export function cachedRouteOf(req: Request): string | undefined {
-  return (req as CachingRequest)[ROUTE];
-}
+type CachingRequest = Request & { user?: Principal };
 
 /**
  * Whether the request carries a body, told as body-parser tells it (by these two headers). A GET
@@ -71,7 +49,8 @@ export interface ResponseCacheOptions {
  * (`@Header`, `res.setHeader`) is not kept. GET handlers change nothing, so skipping them skips
  * no effect.
  *
- * On a miss the request carries a slot; the Express adapter fills it with the rendered answer.
+ * On a miss the request's context carries a slot (RequestContext.responseSlot); the Express adapter
+ * fills it with the rendered answer.
  */
 export function responseCacheMiddleware(options: ResponseCacheOptions): RequestHandler {
   const { cache, epoch, limits, baseUrl } = options;
@@ -79,18 +58,18 @@ export function responseCacheMiddleware(options: ResponseCacheOptions): RequestH
     const authorization = req.headers.authorization;
     if (!cache.enabled || req.method !== 'GET' || !authorization || hasBody(req)) return next();
     const key = `${createHash('sha256').update(authorization).digest('base64')} ${requestOrigin(req, baseUrl)}${req.originalUrl}`;
-    const caching = req as CachingRequest;
+    const context = requestContext(req);
     epoch.syncFor(req).then(
       () => {
         const hit = cache.get(key);
         if (!hit) {
           // Every table the computation reads is noted, whatever code reads it.
           const reads = new ReadSet();
-          keepOnSuccess(caching, res, key, reads, options);
+          keepOnSuccess(req as CachingRequest, context, res, key, reads, options);
           res.once('close', holdTracking());
           return trackReads(reads, next);
         }
-        caching[ROUTE] = hit.route;
+        context.cachedRoute = hit.route;
         const counted = limits.enabled && isLimited(req);
         (counted ? enforceRateLimit(limits, hit.owner, res) : Promise.resolve()).then(
           () => void hit.body.send(res),
@@ -105,6 +84,7 @@ export function responseCacheMiddleware(options: ResponseCacheOptions): RequestH
 
 function keepOnSuccess(
   req: CachingRequest,
+  context: RequestContext,
   res: Response,
   key: string,
   reads: ReadSet,
@@ -112,13 +92,13 @@ function keepOnSuccess(
 ): void {
   const since = options.cache.since();
   const headers = res.getHeaderNames().length;
-  req[SLOT] = {
+  context.responseSlot = {
     keep: (body) => {
       const principal = req.user;
       if (!principal) return; // a public route: nothing says who may see it again
       if (res.getHeaderNames().length !== headers) return; // headers a hit would not repeat
       const answer = { body, owner: principalKey(principal), route: options.routeOf(req) };
-      options.cache.set(key, answer, since, reads, requestContext(req).credentialExpiry);
+      options.cache.set(key, answer, since, reads, context.credentialExpiry);
     },
   };
 }

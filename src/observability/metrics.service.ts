@@ -4,7 +4,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import cluster from 'node:cluster';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { DataSource } from 'typeorm';
-import { cachedRouteOf } from '../http/response-cache.middleware';
+import { requestContext } from '../common/request-context';
 import { countStatements, poolStats, statementsSent } from '../persistence/mysql-pool';
 import { askPrimaryForMetrics, shareWorkerRegistry } from './cluster-metrics';
 
@@ -20,7 +20,7 @@ const MIDDLEWARE_CATCH_ALL = '/{*path}';
 
 /** The route template Express matched (`/api/v2/organizations/:name`), never the raw path. */
 export function routeLabel(req: Request): string {
-  const cached = cachedRouteOf(req);
+  const cached = requestContext(req).cachedRoute;
   if (cached) return cached;
   const route = req.route as { path?: unknown } | undefined;
   if (typeof route?.path !== 'string' || route.path === MIDDLEWARE_CATCH_ALL) return UNMATCHED_ROUTE;
@@ -95,7 +95,7 @@ export class MetricsService {
       res.once('finish', () => {
         const labels = { method: req.method, route: routeLabel(req), status: String(res.statusCode) };
         this.requests.inc(labels);
-        if (cachedRouteOf(req)) this.cacheHits.inc({ route: labels.route });
+        if (requestContext(req).cachedRoute) this.cacheHits.inc({ route: labels.route });
         this.latency.observe(labels, Number(process.hrtime.bigint() - stop) / 1e9);
       });
       next();
