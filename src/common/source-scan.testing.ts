@@ -17,7 +17,7 @@ function sourceFiles(dir: string): string[] {
 }
 
 /** `code` with its comment lines blanked, so a rule's name in a comment is not a breach of it. */
-export function withoutCommentLines(code: string): string {
+function withoutCommentLines(code: string): string {
   return code
     .split('\n')
     .map((line) => (/^\s*(\*|\/\*|\/\/)/.test(line) ? '' : line))
