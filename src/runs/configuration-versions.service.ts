@@ -186,17 +186,21 @@ export class ConfigurationVersionsService implements OnModuleInit {
   private async queueFor(manager: Parameters<RunQueueService['enqueue']>[0], cv: ConfigurationVersionEntity) {
     const ws = await this.workspaces.lockForQueue(manager, cv.workspaceId);
     if (!ws) throw notFound();
-    await this.queue.enqueue(manager, {
-      workspaceId: cv.workspaceId,
-      configurationVersionId: cv.id,
-      message: AUTO_QUEUED_MESSAGE,
-      ...DEFAULT_RUN_OPTIONS,
-      planOnly: cv.speculative,
-      autoApply: ws.autoApply,
-      source: 'tfe-configuration-version',
-      triggerReason: 'manual',
-      createdById: cv.createdById,
-      triggeringRunId: null,
-    });
+    await this.queue.enqueue(
+      manager,
+      {
+        workspaceId: cv.workspaceId,
+        configurationVersionId: cv.id,
+        message: AUTO_QUEUED_MESSAGE,
+        ...DEFAULT_RUN_OPTIONS,
+        planOnly: cv.speculative,
+        autoApply: ws.autoApply,
+        source: 'tfe-configuration-version',
+        triggerReason: 'manual',
+        createdById: cv.createdById,
+        triggeringRunId: null,
+      },
+      ws,
+    );
   }
 }

@@ -3,6 +3,7 @@ import { EntityManager } from 'typeorm';
 import type { EvaluationSpec, PolicyResult } from './protocol/agent-protocol.types';
 import type { RunEntity } from './entities/run.entity';
 import type { PolicyVerdict } from './run-rules';
+import type { WorkspaceQueueState } from '../workspaces/workspaces.service';
 
 /** A finished check's verdict, and why when it errored. */
 export interface CheckVerdict {
@@ -33,9 +34,10 @@ export interface EvaluationReport {
 export interface PolicyGate {
   /**
    * In the transaction that records a successful plan: records a check with a snapshot of the
-   * workspace's effective policy sets. Null when none apply (the run goes on as before).
+   * workspace's effective policy sets. Null when none apply (the run goes on as before). `ws`:
+   * the run's workspace, as the transaction locked it.
    */
-  start(manager: EntityManager, run: RunEntity): Promise<CheckStart | null>;
+  start(manager: EntityManager, run: RunEntity, ws: WorkspaceQueueState): Promise<CheckStart | null>;
   /** An executor claimed the evaluation's job. */
   claimed(manager: EntityManager, evaluationId: string, at: Date): Promise<void>;
   /** What the claimed job carries about its evaluation; links are signed against `origin`. */

@@ -6,6 +6,7 @@ import { PolicyGateRegistry } from './policy-gate.registry';
 import { RunQueueService } from './run-queue.service';
 import { afterPlan, afterPolicyCheck, isFinal, PolicyVerdict } from './run-rules';
 import { RunsRepository } from './runs.repository';
+import type { WorkspaceQueueState } from '../workspaces/workspaces.service';
 
 /** The run's error message when a policy nobody may override failed. */
 export const HARD_FAILED_MESSAGE = 'A policy that cannot be overridden failed its check';
@@ -26,11 +27,16 @@ export class RunPolicyTransitions {
   /**
    * After a successful plan: when the workspace has effective policy sets, the run goes to
    * `policy_checking` (not on to `planned` or beyond) and each evaluation gets its job. False when
-   * no set applies.
+   * no set applies. `ws`: the run's workspace, as this transaction locked it.
    */
-  async startCheck(manager: EntityManager, run: RunEntity, extra: Partial<RunEntity>): Promise<boolean> {
+  async startCheck(
+    manager: EntityManager,
+    run: RunEntity,
+    extra: Partial<RunEntity>,
+    ws: WorkspaceQueueState,
+  ): Promise<boolean> {
     const gate = this.gates.get();
-    const started = gate ? await gate.start(manager, run) : null;
+    const started = gate ? await gate.start(manager, run, ws) : null;
     if (!started) return false;
     if (!(await this.queue.move(manager, run, 'policy_checking', extra))) return true;
     for (const evaluationId of started.evaluationIds) {

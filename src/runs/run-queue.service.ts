@@ -82,10 +82,10 @@ export class RunQueueService {
 
   /**
    * Inserts a run with its plan and apply; plan-only runs and saved plans start at once, others
-   * join the queue.
+   * join the queue. `locked`: the workspace's row as this transaction already locked it.
    */
-  async enqueue(manager: EntityManager, spec: NewRun): Promise<RunEntity> {
-    const ws = await this.workspaces.lockForQueue(manager, spec.workspaceId);
+  async enqueue(manager: EntityManager, spec: NewRun, locked?: WorkspaceQueueState): Promise<RunEntity> {
+    const ws = locked ?? (await this.workspaces.lockForQueue(manager, spec.workspaceId));
     if (!ws) throw notFound();
     const now = this.clock.now();
     const latest = await this.runs.latestCreatedAt(manager, spec.workspaceId);
@@ -128,23 +128,33 @@ export class RunQueueService {
     apply.runId = run.id;
     await this.runs.insert(manager, run, [plan, apply]);
     await this.events.emit(manager, run, null, run.createdById);
-    if (startsAtOnce(run)) await this.start(manager, run, ws);
-    else await this.advance(manager, run.workspaceId, ws);
-    return (await this.runs.findById(run.id, manager)) ?? run;
+    if (startsAtOnce(run)) {
+      await this.start(manager, run, ws);
+      return run;
+    }
+    // As written: `move` keeps what it moves up to date, and the queue started its own copy or none.
+    const started = await this.advance(manager, run.workspaceId, ws);
+    return started?.id === run.id ? started : run;
   }
 
   /**
    * Starts the workspace's next pending run if the queue is free. Called after anything that may
    * free it: a run ending, a run created, the workspace unlocked. `locked`: the workspace's row as
    * this transaction already locked it (the lock holds until the commit), else it is locked here.
+   * The run it started, as it wrote it, if any.
    */
-  async advance(manager: EntityManager, workspaceId: string, locked?: WorkspaceQueueState): Promise<void> {
+  async advance(
+    manager: EntityManager,
+    workspaceId: string,
+    locked?: WorkspaceQueueState,
+  ): Promise<RunEntity | undefined> {
     const ws = locked ?? (await this.workspaces.lockForQueue(manager, workspaceId));
-    if (!ws) return;
+    if (!ws) return undefined;
     const queue = await this.runs.queue(manager, workspaceId);
     const next = nextToStart(queue, ws.locked);
     const run = next ? queue.find((r) => r.id === next) : undefined;
     if (run) await this.start(manager, run, ws);
+    return run;
   }
 
   /**

@@ -51,18 +51,22 @@ export class RunTriggerFiring {
       } else {
         const destination = await this.workspaces.lockForQueue(manager, workspaceId);
         if (!destination) continue;
-        const run = await this.queue.enqueue(manager, {
-          workspaceId,
-          configurationVersionId: cv.id,
-          message: `Queued by a run trigger: run ${source.id} applied in workspace ${sourceWs.name}`,
-          ...DEFAULT_RUN_OPTIONS,
-          planOnly: cv.speculative,
-          autoApply: destination.autoApplyRunTrigger,
-          source: RUN_TRIGGER_SOURCE,
-          triggerReason: RUN_TRIGGER_REASON,
-          createdById: source.createdById,
-          triggeringRunId: source.id,
-        });
+        const run = await this.queue.enqueue(
+          manager,
+          {
+            workspaceId,
+            configurationVersionId: cv.id,
+            message: `Queued by a run trigger: run ${source.id} applied in workspace ${sourceWs.name}`,
+            ...DEFAULT_RUN_OPTIONS,
+            planOnly: cv.speculative,
+            autoApply: destination.autoApplyRunTrigger,
+            source: RUN_TRIGGER_SOURCE,
+            triggerReason: RUN_TRIGGER_REASON,
+            createdById: source.createdById,
+            triggeringRunId: source.id,
+          },
+          destination,
+        );
         outcome.runId = run.id;
       }
       await this.runs.insertOutcome(manager, outcome);

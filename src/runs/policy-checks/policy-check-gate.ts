@@ -17,7 +17,7 @@ import {
 } from '../policy-gate.registry';
 import { stamped } from '../run-queue.service';
 import { BlobStore } from '../../storage/blob-store';
-import { WorkspacesService } from '../../workspaces/workspaces.service';
+import { WorkspaceQueueState, WorkspacesService } from '../../workspaces/workspaces.service';
 import { PolicyCheckEntity } from './entities/policy-check.entity';
 import { PolicyEvaluationEntity } from './entities/policy-evaluation.entity';
 import { PolicyOutcomeEntity } from './entities/policy-outcome.entity';
@@ -66,10 +66,7 @@ export class PolicyCheckGate implements PolicyGate, OnModuleInit {
     this.registry.register(this);
   }
 
-  async start(manager: EntityManager, run: RunEntity): Promise<CheckStart | null> {
-    // Through the transaction's connection: a MySQL transaction may not wait for a second one.
-    const ws = await this.workspaces.lockForQueue(manager, run.workspaceId);
-    if (!ws) throw notFound();
+  async start(manager: EntityManager, run: RunEntity, ws: WorkspaceQueueState): Promise<CheckStart | null> {
     const sets = await this.snapshots.effectiveNow(manager, ws, run.workspaceId);
     if (!sets.length) return null;
     const at = this.clock.now();

@@ -243,10 +243,13 @@ export class RunJobsService {
       if (to === 'errored') extra.errorMessage = report.errorMessage ?? `The ${kind} errored`;
       // A successful plan is checked against the workspace's policy sets before anything else.
       const planned = kind === 'plan' && !['errored', 'canceled'].includes(to);
-      if (planned && (await this.policy.startCheck(manager, run, extra))) return true;
+      // The workspace is locked once, for the check and the apply's job alike.
+      const ws = planned ? await this.workspaces.lockForQueue(manager, run.workspaceId) : undefined;
+      if (planned && !ws) throw notFound();
+      if (ws && (await this.policy.startCheck(manager, run, extra, ws))) return true;
       if (isFinal(to)) await this.queue.end(manager, run, to, extra);
       else if (await this.queue.move(manager, run, to, extra)) {
-        if (to === 'apply_queued') await this.queue.queuePhase(manager, run, 'apply');
+        if (to === 'apply_queued') await this.queue.queuePhase(manager, run, 'apply', ws ?? undefined);
       }
       if (to === 'applied') {
         // A provisional version becomes the workspace's configuration once a run of it applies.
