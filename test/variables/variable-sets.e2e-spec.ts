@@ -351,7 +351,11 @@ describe('variable sets', () => {
       };
       const dupKey = await owner.api.patch(`/api/v2/varsets/${setId}`, varsetBody({}, addVar)).expect(422);
       expect(dupKey.body).toEqual(
-        errorsOf(422, { detail: 'Key has already been taken', pointer: '/data/attributes/key' }),
+        errorsOf(422, {
+          code: 'KEY_TAKEN',
+          detail: 'Key has already been taken',
+          pointer: '/data/attributes/key',
+        }),
       );
       const taken = unique('taken');
       await createVarset(owner, org, { name: taken });
@@ -360,7 +364,11 @@ describe('variable sets', () => {
         .patch(`/api/v2/varsets/${setId}`, varsetBody({ name: taken }, other))
         .expect(422);
       expect(dupName.body).toEqual(
-        errorsOf(422, { detail: 'Name has already been taken', pointer: '/data/attributes/name' }),
+        errorsOf(422, {
+          code: 'NAME_TAKEN',
+          detail: 'Name has already been taken',
+          pointer: '/data/attributes/name',
+        }),
       );
       const vars = await owner.api.get(`/api/v2/varsets/${setId}/relationships/vars`).expect(200);
       expect(vars.body.data.map((d: { attributes: { key: string } }) => d.attributes.key)).toEqual([
