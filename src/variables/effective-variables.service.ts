@@ -8,7 +8,8 @@ import { VariableCategory, VariableEntity } from './entities/variable.entity';
 import { RunVariable, sensitiveRunKeys } from './run-variable-rules';
 import { RunVariablesService } from './run-variables.service';
 import { VariableWrites } from './variable-writes';
-import { Candidate, effectiveVariables, Effective, Origin } from './precedence';
+import { Candidate, effectiveVariables, Effective } from './precedence';
+import { ReachingVariables, ReachingVariablesRepository } from './reaching-variables.repository';
 import { VariableSetsRepository, WorkspaceRef } from './variable-sets.repository';
 import { VariablesRepository } from './variables.repository';
 import { VariableView } from './variables.serializer';
@@ -43,6 +44,7 @@ export class EffectiveVariablesService {
     private readonly workspaces: WorkspacesService,
     private readonly runVariables: RunVariablesService,
     private readonly writes: VariableWrites,
+    private readonly reaching: ReachingVariablesRepository,
   ) {}
 
   async list(p: Principal, workspaceId: string, page: PageParams): Promise<Page<EffectiveView>> {
@@ -65,12 +67,13 @@ export class EffectiveVariablesService {
    * What a run of the workspace receives, values in clear: the winners among the workspace's
    * variables, the sets reaching it and the run's own variables (`runId`). A run variable is
    * sensitive when its key is sensitive by name (`sensitiveRunKeys`), so that whoever shows or logs
-   * it masks it. With `manager`, everything is read in that transaction. For the run's jobs only,
-   * never for an answer.
+   * it masks it. With `manager`, everything is read in that transaction, with one statement. For
+   * the run's jobs only, never for an answer.
    */
   async snapshot(ws: WorkspaceRef, runId?: string, manager?: EntityManager): Promise<SnapshotEntry[]> {
-    const stored = await this.candidates(ws, manager);
-    const given = runId ? await this.runVariables.of(runId, manager) : [];
+    const reaching = await this.reaching.read(ws, runId, manager);
+    const stored = storedCandidates(reaching);
+    const given = this.runVariables.open(reaching.given);
     const sensitiveKeys = sensitiveRunKeys(stored.map((c) => c.variable));
     type Source = { stored: VariableEntity } | { run: RunVariable };
     const candidates: Candidate<Source>[] = [
@@ -139,38 +142,24 @@ export class EffectiveVariablesService {
     });
   }
 
-  private async candidates(ws: WorkspaceRef, manager?: EntityManager): Promise<Candidate<VariableEntity>[]> {
-    const own = await this.vars.ofWorkspace(ws.id, manager);
-    const applicable = await this.sets.applicableTo(ws, manager);
-    const setVars = await this.vars.ofVarsets(
-      applicable.map((a) => a.set.id),
-      manager,
-    );
-    const origins = new Map<string, Origin>(
-      applicable.map(({ set, scopes }) => [
-        set.id,
-        {
-          kind: 'varset',
-          id: set.id,
-          name: set.name,
-          priority: set.priority,
-          projectOwned: !!set.projectId,
-          scopes,
-        },
-      ]),
-    );
-    const candidates: Candidate<VariableEntity>[] = [
-      ...own.map((variable) => ({
-        key: variable.key,
-        category: variable.category,
-        origin: { kind: 'workspace' } as const,
-        variable,
-      })),
-      ...setVars.flatMap((variable) => {
-        const origin = origins.get(variable.varsetId ?? '');
-        return origin ? [{ key: variable.key, category: variable.category, origin, variable }] : [];
-      }),
-    ];
-    return candidates;
+  private async candidates(ws: WorkspaceRef): Promise<Candidate<VariableEntity>[]> {
+    return storedCandidates(await this.reaching.read(ws));
   }
+}
+
+function storedCandidates({ own, fromSets }: ReachingVariables): Candidate<VariableEntity>[] {
+  return [
+    ...own.map((variable) => ({
+      key: variable.key,
+      category: variable.category,
+      origin: { kind: 'workspace' } as const,
+      variable,
+    })),
+    ...fromSets.map(({ variable, set }) => ({
+      key: variable.key,
+      category: variable.category,
+      origin: set,
+      variable,
+    })),
+  ];
 }

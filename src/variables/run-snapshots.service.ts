@@ -29,7 +29,8 @@ export class RunSnapshotsService {
   /**
    * Fixes the run's variables as they are now, in the caller's transaction (the claim of its plan):
    * every variable, set and attachment is read through that transaction, so the snapshot is the
-   * one consistent with the claim's commit. A plan claimed anew takes a new one.
+   * one consistent with the claim's commit. A plan claimed anew takes a new one, in place of the
+   * one before (one upsert).
    */
   async fix(
     manager: EntityManager,
@@ -45,9 +46,9 @@ export class RunSnapshotsService {
       sensitive,
     }));
     const sealedVariables = this.secrets.seal(JSON.stringify(variables), sealContext(runId));
-    const repo = manager.getRepository(RunVariableSnapshotEntity);
-    await repo.delete({ runId });
-    await repo.insert({ runId, sealedVariables });
+    await manager
+      .getRepository(RunVariableSnapshotEntity)
+      .upsert({ runId, sealedVariables }, { conflictPaths: ['runId'], skipUpdateIfNoValuesChanged: false });
     return variables;
   }
 

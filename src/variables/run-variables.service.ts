@@ -34,7 +34,11 @@ export class RunVariablesService {
   /** The run's variables in clear, in the order given: for the run's jobs, never for an answer. */
   async of(runId: string, manager?: EntityManager): Promise<RunVariable[]> {
     const repo = manager ? manager.getRepository(RunVariableEntity) : this.repo;
-    const rows = await repo.find({ where: { runId }, order: { position: 'ASC' } });
+    return this.open(await repo.find({ where: { runId }, order: { position: 'ASC' } }));
+  }
+
+  /** These rows of a run's variables in clear, in their order: for the run's jobs, never for an answer. */
+  open(rows: readonly RunVariableEntity[]): RunVariable[] {
     return rows.map((r) => ({
       key: r.key,
       value: this.secrets.open(r.sealedValue, sealContext(r.id)).toString('utf8'),

@@ -23,12 +23,6 @@ export interface Attachments {
   projectIds: string[];
 }
 
-/** A set that reaches a workspace, and every way it does. */
-export interface ApplicableSet {
-  set: VariableSetEntity;
-  scopes: ('global' | 'project' | 'workspace')[];
-}
-
 @Injectable()
 export class VariableSetsRepository {
   constructor(
@@ -74,31 +68,6 @@ export class VariableSetsRepository {
           or.where('s.global = 1').orWhere(`s.id IN (${onProject})`, { prj: scope.project.id }),
         ),
       );
-  }
-
-  /**
-   * The sets reaching a workspace: global ones, those attached to it, those attached to its project.
-   * With `manager`, read in that transaction, one statement after the other.
-   */
-  async applicableTo(ws: WorkspaceRef, manager?: EntityManager): Promise<ApplicableSet[]> {
-    const onWorkspaces = manager ? manager.getRepository(VarsetWorkspaceEntity) : this.workspaces;
-    const onProjects = manager ? manager.getRepository(VarsetProjectEntity) : this.projects;
-    const sets = await this.scoped({ workspace: ws }, manager)
-      .orderBy('s.name', 'ASC')
-      .addOrderBy('s.id', 'ASC')
-      .getMany();
-    const onWorkspace = await onWorkspaces.find({ where: { workspaceId: ws.id } });
-    const onProject = await onProjects.find({ where: { projectId: ws.projectId } });
-    const direct = new Set(onWorkspace.map((a) => a.varsetId));
-    const viaProject = new Set(onProject.map((a) => a.varsetId));
-    return sets.map((set) => ({
-      set,
-      scopes: [
-        ...(set.global ? (['global'] as const) : []),
-        ...(viaProject.has(set.id) ? (['project'] as const) : []),
-        ...(direct.has(set.id) ? (['workspace'] as const) : []),
-      ],
-    }));
   }
 
   /**

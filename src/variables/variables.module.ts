@@ -15,6 +15,7 @@ import { VarsetVariablesController } from './varset-variables.controller';
 import { VarsetVariablesService } from './varset-variables.service';
 import { RunVariableEntity } from './entities/run-variable.entity';
 import { RunVariableSnapshotEntity } from './entities/run-variable-snapshot.entity';
+import { ReachingVariablesRepository } from './reaching-variables.repository';
 import { RunSnapshotsService } from './run-snapshots.service';
 import { VariableSetEntity } from './entities/variable-set.entity';
 import { VariableEntity } from './entities/variable.entity';
@@ -55,6 +56,7 @@ import { WorkspaceVariablesService } from './workspace-variables.service';
     EffectiveVariablesService,
     RunVariablesService,
     RunSnapshotsService,
+    ReachingVariablesRepository,
   ],
   exports: [WorkspaceVariablesService, EffectiveVariablesService, RunVariablesService, RunSnapshotsService],
 })

@@ -2,15 +2,24 @@ import { createHash } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { newId } from '../../src/common/ids';
 import { RunJobsService } from '../../src/runs/protocol/run-jobs.service';
+import { inTransaction } from '../../src/common/sql/transaction';
+import { RunVariableSnapshotEntity } from '../../src/variables/entities/run-variable-snapshot.entity';
+import { VariableSetEntity } from '../../src/variables/entities/variable-set.entity';
 import { VariableEntity } from '../../src/variables/entities/variable.entity';
+import {
+  VarsetProjectEntity,
+  VarsetWorkspaceEntity,
+} from '../../src/variables/entities/varset-attachment.entity';
+import { RunVariablesService } from '../../src/variables/run-variables.service';
+import { WorkspaceEntity } from '../../src/workspaces/entities/workspace.entity';
 import { RunSnapshotsService } from '../../src/variables/run-snapshots.service';
 import { ServiceApp, startServices } from '../helpers/service-app';
 import { ORIGIN, queueRun, seedWorkspace } from '../runs/control-plane-fixtures';
 
-/** A plain terraform variable of the workspace, inserted as a row. */
+/** A plain terraform variable of a workspace or a set, inserted as a row. */
 async function insertVariable(
   app: ServiceApp,
-  workspaceId: string,
+  owner: string | { varsetId: string },
   key: string,
   value: string,
 ): Promise<string> {
@@ -18,8 +27,8 @@ async function insertVariable(
   const now = new Date();
   await app.ds.getRepository(VariableEntity).insert({
     id,
-    workspaceId,
-    varsetId: null,
+    workspaceId: typeof owner === 'string' ? owner : null,
+    varsetId: typeof owner === 'string' ? null : owner.varsetId,
     key,
     keyDigest: createHash('sha256').update(key).digest('hex'),
     category: 'terraform',
@@ -34,6 +43,48 @@ async function insertVariable(
   });
   return id;
 }
+
+/** A set of the organization (owned by `projectId` if given), attached as `on` says; its id. */
+async function insertSet(
+  app: ServiceApp,
+  organizationId: string,
+  name: string,
+  options: {
+    global?: boolean;
+    priority?: boolean;
+    projectId?: string;
+    on?: { workspaces?: string[]; projects?: string[] };
+  },
+): Promise<string> {
+  const id = newId('varset');
+  const now = new Date();
+  await app.ds.getRepository(VariableSetEntity).insert({
+    id,
+    organizationId,
+    projectId: options.projectId ?? null,
+    name,
+    description: '',
+    global: options.global ?? false,
+    priority: options.priority ?? false,
+    createdAt: now,
+    updatedAt: now,
+  });
+  for (const workspaceId of options.on?.workspaces ?? []) {
+    await app.ds.getRepository(VarsetWorkspaceEntity).insert({ varsetId: id, workspaceId });
+  }
+  for (const projectId of options.on?.projects ?? []) {
+    await app.ds.getRepository(VarsetProjectEntity).insert({ varsetId: id, projectId });
+  }
+  return id;
+}
+
+const terraform = (key: string, value: string) => ({
+  key,
+  value,
+  category: 'terraform',
+  hcl: false,
+  sensitive: false,
+});
 
 describe('the variables a plan job receives', () => {
   let app: ServiceApp;
@@ -72,5 +123,97 @@ describe('the variables a plan job receives', () => {
     expect(await app.get(RunSnapshotsService).of(run.id)).toEqual([
       { key: 'region', value: 'fresh', category: 'terraform', hcl: false, sensitive: false },
     ]);
+  });
+
+  it('come from every set that reaches the workspace, each at its strongest way, and from the run', async () => {
+    const seeded = await seedWorkspace(app);
+    const elsewhere = await seedWorkspace(app);
+    const projectOf = async (id: string) =>
+      (await app.ds.getRepository(WorkspaceEntity).findOneByOrFail({ id })).projectId;
+    const ws = seeded.workspaceId;
+    const project = await projectOf(ws);
+    const org = seeded.organizationId;
+    const both = { workspaces: [ws], projects: [project] };
+    // Attached to the workspace and to its project: at tier 2 (priority, project) it beats a
+    // priority set on the workspace only (tier 3) that comes first by name.
+    const priority = await insertSet(app, org, 'p-both', { priority: true, on: both });
+    await insertVariable(app, { varsetId: priority }, 'by_project', 'p-both');
+    await insertVariable(
+      app,
+      { varsetId: await insertSet(app, org, 'a-ws', { priority: true, on: { workspaces: [ws] } }) },
+      'by_project',
+      'a-ws',
+    );
+    // And at tier 11 (workspace) it beats a set on the project only (tier 12) first by name.
+    const plain = await insertSet(app, org, 'n-both', { on: both });
+    await insertVariable(app, { varsetId: plain }, 'by_workspace', 'n-both');
+    await insertVariable(
+      app,
+      { varsetId: await insertSet(app, org, 'a-prj', { on: { projects: [project] } }) },
+      'by_workspace',
+      'a-prj',
+    );
+    // A set of the project, on the project: tier 10, above both of the organization's plain ones.
+    const owned = await insertSet(app, org, 'z-owned', { projectId: project, on: { projects: [project] } });
+    await insertVariable(app, { varsetId: owned }, 'owned', 'z-owned');
+    await insertVariable(app, { varsetId: plain }, 'owned', 'n-both');
+    await insertVariable(app, { varsetId: await insertSet(app, org, 'g', { global: true }) }, 'global', 'g');
+    // Sets that do not reach it: attached nowhere, and another organization's global and attached ones.
+    await insertVariable(app, { varsetId: await insertSet(app, org, 'loose', {}) }, 'loose', 'x');
+    const foreign = elsewhere.organizationId;
+    await insertVariable(
+      app,
+      { varsetId: await insertSet(app, foreign, 'og', { global: true }) },
+      'foreign',
+      'x',
+    );
+    const theirs = {
+      workspaces: [elsewhere.workspaceId],
+      projects: [await projectOf(elsewhere.workspaceId)],
+    };
+    await insertVariable(
+      app,
+      { varsetId: await insertSet(app, foreign, 'ob', { on: theirs }) },
+      'foreign2',
+      'x',
+    );
+    await insertVariable(app, ws, 'region', 'workspace');
+    await insertVariable(app, ws, 'size', 'workspace');
+    await insertVariable(app, elsewhere.workspaceId, 'other_ws', 'x');
+
+    const run = await queueRun(app, seeded);
+    await inTransaction(app.ds, (m) =>
+      app.get(RunVariablesService).record(m, run.id, [
+        { key: 'region', value: '"run"' },
+        { key: 'zone', value: '"first"' },
+        { key: 'zone', value: '"second"' },
+      ]),
+    );
+    const job = await app.get(RunJobsService).claim(seeded.agent, ORIGIN);
+    expect(job).toMatchObject({ kind: 'plan', 'run-id': run.id, 'workspace-id': ws });
+    const expected = [
+      terraform('by_project', 'p-both'),
+      terraform('by_workspace', 'n-both'),
+      terraform('global', 'g'),
+      terraform('owned', 'z-owned'),
+      { ...terraform('region', '"run"'), hcl: true },
+      terraform('size', 'workspace'),
+      // Of a key given twice, the first.
+      { ...terraform('zone', '"first"'), hcl: true },
+    ];
+    expect(job?.variables).toEqual(expected);
+    expect(await app.get(RunSnapshotsService).of(run.id)).toEqual(expected);
+
+    // Taken again (a plan claimed anew), the snapshot replaces the one before.
+    await inTransaction(app.ds, (m) =>
+      app.get(RunSnapshotsService).fix(m, { id: ws, projectId: project, organizationId: org }, run.id),
+    );
+    expect(await app.get(RunSnapshotsService).of(run.id)).toEqual(expected);
+    await app.ds.getRepository(VariableEntity).update({ workspaceId: ws, key: 'size' }, { value: 'later' });
+    await inTransaction(app.ds, (m) =>
+      app.get(RunSnapshotsService).fix(m, { id: ws, projectId: project, organizationId: org }, run.id),
+    );
+    expect(await app.get(RunSnapshotsService).of(run.id)).toContainEqual(terraform('size', 'later'));
+    expect(await app.ds.getRepository(RunVariableSnapshotEntity).countBy({ runId: run.id })).toBe(1);
   });
 });
