@@ -31,20 +31,26 @@ export class RunJobsRepository {
   }
 
   /**
-   * The oldest queued jobs the scope may take, ids only: the whole of an idle poll, one lookup on
-   * ix_run_jobs_claimable. A few candidates let concurrent claimers spread out instead of all
-   * racing for the first row.
+   * The oldest queued jobs the scope may take, with their runs' workspaces: the whole of an idle
+   * poll, one lookup on ix_run_jobs_claimable. A few candidates let concurrent claimers spread out
+   * instead of all racing for the first row.
    */
-  async candidates(scope: ClaimScope, limit: number): Promise<string[]> {
+  async candidates(scope: ClaimScope, limit: number): Promise<{ id: string; workspaceId: string }[]> {
     const params: unknown[] = ['queued', scope.poolId];
-    let sql = 'SELECT id FROM run_jobs WHERE status = ? AND (agent_pool_id = ?';
+    let sql =
+      'SELECT j.id, r.workspace_id FROM run_jobs j JOIN runs r ON r.id = j.run_id ' +
+      'WHERE j.status = ? AND (j.agent_pool_id = ?';
     if (scope.organizationScoped) {
-      sql += ' OR (agent_pool_id IS NULL AND organization_id = ?)';
+      sql += ' OR (j.agent_pool_id IS NULL AND j.organization_id = ?)';
       params.push(scope.organizationId);
     }
-    sql += `) ORDER BY created_at, id LIMIT ${Number(limit)}`;
-    const rows = await readRows<{ id: string }>(this.repo.manager.connection, sql, params);
-    return rows.map((r) => r.id);
+    sql += `) ORDER BY j.created_at, j.id LIMIT ${Number(limit)}`;
+    const rows = await readRows<{ id: string; workspace_id: string }>(
+      this.repo.manager.connection,
+      sql,
+      params,
+    );
+    return rows.map((r) => ({ id: r.id, workspaceId: r.workspace_id }));
   }
 
   /**

@@ -4,9 +4,11 @@ import { DataSource } from 'typeorm';
 import { AgentContext, HEARTBEAT_INTERVAL_SECONDS } from './agent-context';
 import { Clock } from '../../common/clock';
 import { inTransaction } from '../../common/sql/transaction';
-import { conflict, notFound } from '../../common/errors/domain-error';
+import { conflict, DomainError, notFound } from '../../common/errors/domain-error';
+import { ChangeEpoch } from '../../common/cache/change-epoch';
 import { OrganizationsService } from '../../organizations/organizations.service';
 import { WorkspacesService } from '../../workspaces/workspaces.service';
+import type { WorkspaceEntity } from '../../workspaces/entities/workspace.entity';
 import { ConfigurationVersionsRepository } from '../configuration-versions.repository';
 import { RunJobEntity } from '../entities/run-job.entity';
 import { RunEntity } from '../entities/run.entity';
@@ -64,6 +66,7 @@ export class RunJobsService {
     private readonly snapshots: RunSnapshotsService,
     private readonly clock: Clock,
     private readonly signals: JobSignals,
+    private readonly epoch: ChangeEpoch,
     @InjectDataSource() private readonly ds: DataSource,
   ) {}
 
@@ -85,9 +88,9 @@ export class RunJobsService {
     };
     const waiters = this.signals.waiters;
     const deadline = performance.now() + waitMs;
-    for (;;) {
+    for (let waited = false; ; waited = true) {
       const mark = waiters.mark(scope);
-      const job = await this.claimNow(agent, scope, origin);
+      const job = await this.claimNow(agent, scope, origin, waited);
       if (job) return job;
       const left = deadline - performance.now();
       if (left <= 0 || signal?.aborted || waiters.isClosed) return null;
@@ -103,32 +106,56 @@ export class RunJobsService {
     }
   }
 
-  /** The next job of the agent's pool, or null when there is none (one indexed read, no write). */
-  private async claimNow(agent: AgentContext, scope: ClaimScope, origin: string): Promise<JobPayload | null> {
+  /**
+   * The next job of the agent's pool, or null when there is none (one indexed read, no write). The
+   * workspace of each candidate is read before its claim, through the workspace cache (which a
+   * claim that `waited` brings up to date first): the claim fixes a plan's variables for the
+   * workspace's project, and the answer names the workspace.
+   */
+  private async claimNow(
+    agent: AgentContext,
+    scope: ClaimScope,
+    origin: string,
+    waited: boolean,
+  ): Promise<JobPayload | null> {
+    if (waited && this.epoch.enabled) await this.epoch.sync();
     for (let round = 0; round < 3; round++) {
       const candidates = await this.jobs.candidates(scope, CANDIDATES);
       if (!candidates.length) return null;
       // Start at a different candidate per claimer so that a burst of claims does not all collide.
       const offset = Math.floor(Math.random() * candidates.length);
       for (let i = 0; i < candidates.length; i++) {
-        const job = await this.tryClaim(candidates[(offset + i) % candidates.length], agent);
-        if (job) return this.payload(job.job, job.run, origin, job.variables);
+        const candidate = candidates[(offset + i) % candidates.length];
+        const ws = await this.workspaceOf(candidate.workspaceId);
+        const job = ws && (await this.tryClaim(candidate.id, agent, ws));
+        if (ws && job) return this.payload(job.job, job.run, ws, origin, job.variables);
       }
     }
     return null;
+  }
+
+  /** The workspace, or null once deleted (its jobs go with it). */
+  private async workspaceOf(id: string): Promise<WorkspaceEntity | null> {
+    try {
+      return await this.workspaces.requireById(id);
+    } catch (err) {
+      if (err instanceof DomainError && err.kind === 'not-found') return null;
+      throw err;
+    }
   }
 
   /** The job claimed, its run, and the variables fixed for it when it is a plan's (read later otherwise). */
   private async tryClaim(
     id: string,
     agent: AgentContext,
+    ws: WorkspaceEntity,
   ): Promise<{ job: RunJobEntity; run: RunEntity; variables?: JobVariable[] } | null> {
     return inTransaction(this.ds, async (manager) => {
       const at = this.clock.now();
       if (!(await this.jobs.claim(manager, id, agent.agentId, at))) return null;
       const job = await this.jobs.findById(id, manager);
       const found = job && (await this.runs.findWithPhase(manager, job.runId, job.phaseId));
-      if (!job || !found) throw notFound();
+      if (!job || !found || found.run.workspaceId !== ws.id) throw notFound();
       const { run, phase } = found;
       if (job.kind === 'policy-evaluation') {
         if (job.evaluationId) await this.gates.get()?.claimed(manager, job.evaluationId, at);
@@ -143,8 +170,6 @@ export class RunJobsService {
       // The variables the run uses are fixed as its plan starts, read in this transaction so that
       // they are the ones current when the run moved to planning; its apply receives the same.
       if (job.kind === 'plan') {
-        const ws = await this.workspaces.scopeIn(manager, run.workspaceId);
-        if (!ws) throw notFound();
         return { job, run, variables: await this.snapshots.fix(manager, ws, run.id) };
       }
       return { job, run };
@@ -154,10 +179,10 @@ export class RunJobsService {
   private async payload(
     job: RunJobEntity,
     run: RunEntity,
+    ws: WorkspaceEntity,
     origin: string,
     variables?: JobVariable[],
   ): Promise<JobPayload> {
-    const ws = await this.workspaces.requireById(run.workspaceId);
     const org = await this.organizations.requireById(ws.organizationId);
     const links: JobLinks = {
       configuration: this.links.configurationDownload(origin, run.configurationVersionId, JOB_LINK_SECONDS),
