@@ -5,7 +5,7 @@ import { RowReader } from '../../common/sql/row-reader';
 import { RowWriter } from '../../common/sql/row-writer';
 import { readRows } from '../../persistence/pool-reads';
 import { RunJobEntity } from '../entities/run-job.entity';
-import { JobStatus } from '../run-rules';
+import { JobStatus, RunStatus } from '../run-rules';
 
 /** Which jobs an agent may take: its pool's, and unassigned ones when the pool serves the organization. */
 export interface ClaimScope {
@@ -89,6 +89,38 @@ export class RunJobsRepository {
   async claim(manager: EntityManager, id: string, agentId: string, at: Date): Promise<boolean> {
     const changes = { status: 'claimed' as const, agentId, claimedAt: at, heartbeatAt: at };
     return (await this.writes.update(changes, { id, status: 'queued' }, manager)) > 0;
+  }
+
+  /**
+   * What a heartbeat answers on, in one statement: the job's agent and status, and its run's status
+   * and whether it was canceled (run null when the run is gone). Null when the job does not exist.
+   */
+  async heartbeatState(id: string): Promise<{
+    agentId: string | null;
+    status: JobStatus;
+    run: { status: RunStatus; canceled: boolean } | null;
+  } | null> {
+    const [row] = await readRows<{
+      agent_id: string | null;
+      status: JobStatus;
+      run_id: string | null;
+      run_status: RunStatus;
+      canceled_at: unknown;
+    }>(
+      this.repo.manager.connection,
+      'SELECT j.agent_id, j.status, r.id AS run_id, r.status AS run_status, r.canceled_at ' +
+        'FROM run_jobs j LEFT JOIN runs r ON r.id = j.run_id WHERE j.id = ?',
+      [id],
+    );
+    if (!row) return null;
+    return {
+      agentId: row.agent_id,
+      status: row.status,
+      run:
+        row.run_id === null
+          ? null
+          : { status: row.run_status, canceled: row.canceled_at !== null && row.canceled_at !== undefined },
+    };
   }
 
   async heartbeat(id: string, agentId: string, at: Date): Promise<void> {

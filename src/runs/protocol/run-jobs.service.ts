@@ -225,13 +225,16 @@ export class RunJobsService {
     };
   }
 
-  /** `running`, or `canceled` once the run was canceled (or the job ended without the executor). */
+  /**
+   * `running`, or `canceled` once the run was canceled (or the job ended without the executor): one
+   * read of the job with its run, and the heartbeat's write only when the job goes on.
+   */
   async heartbeat(agent: AgentContext, id: string): Promise<'running' | 'canceled'> {
-    const job = await this.ownJob(agent, id);
-    if (job.status !== 'claimed') return 'canceled';
-    const run = await this.runs.findById(job.runId);
-    if (!run || run.canceledAt !== null || isFinal(run.status)) return 'canceled';
-    await this.jobs.heartbeat(job.id, agent.agentId, this.clock.now());
+    const held = await this.jobs.heartbeatState(id);
+    if (!held || held.agentId !== agent.agentId) throw notFound();
+    if (held.status !== 'claimed') return 'canceled';
+    if (!held.run || held.run.canceled || isFinal(held.run.status)) return 'canceled';
+    await this.jobs.heartbeat(id, agent.agentId, this.clock.now());
     return 'running';
   }
 
