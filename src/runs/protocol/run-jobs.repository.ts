@@ -3,8 +3,10 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository } from 'typeorm';
 import { RowReader } from '../../common/sql/row-reader';
 import { RowWriter } from '../../common/sql/row-writer';
-import { readRows } from '../../persistence/pool-reads';
+import { readRows, readRowsWith } from '../../persistence/pool-reads';
 import { RunJobEntity } from '../entities/run-job.entity';
+import { RunPhaseEntity } from '../entities/run-phase.entity';
+import { RunEntity } from '../entities/run.entity';
 import { JobStatus, RunStatus } from '../run-rules';
 
 /** Which jobs an agent may take: its pool's, and unassigned ones when the pool serves the organization. */
@@ -19,15 +21,44 @@ export class RunJobsRepository {
   /** Every claim, heartbeat and report reads its job: without TypeORM's find (RowReader). */
   private readonly jobs: RowReader<RunJobEntity>;
   private readonly writes: RowWriter<RunJobEntity>;
+  private readonly runs: RowReader<RunEntity>;
+  private readonly phases: RowReader<RunPhaseEntity>;
 
   constructor(@InjectRepository(RunJobEntity) private readonly repo: Repository<RunJobEntity>) {
     this.jobs = new RowReader(repo.manager.connection, RunJobEntity);
     this.writes = new RowWriter(repo.manager.connection, RunJobEntity);
+    this.runs = new RowReader(repo.manager.connection, RunEntity);
+    this.phases = new RowReader(repo.manager.connection, RunPhaseEntity);
   }
 
   /** With a transaction's manager: read on its connection. */
   findById(id: string, manager?: EntityManager): Promise<RunJobEntity | null> {
     return this.jobs.byId(id, manager);
+  }
+
+  /**
+   * A job with its run and its phase (null for a job without one), in one statement on the
+   * transaction's connection: what a claim reads once it has taken the job. Null when the job or
+   * its run is gone.
+   */
+  async findWithRun(
+    manager: EntityManager,
+    id: string,
+  ): Promise<{ job: RunJobEntity; run: RunEntity; phase: RunPhaseEntity | null } | null> {
+    const { jobs, runs, phases } = this;
+    const [row] = await readRowsWith(
+      manager,
+      `SELECT ${jobs.select('j')}, ${runs.select('r')}, ${phases.select('p')} FROM ${jobs.table} j` +
+        ` JOIN ${runs.table} r ON r.id = j.run_id` +
+        ` LEFT JOIN ${phases.table} p ON p.id = j.phase_id AND p.run_id = r.id WHERE j.id = ?`,
+      [id],
+    );
+    if (!row) return null;
+    return {
+      job: jobs.hydrate(row, 'j'),
+      run: runs.hydrate(row, 'r'),
+      phase: row.p_id === null || row.p_id === undefined ? null : phases.hydrate(row, 'p'),
+    };
   }
 
   /**

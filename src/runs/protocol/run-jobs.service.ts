@@ -153,10 +153,9 @@ export class RunJobsService {
     return inTransaction(this.ds, async (manager) => {
       const at = this.clock.now();
       if (!(await this.jobs.claim(manager, id, agent.agentId, at))) return null;
-      const job = await this.jobs.findById(id, manager);
-      const found = job && (await this.runs.findWithPhase(manager, job.runId, job.phaseId));
-      if (!job || !found || found.run.workspaceId !== ws.id) throw notFound();
-      const { run, phase } = found;
+      const found = await this.jobs.findWithRun(manager, id);
+      if (!found || found.run.workspaceId !== ws.id) throw notFound();
+      const { job, run, phase } = found;
       if (job.kind === 'policy-evaluation') {
         if (job.evaluationId) await this.gates.get()?.claimed(manager, job.evaluationId, at);
         return { job, run };
