@@ -1,4 +1,5 @@
 import { Actor, createWorkspace, startWithOwnedOrganization, unique } from '../helpers/fixtures';
+import { NAME_TAKEN_422 } from '../helpers/shapes';
 import { TestApp } from '../helpers/test-app';
 import { poolBody } from './helpers';
 
@@ -47,17 +48,7 @@ describe('agent pools created concurrently', () => {
     const statuses = responses.map((r) => r.status).sort();
     expect(statuses).toEqual([201, 422, 422, 422, 422, 422]);
     for (const r of responses.filter((x) => x.status === 422)) {
-      expect(r.body).toEqual({
-        errors: [
-          {
-            status: '422',
-            title: 'invalid attribute',
-            code: 'NAME_TAKEN',
-            detail: 'Name has already been taken',
-            source: { pointer: '/data/attributes/name' },
-          },
-        ],
-      });
+      expect(r.body).toEqual(NAME_TAKEN_422);
     }
   });
 });

@@ -267,3 +267,10 @@ const TITLES: Record<number, string> = {
   429: 'too many requests',
   503: 'service unavailable',
 };
+
+/** The 422 of a name already taken, as every resource with a unique name answers it. */
+export const NAME_TAKEN_422 = errorsOf(422, {
+  code: 'NAME_TAKEN',
+  detail: 'Name has already been taken',
+  pointer: '/data/attributes/name',
+});

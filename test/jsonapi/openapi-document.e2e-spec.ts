@@ -2,6 +2,7 @@ import { createConfig, lintFromString } from '@redocly/openapi-core';
 import request from 'supertest';
 import { ERROR_CODES } from '../../src/common/errors/domain-error';
 import { OpenApiDoc, Operation } from '../helpers/openapi-check';
+import { NAME_TAKEN_422 } from '../helpers/shapes';
 import { JSONAPI, startApp, TestApp } from '../helpers/test-app';
 
 /** The OpenAPI document a generated client is built from (`/docs-json`). */
@@ -274,17 +275,7 @@ describe('the OpenAPI document', () => {
     const item = schema.properties.errors.items;
     expect(item.properties.code.enum).toEqual([...ERROR_CODES]);
     expect(item.required).not.toContain('code');
-    expect(create.example).toEqual({
-      errors: [
-        {
-          status: '422',
-          title: 'invalid attribute',
-          code: 'NAME_TAKEN',
-          detail: 'Name has already been taken',
-          source: { pointer: '/data/attributes/name' },
-        },
-      ],
-    });
+    expect(create.example).toEqual(NAME_TAKEN_422);
   });
 
   it('declares security [] on public routes and the bearer token elsewhere', () => {
