@@ -8,7 +8,7 @@
  * same database, without Redis: it learns of the job through its periodic check).
  */
 import { Agent } from 'node:http';
-import { agentPost, Api } from './http';
+import { agentPost, Api, issueAgentToken, registerExecutor } from './http';
 import { agentWorkspace } from './run-traffic';
 
 export interface ClaimWaitOptions {
@@ -66,17 +66,9 @@ async function setUp(api: Api, agent: Agent, opts: ClaimWaitOptions): Promise<Fl
   let secret = '';
   for (let i = 0; i < opts.executors; i++) {
     if (i % opts.perToken === 0) {
-      const token = await api.post<{ data: { attributes: { token: string } } }>(
-        `/api/v2/agent-pools/${pool.data.id}/authentication-tokens`,
-        {
-          data: { type: 'authentication-tokens', attributes: { description: `fleet ${i / opts.perToken}` } },
-        },
-      );
-      secret = token.data.attributes.token;
+      secret = await issueAgentToken(api, pool.data.id, `fleet ${i / opts.perToken}`);
     }
-    const res = await agentPost(agent, url, '/api/v2/agent/register', secret, undefined, `{"name":"w-${i}"}`);
-    if (res.status !== 201) throw new Error(`register → ${res.status}: ${res.text.slice(0, 200)}`);
-    executors.push({ secret, agentId: (JSON.parse(res.text) as { 'agent-id': string })['agent-id'] });
+    executors.push({ secret, agentId: await registerExecutor(agent, url, secret, `w-${i}`) });
   }
   const workspace = await agentWorkspace(api, org, pool.data.id, { name: 'waited-for' });
   return { ...workspace, executors };

@@ -8,7 +8,7 @@
 import { Agent } from 'node:http';
 import Database from 'better-sqlite3';
 import { createConnection } from 'mysql2/promise';
-import { agentPost, Api } from './http';
+import { Api, issueAgentToken, registerExecutor } from './http';
 import { Measured, Scenario } from './scenarios';
 import { historySize, seedHistory, SeededHistory, SMALL_HISTORY } from './seed-history';
 import { BenchDatabase } from './server';
@@ -74,23 +74,11 @@ export async function setUpHistory(
   const pool = await api.post<{ data: { id: string } }>(`/api/v2/organizations/${HISTORY_ORG}/agent-pools`, {
     data: { type: 'agent-pools', attributes: { name: 'history' } },
   });
-  const token = await api.post<{ data: { attributes: { token: string } } }>(
-    `/api/v2/agent-pools/${pool.data.id}/authentication-tokens`,
-    { data: { type: 'authentication-tokens', attributes: { description: 'history' } } },
-  );
-  const agentToken = token.data.attributes.token;
+  const agentToken = await issueAgentToken(api, pool.data.id, 'history');
   const agent = new Agent({ keepAlive: false });
-  const res = await agentPost(
-    agent,
-    new URL(origin),
-    '/api/v2/agent/register',
-    agentToken,
-    undefined,
-    '{"name":"history"}',
+  const agentId = await registerExecutor(agent, new URL(origin), agentToken, 'history').finally(() =>
+    agent.destroy(),
   );
-  agent.destroy();
-  if (res.status !== 201) throw new Error(`register → ${res.status}: ${res.text.slice(0, 200)}`);
-  const agentId = (JSON.parse(res.text) as { 'agent-id': string })['agent-id'];
   return {
     small,
     agentToken,

@@ -133,3 +133,31 @@ export function agentPost(
     body,
   );
 }
+
+/** A new agent token of the pool, as its secret. */
+export async function issueAgentToken(api: Api, poolId: string, description: string): Promise<string> {
+  const token = await api.post<{ data: { attributes: { token: string } } }>(
+    `/api/v2/agent-pools/${poolId}/authentication-tokens`,
+    { data: { type: 'authentication-tokens', attributes: { description } } },
+  );
+  return token.data.attributes.token;
+}
+
+/** Registers an executor with the token's secret, as the reference executor does; its agent id. */
+export async function registerExecutor(
+  agent: Agent,
+  url: URL,
+  secret: string,
+  name: string,
+): Promise<string> {
+  const res = await agentPost(
+    agent,
+    url,
+    '/api/v2/agent/register',
+    secret,
+    undefined,
+    JSON.stringify({ name }),
+  );
+  if (res.status !== 201) throw new Error(`register → ${res.status}: ${res.text.slice(0, 200)}`);
+  return (JSON.parse(res.text) as { 'agent-id': string })['agent-id'];
+}

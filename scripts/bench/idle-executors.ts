@@ -5,7 +5,7 @@
  * "no work" must stay cheap however many executors wait.
  */
 import { Agent } from 'node:http';
-import { agentPost, Api } from './http';
+import { agentPost, Api, issueAgentToken, registerExecutor } from './http';
 import { CpuMeters, Measured, Scenario } from './scenarios';
 
 export interface IdleExecutorOptions {
@@ -40,26 +40,14 @@ async function registerExecutors(api: Api, agent: Agent, opts: IdleExecutorOptio
   const pollers: Poller[] = [];
   for (let i = 0; i < opts.executors; i++) {
     if (i % opts.perToken === 0) {
-      const token = await api.post<{ data: { attributes: { token: string } } }>(
-        `/api/v2/agent-pools/${pool.data.id}/authentication-tokens`,
-        {
-          data: { type: 'authentication-tokens', attributes: { description: `bench ${i / opts.perToken}` } },
-        },
-      );
-      pollers.push({ secret: token.data.attributes.token, agentId: '' });
+      pollers.push({
+        secret: await issueAgentToken(api, pool.data.id, `bench ${i / opts.perToken}`),
+        agentId: '',
+      });
     } else {
       pollers.push({ secret: pollers[pollers.length - 1].secret, agentId: '' });
     }
-    const res = await agentPost(
-      agent,
-      url,
-      '/api/v2/agent/register',
-      pollers[i].secret,
-      undefined,
-      `{"name":"idle-${i}"}`,
-    );
-    if (res.status !== 201) throw new Error(`register → ${res.status}: ${res.text.slice(0, 200)}`);
-    pollers[i].agentId = (JSON.parse(res.text) as { 'agent-id': string })['agent-id'];
+    pollers[i].agentId = await registerExecutor(agent, url, pollers[i].secret, `idle-${i}`);
   }
   return pollers;
 }

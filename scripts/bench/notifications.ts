@@ -13,7 +13,7 @@
 import { createServer, IncomingMessage, Server } from 'node:http';
 import { Agent } from 'node:http';
 import { AddressInfo } from 'node:net';
-import { agentPost, Api, inParallel, requestOn } from './http';
+import { agentPost, Api, inParallel, requestOn, issueAgentToken, registerExecutor } from './http';
 import { agentWorkspace, configurationArchive } from './run-traffic';
 import { CpuMeters } from './scenarios';
 import { Seeded } from './seed';
@@ -109,22 +109,8 @@ async function setUp(api: Api, agent: Agent, opts: NotificationBenchOptions, hoo
   });
   const executors: { secret: string; agentId: string }[] = [];
   for (let i = 0; i < opts.executors; i++) {
-    const token = await api.post<{ data: { attributes: { token: string } } }>(
-      `/api/v2/agent-pools/${pool.data.id}/authentication-tokens`,
-      { data: { type: 'authentication-tokens', attributes: { description: `executor ${i}` } } },
-    );
-    const secret = token.data.attributes.token;
-    const registered = await agentPost(
-      agent,
-      url,
-      '/api/v2/agent/register',
-      secret,
-      undefined,
-      `{"name":"n-${i}"}`,
-    );
-    if (registered.status !== 201)
-      throw new Error(`register → ${registered.status}: ${registered.text.slice(0, 200)}`);
-    executors.push({ secret, agentId: (JSON.parse(registered.text) as { 'agent-id': string })['agent-id'] });
+    const secret = await issueAgentToken(api, pool.data.id, `executor ${i}`);
+    executors.push({ secret, agentId: await registerExecutor(agent, url, secret, `n-${i}`) });
   }
   const archive = configurationArchive();
   const indexes = Array.from({ length: opts.workspaces }, (_, i) => i);

@@ -11,7 +11,7 @@
  * whole server's).
  */
 import { Agent } from 'node:http';
-import { agentPost, Api } from './http';
+import { agentPost, Api, issueAgentToken, registerExecutor } from './http';
 import { agentWorkspace, configurationArchive } from './run-traffic';
 
 export interface RunCostOptions {
@@ -59,20 +59,8 @@ async function setUp(api: Api, agent: Agent, origin: string): Promise<Executor> 
   const pool = await api.post<{ data: { id: string } }>(`/api/v2/organizations/${org}/agent-pools`, {
     data: { type: 'agent-pools', attributes: { name: 'cost' } },
   });
-  const token = await api.post<{ data: { attributes: { token: string } } }>(
-    `/api/v2/agent-pools/${pool.data.id}/authentication-tokens`,
-    { data: { type: 'authentication-tokens', attributes: { description: 'run cost' } } },
-  );
-  const secret = token.data.attributes.token;
-  const registered = await agentPost(
-    agent,
-    url,
-    '/api/v2/agent/register',
-    secret,
-    undefined,
-    '{"name":"cost"}',
-  );
-  if (registered.status !== 201) throw new Error(`register → ${registered.status}: ${registered.text}`);
+  const secret = await issueAgentToken(api, pool.data.id, 'run cost');
+  const agentId = await registerExecutor(agent, url, secret, 'cost');
   const archive = configurationArchive();
   const workspace = async (name: string) => {
     const ws = await agentWorkspace(
@@ -96,7 +84,7 @@ async function setUp(api: Api, agent: Agent, origin: string): Promise<Executor> 
     sourceId: source.id,
     configurationVersionId: source.cv,
     secret,
-    agentId: (JSON.parse(registered.text) as { 'agent-id': string })['agent-id'],
+    agentId,
   };
 }
 

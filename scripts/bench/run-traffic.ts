@@ -7,7 +7,7 @@
 import { gzipSync } from 'node:zlib';
 import { Agent } from 'node:http';
 import { Header } from 'tar';
-import { agentPost, Api, putBytes } from './http';
+import { agentPost, Api, putBytes, issueAgentToken, registerExecutor } from './http';
 import { Scenario, SideLoad } from './scenarios';
 import { Seeded } from './seed';
 
@@ -94,21 +94,8 @@ async function setUp(
     const pool = await api.post<{ data: { id: string } }>(`/api/v2/organizations/${org}/agent-pools`, {
       data: { type: 'agent-pools', attributes: { name: `pool-${i}` } },
     });
-    const token = await api.post<{ data: { attributes: { token: string } } }>(
-      `/api/v2/agent-pools/${pool.data.id}/authentication-tokens`,
-      { data: { type: 'authentication-tokens', attributes: { description: `executor ${i}` } } },
-    );
-    const secret = token.data.attributes.token;
-    const registered = await agentPost(
-      agent,
-      url,
-      '/api/v2/agent/register',
-      secret,
-      undefined,
-      `{"name":"runner-${i}"}`,
-    );
-    if (registered.status !== 201)
-      throw new Error(`register → ${registered.status}: ${registered.text.slice(0, 200)}`);
+    const secret = await issueAgentToken(api, pool.data.id, `executor ${i}`);
+    const agentId = await registerExecutor(agent, url, secret, `runner-${i}`);
     const workspace = await agentWorkspace(
       api,
       org,
@@ -116,11 +103,7 @@ async function setUp(
       { name: `runs-${i}`, 'auto-apply': true },
       archive,
     );
-    executors.push({
-      ...workspace,
-      secret,
-      agentId: (JSON.parse(registered.text) as { 'agent-id': string })['agent-id'],
-    });
+    executors.push({ ...workspace, secret, agentId });
   }
   return { org, executors };
 }
