@@ -5,15 +5,14 @@ import { CurrentPrincipal } from '../common/auth/current-principal.decorator';
 import { Principal } from '../common/auth/principal';
 import { CollectionDocument, ResourceDocument } from '../common/jsonapi/document';
 import { badRequest } from '../common/errors/domain-error';
-import { commaListOf, int, ResourceDoc, str, timestamp } from '../common/jsonapi/openapi';
+import { int, ResourceDoc, str, timestamp } from '../common/jsonapi/openapi';
 import { PageParams } from '../common/jsonapi/pagination';
 import { Includes, Paging, QueryValue, refuseUnknownFilters } from '../common/jsonapi/query';
 import { LinkOrigin } from '../storage/link-origin.decorator';
 import { Sortable } from '../common/jsonapi/sort';
 import { pageResult } from '../common/sql/paginate';
 import { MAX_WORKSPACE_NAMES, OrganizationRunsService } from './organization-runs.service';
-import { RUN_STATUSES } from './run-rules';
-import { RUN_INCLUDED_DOCS, statusFilter } from './runs.controller';
+import { RUN_INCLUDED_DOCS, STATUS_FILTER_DOC, statusFilter } from './runs.controller';
 import { RUN_INCLUDES, RunsPresenter } from './runs.presenter';
 import { RUN_DOC } from './runs.serializer';
 import { Endpoint } from '../http/endpoint';
@@ -72,7 +71,7 @@ export class OrganizationRunsController {
         includes: RUN_INCLUDES,
         includedDocs: RUN_INCLUDED_DOCS,
         query: {
-          'filter[status]': { description: 'comma list of run statuses', schema: commaListOf(RUN_STATUSES) },
+          ...STATUS_FILTER_DOC,
           'filter[workspace_names]': `comma list of workspace names (at most ${MAX_WORKSPACE_NAMES})`,
         },
       },

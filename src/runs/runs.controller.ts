@@ -47,6 +47,11 @@ const COMMENT_BODY = {
   },
 };
 
+/** How `filter[status]` (parsed by `statusFilter`) shows in the OpenAPI document. */
+export const STATUS_FILTER_DOC = {
+  'filter[status]': { description: 'comma list of run statuses', schema: commaListOf(RUN_STATUSES) },
+};
+
 export function statusFilter(raw: string | undefined): RunStatus[] | undefined {
   if (raw === undefined || raw.trim() === '') return undefined;
   const values = raw.split(',').map((v) => v.trim());
@@ -155,7 +160,7 @@ export class RunsController {
         includes: RUN_INCLUDES,
         includedDocs: RUN_INCLUDED_DOCS,
         query: {
-          'filter[status]': { description: 'comma list of run statuses', schema: commaListOf(RUN_STATUSES) },
+          ...STATUS_FILTER_DOC,
         },
       },
     ],
