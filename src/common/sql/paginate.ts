@@ -10,9 +10,10 @@ export interface Page<T> {
 }
 
 /**
- * The one place a Page is made. Lists come in three kinds, each with its helper below: a query
- * builder (`paginate`, `paginateCounted`), plain SQL carrying a window total (`windowTotal`), and
- * a short list read whole (`pageOfAll`).
+ * The one place a Page is made. Lists come in three kinds, each with its helper: a query builder
+ * (`paginate`, `paginateCounted` below), plain SQL (`paginateRows`, `paginateRowsCounted` in
+ * sql-page.ts, or a hand-written query carrying a window total, `windowTotal`), and a short list
+ * read whole (`pageOfAll`).
  */
 export function pageOf<T>(items: T[], totalCount: number, page: PageParams): Page<T> {
   return { items, totalCount, number: page.number, size: page.size };

@@ -31,6 +31,17 @@ export class RowReader<T extends ObjectLiteral> {
     this.plain = this.columns.map((c) => !c.embeddedMetadata);
   }
 
+  get dataSource(): DataSource {
+    return this.ds;
+  }
+
+  /** The quoted column of the entity's property `property`; throws for a property it lacks. */
+  columnOf(property: string): string {
+    const column = this.metadata.findColumnWithPropertyName(property);
+    if (!column) throw new Error(`${this.metadata.name} has no property ${property}`);
+    return this.ds.driver.escape(column.databaseName);
+  }
+
   /** The entity's table name, quoted for this database. */
   get table(): string {
     return this.ds.driver.escape(this.metadata.tableName);
