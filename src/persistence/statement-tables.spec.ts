@@ -11,10 +11,10 @@ const tables = new StatementTables(
     'change_epoch',
   ],
   [
-    { parent: 'organizations', child: 'workspaces' },
-    { parent: 'workspaces', child: 'run_triggers' },
-    { parent: 'workspaces', child: 'policy_set_workspaces' },
-    { parent: 'policy_sets', child: 'policy_set_workspaces' },
+    { parent: 'organizations', child: 'workspaces', on: ['delete'] },
+    { parent: 'workspaces', child: 'run_triggers', on: ['delete'] },
+    { parent: 'workspaces', child: 'policy_set_workspaces', on: ['delete'] },
+    { parent: 'policy_sets', child: 'policy_set_workspaces', on: ['delete', 'update'] },
   ],
   ['change_epoch', 'changed_tables'],
 );
@@ -36,9 +36,25 @@ describe(StatementTables.name, () => {
     });
   });
 
-  it('writes the target of an update or delete and every table its foreign keys cascade to, transitively', () => {
+  it('writes the target of a delete and every table its ON DELETE actions reach, transitively', () => {
     const del = tables.effectOf('DELETE FROM "organizations" WHERE "id" = ?');
     expect(del.writes).toEqual(['organizations', 'workspaces', 'run_triggers', 'policy_set_workspaces']);
+    expect(tables.effectOf('REPLACE INTO workspaces (id) VALUES (?)').writes).toEqual([
+      'workspaces',
+      'run_triggers',
+      'policy_set_workspaces',
+    ]);
+    expect(tables.effectOf('INSERT OR REPLACE INTO workspaces (id) VALUES (?)').writes).toEqual([
+      'workspaces',
+      'run_triggers',
+      'policy_set_workspaces',
+    ]);
+  });
+
+  it('writes the target of an update and only the tables its ON UPDATE actions reach', () => {
+    expect(tables.effectOf('UPDATE `workspaces` SET `locked` = ? WHERE `id` = ?').writes).toEqual([
+      'workspaces',
+    ]);
     expect(tables.effectOf('UPDATE `policy_sets` SET `name` = ? WHERE `id` = ?').writes).toEqual([
       'policy_sets',
       'policy_set_workspaces',
@@ -46,12 +62,20 @@ describe(StatementTables.name, () => {
     expect(
       tables.effectOf('INSERT INTO policy_sets (id) VALUES (?) ON DUPLICATE KEY UPDATE id = id').writes,
     ).toEqual(['policy_sets', 'policy_set_workspaces']);
+    expect(
+      tables.effectOf('INSERT INTO workspaces (id) VALUES (?) ON CONFLICT (id) DO UPDATE SET id = id').writes,
+    ).toEqual(['workspaces']);
   });
 
   it('writes every table a write names when its target cannot be told', () => {
     expect(
       tables.effectOf('UPDATE runs r JOIN workspaces w ON w.id = r.workspace_id SET r.status = ?').writes,
-    ).toEqual(['runs', 'workspaces', 'run_triggers', 'policy_set_workspaces']);
+    ).toEqual(['runs', 'workspaces']);
+    expect(
+      tables.effectOf(
+        'WITH gone AS (SELECT id FROM workspaces) DELETE FROM runs WHERE id IN (SELECT id FROM gone)',
+      ).writes,
+    ).toEqual(['workspaces', 'runs', 'run_triggers', 'policy_set_workspaces']);
   });
 
   it('writes everything for a statement that changes tables it does not name, or of an unknown kind', () => {

@@ -7,10 +7,17 @@ export interface StatementEffect {
   writes: readonly string[] | 'all' | null;
 }
 
-/** A write on `parent` (update or delete) also changes `child` through a foreign key's action. */
+/** Which writes of a parent row fire a foreign key's action on its children. */
+export type CascadeTrigger = 'delete' | 'update';
+
+/**
+ * A write on `parent` also changes `child` through a foreign key's action: a delete where the key
+ * says ON DELETE CASCADE or SET NULL, an update where it says so ON UPDATE.
+ */
 export interface Cascade {
   parent: string;
   child: string;
+  on: readonly CascadeTrigger[];
 }
 
 const NOTHING: StatementEffect = { reads: [], writes: null };
@@ -44,38 +51,26 @@ const MAX_REMEMBERED = 5_000;
 /**
  * Which tables a statement reads and writes, from its text and the schema: every word that is a
  * table's name is a table the statement reads (a column or alias of the same name only adds a
- * table, which is safe: more answers end than had to); a write names its target, and a delete or
- * update also changes every table a foreign key cascades to from it (ON DELETE/UPDATE CASCADE or
- * SET NULL), transitively. A write whose target cannot be told writes every table it names; one
+ * table, which is safe: more answers end than had to); a write names its target, and a delete
+ * also changes every table an ON DELETE CASCADE or SET NULL reaches from it, transitively, as an
+ * update does through ON UPDATE ones (the schema has none: a workspace's lock, written on every
+ * run, ends no answer about its variables or notification configurations). A write whose target cannot be told writes every table it names; one
  * that names no known table (DDL of a new table, a statement of an unknown kind) writes 'all'.
  */
 export class StatementTables {
   private readonly tables: ReadonlySet<string>;
   private readonly ignored: ReadonlySet<string>;
-  private readonly cascadesFrom = new Map<string, string[]>();
+  private readonly cascadesFrom: Record<CascadeTrigger, Map<string, string[]>> = {
+    delete: new Map(),
+    update: new Map(),
+  };
   private readonly remembered = new Map<string, StatementEffect>();
 
   constructor(tables: Iterable<string>, cascades: readonly Cascade[], ignored: Iterable<string> = []) {
     this.tables = new Set([...tables].map((t) => t.toLowerCase()));
     this.ignored = new Set([...ignored].map((t) => t.toLowerCase()));
-    const direct = new Map<string, Set<string>>();
-    for (const { parent, child } of cascades) {
-      const p = parent.toLowerCase();
-      if (!direct.has(p)) direct.set(p, new Set());
-      direct.get(p)!.add(child.toLowerCase());
-    }
-    for (const parent of direct.keys()) {
-      const reached = new Set<string>();
-      const todo = [parent];
-      while (todo.length) {
-        for (const child of direct.get(todo.pop()!) ?? []) {
-          if (child !== parent && !reached.has(child)) {
-            reached.add(child);
-            todo.push(child);
-          }
-        }
-      }
-      this.cascadesFrom.set(parent, [...reached]);
+    for (const trigger of ['delete', 'update'] as const) {
+      this.cascadesFrom[trigger] = reachable(cascades.filter((c) => c.on.includes(trigger)));
     }
   }
 
@@ -102,10 +97,10 @@ export class StatementTables {
     const target = simple ? SIMPLE_TARGET.exec(sql)?.[1].toLowerCase() : undefined;
     const written = target && this.tables.has(target) ? [target] : named;
     if (!written.length) return { reads: [], writes: 'all' };
-    // A plain insert changes no other row; anything else may fire a foreign key's action.
-    const plainInsert = keyword === 'insert' && !/\bon\s+(duplicate|conflict)\b/i.test(sql);
     const all = new Set(written);
-    if (!plainInsert) for (const t of written) for (const c of this.cascadesFrom.get(t) ?? []) all.add(c);
+    for (const trigger of firedBy(keyword, sql)) {
+      for (const t of written) for (const c of this.cascadesFrom[trigger].get(t) ?? []) all.add(c);
+    }
     return { reads: [], writes: [...all] };
   }
 
@@ -122,14 +117,58 @@ export class StatementTables {
   }
 }
 
+/**
+ * Which foreign-key actions a write of this kind may fire on the rows it changes: a plain insert
+ * none; an update (an upsert's too) the ON UPDATE ones; a delete, and a replace (which deletes the
+ * row it displaces), the ON DELETE ones; a write of any other kind both.
+ */
+function firedBy(keyword: string, sql: string): readonly CascadeTrigger[] {
+  if (keyword === 'update') return ['update'];
+  if (keyword === 'delete' || keyword === 'replace' || keyword === 'truncate') return ['delete'];
+  if (keyword === 'insert') {
+    if (/^\s*insert\s+or\s+replace\b/i.test(sql)) return ['delete'];
+    return /\bon\s+(duplicate|conflict)\b/i.test(sql) ? ['update'] : [];
+  }
+  return ['delete', 'update'];
+}
+
+/** For each parent, every table its cascades reach, transitively. */
+function reachable(cascades: readonly Cascade[]): Map<string, string[]> {
+  const direct = new Map<string, Set<string>>();
+  for (const { parent, child } of cascades) {
+    const p = parent.toLowerCase();
+    if (!direct.has(p)) direct.set(p, new Set());
+    direct.get(p)!.add(child.toLowerCase());
+  }
+  const out = new Map<string, string[]>();
+  for (const parent of direct.keys()) {
+    const reached = new Set<string>();
+    const todo = [parent];
+    while (todo.length) {
+      for (const child of direct.get(todo.pop()!) ?? []) {
+        if (child !== parent && !reached.has(child)) {
+          reached.add(child);
+          todo.push(child);
+        }
+      }
+    }
+    out.set(parent, [...reached]);
+  }
+  return out;
+}
+
 /** The tables and foreign-key cascades of the data source's entities (junction tables included). */
 export function statementTablesOf(ds: DataSource, ignored: Iterable<string>): StatementTables {
   const tables = ds.entityMetadatas.map((m) => m.tableName);
   const cascades: Cascade[] = [];
   for (const m of ds.entityMetadatas) {
     for (const fk of m.foreignKeys) {
-      const acts = [fk.onDelete, fk.onUpdate].some((a) => a && a !== 'RESTRICT' && a !== 'NO ACTION');
-      if (acts) cascades.push({ parent: fk.referencedEntityMetadata.tableName, child: m.tableName });
+      const acts = (a: string | undefined) => !!a && a !== 'RESTRICT' && a !== 'NO ACTION';
+      const on = [
+        ...(acts(fk.onDelete) ? (['delete'] as const) : []),
+        ...(acts(fk.onUpdate) ? (['update'] as const) : []),
+      ];
+      if (on.length) cascades.push({ parent: fk.referencedEntityMetadata.tableName, child: m.tableName, on });
     }
   }
   return new StatementTables(tables, cascades, ignored);
