@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, In, IsNull, MoreThan, Not, Repository } from 'typeorm';
 import { paginate, Page } from '../common/sql/paginate';
-import { lockRow } from '../common/sql/transaction';
+import { lockRow, withRowLock } from '../common/sql/transaction';
 import { PageParams } from '../common/jsonapi/pagination';
 import { NotificationConfigurationEntity } from './entities/notification-configuration.entity';
 
@@ -38,11 +38,20 @@ export class NotificationConfigurationsRepository {
     return manager.getRepository(NotificationConfigurationEntity).count({ where: { workspaceId } });
   }
 
-  /** The enabled configurations of a workspace, read in the caller's transaction. */
+  /**
+   * The enabled configurations of a workspace, read in the caller's transaction as last committed
+   * (a shared lock where the database has row locks, instead of the transaction's snapshot), so
+   * that what it finds is no older than the read itself (EnabledConfigurationsCache relies on it).
+   */
   enabledIn(manager: EntityManager, workspaceId: string): Promise<NotificationConfigurationEntity[]> {
-    return manager
-      .getRepository(NotificationConfigurationEntity)
-      .find({ where: { workspaceId, enabled: true }, select: { id: true, triggers: true } });
+    return withRowLock(
+      manager
+        .getRepository(NotificationConfigurationEntity)
+        .createQueryBuilder('nc')
+        .select(['nc.id', 'nc.triggers'])
+        .where('nc.workspace_id = :workspaceId AND nc.enabled = :enabled', { workspaceId, enabled: true }),
+      'share',
+    ).getMany();
   }
 
   /** Inserts a copy: TypeORM writes database defaults back into what it inserts (MySQL's 0 for false). */

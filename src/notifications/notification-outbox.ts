@@ -5,6 +5,7 @@ import { newId } from '../common/ids';
 import { isoMillis } from '../common/jsonapi/timestamps';
 import type { RunEntity } from '../runs/entities/run.entity';
 import type { RunStatus } from '../runs/run-rules';
+import { EnabledConfigurationsCache } from './enabled-configurations.cache';
 import { NotificationDeliveryEntity } from './entities/notification-delivery.entity';
 import { NotificationConfigurationsRepository } from './notification-configurations.repository';
 import { NotificationDeliveriesRepository } from './notification-deliveries.repository';
@@ -19,6 +20,7 @@ import { raisedBy, RunEvent } from './notification-rules';
 export class NotificationOutbox {
   constructor(
     private readonly configurations: NotificationConfigurationsRepository,
+    private readonly enabled: EnabledConfigurationsCache,
     private readonly deliveries: NotificationDeliveriesRepository,
     private readonly clock: Clock,
   ) {}
@@ -31,9 +33,10 @@ export class NotificationOutbox {
   ): Promise<void> {
     const raised = raisedBy(run, from === null);
     if (!raised) return;
-    const subscribed = (await this.configurations.enabledIn(manager, run.workspaceId)).filter((nc) =>
-      (JSON.parse(nc.triggers) as string[]).includes(raised.trigger),
+    const enabled = await this.enabled.of(run.workspaceId, () =>
+      this.configurations.enabledIn(manager, run.workspaceId),
     );
+    const subscribed = enabled.filter((nc) => (JSON.parse(nc.triggers) as string[]).includes(raised.trigger));
     if (!subscribed.length) return;
     const event: RunEvent = {
       runId: run.id,

@@ -14,6 +14,7 @@ import { NotificationConfigurationsController } from './notification-configurati
 import { NotificationConfigurationsRepository } from './notification-configurations.repository';
 import { NotificationConfigurationsService } from './notification-configurations.service';
 import { NotificationDeliveriesRepository } from './notification-deliveries.repository';
+import { EnabledConfigurationsCache } from './enabled-configurations.cache';
 import { NotificationDeliveryWorker } from './notification-delivery.worker';
 import { NotificationMailer } from './notification-mailer';
 import { NotificationOutbox } from './notification-outbox';
@@ -41,6 +42,7 @@ import { OutboundConnector } from './outbound/outbound-connector';
     NotificationSender,
     NotificationMailer,
     NotificationOutbox,
+    EnabledConfigurationsCache,
     NotificationDeliveryWorker,
     DestinationGuard,
     HostResolver,

@@ -35,6 +35,27 @@ describe(ChangeEpoch.name, () => {
       expect(epoch.unchangedSince(start, reading('policy_sets'))).toBe(false);
     });
 
+    it('tells how recent its view is by when the read that gave it started', async () => {
+      const store = new MemoryEpochStore();
+      const epoch = new ChangeEpoch(store);
+      expect(epoch.readWithin(60_000)).toBe(false);
+      store.holdReads = true;
+      const read = epoch.sync();
+      // Not before that read came back, however recently it started.
+      expect(epoch.readWithin(60_000)).toBe(false);
+      await store.answer();
+      await read;
+      expect(epoch.readWithin(60_000)).toBe(true);
+      const at = Date.now();
+      const clock = jest.spyOn(Date, 'now').mockReturnValue(at + 2_000);
+      try {
+        expect(epoch.readWithin(1_000)).toBe(false);
+        expect(epoch.readWithin(5_000)).toBe(true);
+      } finally {
+        clock.mockRestore();
+      }
+    });
+
     it('reads once per request, however often that request asks', async () => {
       const store = new MemoryEpochStore();
       const epoch = new ChangeEpoch(store);

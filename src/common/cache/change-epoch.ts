@@ -83,6 +83,8 @@ export class ChangeEpoch {
   /** Stamps up to here are known (the `all` of the last read, a consistent snapshot). */
   private mark = -1;
   private inFlight: Promise<void> | null = null;
+  /** When the latest read of the counters that came back started (epoch ms). */
+  private lastReadStart = -Infinity;
   private next: Promise<void> | null = null;
 
   /** Counts the writes this process noted; each table's last one, and the last of unknown tables. */
@@ -128,6 +130,15 @@ export class ChangeEpoch {
       if (now.tables.get(table) !== start.tables.get(table)) return false;
     }
     return true;
+  }
+
+  /**
+   * Whether the view comes from a read of the counters that started at most `ms` ago: a request's
+   * own (every request that reads through a cache syncs as it arrives), or for work outside any
+   * request, the last one's.
+   */
+  readWithin(ms: number): boolean {
+    return Date.now() - this.lastReadStart <= ms;
   }
 
   /** Resolves once the counters have been read by a query that started after this call. */
@@ -277,8 +288,10 @@ export class ChangeEpoch {
   }
 
   private async readNow(): Promise<void> {
+    const started = Date.now();
     try {
       this.learn(await this.store.read(this.mark));
+      if (started > this.lastReadStart) this.lastReadStart = started;
     } finally {
       this.inFlight = null;
     }
