@@ -382,14 +382,6 @@ export class WorkspacesService {
    * Locks the workspace's row for the rest of `manager`'s transaction and reads, on that same
    * connection, what the runs module decides the workspace's queue on. Null once deleted.
    */
-  /** Where the workspace sits (organization and project), read in the caller's transaction; null once deleted. */
-  scopeIn(
-    manager: EntityManager,
-    id: string,
-  ): Promise<{ id: string; projectId: string; organizationId: string } | null> {
-    return this.repo.scopeIn(manager, id);
-  }
-
   lockForQueue(manager: EntityManager, id: string): Promise<WorkspaceQueueState | null> {
     return this.repo.lockForQueue(manager, id);
   }
