@@ -1,13 +1,15 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, In, ObjectLiteral, Repository, SelectQueryBuilder } from 'typeorm';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { workspacesGrantedTo } from '../common/auth/grant-subqueries';
 import { IdSubquery } from '../common/sql/id-subquery';
 import { likeCondition, likePattern } from '../common/sql/like';
-import { sorted } from '../common/sql/paginate';
 import { offsetOf, PageParams } from '../common/jsonapi/pagination';
 import { RowReader } from '../common/sql/row-reader';
-import { lockRow } from '../common/sql/transaction';
+import { RowWriter } from '../common/sql/row-writer';
+import { countRows, expand, orderOf, SqlConditions, SqlList } from '../common/sql/sql-page';
+import { lockRow, writeWith } from '../common/sql/transaction';
+import { readRows, readRowsWith } from '../persistence/pool-reads';
 import { WorkspaceEntity, WorkspaceLockHolder } from './entities/workspace.entity';
 import { PageAnchor } from './workspace-list.cache';
 
@@ -40,47 +42,59 @@ export interface WorkspaceListFilter {
   tagged?: IdSubquery;
 }
 
+/**
+ * Workspaces in plain SQL throughout (RowReader, RowWriter): the hottest entity, read by id on
+ * nearly every workspace-scoped request, in whole pages of includes, and locked by every run's
+ * queue and state write.
+ */
 @Injectable()
 export class WorkspacesRepository {
   private readonly rows: RowReader<WorkspaceEntity>;
+  private readonly writer: RowWriter<WorkspaceEntity>;
 
-  constructor(@InjectRepository(WorkspaceEntity) private readonly repo: Repository<WorkspaceEntity>) {
-    this.rows = new RowReader(repo.manager.connection, WorkspaceEntity);
+  constructor(@InjectDataSource() private readonly ds: DataSource) {
+    this.rows = new RowReader(ds, WorkspaceEntity);
+    this.writer = new RowWriter(ds, WorkspaceEntity);
   }
 
-  /** Read on nearly every workspace-scoped request: plain SQL (see RowReader). */
+  /** Read on nearly every workspace-scoped request (see RowReader). */
   async findById(id: string): Promise<WorkspaceEntity | null> {
     return this.rows.byId(id);
   }
 
   /** The workspace with exactly this name (MySQL alone would also match other letter cases). */
   async findByName(organizationId: string, name: string): Promise<WorkspaceEntity | null> {
-    const ws = await this.repo.findOne({ where: { organizationId, name } });
+    const [ws] = await this.rows.many(
+      `SELECT ${this.rows.select('w')} FROM workspaces w WHERE w.organization_id = ? AND w.name = ? LIMIT 1`,
+      [organizationId, name],
+      'w',
+    );
     return ws?.name === name ? ws : null;
   }
 
   /** The workspaces that send their jobs to each of these agent pools, one query. */
   async idsByAgentPool(
     poolIds: readonly string[],
-    manager: EntityManager = this.repo.manager,
+    manager: EntityManager = this.ds.manager,
   ): Promise<{ id: string; agentPoolId: string }[]> {
     if (!poolIds.length) return [];
-    const rows = await manager.getRepository(WorkspaceEntity).find({
-      select: { id: true, agentPoolId: true },
-      where: { agentPoolId: In([...poolIds]) },
-      order: { id: 'ASC' },
-    });
-    return rows.map((r) => ({ id: r.id, agentPoolId: r.agentPoolId! }));
+    const [sql, params] = expand(
+      this.ds,
+      'SELECT w.id, w.agent_pool_id FROM workspaces w WHERE w.agent_pool_id IN (:...poolIds) ORDER BY w.id ASC',
+      { poolIds: [...poolIds] },
+    );
+    const rows = await readRowsWith<{ id: string; agent_pool_id: string }>(manager, sql, params);
+    return rows.map((r) => ({ id: r.id, agentPoolId: r.agent_pool_id }));
   }
 
-  /** Plain SQL (see RowReader): includes of whole pages read these. */
+  /** Includes of whole pages read these (see RowReader). */
   findByIds(ids: string[]): Promise<WorkspaceEntity[]> {
     return this.rows.byIds(ids);
   }
 
   /** The number of workspaces the filter matches. */
   count(filter: WorkspaceListFilter): Promise<number> {
-    return this.filtered(this.repo.createQueryBuilder('w'), 'w', filter).getCount();
+    return countRows(this.ds, this.list(filter, 'w'));
   }
 
   /**
@@ -94,83 +108,84 @@ export class WorkspacesRepository {
     size: number,
     anchor?: PageAnchor,
   ): Promise<WorkspaceEntity[]> {
-    return this.repo
-      .createQueryBuilder('w')
-      .innerJoin(
-        (sub) => {
-          const ids = this.filtered(sub.select('x.id', 'id').from(WorkspaceEntity, 'x'), 'x', filter);
-          if (anchor) ids.andWhere('x.name >= :anchor', { anchor: anchor.name });
-          return ids
-            .orderBy('x.name', 'ASC')
-            .offset(offset - (anchor?.offset ?? 0))
-            .limit(size);
-        },
-        'page',
-        'page.id = w.id',
-      )
-      .orderBy('w.name', 'ASC')
-      .getMany();
+    const { where } = this.list(filter, 'x');
+    if (anchor) where.and('x.name >= :anchor', { anchor: anchor.name });
+    const [sql, params] = expand(
+      this.ds,
+      `SELECT ${this.rows.select('w')} FROM workspaces w
+        INNER JOIN (SELECT x.id AS id FROM workspaces x ${where.sql}
+                     ORDER BY x.name ASC LIMIT :pageLimit OFFSET :pageOffset) ids ON ids.id = w.id
+        ORDER BY w.name ASC`,
+      { ...where.parameters, pageLimit: size, pageOffset: offset - (anchor?.offset ?? 0) },
+    );
+    return this.rows.many(sql, params, 'w');
   }
 
   /** One page in the order `sort` asked for (see `@Sortable`), `id` last. */
   sortedPage(filter: WorkspaceListFilter, page: PageParams): Promise<WorkspaceEntity[]> {
-    const qb = this.filtered(this.repo.createQueryBuilder('w'), 'w', filter);
-    return sorted(qb, page).offset(offsetOf(page)).limit(page.size).getMany();
+    const list = this.list(filter, 'w');
+    const [sql, params] = expand(
+      this.ds,
+      `SELECT ${this.rows.select('w')} FROM ${list.from} ${list.where.sql}
+        ORDER BY ${orderOf(this.rows, list, page)} LIMIT :pageLimit OFFSET :pageOffset`,
+      { ...list.where.parameters, pageLimit: page.size, pageOffset: offsetOf(page) },
+    );
+    return this.rows.many(sql, params, 'w');
   }
 
-  private filtered<T extends ObjectLiteral>(
-    qb: SelectQueryBuilder<T>,
-    alias: string,
-    filter: WorkspaceListFilter,
-  ): SelectQueryBuilder<T> {
-    qb.where(`${alias}.organization_id = :org`, { org: filter.organizationId });
+  /** The workspaces `filter` matches, as rows of `workspaces` under `alias`, in name order. */
+  private list(filter: WorkspaceListFilter, alias: string): SqlList {
+    const where = new SqlConditions().and(`${alias}.organization_id = :org`, { org: filter.organizationId });
     if (filter.search) {
-      qb.andWhere(likeCondition(`${alias}.name`, 'search'), { search: likePattern(filter.search) });
+      where.and(likeCondition(`${alias}.name`, 'search'), { search: likePattern(filter.search) });
     }
-    if (filter.projectId) qb.andWhere(`${alias}.project_id = :projectId`, { projectId: filter.projectId });
+    if (filter.projectId) where.and(`${alias}.project_id = :projectId`, { projectId: filter.projectId });
     if (filter.tagged) {
       const sql = filter.tagged.sql
         .replace(/\{id\}/g, `${alias}.id`)
         .replace(/\{projectId\}/g, `${alias}.project_id`);
-      qb.andWhere(sql, filter.tagged.parameters);
+      where.and(sql, filter.tagged.parameters);
     }
     if (filter.teamIds) {
-      if (!filter.teamIds.length) qb.andWhere('1 = 0');
+      if (!filter.teamIds.length) where.and('1 = 0');
       else {
         const granted = workspacesGrantedTo(filter.teamIds);
-        qb.andWhere(`${alias}.id IN ${granted.sql}`, granted.parameters);
+        where.and(`${alias}.id IN ${granted.sql}`, granted.parameters);
       }
     }
-    return qb;
+    return { from: `workspaces ${alias}`, alias, where, orderBy: `${alias}.name ASC, ${alias}.id ASC` };
   }
 
   /** Workspaces per project, one aggregate query. */
   async countByProject(projectIds: string[]): Promise<Map<string, number>> {
     const counts = new Map<string, number>(projectIds.map((id) => [id, 0]));
     if (!projectIds.length) return counts;
-    const rows: { projectId: string; count: string | number }[] = await this.repo.manager
-      .createQueryBuilder(WorkspaceEntity, 'w')
-      .select('w.project_id', 'projectId')
-      .addSelect('COUNT(*)', 'count')
-      .where('w.project_id IN (:...projectIds)', { projectIds })
-      .groupBy('w.project_id')
-      .getRawMany();
-    for (const r of rows) counts.set(r.projectId, Number(r.count));
+    const [sql, params] = expand(
+      this.ds,
+      `SELECT w.project_id AS project_id, COUNT(*) AS n FROM workspaces w
+        WHERE w.project_id IN (:...projectIds) GROUP BY w.project_id`,
+      { projectIds },
+    );
+    const rows = await readRows<{ project_id: string; n: unknown }>(this.ds, sql, params);
+    for (const r of rows) counts.set(r.project_id, Number(r.n));
     return counts;
   }
 
   /** Workspaces pinned to each of `versions` (keys lower-cased), one aggregate query. */
-  async countByEngineVersion(versions: string[], manager = this.repo.manager): Promise<Map<string, number>> {
+  async countByEngineVersion(
+    versions: string[],
+    manager: EntityManager = this.ds.manager,
+  ): Promise<Map<string, number>> {
     const counts = new Map<string, number>();
     if (!versions.length) return counts;
-    const rows: { version: string; count: string | number }[] = await manager
-      .createQueryBuilder(WorkspaceEntity, 'w')
-      .select('LOWER(w.engine_version)', 'version')
-      .addSelect('COUNT(*)', 'count')
-      .where('LOWER(w.engine_version) IN (:...versions)', { versions: versions.map((v) => v.toLowerCase()) })
-      .groupBy('LOWER(w.engine_version)')
-      .getRawMany();
-    for (const r of rows) counts.set(r.version, Number(r.count));
+    const [sql, params] = expand(
+      this.ds,
+      `SELECT LOWER(w.engine_version) AS version, COUNT(*) AS n FROM workspaces w
+        WHERE LOWER(w.engine_version) IN (:...versions) GROUP BY LOWER(w.engine_version)`,
+      { versions: versions.map((v) => v.toLowerCase()) },
+    );
+    const rows = await readRowsWith<{ version: string; n: unknown }>(manager, sql, params);
+    for (const r of rows) counts.set(r.version, Number(r.n));
     return counts;
   }
 
@@ -178,30 +193,55 @@ export class WorkspacesRepository {
     return lockRow(manager, WorkspaceEntity, id);
   }
 
-  save(manager: EntityManager, ws: WorkspaceEntity): Promise<WorkspaceEntity> {
-    return manager.getRepository(WorkspaceEntity).save(ws);
+  /** Inserts a new workspace, filled in completely by the service; a taken name throws the unique violation. */
+  async insert(manager: EntityManager, ws: WorkspaceEntity): Promise<void> {
+    await this.writer.insert(ws, manager);
+  }
+
+  /**
+   * Writes what an update of a workspace sets (name, description, engine version, project,
+   * execution settings, `updated-at`), without reading it first; its lock and current state are
+   * written by their own statements. A taken name throws the unique violation.
+   */
+  async update(manager: EntityManager, ws: WorkspaceEntity): Promise<void> {
+    await this.writer.update(
+      {
+        name: ws.name,
+        description: ws.description,
+        engineVersion: ws.engineVersion,
+        projectId: ws.projectId,
+        executionMode: ws.executionMode,
+        agentPoolId: ws.agentPoolId,
+        autoApply: ws.autoApply,
+        autoApplyRunTrigger: ws.autoApplyRunTrigger,
+        updatedAt: ws.updatedAt,
+      },
+      { id: ws.id },
+      manager,
+    );
   }
 
   async delete(manager: EntityManager, id: string): Promise<void> {
-    await manager.getRepository(WorkspaceEntity).delete({ id });
+    await this.writer.deleteById(id, manager);
+  }
+
+  /** Where the workspace sits (organization and project), read in the caller's transaction without a lock. */
+  async scopeIn(
+    manager: EntityManager,
+    id: string,
+  ): Promise<{ id: string; projectId: string; organizationId: string } | null> {
+    const [row] = await readRowsWith<{ id: string; project_id: string; organization_id: string }>(
+      manager,
+      'SELECT w.id, w.project_id, w.organization_id FROM workspaces w WHERE w.id = ?',
+      [id],
+    );
+    return row ? { id: row.id, projectId: row.project_id, organizationId: row.organization_id } : null;
   }
 
   /**
    * The workspace's lock state, read with a row lock held to the end of the transaction: the runs
    * module serialises each workspace's queue on it (SQLite's single writer serialises anyway).
    */
-  /** Where the workspace sits (organization and project), read in the caller's transaction without a lock. */
-  async scopeIn(
-    manager: EntityManager,
-    id: string,
-  ): Promise<{ id: string; projectId: string; organizationId: string } | null> {
-    const ws = await manager.getRepository(WorkspaceEntity).findOne({
-      select: { id: true, projectId: true, organizationId: true },
-      where: { id },
-    });
-    return ws ? { id: ws.id, projectId: ws.projectId, organizationId: ws.organizationId } : null;
-  }
-
   async lockForQueue(manager: EntityManager, id: string): Promise<WorkspaceQueueState | null> {
     const mysql = manager.connection.options.type !== 'better-sqlite3';
     const rows: Record<string, unknown>[] = await manager.query(
@@ -251,9 +291,11 @@ export class WorkspacesRepository {
     id: string,
     state: { stateVersionId: string; resourceCount: number },
   ): Promise<void> {
-    await manager
-      .getRepository(WorkspaceEntity)
-      .update({ id }, { currentStateVersionId: state.stateVersionId, resourceCount: state.resourceCount });
+    await this.writer.update(
+      { currentStateVersionId: state.stateVersionId, resourceCount: state.resourceCount },
+      { id },
+      manager,
+    );
   }
 
   /** Sets or clears the lock only if it is in the other state: false when it already was. */
@@ -263,16 +305,17 @@ export class WorkspacesRepository {
     holder: WorkspaceLockHolder | null,
     at: Date,
   ): Promise<boolean> {
-    const result = await manager.getRepository(WorkspaceEntity).update(
-      { id, locked: holder === null },
+    const changed = await this.writer.update(
       {
         locked: holder !== null,
         lockedByType: holder?.type ?? null,
         lockedById: holder?.id ?? null,
         updatedAt: at,
       },
+      { id, locked: holder === null },
+      manager,
     );
-    return (result.affected ?? 0) > 0;
+    return changed > 0;
   }
 
   /** Clears the lock only if `holder` holds it: false when someone else (or nobody) does. */
@@ -282,13 +325,12 @@ export class WorkspacesRepository {
     holder: WorkspaceLockHolder,
     at: Date,
   ): Promise<boolean> {
-    const result = await manager
-      .getRepository(WorkspaceEntity)
-      .update(
-        { id, locked: true, lockedByType: holder.type, lockedById: holder.id },
-        { locked: false, lockedByType: null, lockedById: null, updatedAt: at },
-      );
-    return (result.affected ?? 0) > 0;
+    const changed = await this.writer.update(
+      { locked: false, lockedByType: null, lockedById: null, updatedAt: at },
+      { id, locked: true, lockedByType: holder.type, lockedById: holder.id },
+      manager,
+    );
+    return changed > 0;
   }
 
   /** The organization's workspace ids as SQL, optionally only those `granted` reaches. */
@@ -301,13 +343,15 @@ export class WorkspacesRepository {
   }
 
   async idsInOrganization(manager: EntityManager, organizationId: string): Promise<string[]> {
-    const rows = await manager
-      .getRepository(WorkspaceEntity)
-      .find({ select: { id: true }, where: { organizationId } });
+    const rows = await readRowsWith<{ id: string }>(
+      manager,
+      'SELECT w.id FROM workspaces w WHERE w.organization_id = ?',
+      [organizationId],
+    );
     return rows.map((r) => r.id);
   }
 
   async deleteAllInOrganization(manager: EntityManager, organizationId: string): Promise<void> {
-    await manager.getRepository(WorkspaceEntity).delete({ organizationId });
+    await writeWith(manager, 'DELETE FROM workspaces WHERE organization_id = ?', [organizationId]);
   }
 }

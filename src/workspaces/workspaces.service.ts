@@ -511,7 +511,8 @@ export class WorkspacesService {
 
   /**
    * Saves the workspace with its tag-binding change (see TagBindingsService.saveWorkspace) in one
-   * transaction; with `pin` (the attribute asking), its engine version must be in the catalog.
+   * transaction: inserted when it is being created (no previous project), else updated. With `pin`
+   * (the attribute asking), its engine version must be in the catalog.
    */
   private async saveUnique(
     ws: WorkspaceEntity,
@@ -534,7 +535,8 @@ export class WorkspacesService {
             manager,
             ws,
             tags,
-            () => this.repo.save(manager, ws),
+            () =>
+              tags.previousProjectId === null ? this.repo.insert(manager, ws) : this.repo.update(manager, ws),
             (m) => this.lockForTagChange(m, ws),
           );
         }),

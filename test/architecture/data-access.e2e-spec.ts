@@ -32,8 +32,6 @@ const STILL_MIXED: Record<string, string> = {
     'one key read, inserted and deleted by RowReader/RowWriter; list, clash checks and update by builders',
   'src/state-versions/state-versions.repository.ts':
     'one version and included versions by RowReader; lists, newest, current and writes through the repository',
-  'src/workspaces/workspaces.repository.ts':
-    'by id, includes and the queue and state locks in plain SQL; lists, counts and writes by builders',
 };
 
 describe('data access of repository files', () => {
