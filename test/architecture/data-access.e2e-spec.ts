@@ -28,8 +28,6 @@ const STILL_MIXED: Record<string, string> = {
     'one set, included sets and the sets a run checks by RowReader; lists and writes by builders',
   'src/projects/projects.repository.ts':
     'included projects by RowReader; show, list and writes through the repository',
-  'src/reserved-tag-keys/reserved-tag-keys.repository.ts':
-    'one key read, inserted and deleted by RowReader/RowWriter; list, clash checks and update by builders',
   'src/state-versions/state-versions.repository.ts':
     'one version and included versions by RowReader; lists, newest, current and writes through the repository',
 };
