@@ -1,7 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, Repository } from 'typeorm';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { RowReader } from '../common/sql/row-reader';
 import { RowWriter } from '../common/sql/row-writer';
+import { expand } from '../common/sql/sql-page';
+import { writeWith } from '../common/sql/transaction';
+import { readRows } from '../persistence/pool-reads';
 import { NotificationDeliveryEntity } from './entities/notification-delivery.entity';
 
 export type DeliveryStatus = 'due' | 'sending' | 'delivered' | 'failed';
@@ -16,15 +20,18 @@ export interface DueDelivery {
   dueAt: Date;
 }
 
+/**
+ * The outbox in plain SQL throughout (RowReader, RowWriter): a batch inserted in the transaction of
+ * every run move that notifies, and each delivery polled, claimed and settled by the nodes.
+ */
 @Injectable()
 export class NotificationDeliveriesRepository {
+  private readonly rows: RowReader<NotificationDeliveryEntity>;
   private readonly writes: RowWriter<NotificationDeliveryEntity>;
 
-  constructor(
-    @InjectRepository(NotificationDeliveryEntity)
-    private readonly repo: Repository<NotificationDeliveryEntity>,
-  ) {
-    this.writes = new RowWriter(repo.manager.connection, NotificationDeliveryEntity);
+  constructor(@InjectDataSource() private readonly ds: DataSource) {
+    this.rows = new RowReader(ds, NotificationDeliveryEntity);
+    this.writes = new RowWriter(ds, NotificationDeliveryEntity);
   }
 
   insertMany(manager: EntityManager, rows: NotificationDeliveryEntity[]): Promise<void> {
@@ -37,14 +44,15 @@ export class NotificationDeliveriesRepository {
    * order: a single `status IN (…)` sorts every due row on each poll, however long the backlog.
    */
   async due(now: Date, limit: number): Promise<DueDelivery[]> {
-    const read = (status: DeliveryStatus) =>
-      this.repo
-        .createQueryBuilder('d')
-        .select(['d.id', 'd.attempts', 'd.configurationId', 'd.event', 'd.dueAt'])
-        .where('d.status = :status AND d.due_at <= :now', { status, now })
-        .orderBy('d.due_at', 'ASC')
-        .limit(limit)
-        .getMany();
+    const read = (status: DeliveryStatus) => {
+      const [sql, params] = expand(
+        this.ds,
+        `SELECT ${this.rows.select('d')} FROM notification_deliveries d
+          WHERE d.status = :status AND d.due_at <= :now ORDER BY d.due_at ASC LIMIT :limit`,
+        { status, now, limit },
+      );
+      return this.rows.many(sql, params, 'd');
+    };
     const [waiting, lapsed] = await Promise.all([read('due'), read('sending')]);
     return [...waiting, ...lapsed]
       .sort((x, y) => x.dueAt.getTime() - y.dueAt.getTime() || (x.id < y.id ? -1 : 1))
@@ -72,17 +80,13 @@ export class NotificationDeliveriesRepository {
   ): Promise<DueDelivery[]> {
     const taken: DueDelivery[] = [];
     for (const d of [...due].sort((x, y) => (x.id < y.id ? -1 : 1))) {
-      const result = await manager
-        .createQueryBuilder()
-        .update(NotificationDeliveryEntity)
-        .set({ status: 'sending', attempts: d.attempts + 1, dueAt: leaseUntil })
-        .where("id = :id AND attempts = :attempts AND status IN ('due', 'sending') AND due_at <= :now", {
-          id: d.id,
-          attempts: d.attempts,
-          now,
-        })
-        .execute();
-      if ((result.affected ?? 0) > 0) taken.push({ ...d, attempts: d.attempts + 1 });
+      const [sql, params] = expand(
+        this.ds,
+        `UPDATE notification_deliveries SET status = 'sending', attempts = :next, due_at = :leaseUntil
+          WHERE id = :id AND attempts = :attempts AND status IN ('due', 'sending') AND due_at <= :now`,
+        { next: d.attempts + 1, leaseUntil, id: d.id, attempts: d.attempts, now },
+      );
+      if ((await writeWith(manager, sql, params)) > 0) taken.push({ ...d, attempts: d.attempts + 1 });
     }
     return taken;
   }
@@ -98,13 +102,13 @@ export class NotificationDeliveriesRepository {
   }
 
   /** How many deliveries of a configuration are in each status (tests and operators). */
-  countByStatus(configurationId: string): Promise<{ status: string; count: number }[]> {
-    return this.repo
-      .createQueryBuilder('d')
-      .select('d.status', 'status')
-      .addSelect('COUNT(*)', 'count')
-      .where('d.configuration_id = :configurationId', { configurationId })
-      .groupBy('d.status')
-      .getRawMany<{ status: string; count: number }>();
+  async countByStatus(configurationId: string): Promise<{ status: string; count: number }[]> {
+    const rows = await readRows<{ status: string; n: unknown }>(
+      this.ds,
+      `SELECT d.status AS status, COUNT(*) AS n FROM notification_deliveries d
+        WHERE d.configuration_id = ? GROUP BY d.status`,
+      [configurationId],
+    );
+    return rows.map((r) => ({ status: r.status, count: Number(r.n) }));
   }
 }

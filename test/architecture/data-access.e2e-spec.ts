@@ -18,8 +18,6 @@ const OUTSIDE = ['src/runs/', 'src/agent-pools/', 'src/policy-checks/'];
  * beside a hot read by RowReader of the same entity.
  */
 const STILL_MIXED: Record<string, string> = {
-  'src/notifications/notification-deliveries.repository.ts':
-    'inserted by RowWriter (a batch per event); due, claim, settle and the counts by builders',
   'src/policies/policies.repository.ts':
     'included policies by RowReader; show, list and writes through the repository',
   'src/policy-sets/policy-set-versions.repository.ts':
