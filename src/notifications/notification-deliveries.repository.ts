@@ -5,7 +5,6 @@ import { RowReader } from '../common/sql/row-reader';
 import { RowWriter } from '../common/sql/row-writer';
 import { expand } from '../common/sql/sql-page';
 import { writeWith } from '../common/sql/transaction';
-import { readRows } from '../persistence/pool-reads';
 import { NotificationDeliveryEntity } from './entities/notification-delivery.entity';
 
 export type DeliveryStatus = 'due' | 'sending' | 'delivered' | 'failed';
@@ -99,16 +98,5 @@ export class NotificationDeliveriesRepository {
     changes: Partial<NotificationDeliveryEntity>,
   ): Promise<boolean> {
     return (await this.writes.update(changes, { id, attempts, status: 'sending' }, manager)) > 0;
-  }
-
-  /** How many deliveries of a configuration are in each status (tests and operators). */
-  async countByStatus(configurationId: string): Promise<{ status: string; count: number }[]> {
-    const rows = await readRows<{ status: string; n: unknown }>(
-      this.ds,
-      `SELECT d.status AS status, COUNT(*) AS n FROM notification_deliveries d
-        WHERE d.configuration_id = ? GROUP BY d.status`,
-      [configurationId],
-    );
-    return rows.map((r) => ({ status: r.status, count: Number(r.n) }));
   }
 }

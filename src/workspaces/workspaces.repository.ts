@@ -225,19 +225,6 @@ export class WorkspacesRepository {
     await this.writer.deleteById(id, manager);
   }
 
-  /** Where the workspace sits (organization and project), read in the caller's transaction without a lock. */
-  async scopeIn(
-    manager: EntityManager,
-    id: string,
-  ): Promise<{ id: string; projectId: string; organizationId: string } | null> {
-    const [row] = await readRowsWith<{ id: string; project_id: string; organization_id: string }>(
-      manager,
-      'SELECT w.id, w.project_id, w.organization_id FROM workspaces w WHERE w.id = ?',
-      [id],
-    );
-    return row ? { id: row.id, projectId: row.project_id, organizationId: row.organization_id } : null;
-  }
-
   /**
    * The workspace's lock state, read with a row lock held to the end of the transaction: the runs
    * module serialises each workspace's queue on it (SQLite's single writer serialises anyway).
