@@ -1,27 +1,31 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, Repository } from 'typeorm';
-import { paginate, Page } from '../common/sql/paginate';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { Page } from '../common/sql/paginate';
 import { RowReader } from '../common/sql/row-reader';
 import { RowWriter } from '../common/sql/row-writer';
+import { expand, paginateRows, SqlConditions } from '../common/sql/sql-page';
 import { PageParams } from '../common/jsonapi/pagination';
 import {
   ConfigurationVersionEntity,
   ConfigurationVersionStatus,
 } from './entities/configuration-version.entity';
 
+/** A version that is its workspace's configuration once newest: uploaded and not provisional. */
+const CURRENT = (alias: string) => `${alias}.status = 'uploaded' AND ${alias}.provisional = 0`;
+
+/**
+ * Configuration versions, in plain SQL (RowReader, RowWriter): every run shown or created reads
+ * its version, and a run's creation reads the workspace's newest one in its transaction.
+ */
 @Injectable()
 export class ConfigurationVersionsRepository {
-  /** Every run shown or created reads its configuration version: without TypeORM's find. */
   private readonly rows: RowReader<ConfigurationVersionEntity>;
   private readonly writes: RowWriter<ConfigurationVersionEntity>;
 
-  constructor(
-    @InjectRepository(ConfigurationVersionEntity)
-    private readonly repo: Repository<ConfigurationVersionEntity>,
-  ) {
-    this.rows = new RowReader(repo.manager.connection, ConfigurationVersionEntity);
-    this.writes = new RowWriter(repo.manager.connection, ConfigurationVersionEntity);
+  constructor(@InjectDataSource() private readonly ds: DataSource) {
+    this.rows = new RowReader(ds, ConfigurationVersionEntity);
+    this.writes = new RowWriter(ds, ConfigurationVersionEntity);
   }
 
   /** With a transaction's manager: read on its connection. */
@@ -35,41 +39,60 @@ export class ConfigurationVersionsRepository {
 
   /** Newest first: creation times are strictly increasing within a workspace. */
   list(workspaceId: string, page: PageParams): Promise<Page<ConfigurationVersionEntity>> {
-    const qb = this.repo
-      .createQueryBuilder('cv')
-      .where('cv.workspace_id = :workspaceId', { workspaceId })
-      .orderBy('cv.created_at', 'DESC')
-      .addOrderBy('cv.id', 'DESC');
-    return paginate(qb, page);
+    return paginateRows(
+      this.rows,
+      {
+        from: `${this.rows.table} cv`,
+        alias: 'cv',
+        where: new SqlConditions().and('cv.workspace_id = :workspaceId', { workspaceId }),
+        orderBy: 'cv.created_at DESC, cv.id DESC',
+      },
+      page,
+    );
   }
 
   newest(manager: EntityManager, workspaceId: string): Promise<ConfigurationVersionEntity | null> {
-    return manager
-      .getRepository(ConfigurationVersionEntity)
-      .findOne({ where: { workspaceId }, order: { createdAt: 'DESC' } });
+    return this.newestWhere(manager, workspaceId, '');
   }
 
   /** The workspace's configuration: its newest uploaded version that is not provisional. */
   newestUploaded(manager: EntityManager, workspaceId: string): Promise<ConfigurationVersionEntity | null> {
-    return manager.getRepository(ConfigurationVersionEntity).findOne({
-      where: { workspaceId, status: 'uploaded', provisional: false },
-      order: { createdAt: 'DESC' },
-    });
+    return this.newestWhere(manager, workspaceId, ` AND ${CURRENT('cv')}`);
+  }
+
+  private async newestWhere(
+    manager: EntityManager,
+    workspaceId: string,
+    condition: string,
+  ): Promise<ConfigurationVersionEntity | null> {
+    const { rows } = this;
+    const [newest] = await rows.many(
+      `SELECT ${rows.select('cv')} FROM ${rows.table} cv WHERE cv.workspace_id = ?${condition}` +
+        ' ORDER BY cv.created_at DESC LIMIT 1',
+      [workspaceId],
+      'cv',
+      manager,
+    );
+    return newest ?? null;
   }
 
   /** Each workspace's configuration (as `newestUploaded`), in one query for all of them. */
   currentOf(workspaceIds: readonly string[]): Promise<ConfigurationVersionEntity[]> {
     if (!workspaceIds.length) return Promise.resolve([]);
-    const current = (alias: string) => `${alias}.status = 'uploaded' AND ${alias}.provisional = 0`;
-    return this.repo
-      .createQueryBuilder('cv')
-      .where('cv.workspace_id IN (:...workspaceIds)', { workspaceIds: [...new Set(workspaceIds)] })
-      .andWhere(current('cv'))
-      .andWhere(
-        `cv.created_at = (SELECT MAX(n.created_at) FROM configuration_versions n ` +
-          `WHERE n.workspace_id = cv.workspace_id AND ${current('n')})`,
-      )
-      .getMany();
+    const { rows } = this;
+    const where = new SqlConditions()
+      .in('cv.workspace_id', 'workspaceIds', [...new Set(workspaceIds)])
+      .and(CURRENT('cv'))
+      .and(
+        `cv.created_at = (SELECT MAX(n.created_at) FROM ${rows.table} n ` +
+          `WHERE n.workspace_id = cv.workspace_id AND ${CURRENT('n')})`,
+      );
+    const [sql, params] = expand(
+      this.ds,
+      `SELECT ${rows.select('cv')} FROM ${rows.table} cv ${where.sql}`,
+      where.parameters,
+    );
+    return rows.many(sql, params, 'cv');
   }
 
   /** A provisional version becomes the workspace's configuration (a run of it applied). */
@@ -77,8 +100,10 @@ export class ConfigurationVersionsRepository {
     await this.writes.update({ provisional: false }, { id, provisional: true }, manager);
   }
 
-  insert(manager: EntityManager, cv: ConfigurationVersionEntity): Promise<ConfigurationVersionEntity> {
-    return manager.getRepository(ConfigurationVersionEntity).save(cv);
+  /** Inserts the version as the service filled it in, and answers it. */
+  async insert(manager: EntityManager, cv: ConfigurationVersionEntity): Promise<ConfigurationVersionEntity> {
+    await this.writes.insert(cv, manager);
+    return cv;
   }
 
   /** Compare-and-set on the status: false when another request moved it first. */
