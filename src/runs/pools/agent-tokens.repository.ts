@@ -1,20 +1,28 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { DataSource, EntityManager, Repository } from 'typeorm';
-import { paginate, Page } from '../../common/sql/paginate';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { Page } from '../../common/sql/paginate';
+import { RowReader } from '../../common/sql/row-reader';
+import { RowWriter } from '../../common/sql/row-writer';
+import { paginateRows, SqlConditions } from '../../common/sql/sql-page';
 import { PageParams } from '../../common/jsonapi/pagination';
 import { AgentTokenContext } from '../protocol/agent-context';
 import { AgentTokenEntity } from './entities/agent-token.entity';
 import { readRows } from '../../persistence/pool-reads';
 
+/**
+ * Agent tokens, in plain SQL (RowReader, RowWriter): every executor request is authenticated by
+ * its token's digest and notes when the token was last used.
+ */
 @Injectable()
 export class AgentTokensRepository {
   private readonly contextSql: string;
+  private readonly rows: RowReader<AgentTokenEntity>;
+  private readonly writes: RowWriter<AgentTokenEntity>;
 
-  constructor(
-    @InjectRepository(AgentTokenEntity) private readonly repo: Repository<AgentTokenEntity>,
-    @InjectDataSource() private readonly ds: DataSource,
-  ) {
+  constructor(@InjectDataSource() private readonly ds: DataSource) {
+    this.rows = new RowReader(ds, AgentTokenEntity);
+    this.writes = new RowWriter(ds, AgentTokenEntity);
     this.contextSql = `SELECT k.id AS token_id, p.id AS pool_id, p.organization_id AS organization_id,
                               p.organization_scoped AS organization_scoped
                          FROM agent_tokens k JOIN agent_pools p ON p.id = k.pool_id
@@ -35,27 +43,33 @@ export class AgentTokensRepository {
   }
 
   findById(id: string): Promise<AgentTokenEntity | null> {
-    return this.repo.findOne({ where: { id } });
+    return this.rows.byId(id);
   }
 
+  /** Oldest first. */
   listForPool(poolId: string, page: PageParams): Promise<Page<AgentTokenEntity>> {
-    const qb = this.repo
-      .createQueryBuilder('k')
-      .where('k.pool_id = :poolId', { poolId })
-      .orderBy('k.created_at', 'ASC')
-      .addOrderBy('k.id', 'ASC');
-    return paginate(qb, page);
+    return paginateRows(
+      this.rows,
+      {
+        from: `${this.rows.table} k`,
+        alias: 'k',
+        where: new SqlConditions().and('k.pool_id = :poolId', { poolId }),
+        orderBy: 'k.created_at ASC, k.id ASC',
+      },
+      page,
+    );
   }
 
+  /** A foreign key violation (the pool is gone) throws as TypeORM's insert would. */
   async insert(manager: EntityManager, token: AgentTokenEntity): Promise<void> {
-    await manager.getRepository(AgentTokenEntity).insert(token);
+    await this.writes.insert(token, manager);
   }
 
   async delete(manager: EntityManager, id: string): Promise<void> {
-    await manager.getRepository(AgentTokenEntity).delete({ id });
+    await this.writes.deleteById(id, manager);
   }
 
   async touch(id: string, at: Date): Promise<void> {
-    await this.repo.update({ id }, { lastUsedAt: at });
+    await this.writes.update({ lastUsedAt: at }, { id });
   }
 }
