@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, Repository } from 'typeorm';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { RowReader } from '../common/sql/row-reader';
 import { RowWriter } from '../common/sql/row-writer';
 import { lockRow, writeWith } from '../common/sql/transaction';
@@ -15,15 +15,17 @@ const ENDED = PHASE_STATUSES.filter(isPhaseEnded)
   .map((s) => `'${s}'`)
   .join(', ');
 
-/** Logs of plans and applies: where each stands, and the chunks of those still being written. */
+/**
+ * Logs of plans and applies: where each stands, and the chunks of those still being written. In
+ * plain SQL (RowReader, RowWriter): every append of a running executor and every read of a log.
+ */
 @Injectable()
 export class RunLogsRepository {
   private readonly logs: RowReader<RunLogEntity>;
   private readonly chunks: RowReader<RunLogChunkEntity>;
   private readonly logWrites: RowWriter<RunLogEntity>;
 
-  constructor(@InjectRepository(RunLogEntity) private readonly repo: Repository<RunLogEntity>) {
-    const ds = repo.manager.connection;
+  constructor(@InjectDataSource() private readonly ds: DataSource) {
     this.logs = new RowReader(ds, RunLogEntity);
     this.chunks = new RowReader(ds, RunLogChunkEntity);
     this.logWrites = new RowWriter(ds, RunLogEntity);
@@ -70,9 +72,18 @@ export class RunLogsRepository {
     );
   }
 
-  /** A few rows at a time: an append is at most 1 MiB, 18 rows. */
+  /**
+   * A few rows at a time (an append is at most 1 MiB, 18 rows), in one statement. Not RowWriter's
+   * insertMany: a chunk's key is its phase and first byte.
+   */
   async insertChunks(manager: EntityManager, rows: RunLogChunkEntity[]): Promise<void> {
-    if (rows.length) await manager.insert(RunLogChunkEntity, rows);
+    if (!rows.length) return;
+    await writeWith(
+      manager,
+      'INSERT INTO run_log_chunks (phase_id, first_byte, end_byte, data) VALUES ' +
+        rows.map(() => '(?, ?, ?, ?)').join(', '),
+      rows.flatMap((r) => [r.phaseId, r.firstByte, r.endByte, r.data]),
+    );
   }
 
   /** Removes the chunk rows that end at or before `byte` (the cut head). */
@@ -104,7 +115,7 @@ export class RunLogsRepository {
   /** Logs still in rows whose phase has ended: the next ones to move to the blob store. */
   async endedInRows(limit: number): Promise<{ phaseId: string; runId: string }[]> {
     const rows = await readRows<{ phase_id: string; run_id: string }>(
-      this.repo.manager.connection,
+      this.ds,
       'SELECT l.phase_id, p.run_id FROM run_logs l JOIN run_phases p ON p.id = l.phase_id ' +
         `WHERE l.archived = 0 AND p.status IN (${ENDED}) ORDER BY l.updated_at LIMIT ${Number(limit)}`,
       [],
