@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, In, Repository } from 'typeorm';
-import { paginate, Page } from '../common/sql/paginate';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { Page } from '../common/sql/paginate';
 import { RowReader } from '../common/sql/row-reader';
 import { RowMatch, RowWriter } from '../common/sql/row-writer';
-import { readRowsWith } from '../persistence/pool-reads';
+import { expand, paginateRows, SqlConditions } from '../common/sql/sql-page';
+import { readRows, readRowsWith } from '../persistence/pool-reads';
 import { PageParams } from '../common/jsonapi/pagination';
 import { RunPhaseEntity } from './entities/run-phase.entity';
 import { RunTriggerOutcomeEntity } from './entities/run-trigger-outcome.entity';
@@ -22,9 +23,9 @@ const CURRENT_SINCE = (alias: string) =>
 const OPEN = `NOT IN (${FINAL_STATUSES.map((s) => `'${s}'`).join(', ')})`;
 
 /**
- * Runs and their phases. The reads every executor request makes (a run, a phase, the workspace's
- * queue) go through RowReader: TypeORM's find builds and parses its SQL again on every call, which
- * was most of the CPU of an executor's claim and report.
+ * Runs and their phases, in plain SQL (RowReader, RowWriter). The reads every executor request
+ * makes (a run, a phase, the workspace's queue) are the reason: TypeORM's find builds and parses
+ * its SQL again on every call, which was most of the CPU of an executor's claim and report.
  */
 @Injectable()
 export class RunsRepository {
@@ -32,14 +33,16 @@ export class RunsRepository {
   private readonly phases: RowReader<RunPhaseEntity>;
   private readonly runWrites: RowWriter<RunEntity>;
   private readonly phaseWrites: RowWriter<RunPhaseEntity>;
+  private readonly outcomes: RowReader<RunTriggerOutcomeEntity>;
   private readonly outcomeWrites: RowWriter<RunTriggerOutcomeEntity>;
 
-  constructor(@InjectRepository(RunEntity) private readonly repo: Repository<RunEntity>) {
-    this.runs = new RowReader(repo.manager.connection, RunEntity);
-    this.phases = new RowReader(repo.manager.connection, RunPhaseEntity);
-    this.runWrites = new RowWriter(repo.manager.connection, RunEntity);
-    this.phaseWrites = new RowWriter(repo.manager.connection, RunPhaseEntity);
-    this.outcomeWrites = new RowWriter(repo.manager.connection, RunTriggerOutcomeEntity);
+  constructor(@InjectDataSource() private readonly ds: DataSource) {
+    this.runs = new RowReader(ds, RunEntity);
+    this.phases = new RowReader(ds, RunPhaseEntity);
+    this.runWrites = new RowWriter(ds, RunEntity);
+    this.phaseWrites = new RowWriter(ds, RunPhaseEntity);
+    this.outcomes = new RowReader(ds, RunTriggerOutcomeEntity);
+    this.outcomeWrites = new RowWriter(ds, RunTriggerOutcomeEntity);
   }
 
   /** With a transaction's manager: read on its connection. */
@@ -82,9 +85,12 @@ export class RunsRepository {
   async idsInWorkspaces(manager: EntityManager, workspaceIds: string[]): Promise<string[]> {
     const ids: string[] = [];
     for (let i = 0; i < workspaceIds.length; i += 500) {
-      const rows = await manager
-        .getRepository(RunEntity)
-        .find({ select: { id: true }, where: { workspaceId: In(workspaceIds.slice(i, i + 500)) } });
+      const chunk = workspaceIds.slice(i, i + 500);
+      const rows = await readRowsWith<{ id: string }>(
+        manager,
+        `SELECT r.id FROM ${this.runs.table} r WHERE r.workspace_id IN (${chunk.map(() => '?').join(', ')})`,
+        chunk,
+      );
       ids.push(...rows.map((r) => r.id));
     }
     return ids;
@@ -92,13 +98,13 @@ export class RunsRepository {
 
   /** Newest first, optionally only some statuses. */
   list(workspaceId: string, statuses: RunStatus[] | undefined, page: PageParams): Promise<Page<RunEntity>> {
-    const qb = this.repo
-      .createQueryBuilder('r')
-      .where('r.workspace_id = :workspaceId', { workspaceId })
-      .orderBy('r.created_at', 'DESC')
-      .addOrderBy('r.id', 'DESC');
-    if (statuses) qb.andWhere('r.status IN (:...statuses)', { statuses });
-    return paginate(qb, page);
+    const where = new SqlConditions().and('r.workspace_id = :workspaceId', { workspaceId });
+    if (statuses) where.in('r.status', 'statuses', statuses);
+    return paginateRows(
+      this.runs,
+      { from: `${this.runs.table} r`, alias: 'r', where, orderBy: 'r.created_at DESC, r.id DESC' },
+      page,
+    );
   }
 
   /** The workspace's runs that are not final, oldest first: its queue. */
@@ -154,13 +160,8 @@ export class RunsRepository {
     at: Date,
     forceAt: Date,
   ): Promise<boolean> {
-    const result = await manager
-      .createQueryBuilder()
-      .update(RunEntity)
-      .set({ canceledAt: at, forceCancelAvailableAt: forceAt, updatedAt: at })
-      .where('id = :id AND status = :status AND canceled_at IS NULL', { id, status })
-      .execute();
-    return (result.affected ?? 0) > 0;
+    const changes = { canceledAt: at, forceCancelAvailableAt: forceAt, updatedAt: at };
+    return (await this.runWrites.update(changes, { id, status, canceledAt: null }, manager)) > 0;
   }
 
   findPhase(id: string, manager?: EntityManager): Promise<RunPhaseEntity | null> {
@@ -188,12 +189,15 @@ export class RunsRepository {
 
   /** What the run triggers did for these source runs, oldest first. */
   outcomesOf(sourceRunIds: string[]): Promise<RunTriggerOutcomeEntity[]> {
-    return sourceRunIds.length
-      ? this.repo.manager.getRepository(RunTriggerOutcomeEntity).find({
-          where: { sourceRunId: In([...new Set(sourceRunIds)]) },
-          order: { createdAt: 'ASC', id: 'ASC' },
-        })
-      : Promise.resolve([]);
+    if (!sourceRunIds.length) return Promise.resolve([]);
+    const { outcomes } = this;
+    const where = new SqlConditions().in('o.source_run_id', 'sourceRunIds', [...new Set(sourceRunIds)]);
+    const [sql, params] = expand(
+      this.ds,
+      `SELECT ${outcomes.select('o')} FROM ${outcomes.table} o ${where.sql} ORDER BY o.created_at ASC, o.id ASC`,
+      where.parameters,
+    );
+    return outcomes.many(sql, params, 'o');
   }
 
   /**
@@ -203,20 +207,23 @@ export class RunsRepository {
    */
   async currentRunIds(workspaceIds: readonly string[]): Promise<Map<string, string>> {
     const current = (alias: string) => `${alias}.status <> 'pending' AND ${CURRENT_SINCE(alias)} IS NOT NULL`;
-    const rows = await this.repo
-      .createQueryBuilder('r')
-      .select(['r.id', 'r.workspaceId'])
-      .where('r.workspace_id IN (:...workspaceIds)', { workspaceIds: [...new Set(workspaceIds)] })
-      .andWhere(current('r'))
-      .andWhere(
+    const where = new SqlConditions()
+      .in('r.workspace_id', 'workspaceIds', [...new Set(workspaceIds)])
+      .and(current('r'))
+      .and(
         `${CURRENT_SINCE('r')} = (SELECT MAX(${CURRENT_SINCE('n')}) FROM runs n ` +
           `WHERE n.workspace_id = r.workspace_id AND ${current('n')})`,
-      )
-      .getMany();
+      );
+    const [sql, params] = expand(
+      this.ds,
+      `SELECT r.id, r.workspace_id FROM runs r ${where.sql}`,
+      where.parameters,
+    );
+    const rows = await readRows<{ id: string; workspace_id: string }>(this.ds, sql, params);
     const out = new Map<string, string>();
     for (const row of rows) {
-      const seen = out.get(row.workspaceId);
-      if (!seen || row.id > seen) out.set(row.workspaceId, row.id);
+      const seen = out.get(row.workspace_id);
+      if (!seen || row.id > seen) out.set(row.workspace_id, row.id);
     }
     return out;
   }
