@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, Repository } from 'typeorm';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { RowReader } from '../../common/sql/row-reader';
 import { RowWriter } from '../../common/sql/row-writer';
+import { writeWith } from '../../common/sql/transaction';
 import { readRows, readRowsWith } from '../../persistence/pool-reads';
 import { RunJobEntity } from '../entities/run-job.entity';
 import { RunPhaseEntity } from '../entities/run-phase.entity';
@@ -16,6 +17,7 @@ export interface ClaimScope {
   organizationScoped: boolean;
 }
 
+/** Executor jobs, in plain SQL (RowReader, RowWriter): every claim, poll, heartbeat and report. */
 @Injectable()
 export class RunJobsRepository {
   /** Every claim, heartbeat and report reads its job: without TypeORM's find (RowReader). */
@@ -24,11 +26,11 @@ export class RunJobsRepository {
   private readonly runs: RowReader<RunEntity>;
   private readonly phases: RowReader<RunPhaseEntity>;
 
-  constructor(@InjectRepository(RunJobEntity) private readonly repo: Repository<RunJobEntity>) {
-    this.jobs = new RowReader(repo.manager.connection, RunJobEntity);
-    this.writes = new RowWriter(repo.manager.connection, RunJobEntity);
-    this.runs = new RowReader(repo.manager.connection, RunEntity);
-    this.phases = new RowReader(repo.manager.connection, RunPhaseEntity);
+  constructor(@InjectDataSource() private readonly ds: DataSource) {
+    this.jobs = new RowReader(ds, RunJobEntity);
+    this.writes = new RowWriter(ds, RunJobEntity);
+    this.runs = new RowReader(ds, RunEntity);
+    this.phases = new RowReader(ds, RunPhaseEntity);
   }
 
   /** With a transaction's manager: read on its connection. */
@@ -76,11 +78,7 @@ export class RunJobsRepository {
       params.push(scope.organizationId);
     }
     sql += `) ORDER BY j.created_at, j.id LIMIT ${Number(limit)}`;
-    const rows = await readRows<{ id: string; workspace_id: string }>(
-      this.repo.manager.connection,
-      sql,
-      params,
-    );
+    const rows = await readRows<{ id: string; workspace_id: string }>(this.ds, sql, params);
     return rows.map((r) => ({ id: r.id, workspaceId: r.workspace_id }));
   }
 
@@ -90,7 +88,7 @@ export class RunJobsRepository {
    */
   async holders(agentIds: readonly string[]): Promise<Set<string>> {
     const rows = await readRows<{ agent_id: string }>(
-      this.repo.manager.connection,
+      this.ds,
       `SELECT DISTINCT agent_id FROM run_jobs WHERE status = ? AND agent_id IN (${agentIds.map(() => '?').join(', ')})`,
       ['claimed', ...agentIds],
     );
@@ -104,7 +102,7 @@ export class RunJobsRepository {
    */
   async queuedScopes(): Promise<{ poolId: string | null; organizationId: string; count: number }[]> {
     const rows = await readRows<{ agent_pool_id: string | null; organization_id: string; n: unknown }>(
-      this.repo.manager.connection,
+      this.ds,
       'SELECT agent_pool_id, organization_id, COUNT(*) AS n FROM run_jobs WHERE status = ? ' +
         'GROUP BY agent_pool_id, organization_id',
       ['queued'],
@@ -138,7 +136,7 @@ export class RunJobsRepository {
       run_status: RunStatus;
       canceled_at: unknown;
     }>(
-      this.repo.manager.connection,
+      this.ds,
       'SELECT j.agent_id, j.status, r.id AS run_id, r.status AS run_status, r.canceled_at ' +
         'FROM run_jobs j LEFT JOIN runs r ON r.id = j.run_id WHERE j.id = ?',
       [id],
@@ -182,26 +180,32 @@ export class RunJobsRepository {
 
   /** Claimed jobs whose agent went quiet before `cutoff`. */
   async stale(cutoff: Date, limit: number): Promise<RunJobEntity[]> {
-    return this.repo
-      .createQueryBuilder('j')
-      .where('j.status = :status AND j.heartbeat_at < :cutoff', { status: 'claimed', cutoff })
-      .orderBy('j.heartbeat_at', 'ASC')
-      .limit(limit)
-      .getMany();
+    const { jobs } = this;
+    return jobs.many(
+      `SELECT ${jobs.select('j')} FROM ${jobs.table} j WHERE j.status = ? AND j.heartbeat_at < ?` +
+        ` ORDER BY j.heartbeat_at ASC LIMIT ${Number(limit)}`,
+      ['claimed', this.sqlTime(cutoff)],
+      'j',
+    );
   }
 
   /** Errors a job only if it is still claimed and still quiet: one node wins when several sweep. */
   async timeOut(manager: EntityManager, id: string, cutoff: Date, at: Date): Promise<boolean> {
-    const result = await manager
-      .createQueryBuilder()
-      .update(RunJobEntity)
-      .set({ status: 'errored', finishedAt: at })
-      .where('id = :id AND status = :status AND heartbeat_at < :cutoff', { id, status: 'claimed', cutoff })
-      .execute();
-    return (result.affected ?? 0) > 0;
+    const changed = await writeWith(
+      manager,
+      'UPDATE run_jobs SET status = ?, finished_at = ? WHERE id = ? AND status = ? AND heartbeat_at < ?',
+      ['errored', this.sqlTime(at), id, 'claimed', this.sqlTime(cutoff)],
+    );
+    return changed > 0;
   }
 
   insert(manager: EntityManager, job: RunJobEntity): Promise<void> {
     return this.writes.insert(job, manager);
+  }
+
+  /** A timestamp of a job as the driver binds it (better-sqlite3 takes no Date). */
+  private sqlTime(at: Date): unknown {
+    const column = this.ds.getMetadata(RunJobEntity).findColumnWithPropertyName('heartbeatAt')!;
+    return this.ds.driver.preparePersistentValue(at, column);
   }
 }
