@@ -1,14 +1,17 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, In, Repository } from 'typeorm';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { projectsGrantedTo } from '../common/auth/grant-subqueries';
 import { IdSubquery } from '../common/sql/id-subquery';
 import { likeCondition, likePattern } from '../common/sql/like';
-import { paginate, Page } from '../common/sql/paginate';
+import { Page } from '../common/sql/paginate';
 import { PageParams } from '../common/jsonapi/pagination';
 import { ProjectEntity } from './entities/project.entity';
 import { RowReader } from '../common/sql/row-reader';
+import { RowWriter } from '../common/sql/row-writer';
+import { expand, paginateRows, SqlConditions } from '../common/sql/sql-page';
 import { lockRow } from '../common/sql/transaction';
+import { readRows } from '../persistence/pool-reads';
 
 export interface ProjectListFilter {
   organizationId: string;
@@ -21,68 +24,87 @@ export interface ProjectListFilter {
   teamIds?: string[];
 }
 
+/**
+ * Plain SQL (see RowReader, RowWriter): includes of whole pages and every workspace create read
+ * projects, so the whole file keeps to the hot family.
+ */
 @Injectable()
 export class ProjectsRepository {
   private readonly rows: RowReader<ProjectEntity>;
+  private readonly writer: RowWriter<ProjectEntity>;
 
-  constructor(@InjectRepository(ProjectEntity) private readonly repo: Repository<ProjectEntity>) {
-    this.rows = new RowReader(repo.manager.connection, ProjectEntity);
+  constructor(@InjectDataSource() private readonly ds: DataSource) {
+    this.rows = new RowReader(ds, ProjectEntity);
+    this.writer = new RowWriter(ds, ProjectEntity);
   }
 
   findById(id: string): Promise<ProjectEntity | null> {
-    return this.repo.findOne({ where: { id } });
+    return this.rows.byId(id);
   }
 
-  /** Plain SQL (see RowReader): includes of whole pages read these. */
+  /** Includes of whole pages read these. */
   findByIds(ids: string[]): Promise<ProjectEntity[]> {
     return this.rows.byIds(ids);
   }
 
   /** The Default Project's id of each organization, in one query. */
   async defaultIdsOf(organizationIds: string[]): Promise<Map<string, string>> {
-    const rows = await this.repo.find({
-      select: { id: true, organizationId: true },
-      where: { organizationId: In(organizationIds), isDefault: true },
-    });
-    return new Map(rows.map((r) => [r.organizationId, r.id]));
+    if (!organizationIds.length) return new Map();
+    const [sql, params] = expand(
+      this.ds,
+      'SELECT p.id, p.organization_id FROM projects p WHERE p.organization_id IN (:...orgs) AND p.is_default = 1',
+      { orgs: [...new Set(organizationIds)] },
+    );
+    const rows = await readRows<{ id: string; organization_id: string }>(this.ds, sql, params);
+    return new Map(rows.map((r) => [r.organization_id, r.id]));
   }
 
-  findDefault(organizationId: string): Promise<ProjectEntity | null> {
-    return this.repo.findOne({ where: { organizationId, isDefault: true } });
+  async findDefault(organizationId: string): Promise<ProjectEntity | null> {
+    const { rows } = this;
+    const [project] = await rows.many(
+      `SELECT ${rows.select('p')} FROM projects p WHERE p.organization_id = ? AND p.is_default = 1 LIMIT 1`,
+      [organizationId],
+      'p',
+    );
+    return project ?? null;
   }
 
   list(filter: ProjectListFilter, page: PageParams): Promise<Page<ProjectEntity>> {
-    const qb = this.repo
-      .createQueryBuilder('p')
-      .where('p.organization_id = :org', { org: filter.organizationId })
-      .orderBy('p.name', 'ASC')
-      .addOrderBy('p.id', 'ASC');
-    if (filter.search) qb.andWhere(likeCondition('p.name', 'search'), { search: likePattern(filter.search) });
-    if (filter.q) qb.andWhere(likeCondition('p.name', 'q'), { q: likePattern(filter.q) });
-    if (filter.names) {
-      if (!filter.names.length) qb.andWhere('1 = 0');
-      else qb.andWhere('p.name IN (:...names)', { names: filter.names });
-    }
-    if (filter.tagged) qb.andWhere(filter.tagged.sql.replace(/\{id\}/g, 'p.id'), filter.tagged.parameters);
+    const where = new SqlConditions().and('p.organization_id = :org', { org: filter.organizationId });
+    if (filter.search) where.and(likeCondition('p.name', 'search'), { search: likePattern(filter.search) });
+    if (filter.q) where.and(likeCondition('p.name', 'q'), { q: likePattern(filter.q) });
+    if (filter.names) where.in('p.name', 'names', filter.names);
+    if (filter.tagged) where.and(filter.tagged.sql.replace(/\{id\}/g, 'p.id'), filter.tagged.parameters);
     if (filter.teamIds) {
-      if (!filter.teamIds.length) qb.andWhere('1 = 0');
+      if (!filter.teamIds.length) where.and('1 = 0');
       else {
         const granted = projectsGrantedTo(filter.teamIds);
-        qb.andWhere(`p.id IN ${granted.sql}`, granted.parameters);
+        where.and(`p.id IN ${granted.sql}`, granted.parameters);
       }
     }
-    return paginate(qb, page);
+    return paginateRows(
+      this.rows,
+      { from: 'projects p', alias: 'p', where, orderBy: 'p.name ASC, p.id ASC' },
+      page,
+    );
   }
 
   lock(manager: EntityManager, id: string): Promise<boolean> {
     return lockRow(manager, ProjectEntity, id);
   }
 
-  save(manager: EntityManager, project: ProjectEntity): Promise<ProjectEntity> {
-    return manager.getRepository(ProjectEntity).save(project);
+  /** Inserts a project the service filled in completely; a taken name throws a unique violation. */
+  async insert(manager: EntityManager, project: ProjectEntity): Promise<void> {
+    await this.writer.insert(project, manager);
+  }
+
+  /** Writes the project's name, description and update time; a taken name throws a unique violation. */
+  async update(manager: EntityManager, project: ProjectEntity): Promise<void> {
+    const { name, description, updatedAt } = project;
+    await this.writer.update({ name, description, updatedAt }, { id: project.id }, manager);
   }
 
   async delete(manager: EntityManager, id: string): Promise<void> {
-    await manager.getRepository(ProjectEntity).delete({ id });
+    await this.writer.deleteById(id, manager);
   }
 }

@@ -62,18 +62,17 @@ export class ProjectsService {
 
   async createDefaultProject(manager: EntityManager, organizationId: string): Promise<ProjectEntity> {
     const now = new Date();
-    return this.repo.save(
-      manager,
-      Object.assign(new ProjectEntity(), {
-        id: newId('prj'),
-        organizationId,
-        name: DEFAULT_PROJECT_NAME,
-        description: null,
-        isDefault: true,
-        createdAt: now,
-        updatedAt: now,
-      }),
-    );
+    const project = Object.assign(new ProjectEntity(), {
+      id: newId('prj'),
+      organizationId,
+      name: DEFAULT_PROJECT_NAME,
+      description: null,
+      isDefault: true,
+      createdAt: now,
+      updatedAt: now,
+    });
+    await this.repo.insert(manager, project);
+    return project;
   }
 
   async findDefault(organizationId: string): Promise<ProjectEntity> {
@@ -183,7 +182,7 @@ export class ProjectsService {
       createdAt: now,
       updatedAt: now,
     });
-    await this.saveUnique(project, tags);
+    await this.saveUnique(project, tags, (manager) => this.repo.insert(manager, project));
     return { project, organization: org, workspaceCount: 0 };
   }
 
@@ -195,7 +194,7 @@ export class ProjectsService {
     if (attrs.name !== undefined) project.name = attrs.name;
     if (body.has('description')) project.description = attrs.description ?? null;
     project.updatedAt = new Date();
-    await this.saveUnique(project, tags);
+    await this.saveUnique(project, tags, (manager) => this.repo.update(manager, project));
     return this.view(project);
   }
 
@@ -210,8 +209,15 @@ export class ProjectsService {
     await inOneStatement(this.ds, (manager) => this.repo.delete(manager, project.id));
   }
 
-  /** Saves the project and, when the body listed them, replaces its tag bindings: one transaction. */
-  private async saveUnique(project: ProjectEntity, tags?: TagBindingInput[]): Promise<void> {
+  /**
+   * Writes the project (`write`: its insert or update) and, when the body listed them, replaces its
+   * tag bindings: one transaction.
+   */
+  private async saveUnique(
+    project: ProjectEntity,
+    tags: TagBindingInput[] | undefined,
+    write: (manager: EntityManager) => Promise<void>,
+  ): Promise<void> {
     await whenDuplicate(
       () =>
         inTransaction(this.ds, (manager) =>
@@ -219,7 +225,7 @@ export class ProjectsService {
             manager,
             project.id,
             tags,
-            () => this.repo.save(manager, project),
+            () => write(manager),
             (m) => this.lockForTagChange(m, project.id),
           ),
         ),

@@ -18,8 +18,6 @@ const STILL_MIXED: Record<string, string> = {
     'included versions by RowReader; show, list and writes through the repository',
   'src/policy-sets/policy-sets.repository.ts':
     'one set, included sets and the sets a run checks by RowReader; lists and writes by builders',
-  'src/projects/projects.repository.ts':
-    'included projects by RowReader; show, list and writes through the repository',
   'src/state-versions/state-versions.repository.ts':
     'one version and included versions by RowReader; lists, newest, current and writes through the repository',
 };
