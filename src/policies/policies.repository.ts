@@ -1,12 +1,14 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, In, Repository } from 'typeorm';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { likeCondition, likePattern } from '../common/sql/like';
-import { paginate, Page } from '../common/sql/paginate';
+import { Page } from '../common/sql/paginate';
 import { PageParams } from '../common/jsonapi/pagination';
 import { PolicyEntity } from './entities/policy.entity';
 import { PolicyKind } from './policy-kinds';
 import { RowReader } from '../common/sql/row-reader';
+import { RowWriter } from '../common/sql/row-writer';
+import { paginateRows, SqlConditions } from '../common/sql/sql-page';
 
 export interface PolicyListFilter {
   organizationId: string;
@@ -14,41 +16,56 @@ export interface PolicyListFilter {
   kind?: PolicyKind;
 }
 
+/**
+ * Plain SQL (see RowReader, RowWriter): includes of whole pages and every policy check's snapshot
+ * read policies, so the whole file keeps to the hot family.
+ */
 @Injectable()
 export class PoliciesRepository {
   private readonly rows: RowReader<PolicyEntity>;
+  private readonly writer: RowWriter<PolicyEntity>;
 
-  constructor(@InjectRepository(PolicyEntity) private readonly repo: Repository<PolicyEntity>) {
-    this.rows = new RowReader(repo.manager.connection, PolicyEntity);
+  constructor(@InjectDataSource() ds: DataSource) {
+    this.rows = new RowReader(ds, PolicyEntity);
+    this.writer = new RowWriter(ds, PolicyEntity);
   }
 
   findById(id: string): Promise<PolicyEntity | null> {
-    return this.repo.findOne({ where: { id } });
+    return this.rows.byId(id);
   }
 
-  /** Plain SQL (see RowReader): includes of whole pages read these; in a transaction, through its manager. */
+  /** Includes of whole pages read these; in a transaction, through its manager. */
   findByIds(ids: string[], manager?: EntityManager): Promise<PolicyEntity[]> {
-    if (manager) {
-      return ids.length
-        ? manager.getRepository(PolicyEntity).find({ where: { id: In(ids) } })
-        : Promise.resolve([]);
-    }
-    return this.rows.byIds(ids);
+    return this.rows.byIds(ids, manager);
   }
 
   list(filter: PolicyListFilter, page: PageParams): Promise<Page<PolicyEntity>> {
-    const qb = this.repo
-      .createQueryBuilder('p')
-      .where('p.organization_id = :org', { org: filter.organizationId })
-      .orderBy('p.name', 'ASC')
-      .addOrderBy('p.id', 'ASC');
-    if (filter.search) qb.andWhere(likeCondition('p.name', 'search'), { search: likePattern(filter.search) });
-    if (filter.kind) qb.andWhere('p.kind = :kind', { kind: filter.kind });
-    return paginate(qb, page);
+    const where = new SqlConditions().and('p.organization_id = :org', { org: filter.organizationId });
+    if (filter.search) where.and(likeCondition('p.name', 'search'), { search: likePattern(filter.search) });
+    if (filter.kind) where.and('p.kind = :kind', { kind: filter.kind });
+    return paginateRows(
+      this.rows,
+      { from: 'policies p', alias: 'p', where, orderBy: 'p.name ASC, p.id ASC' },
+      page,
+    );
   }
 
-  save(manager: EntityManager, policy: PolicyEntity): Promise<PolicyEntity> {
-    return manager.getRepository(PolicyEntity).save(policy);
+  /** Inserts a policy the service filled in completely; a taken name throws a unique violation. */
+  async insert(manager: EntityManager, policy: PolicyEntity): Promise<void> {
+    await this.writer.insert(policy, manager);
+  }
+
+  /**
+   * Writes what an update may change (name, description, enforcement level, query, update time),
+   * leaving the recorded code as it is; a taken name throws a unique violation.
+   */
+  async update(manager: EntityManager, policy: PolicyEntity): Promise<void> {
+    const { name, description, enforcementLevel, query, updatedAt } = policy;
+    await this.writer.update(
+      { name, description, enforcementLevel, query, updatedAt },
+      { id: policy.id },
+      manager,
+    );
   }
 
   /** Records uploaded code; false when the policy no longer exists. */
@@ -59,13 +76,15 @@ export class PoliciesRepository {
     sha256: string,
     at: Date,
   ): Promise<boolean> {
-    const result = await manager
-      .getRepository(PolicyEntity)
-      .update({ id }, { codeSize: size, codeSha256: sha256, updatedAt: at });
-    return (result.affected ?? 0) > 0;
+    const changed = await this.writer.update(
+      { codeSize: size, codeSha256: sha256, updatedAt: at },
+      { id },
+      manager,
+    );
+    return changed > 0;
   }
 
   async delete(manager: EntityManager, id: string): Promise<void> {
-    await manager.getRepository(PolicyEntity).delete({ id });
+    await this.writer.deleteById(id, manager);
   }
 }

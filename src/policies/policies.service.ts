@@ -136,7 +136,7 @@ export class PoliciesService {
       createdAt: now,
       updatedAt: now,
     });
-    await this.saveUnique(policy);
+    await this.saveUnique((manager) => this.repo.insert(manager, policy));
     return { policy, organizationName: org.name, policySetIds: [] };
   }
 
@@ -155,7 +155,7 @@ export class PoliciesService {
     policy.enforcementLevel = enforcementLevel as EnforcementLevel;
     policy.query = query;
     policy.updatedAt = new Date();
-    await this.saveUnique(policy);
+    await this.saveUnique((manager) => this.repo.update(manager, policy));
     const [view] = await this.views([policy]);
     return view;
   }
@@ -203,9 +203,10 @@ export class PoliciesService {
     }));
   }
 
-  private async saveUnique(policy: PolicyEntity): Promise<void> {
+  /** Runs `write` (the policy's insert or update), a taken name answering 422. */
+  private async saveUnique(write: (manager: EntityManager) => Promise<void>): Promise<void> {
     await whenDuplicate(
-      () => inTransaction(this.ds, (manager) => this.repo.save(manager, policy)),
+      () => inTransaction(this.ds, write),
       () => taken('name'),
     );
   }
