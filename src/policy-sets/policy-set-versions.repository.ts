@@ -1,51 +1,63 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, Repository } from 'typeorm';
-import { paginate, Page } from '../common/sql/paginate';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { Page } from '../common/sql/paginate';
 import { RowReader } from '../common/sql/row-reader';
+import { RowWriter } from '../common/sql/row-writer';
+import { paginateRows, SqlConditions } from '../common/sql/sql-page';
 import { PageParams } from '../common/jsonapi/pagination';
 import { PolicySetVersionEntity, PolicySetVersionStatus } from './entities/policy-set-version.entity';
 
+/**
+ * Plain SQL (see RowReader, RowWriter): includes of policy-set reads and every upload read
+ * versions, so the whole file keeps to the hot family.
+ */
 @Injectable()
 export class PolicySetVersionsRepository {
   private readonly rows: RowReader<PolicySetVersionEntity>;
+  private readonly writer: RowWriter<PolicySetVersionEntity>;
 
-  constructor(
-    @InjectRepository(PolicySetVersionEntity) private readonly repo: Repository<PolicySetVersionEntity>,
-  ) {
-    this.rows = new RowReader(repo.manager.connection, PolicySetVersionEntity);
+  constructor(@InjectDataSource() ds: DataSource) {
+    this.rows = new RowReader(ds, PolicySetVersionEntity);
+    this.writer = new RowWriter(ds, PolicySetVersionEntity);
   }
 
   findById(id: string, manager?: EntityManager): Promise<PolicySetVersionEntity | null> {
-    return (manager ?? this.repo.manager).getRepository(PolicySetVersionEntity).findOne({ where: { id } });
+    return this.rows.byId(id, manager);
   }
 
-  /** For `included` arrays of policy-set reads: plain SQL (see RowReader). */
+  /** For `included` arrays of policy-set reads. */
   findByIds(ids: string[]): Promise<PolicySetVersionEntity[]> {
     return this.rows.byIds(ids);
   }
 
   /** Newest first: creation times are strictly increasing within a set. */
   list(policySetId: string, page: PageParams): Promise<Page<PolicySetVersionEntity>> {
-    const qb = this.repo
-      .createQueryBuilder('v')
-      .where('v.policy_set_id = :policySetId', { policySetId })
-      .orderBy('v.created_at', 'DESC')
-      .addOrderBy('v.id', 'DESC');
-    return paginate(qb, page);
+    const where = new SqlConditions().and('v.policy_set_id = :policySetId', { policySetId });
+    return paginateRows(
+      this.rows,
+      { from: 'policy_set_versions v', alias: 'v', where, orderBy: 'v.created_at DESC, v.id DESC' },
+      page,
+    );
   }
 
   /** Creation time of the set's newest version, read inside the transaction that adds one. */
   async latestCreatedAt(manager: EntityManager, policySetId: string): Promise<Date | null> {
-    const newest = await manager.getRepository(PolicySetVersionEntity).findOne({
-      where: { policySetId },
-      order: { createdAt: 'DESC' },
-    });
+    const { rows } = this;
+    const [newest] = await rows.many(
+      `SELECT ${rows.select('v')} FROM policy_set_versions v
+        WHERE v.policy_set_id = ? ORDER BY v.created_at DESC LIMIT 1`,
+      [policySetId],
+      'v',
+      manager,
+    );
     return newest?.createdAt ?? null;
   }
 
-  insert(manager: EntityManager, version: PolicySetVersionEntity): Promise<PolicySetVersionEntity> {
-    return manager.getRepository(PolicySetVersionEntity).save(version);
+  /** Inserts a version the service filled in completely, and answers it. */
+  async insert(manager: EntityManager, version: PolicySetVersionEntity): Promise<PolicySetVersionEntity> {
+    await this.writer.insert(version, manager);
+    return version;
   }
 
   /**
@@ -58,7 +70,6 @@ export class PolicySetVersionsRepository {
     from: PolicySetVersionStatus,
     changes: Partial<PolicySetVersionEntity>,
   ): Promise<boolean> {
-    const result = await manager.getRepository(PolicySetVersionEntity).update({ id, status: from }, changes);
-    return (result.affected ?? 0) > 0;
+    return (await this.writer.update(changes, { id, status: from }, manager)) > 0;
   }
 }
