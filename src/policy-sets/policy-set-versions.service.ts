@@ -78,10 +78,7 @@ export class PolicySetVersionsService implements OnModuleInit {
         updatedAt: createdAt,
       });
       await this.repo.insert(manager, version);
-      if (!locked.uploadVersioned) {
-        locked.uploadVersioned = true;
-        await this.setsRepo.save(manager, locked);
-      }
+      if (!locked.uploadVersioned) await this.setsRepo.markUploadVersioned(manager, locked.id);
       return version;
     });
   }

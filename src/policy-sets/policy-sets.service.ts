@@ -171,7 +171,7 @@ export class PolicySetsService {
       if (kind === 'framework_b') {
         set.policyToolVersion = await this.toolVersions.assertPinnable(set.policyToolVersion, manager);
       }
-      await this.repo.save(manager, set);
+      await this.repo.insert(manager, set);
       for (const [relation, ids] of Object.entries(refs) as [MemberRelation, string[] | undefined][]) {
         if (ids) await this.repo.addMembers(manager, relation, set.id, ids, now);
       }
@@ -239,7 +239,7 @@ export class PolicySetsService {
       if (set.kind === 'framework_b' && set.policyToolVersion !== previousToolVersion) {
         set.policyToolVersion = await this.toolVersions.assertPinnable(set.policyToolVersion, manager);
       }
-      await this.repo.save(manager, set);
+      await this.repo.update(manager, set);
       if (refs.projects || global) await this.repo.replaceMembers(manager, 'projects', set.id, projects, now);
       if (refs.workspaces || global)
         await this.repo.replaceMembers(manager, 'workspaces', set.id, workspaces, now);
