@@ -12,8 +12,6 @@ const ROOT = resolve(__dirname, '../..');
  * beside a hot read by RowReader of the same entity.
  */
 const STILL_MIXED: Record<string, string> = {
-  'src/state-versions/state-versions.repository.ts':
-    'one version and included versions by RowReader; lists, newest, current and writes through the repository',
 };
 
 describe('data access of repository files', () => {
