@@ -1,18 +1,8 @@
-import { existsSync } from 'fs';
 import { resolve } from 'path';
 import { mixes, repositoryStyles, stylesOf, styleTable } from '../../scripts/architecture/data-access';
 import { readSources } from '../../scripts/architecture/source-graph';
 
 const ROOT = resolve(__dirname, '../..');
-
-/**
- * Repository files that still mix TypeORM and plain SQL, each with what is in which family. A file
- * leaves this list once it keeps to one (the last test fails while a file that no longer mixes is
- * listed). What keeps most of them mixed is a list through `paginate`, which takes a query builder,
- * beside a hot read by RowReader of the same entity.
- */
-const STILL_MIXED: Record<string, string> = {
-};
 
 describe('data access of repository files', () => {
   const rows = repositoryStyles(readSources(resolve(ROOT, 'src')));
@@ -47,20 +37,12 @@ describe('data access of repository files', () => {
   });
 
   it('keeps each repository file to one family of data access', () => {
-    const mixed = rows.filter((r) => !(r.path in STILL_MIXED) && mixes(r.styles));
+    const mixed = rows.filter((r) => mixes(r.styles));
     if (mixed.length) {
       throw new Error(
         `These repository files use TypeORM and plain SQL both; keep plain SQL (RowReader, RowWriter) ` +
           `for the hot paths and TypeORM elsewhere, one family per file:\n${styleTable(mixed)}`,
       );
     }
-  });
-
-  it('lists as still mixed only files that exist and still mix', () => {
-    const stale = Object.keys(STILL_MIXED).filter((path) => {
-      const row = rows.find((r) => r.path === path);
-      return !existsSync(resolve(ROOT, path)) || !row || !mixes(row.styles);
-    });
-    expect(stale).toEqual([]);
   });
 });
