@@ -1,4 +1,5 @@
-import { DataSource, EntityManager, ObjectType } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { timeOf } from '../common/sql/columns';
 import { readRows, readRowsWith } from '../persistence/pool-reads';
 import { AuditEventCountEntity } from './entities/audit-event-count.entity';
 import { AuditEventEntity } from './entities/audit-event.entity';
@@ -98,12 +99,6 @@ export async function countSince(
   };
   const [[whole], part] = await Promise.all([hours, partial()]);
   return Number(whole?.n ?? 0) + part;
-}
-
-/** A timestamp as the driver binds it for `property` of `entity` (better-sqlite3 takes no Date). */
-export function timeOf(ds: DataSource, entity: ObjectType<unknown>, property: string, at: Date): unknown {
-  const column = ds.getMetadata(entity).findColumnWithPropertyName(property)!;
-  return ds.driver.preparePersistentValue(at, column);
 }
 
 /**

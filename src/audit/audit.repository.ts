@@ -9,7 +9,8 @@ import { offsetOf } from '../common/jsonapi/pagination';
 import { Page, pageOf } from '../common/sql/paginate';
 import { RowReader } from '../common/sql/row-reader';
 import { RowWriter } from '../common/sql/row-writer';
-import { applyCounts, countSince, lockForDelete, timeOf } from './audit-counts';
+import { timeOf } from '../common/sql/columns';
+import { applyCounts, countSince, lockForDelete } from './audit-counts';
 import { AuditEventEntity } from './entities/audit-event.entity';
 
 /** Rows per INSERT: well inside both dialects' limits on bound parameters (17 columns each). */

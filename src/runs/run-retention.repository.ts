@@ -5,6 +5,7 @@ import { writeWith } from '../common/sql/transaction';
 import { readRows } from '../persistence/pool-reads';
 import { RunPhaseEntity } from './entities/run-phase.entity';
 import { PHASE_STATUSES, isPhaseEnded } from './run-rules';
+import { timeOf } from '../common/sql/columns';
 
 /** The phase statuses that end a phase, as SQL literals (they are constants). */
 const ENDED = PHASE_STATUSES.filter(isPhaseEnded)
@@ -36,7 +37,7 @@ export class RunRetentionRepository {
       this.ds,
       'SELECT l.phase_id, p.run_id FROM run_logs l JOIN run_phases p ON p.id = l.phase_id ' +
         `WHERE l.archived = 1 AND l.updated_at < ? ORDER BY l.updated_at LIMIT ${Number(limit)}`,
-      [this.sqlTime(before)],
+      [timeOf(this.ds, RunPhaseEntity, 'updatedAt', before)],
     );
     return rows.map((r) => ({ phaseId: r.phase_id, runId: r.run_id }));
   }
@@ -72,14 +73,11 @@ export class RunRetentionRepository {
       `SELECT p.id, p.run_id, p.updated_at FROM run_phases p${hint} ` +
         `WHERE p.kind = 'plan' AND p.status IN (${ENDED}) AND p.updated_at < ?${after} ` +
         `ORDER BY p.updated_at, p.id LIMIT ${Number(limit)}`,
-      [this.sqlTime(before), ...(cursor ? [cursor.at, cursor.at, cursor.id] : [])],
+      [
+        timeOf(this.ds, RunPhaseEntity, 'updatedAt', before),
+        ...(cursor ? [cursor.at, cursor.at, cursor.id] : []),
+      ],
     );
     return rows.map((r) => ({ phaseId: r.id, runId: r.run_id, cursor: { at: r.updated_at, id: r.id } }));
-  }
-
-  /** A timestamp as the driver binds it (better-sqlite3 takes no Date). */
-  private sqlTime(at: Date): unknown {
-    const column = this.ds.getMetadata(RunPhaseEntity).findColumnWithPropertyName('updatedAt')!;
-    return this.ds.driver.preparePersistentValue(at, column);
   }
 }

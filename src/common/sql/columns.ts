@@ -1,4 +1,4 @@
-import { Column, ColumnOptions, ValueTransformer } from 'typeorm';
+import { Column, ColumnOptions, DataSource, ObjectType, ValueTransformer } from 'typeorm';
 
 /** A millisecond-precision UTC timestamp, set by the service (never a database default). */
 export function TimestampColumn(options: ColumnOptions = {}): PropertyDecorator {
@@ -22,4 +22,13 @@ const WRAPPED: ValueTransformer = {
  */
 export function JsonStringColumn(): PropertyDecorator {
   return Column({ type: 'json', nullable: true, transformer: WRAPPED });
+}
+
+/**
+ * A timestamp as the driver binds it for `property` of `entity`, for hand-written SQL that compares
+ * a column with a time (better-sqlite3 takes no Date; the column's own conversion does).
+ */
+export function timeOf(ds: DataSource, entity: ObjectType<unknown>, property: string, at: Date): unknown {
+  const column = ds.getMetadata(entity).findColumnWithPropertyName(property)!;
+  return ds.driver.preparePersistentValue(at, column);
 }

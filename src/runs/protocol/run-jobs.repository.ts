@@ -9,6 +9,7 @@ import { RunJobEntity } from '../entities/run-job.entity';
 import { RunPhaseEntity } from '../entities/run-phase.entity';
 import { RunEntity } from '../entities/run.entity';
 import { JobStatus, RunStatus } from '../run-rules';
+import { timeOf } from '../../common/sql/columns';
 
 /** Which jobs an agent may take: its pool's, and unassigned ones when the pool serves the organization. */
 export interface ClaimScope {
@@ -184,7 +185,7 @@ export class RunJobsRepository {
     return jobs.many(
       `SELECT ${jobs.select('j')} FROM ${jobs.table} j WHERE j.status = ? AND j.heartbeat_at < ?` +
         ` ORDER BY j.heartbeat_at ASC LIMIT ${Number(limit)}`,
-      ['claimed', this.sqlTime(cutoff)],
+      ['claimed', timeOf(this.ds, RunJobEntity, 'heartbeatAt', cutoff)],
       'j',
     );
   }
@@ -194,18 +195,18 @@ export class RunJobsRepository {
     const changed = await writeWith(
       manager,
       'UPDATE run_jobs SET status = ?, finished_at = ? WHERE id = ? AND status = ? AND heartbeat_at < ?',
-      ['errored', this.sqlTime(at), id, 'claimed', this.sqlTime(cutoff)],
+      [
+        'errored',
+        timeOf(this.ds, RunJobEntity, 'heartbeatAt', at),
+        id,
+        'claimed',
+        timeOf(this.ds, RunJobEntity, 'heartbeatAt', cutoff),
+      ],
     );
     return changed > 0;
   }
 
   insert(manager: EntityManager, job: RunJobEntity): Promise<void> {
     return this.writes.insert(job, manager);
-  }
-
-  /** A timestamp of a job as the driver binds it (better-sqlite3 takes no Date). */
-  private sqlTime(at: Date): unknown {
-    const column = this.ds.getMetadata(RunJobEntity).findColumnWithPropertyName('heartbeatAt')!;
-    return this.ds.driver.preparePersistentValue(at, column);
   }
 }
