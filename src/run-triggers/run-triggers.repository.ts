@@ -165,7 +165,8 @@ export class RunTriggersRepository {
     await this.writer.insert(trigger, manager);
   }
 
-  async delete(manager: EntityManager, id: string): Promise<void> {
-    await this.writer.deleteById(id, manager);
+  /** One statement, committed by itself and retried after a lost deadlock (RowWriter). */
+  async delete(id: string): Promise<void> {
+    await this.writer.deleteById(id);
   }
 }

@@ -4,7 +4,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { PermissionService } from '../common/auth/permission.service';
 import { Principal } from '../common/auth/principal';
 import { Page } from '../common/sql/paginate';
-import { inOneStatement, inTransaction } from '../common/sql/transaction';
+import { inTransaction } from '../common/sql/transaction';
 import { whenDuplicate } from '../common/errors/db-errors';
 import { invalid, notFound, Violations } from '../common/errors/domain-error';
 import { ParsedBody } from '../common/jsonapi/body';
@@ -89,7 +89,7 @@ export class RunTriggersService {
     const view = await this.repo.findView(id);
     if (!view) throw notFound();
     await this.permissions.requireWorkspaceLevel(p, view.workspace, 'admin');
-    await inOneStatement(this.ds, (manager) => this.repo.delete(manager, id));
+    await this.repo.delete(id);
   }
 
   /**

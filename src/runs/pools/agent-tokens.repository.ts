@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { Page } from '../../common/sql/paginate';
 import { RowReader } from '../../common/sql/row-reader';
 import { RowWriter } from '../../common/sql/row-writer';
@@ -60,13 +60,17 @@ export class AgentTokensRepository {
     );
   }
 
-  /** A foreign key violation (the pool is gone) throws as TypeORM's insert would. */
-  async insert(manager: EntityManager, token: AgentTokenEntity): Promise<void> {
-    await this.writes.insert(token, manager);
+  /**
+   * One statement, committed by itself and retried after a lost deadlock (RowWriter); a foreign key
+   * violation (the pool is gone) throws as TypeORM's insert would.
+   */
+  async insert(token: AgentTokenEntity): Promise<void> {
+    await this.writes.insert(token);
   }
 
-  async delete(manager: EntityManager, id: string): Promise<void> {
-    await this.writes.deleteById(id, manager);
+  /** One statement, committed by itself (RowWriter). */
+  async delete(id: string): Promise<void> {
+    await this.writes.deleteById(id);
   }
 
   async touch(id: string, at: Date): Promise<void> {

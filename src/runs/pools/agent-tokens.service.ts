@@ -1,11 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { PermissionService } from '../../common/auth/permission.service';
 import { Principal } from '../../common/auth/principal';
 import { newTokenSecret, tokenDigest } from '../../common/auth/token-secret';
 import { Page } from '../../common/sql/paginate';
-import { inOneStatement } from '../../common/sql/transaction';
 import { isForeignKeyViolation } from '../../common/errors/db-errors';
 import { notFound } from '../../common/errors/domain-error';
 import { ResourceObject } from '../../common/jsonapi/document';
@@ -29,7 +26,6 @@ export class AgentTokensService {
     private readonly repo: AgentTokensRepository,
     private readonly pools: AgentPoolsService,
     private readonly permissions: PermissionService,
-    @InjectDataSource() private readonly ds: DataSource,
   ) {}
 
   async list(p: Principal, poolId: string, page: PageParams): Promise<Page<AgentTokenEntity>> {
@@ -51,7 +47,7 @@ export class AgentTokensService {
       createdAt: new Date(),
     });
     try {
-      await inOneStatement(this.ds, (m) => this.repo.insert(m, token));
+      await this.repo.insert(token);
     } catch (err) {
       // The pool was deleted since it was read.
       if (isForeignKeyViolation(err)) throw notFound();
@@ -76,7 +72,7 @@ export class AgentTokensService {
     const token = await this.repo.findById(id);
     if (!token) return false;
     await this.pools.requireManageable(p, token.poolId);
-    await inOneStatement(this.ds, (m) => this.repo.delete(m, token.id));
+    await this.repo.delete(token.id);
     return true;
   }
 }
