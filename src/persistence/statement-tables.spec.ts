@@ -29,6 +29,18 @@ describe(StatementTables.name, () => {
     ).toEqual({ reads: ['policy_sets', 'policy_set_workspaces'], writes: null });
   });
 
+  it('reads no table a string literal names, unless a backslash makes the literals uncertain', () => {
+    expect(
+      tables.effectOf(
+        "SELECT 'workspaces' AS rel, m.id FROM policy_set_workspaces m UNION ALL SELECT 'it''s runs', r.id FROM policy_sets r",
+      ),
+    ).toEqual({ reads: ['policy_set_workspaces', 'policy_sets'], writes: null });
+    expect(tables.effectOf("SELECT 'a\\', id FROM policy_sets WHERE name = 'runs'").reads).toEqual([
+      'policy_sets',
+      'runs',
+    ]);
+  });
+
   it('writes the target of an insert, and nothing a foreign key cascades to', () => {
     expect(tables.effectOf('INSERT INTO `workspaces`(`id`, `name`) VALUES (?, ?)')).toEqual({
       reads: [],

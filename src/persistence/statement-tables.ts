@@ -41,6 +41,8 @@ const NO_DATA = new Set([
 ]);
 
 const WORD = /[A-Za-z_][A-Za-z0-9_$]*/g;
+/** A single-quoted string literal (a doubled quote inside reads as two literals side by side). */
+const LITERAL = /'[^']*'/g;
 /** The one table a plain write names first: `INSERT INTO t`, `UPDATE t SET`, `DELETE FROM t`. */
 const SIMPLE_TARGET =
   /^\s*(?:insert\s+(?:ignore\s+)?into|replace\s+into|update\s+(?:ignore\s+)?|delete\s+from)\s+[`"[]?([A-Za-z_][A-Za-z0-9_$]*)[`"\]]?\s*(?:\(|set\b|where\b|values\b|select\b|order\b|limit\b|returning\b|on\b|$)/i;
@@ -104,11 +106,16 @@ export class StatementTables {
     return { reads: [], writes: [...all] };
   }
 
-  /** The known tables the statement names, each once, and whether it names an ignored one. */
+  /**
+   * The known tables the statement names, each once, and whether it names an ignored one. Words
+   * inside string literals name nothing (`SELECT 'workspaces' AS rel` reads no workspace); a
+   * statement with a backslash keeps its literals, since the two dialects end them differently.
+   */
   private named(sql: string): { named: string[]; ignored: boolean } {
+    const text = sql.includes('\\') ? sql : sql.replace(LITERAL, "''");
     const found = new Set<string>();
     let ignored = false;
-    for (const word of sql.match(WORD) ?? []) {
+    for (const word of text.match(WORD) ?? []) {
       const lower = word.toLowerCase();
       if (this.ignored.has(lower)) ignored = true;
       else if (this.tables.has(lower)) found.add(lower);
