@@ -119,15 +119,8 @@ export class PolicySetsRepository {
    * The set's row, locked for the rest of the transaction, in one statement (SQLite's writers take
    * turns anyway, so there it is a plain read); null when it does not exist.
    */
-  async findLocked(manager: EntityManager, id: string): Promise<PolicySetEntity | null> {
-    const { rows } = this;
-    const [set] = await rows.many(
-      `SELECT ${rows.select('s')} FROM policy_sets s WHERE s.id = ?${this.sqlite ? '' : ' FOR UPDATE'}`,
-      [id],
-      's',
-      manager,
-    );
-    return set ?? null;
+  findLocked(manager: EntityManager, id: string): Promise<PolicySetEntity | null> {
+    return this.rows.lockedById(id, manager);
   }
 
   /** Every policy-set route starts here; in a transaction, through its manager. */

@@ -34,7 +34,6 @@ export class StateVersionsRepository {
   private readonly outputWriter: RowWriter<StateVersionOutputEntity>;
   private readonly createdAt: ColumnMetadata;
   private readonly updatedAt: ColumnMetadata;
-  private readonly sqlite: boolean;
 
   constructor(@InjectDataSource() private readonly ds: DataSource) {
     this.versions = new RowReader(ds, StateVersionEntity);
@@ -44,7 +43,6 @@ export class StateVersionsRepository {
     const metadata = ds.getMetadata(StateVersionEntity);
     this.createdAt = metadata.findColumnWithPropertyName('createdAt')!;
     this.updatedAt = metadata.findColumnWithPropertyName('updatedAt')!;
-    this.sqlite = ds.options.type === 'better-sqlite3';
   }
 
   /** Read by every state read and download. */
@@ -240,13 +238,7 @@ export class StateVersionsRepository {
    * anyway): a JSON column compares differently on each database, so the comparison is made here.
    */
   async replaceSealedValue(manager: EntityManager, id: string, from: string, to: string): Promise<boolean> {
-    const { outputs } = this;
-    const [row] = await outputs.many(
-      `SELECT ${outputs.select('o')} FROM state_version_outputs o WHERE o.id = ?${this.sqlite ? '' : ' FOR UPDATE'}`,
-      [id],
-      'o',
-      manager,
-    );
+    const row = await this.outputs.lockedById(id, manager);
     if (!row || row.sealedValue !== from) return false;
     await this.outputWriter.update({ sealedValue: to }, { id }, manager);
     return true;

@@ -47,6 +47,14 @@ describe('RowReader', () => {
     expect(new Set(found.map((g) => g.id))).toEqual(new Set(wanted));
   });
 
+  it('reads one entity by id in a transaction, or null for an unknown id', async () => {
+    const [found, missing] = await ds.transaction((manager) =>
+      Promise.all([rows.lockedById('g-7', manager), rows.lockedById('g-nope', manager)]),
+    );
+    expect(found).toMatchObject({ id: 'g-7', name: 'gadget 7' });
+    expect(missing).toBeNull();
+  });
+
   it('hydrates like TypeORM: an entity instance with typed values', async () => {
     const [viaReader] = await rows.byIds(['g-4']);
     const viaOrm = await ds.getRepository(Gadget).findOneByOrFail({ id: 'g-4' });

@@ -106,6 +106,23 @@ export class RowReader<T extends ObjectLiteral> {
   }
 
   /**
+   * The entity with this primary key, its row locked until `manager`'s transaction ends where the
+   * database has row locks (SQLite's writers take turns anyway, so there it is a plain read); null
+   * when it does not exist.
+   */
+  async lockedById(id: string, manager: EntityManager): Promise<T | null> {
+    const [key] = this.metadata.primaryColumns;
+    const lock = this.ds.options.type === 'better-sqlite3' ? '' : ' FOR UPDATE';
+    const [entity] = await this.many(
+      `SELECT ${this.select('t')} FROM ${this.table} t WHERE t.${this.ds.driver.escape(key.databaseName)} = ?${lock}`,
+      [id],
+      't',
+      manager,
+    );
+    return entity ?? null;
+  }
+
+  /**
    * The entities with these primary keys (any order; unknown ids are skipped). Large id lists go
    * in chunks, well below every driver's limit on bound parameters.
    */
