@@ -72,6 +72,21 @@ export function orderOf<T extends ObjectLiteral>(
   return [...keys, `${list.alias}.${reader.columnOf('id')} ${last}`].join(', ');
 }
 
+/** The statement reading one page of `list`, with `columns` added to the entity's own. */
+function pageStatement<T extends ObjectLiteral>(
+  reader: RowReader<T>,
+  list: SqlList,
+  page: PageParams,
+  columns = '',
+): [string, unknown[]] {
+  return expand(
+    reader.dataSource,
+    `SELECT ${reader.select(list.alias)}${columns} FROM ${list.from} ${list.where.sql} ` +
+      `ORDER BY ${orderOf(reader, list, page)} LIMIT :pageLimit OFFSET :pageOffset`,
+    { ...list.where.parameters, pageLimit: page.size, pageOffset: offsetOf(page) },
+  );
+}
+
 /**
  * A page of entities in plain SQL (see RowReader): the page and its count, two statements sent
  * at once, as `paginate` does for a query builder. With a transaction's manager both run on its
@@ -84,12 +99,8 @@ export async function paginateRows<T extends ObjectLiteral>(
   manager?: EntityManager,
 ): Promise<Page<T>> {
   const ds = reader.dataSource;
-  const { where, alias } = list;
-  const [pageSql, pageParams] = expand(
-    ds,
-    `SELECT ${reader.select(alias)} FROM ${list.from} ${where.sql} ORDER BY ${orderOf(reader, list, page)} LIMIT :pageLimit OFFSET :pageOffset`,
-    { ...where.parameters, pageLimit: page.size, pageOffset: offsetOf(page) },
-  );
+  const { alias } = list;
+  const [pageSql, pageParams] = pageStatement(reader, list, page);
   const count = () => countRows(ds, list, manager);
   if (manager) {
     const items = await reader.many(pageSql, pageParams, alias, manager);
@@ -109,11 +120,7 @@ export async function paginateRowsCounted<T extends ObjectLiteral>(
   page: PageParams,
 ): Promise<Page<T>> {
   const ds = reader.dataSource;
-  const [sql, params] = expand(
-    ds,
-    `SELECT ${reader.select(list.alias)}, ${WINDOW_TOTAL} FROM ${list.from} ${list.where.sql} ORDER BY ${orderOf(reader, list, page)} LIMIT :pageLimit OFFSET :pageOffset`,
-    { ...list.where.parameters, pageLimit: page.size, pageOffset: offsetOf(page) },
-  );
+  const [sql, params] = pageStatement(reader, list, page, `, ${WINDOW_TOTAL}`);
   const rows = await readRows(ds, sql, params);
   const totalCount = await windowTotal(rows, () => countRows(ds, list));
   return pageOf(
