@@ -56,6 +56,27 @@ export const runLock = (run: Pick<RunEntity, 'id'>): WorkspaceLockHolder => ({ t
 /** A phase's status timestamps while it is pending: none, until it is queued. */
 const PENDING_PHASE_TIMESTAMPS = '{}';
 
+/** A new run's plan or apply, pending; its run id is set once the run has one. */
+function newPhase(kind: PhaseKind, createdAt: Date): RunPhaseEntity {
+  return Object.assign(new RunPhaseEntity(), {
+    id: newId(kind),
+    runId: '',
+    kind,
+    status: 'pending',
+    statusTimestamps: PENDING_PHASE_TIMESTAMPS,
+    hasChanges: null,
+    resourceAdditions: 0,
+    resourceChanges: 0,
+    resourceDestructions: 0,
+    resourceImports: 0,
+    agentId: null,
+    agentPoolId: null,
+    errorMessage: null,
+    createdAt,
+    updatedAt: createdAt,
+  });
+}
+
 /** Adds a key to a JSON `status-timestamps` column. */
 export function stamped(json: string, key: string, at: Date): string {
   return JSON.stringify({ ...(JSON.parse(json) as Record<string, string>), [key]: isoSecondsOffset(at) });
@@ -82,34 +103,20 @@ export class RunQueueService {
 
   /**
    * Inserts a run with its plan and apply; plan-only runs and saved plans start at once, others
-   * join the queue. `locked`: the workspace's row as this transaction already locked it.
+   * join the queue. `locked`: the workspace's row as this transaction already locked it. A run that
+   * starts at once is inserted as `start` would leave it (`plan_queued`, its plan queued), so its
+   * start costs no write of its own; its creation is still told as a pending run's, then its move.
    */
   async enqueue(manager: EntityManager, spec: NewRun, locked?: WorkspaceQueueState): Promise<RunEntity> {
     const ws = locked ?? (await this.workspaces.lockForQueue(manager, spec.workspaceId));
     if (!ws) throw notFound();
     const now = this.clock.now();
-    const latest = await this.runs.latestCreatedAt(manager, spec.workspaceId);
-    const createdAt = strictlyAfter(latest, now);
-    const phase = (kind: PhaseKind): RunPhaseEntity =>
-      Object.assign(new RunPhaseEntity(), {
-        id: newId(kind),
-        runId: '',
-        kind,
-        status: 'pending',
-        statusTimestamps: PENDING_PHASE_TIMESTAMPS,
-        hasChanges: null,
-        resourceAdditions: 0,
-        resourceChanges: 0,
-        resourceDestructions: 0,
-        resourceImports: 0,
-        agentId: null,
-        agentPoolId: null,
-        errorMessage: null,
-        createdAt,
-        updatedAt: createdAt,
-      });
-    const plan = phase('plan');
-    const apply = phase('apply');
+    // Read once, before the insert: this transaction's later reads would see the same rows (its
+    // snapshot, under the workspace's row lock) and the run it inserts.
+    const { queue, newest } = await this.runs.queueAndNewest(manager, spec.workspaceId);
+    const createdAt = strictlyAfter(newest, now);
+    const plan = newPhase('plan', createdAt);
+    const apply = newPhase('apply', createdAt);
     const run = Object.assign(new RunEntity(), {
       ...spec,
       id: newId('run'),
@@ -126,15 +133,30 @@ export class RunQueueService {
     });
     plan.runId = run.id;
     apply.runId = run.id;
-    await this.runs.insert(manager, run, [plan, apply]);
-    await this.events.emit(manager, run, null, run.createdById);
-    if (startsAtOnce(run)) {
-      await this.start(manager, run, ws);
+    const next = startsAtOnce(run) ? run.id : nextToStart([...queue, run], ws.locked);
+    if (next !== run.id) {
+      await this.runs.insert(manager, run, [plan, apply]);
+      await this.events.emit(manager, run, null, run.createdById);
+      // An older pending run the queue had not started yet goes first, as `advance` would start it.
+      const older = next ? queue.find((r) => r.id === next) : undefined;
+      if (older) await this.start(manager, older, ws);
       return run;
     }
-    // As written: `move` keeps what it moves up to date, and the queue started its own copy or none.
-    const started = await this.advance(manager, run.workspaceId, ws);
-    return started?.id === run.id ? started : run;
+    const created = Object.assign(new RunEntity(), run);
+    assertRunMove(run.status, 'plan_queued');
+    run.status = 'plan_queued';
+    run.statusTimestamps = stamped(run.statusTimestamps, timestampKey('plan_queued'), createdAt);
+    Object.assign(plan, {
+      status: 'queued',
+      statusTimestamps: stamped(PENDING_PHASE_TIMESTAMPS, PHASE_TIMESTAMP_KEYS.queued, createdAt),
+      agentPoolId: ws.agentPoolId,
+    });
+    await this.runs.insert(manager, run, [plan, apply]);
+    await this.events.emit(manager, created, null, run.createdById);
+    await this.events.emit(manager, run, 'pending', null);
+    if (!startsAtOnce(run)) await this.workspaces.lockFor(manager, run.workspaceId, runLock(run));
+    await this.insertJob(manager, run, 'plan', { phaseId: plan.id, evaluationId: null }, ws);
+    return run;
   }
 
   /**
@@ -226,7 +248,7 @@ export class RunQueueService {
   /**
    * Ends a run (discard, cancel, error, a final report or verdict): `move`, then its open jobs and
    * phases end with it, and the next run of its workspace may start. False when the run moved
-   * meanwhile.
+   * meanwhile. `locked`: the workspace's row as this transaction already locked it.
    */
   async end(
     manager: EntityManager,
@@ -234,6 +256,7 @@ export class RunQueueService {
     to: RunStatus,
     extra: Partial<RunEntity> = {},
     by: string | null = null,
+    locked?: WorkspaceQueueState,
   ): Promise<boolean> {
     if (!isFinal(to)) throw new Error(`${to} does not end a run`);
     const was = run.status;
@@ -257,8 +280,13 @@ export class RunQueueService {
     }
     if (!run.planOnly) {
       // Whatever ended it, the run lets go of the workspace (if it still holds it) before the next starts.
-      await this.workspaces.release(manager, run.workspaceId, runLock(run));
-      await this.advance(manager, run.workspaceId);
+      const released = await this.workspaces.release(manager, run.workspaceId, runLock(run));
+      // Under the row lock only the release changed the workspace's row as the caller read it.
+      await this.advance(
+        manager,
+        run.workspaceId,
+        locked && { ...locked, locked: released ? false : locked.locked },
+      );
     }
     return true;
   }

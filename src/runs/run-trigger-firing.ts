@@ -3,7 +3,7 @@ import { EntityManager } from 'typeorm';
 import { Clock } from '../common/clock';
 import { newId } from '../common/ids';
 import { RunTriggersService } from '../run-triggers/run-triggers.service';
-import { WorkspacesService } from '../workspaces/workspaces.service';
+import { WorkspaceQueueState, WorkspacesService } from '../workspaces/workspaces.service';
 import { ConfigurationVersionsRepository } from './configuration-versions.repository';
 import { RunTriggerOutcomeEntity } from './entities/run-trigger-outcome.entity';
 import { RunEntity } from './entities/run.entity';
@@ -30,11 +30,11 @@ export class RunTriggerFiring {
     private readonly clock: Clock,
   ) {}
 
-  async fire(manager: EntityManager, source: RunEntity): Promise<void> {
+  /** `sourceWs`: the source workspace's row as the transaction locked it (null: deleted). */
+  async fire(manager: EntityManager, source: RunEntity, sourceWs: WorkspaceQueueState | null): Promise<void> {
+    if (!sourceWs) return;
     const destinations = await this.triggers.destinationsOf(manager, source.workspaceId);
     if (!destinations.length) return;
-    const sourceWs = await this.workspaces.lockForQueue(manager, source.workspaceId);
-    if (!sourceWs) return;
     for (const { triggerId, workspaceId } of destinations) {
       const outcome: RunTriggerOutcomeEntity = Object.assign(new RunTriggerOutcomeEntity(), {
         id: newId('rtout'),

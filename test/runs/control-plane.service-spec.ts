@@ -140,6 +140,45 @@ describe('the run control plane, through its services', () => {
     });
   });
 
+  describe('the queue', () => {
+    it('creates each run after the newest of its workspace, ended or not, whatever the clock says, and starts only the first', async () => {
+      const seeded = await seedWorkspace(app);
+      const speculative = await queueRun(app, seeded, { planOnly: true });
+      const plan = (await jobs.claim(seeded.agent, ORIGIN))!;
+      await jobs.finish(seeded.agent, plan.id, planReport('no-changes'));
+      expect((await readRun(app, speculative.id)).status).toBe('planned_and_finished');
+      // The clock goes back: the ended run is still the workspace's newest.
+      clock.advance(-60_000);
+      try {
+        const first = await queueRun(app, seeded);
+        const second = await queueRun(app, seeded);
+        expect(first.createdAt.getTime()).toBeGreaterThan(speculative.createdAt.getTime());
+        expect(second.createdAt.getTime()).toBeGreaterThan(first.createdAt.getTime());
+        // Each as stored: the first inserted started (its plan queued, its job waiting), the second pending.
+        const stored = [await readRun(app, first.id), await readRun(app, second.id)];
+        expect(stored.map((r) => [r.status, r.createdAt.getTime()])).toEqual([
+          ['plan_queued', first.createdAt.getTime()],
+          ['pending', second.createdAt.getTime()],
+        ]);
+        expect(Object.keys(JSON.parse(stored[0].statusTimestamps)).sort()).toEqual([
+          'plan-queueable-at',
+          'plan-queued-at',
+        ]);
+        const firstPlan = await readPhase(app, first.planId);
+        expect([
+          firstPlan.status,
+          firstPlan.agentPoolId,
+          Object.keys(JSON.parse(firstPlan.statusTimestamps)),
+        ]).toEqual(['queued', null, ['queued-at']]);
+        expect((await readPhase(app, second.planId)).status).toBe('pending');
+        expect((await jobsOf(app, first.id)).map((j) => [j.kind, j.status])).toEqual([['plan', 'queued']]);
+        expect(await jobsOf(app, second.id)).toEqual([]);
+      } finally {
+        clock.advance(60_000);
+      }
+    });
+  });
+
   describe('the transition table', () => {
     it('refuses a move it does not list before touching the database', async () => {
       const seeded = await seedWorkspace(app);

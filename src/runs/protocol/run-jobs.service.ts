@@ -270,18 +270,21 @@ export class RunJobsService {
       if (to === 'errored') extra.errorMessage = report.errorMessage ?? `The ${kind} errored`;
       // A successful plan is checked against the workspace's policy sets before anything else.
       const planned = kind === 'plan' && !['errored', 'canceled'].includes(to);
-      // The workspace is locked once, for the check and the apply's job alike.
-      const ws = planned ? await this.workspaces.lockForQueue(manager, run.workspaceId) : undefined;
+      // The workspace is locked once: for the check and the apply's job alike, or for the queue and
+      // the run triggers of an applied run.
+      const applied = to === 'applied';
+      const ws =
+        planned || applied ? await this.workspaces.lockForQueue(manager, run.workspaceId) : undefined;
       if (planned && !ws) throw notFound();
-      if (ws && (await this.policy.startCheck(manager, run, extra, ws))) return true;
-      if (isFinal(to)) await this.queue.end(manager, run, to, extra);
+      if (planned && ws && (await this.policy.startCheck(manager, run, extra, ws))) return true;
+      if (isFinal(to)) await this.queue.end(manager, run, to, extra, null, ws ?? undefined);
       else if (await this.queue.move(manager, run, to, extra)) {
         if (to === 'apply_queued') await this.queue.queuePhase(manager, run, 'apply', ws ?? undefined);
       }
-      if (to === 'applied') {
+      if (applied) {
         // A provisional version becomes the workspace's configuration once a run of it applies.
         await this.cvs.confirm(manager, run.configurationVersionId);
-        await this.firing.fire(manager, run);
+        await this.firing.fire(manager, run, ws ?? null);
       }
       return true;
     });
