@@ -77,6 +77,30 @@ function newPhase(kind: PhaseKind, createdAt: Date): RunPhaseEntity {
   });
 }
 
+/**
+ * What a transaction that ends a run may already know. `locked`: the workspace's row as it locked
+ * it. `reported`: the run ends on its executor's report of this phase, whose job was the run's only
+ * open one (a run in `planning` or `applying` has no other) and whose phase the report has ended.
+ */
+export interface RunEndKnown {
+  locked?: WorkspaceQueueState;
+  reported?: PhaseKind;
+}
+
+/**
+ * A run's phases that may still need ending once its executor reported `reported`: after a plan's
+ * report its apply never left `pending` (with the timestamps it was inserted with); after an
+ * apply's, its plan had finished.
+ */
+function phasesAfterReport(
+  run: RunEntity,
+  reported: PhaseKind,
+): Pick<RunPhaseEntity, 'id' | 'status' | 'statusTimestamps'>[] {
+  return reported === 'plan'
+    ? [{ id: run.applyId, status: 'pending', statusTimestamps: PENDING_PHASE_TIMESTAMPS }]
+    : [];
+}
+
 /** Adds a key to a JSON `status-timestamps` column. */
 export function stamped(json: string, key: string, at: Date): string {
   return JSON.stringify({ ...(JSON.parse(json) as Record<string, string>), [key]: isoSecondsOffset(at) });
@@ -248,7 +272,7 @@ export class RunQueueService {
   /**
    * Ends a run (discard, cancel, error, a final report or verdict): `move`, then its open jobs and
    * phases end with it, and the next run of its workspace may start. False when the run moved
-   * meanwhile. `locked`: the workspace's row as this transaction already locked it.
+   * meanwhile. `known`: what the caller's transaction already knows (RunEndKnown), spared a read.
    */
   async end(
     manager: EntityManager,
@@ -256,13 +280,14 @@ export class RunQueueService {
     to: RunStatus,
     extra: Partial<RunEntity> = {},
     by: string | null = null,
-    locked?: WorkspaceQueueState,
+    known: RunEndKnown = {},
   ): Promise<boolean> {
     if (!isFinal(to)) throw new Error(`${to} does not end a run`);
     const was = run.status;
     if (!(await this.move(manager, run, to, extra, by))) return false;
     const at = this.clock.now();
-    await this.jobs.cancelOpen(manager, run.id, at);
+    const { locked, reported } = known;
+    if (!reported) await this.jobs.cancelOpen(manager, run.id, at);
     await this.snapshots.drop(manager, run.id);
     if (was === 'policy_checking') {
       await this.gates
@@ -270,7 +295,9 @@ export class RunQueueService {
         ?.abandon(manager, run.id, to === 'errored' ? 'errored' : 'canceled', extra.errorMessage ?? null, at);
     }
     const phaseStatus = to === 'errored' ? 'errored' : 'canceled';
-    const phases = await this.runs.findPhases([run.planId, run.applyId], manager);
+    const phases = reported
+      ? phasesAfterReport(run, reported)
+      : await this.runs.findPhases([run.planId, run.applyId], manager);
     // Always in the same order (plan, then apply), so two transactions ending it cannot deadlock.
     phases.sort((a, b) => (a.id === run.planId ? -1 : b.id === run.planId ? 1 : 0));
     for (const phase of phases) {

@@ -11,16 +11,16 @@ export type JobStateLinks = Pick<JobLinks, 'state' | 'state-upload'>;
  */
 export interface StateHandoff {
   /**
-   * Signed links for a claimed plan or apply job: a GET of the workspace's current state (null
-   * while it has none) and, for apply jobs, a PUT of the new state. Links expire at `expiresAt`
-   * (epoch seconds).
+   * Signed links for a claimed plan or apply job: a GET of the workspace's current state version
+   * (as the workspace points at it; null while it has none) and, for apply jobs, a PUT of the new
+   * state. Links expire at `expiresAt` (epoch seconds).
    */
   links(
     origin: string,
     job: { id: string; kind: 'plan' | 'apply' },
-    run: { id: string; workspaceId: string },
+    workspace: { currentStateVersionId: string | null },
     expiresAt: number,
-  ): Promise<JobStateLinks>;
+  ): JobStateLinks;
 }
 
 /** Holds the state handoff the state-versions module registers; without one, jobs carry no state links. */

@@ -63,15 +63,15 @@ export class RunStateHandoff implements StateHandoff, OnModuleInit {
     });
   }
 
-  async links(
+  links(
     origin: string,
     job: { id: string; kind: 'plan' | 'apply' },
-    run: WritingRun,
+    workspace: { currentStateVersionId: string | null },
     expiresAt: number,
-  ): Promise<JobStateLinks> {
-    const current = await this.repo.current(run.workspaceId);
+  ): JobStateLinks {
+    const current = workspace.currentStateVersionId;
     const state = current
-      ? this.signed.url(origin, { purpose: RUN_STATE_DOWNLOAD, resourceId: current.id, expiresAt })
+      ? this.signed.url(origin, { purpose: RUN_STATE_DOWNLOAD, resourceId: current, expiresAt })
       : null;
     if (job.kind !== 'apply') return { state };
     return {

@@ -76,11 +76,6 @@ export class StateVersionsRepository {
     return this.newestWhere('sv.workspace_id = ?', [workspaceId], manager);
   }
 
-  /** The workspace's current version: its newest finalized one (what finalize makes current). */
-  current(workspaceId: string): Promise<StateVersionEntity | null> {
-    return this.newestWhere("sv.workspace_id = ? AND sv.status = 'finalized'", [workspaceId]);
-  }
-
   /** A finalized version the run wrote with exactly this state (by its MD5): a repeated upload. */
   writtenByRun(
     manager: EntityManager,

@@ -203,7 +203,7 @@ export class RunJobsService {
     const handoff = this.handoffs.get();
     if (handoff && job.kind !== 'policy-evaluation') {
       const expiresAt = Math.floor(this.clock.now().getTime() / 1000) + JOB_LINK_SECONDS;
-      Object.assign(links, await handoff.links(origin, { id: job.id, kind: job.kind }, run, expiresAt));
+      Object.assign(links, handoff.links(origin, { id: job.id, kind: job.kind }, ws, expiresAt));
     }
     return {
       id: job.id,
@@ -277,7 +277,8 @@ export class RunJobsService {
         planned || applied ? await this.workspaces.lockForQueue(manager, run.workspaceId) : undefined;
       if (planned && !ws) throw notFound();
       if (planned && ws && (await this.policy.startCheck(manager, run, extra, ws))) return true;
-      if (isFinal(to)) await this.queue.end(manager, run, to, extra, null, ws ?? undefined);
+      if (isFinal(to))
+        await this.queue.end(manager, run, to, extra, null, { locked: ws ?? undefined, reported: kind });
       else if (await this.queue.move(manager, run, to, extra)) {
         if (to === 'apply_queued') await this.queue.queuePhase(manager, run, 'apply', ws ?? undefined);
       }
