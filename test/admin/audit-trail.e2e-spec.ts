@@ -172,13 +172,13 @@ describe('the audit trail', () => {
     expect(agentId).toMatch(/^agent-/);
   });
 
-  it('records a job’s claim and report as the agent’s, in its organization, with the job', async () => {
+  it('records a job’s claim and reports as the agent’s, in its organization, with the job reported', async () => {
     const ws = await createWorkspace(owner, org);
     const cvId = await uploadedVersion(t, owner, ws);
     const pool = await createPool(owner, org, 'audited-runs');
     const agentToken = await createAgentToken(owner, pool);
     const agentId = await registerAgent(t, agentToken.secret, 'runner-7');
-    await createRun(owner, ws, { 'auto-apply': false }, cvId);
+    await createRun(owner, ws, { 'auto-apply': true }, cvId);
     // The run's own event is stamped when its response finishes, which may be just after the client
     // has read it: wait until it is recorded, so that `since` falls strictly after it.
     await until('the run’s creation is recorded', async () => {
@@ -189,8 +189,13 @@ describe('the audit trail', () => {
     const before = new Date(Date.now() - 1).toISOString();
     const claimed = await agentCall(t, '/jobs/claim', agentToken.secret, agentId).send({}).expect(200);
     const jobId = claimed.body.job.id as string;
-    await agentCall(t, `/jobs/${jobId}/finish`, agentToken.secret, agentId)
+    // The plan's report claims the apply it queued: still the finish of the plan's job.
+    const handed = await agentCall(t, `/jobs/${jobId}/finish?next=true`, agentToken.secret, agentId)
       .send(PLANNED_WITH_CHANGES)
+      .expect(200);
+    const applyId = handed.body.job.id as string;
+    await agentCall(t, `/jobs/${applyId}/finish`, agentToken.secret, agentId)
+      .send({ status: 'finished' })
       .expect(204);
     const events = (await trail(owner, `&since=${before}`)).data;
     const agent = {
@@ -207,8 +212,14 @@ describe('the audit trail', () => {
       [
         agent,
         '/api/v2/agent/jobs/:id/finish',
-        204,
+        200,
         { id: jobId, type: 'jobs', action: 'finish', meta: null },
+      ],
+      [
+        agent,
+        '/api/v2/agent/jobs/:id/finish',
+        204,
+        { id: applyId, type: 'jobs', action: 'finish', meta: null },
       ],
     ]);
   });

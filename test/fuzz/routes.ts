@@ -408,6 +408,7 @@ export const FUZZ_ROUTES: readonly FuzzRoute[] = [
     method: 'POST',
     path: '/api/v2/agent/jobs/:id/finish',
     auth: 'none',
+    query: ['next'],
     body: {
       kind: 'object',
       fields: ['status', 'error-message', 'has-changes', 'resource-additions', 'results'],

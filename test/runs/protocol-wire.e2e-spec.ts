@@ -224,5 +224,16 @@ describe('the executor protocol on the wire', () => {
         },
       },
     });
+    // With next=true the report answers as a claim does.
+    expect(json(finish.responses['200'])).toEqual(claim);
+    expect(finish.responses['204'].description).toMatch(/^Recorded/);
+    expect(finish.parameters).toContainEqual(
+      expect.objectContaining({
+        name: 'next',
+        in: 'query',
+        required: false,
+        schema: { type: 'string', enum: ['true', 'false'] },
+      }),
+    );
   });
 });

@@ -87,7 +87,8 @@ export interface Executor {
   secret: string;
   claim(): request.Test;
   heartbeat(jobId: string): request.Test;
-  finish(jobId: string, body: Record<string, unknown>): request.Test;
+  /** Reports the job; `next` is sent as the `next` query parameter when given. */
+  finish(jobId: string, body: Record<string, unknown>, next?: string): request.Test;
 }
 
 export async function executor(t: TestApp, owner: Actor, org: string, poolId?: string): Promise<Executor> {
@@ -103,7 +104,10 @@ export async function registeredExecutor(t: TestApp, secret: string): Promise<Ex
     secret,
     claim: () => agentCall(t, '/jobs/claim', secret, agentId).send({}),
     heartbeat: (jobId) => agentCall(t, `/jobs/${jobId}/heartbeat`, secret, agentId).send({}),
-    finish: (jobId, body) => agentCall(t, `/jobs/${jobId}/finish`, secret, agentId).send(body),
+    finish: (jobId, body, next) => {
+      const query = next === undefined ? '' : `?next=${encodeURIComponent(next)}`;
+      return agentCall(t, `/jobs/${jobId}/finish${query}`, secret, agentId).send(body);
+    },
   };
 }
 

@@ -38,6 +38,12 @@ const REPORT_SCHEMA = {
   properties: { ...PLAN_REPORT.properties, ...schemaOf(FinishPolicyEvaluationBody).properties },
 };
 
+/** A finish's `next`: absent or `false` only reports, `true` claims the next job too; null for anything else. */
+export function parseFinishNext(raw: unknown): boolean | null {
+  if (raw === undefined || raw === 'false') return false;
+  return raw === 'true' ? true : null;
+}
+
 function asObject(body: unknown): Record<string, unknown> {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw badRequest('request body must be a JSON object');
@@ -123,16 +129,48 @@ export class RunJobsController {
       'Idempotent: the same report again answers 204; a different one, or a report on a job that timed ' +
       "out or was force-canceled, 409. 404 when the job is not this agent's. Policy-evaluation jobs report " +
       '`results`, one per policy (`policy`, `status` passed|failed, `output`, and `enforcement-level` for ' +
-      'versioned sets); a report that does not name exactly the evaluated policies is a 422.',
+      'versioned sets); a report that does not name exactly the evaluated policies is a 422. With ' +
+      "`next=true`, once the report is recorded the agent's next job is claimed as by a claim without " +
+      '`wait`, in the same request: 200 with it, 204 when there is none. A refused report claims nothing.',
+  })
+  @ApiQuery({
+    name: 'next',
+    required: false,
+    description:
+      "`true`: claim the agent's next job once the report is recorded (200 with it, 204 without); " +
+      '`false` or absent: only report (204)',
+    schema: { type: 'string', enum: ['true', 'false'] },
   })
   @ApiBody({ schema: REPORT_SCHEMA })
-  @ApiResponse({ status: 204, description: 'Recorded' })
+  @ApiResponse({
+    status: 200,
+    description: 'Recorded; the next job (next=true)',
+    schema: schemaOf(ClaimAnswer),
+  })
+  @ApiResponse({ status: 204, description: 'Recorded (and, with next=true, no job to hand out)' })
   @ApiErrors(400, 401, 404, 409, 422)
   async finish(
     @CurrentAgent() agent: AgentContext,
+    @LinkOrigin() origin: string,
     @Param('id') id: string,
+    @Query('next') rawNext: unknown,
     @Body() body: unknown,
-  ): Promise<void> {
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<{ job: JobPayload } | undefined> {
+    // Checked before anything is recorded: a refused request leaves the job as it was.
+    const next = parseFinishNext(rawNext);
+    if (next === null) {
+      throw new DomainError('invalid', [{ detail: 'next must be true or false', parameter: 'next' }]);
+    }
+    await this.report(agent, id, body);
+    if (!next) return undefined;
+    const job = await this.jobs.claim(agent, origin, 0);
+    if (job) res.status(200);
+    return job ? { job } : undefined;
+  }
+
+  /** Records the report of the job `id`, as its kind takes it. */
+  private async report(agent: AgentContext, id: string, body: unknown): Promise<void> {
     const plain = asObject(body);
     const job = await this.jobs.ownJob(agent, id);
     if (job.kind === 'policy-evaluation') {
