@@ -52,8 +52,13 @@ class FakePlinth {
   readonly reports = new Map<string, JobReport>();
   readonly files = new Map<string, Buffer>();
   readonly agentHeaders: (string | undefined)[] = [];
-  /** Every finish request that reached the fake: its job, its X-Plinth-Agent, and what it answered. */
-  readonly finishes: { job: string; agent?: string; answer: Refusal }[] = [];
+  /**
+   * Every finish request that reached the fake: its job, its X-Plinth-Agent, whether it asked for
+   * the next job (`next=true`), and what it answered.
+   */
+  readonly finishes: { job: string; agent?: string; next: boolean; answer: Refusal }[] = [];
+  /** Whether a report with `next=true` is answered with the next job (false: as an older Plinth, 204). */
+  handsJobs = true;
   /** Answers for the next finish requests, in order; the rest are served. */
   finishRefusals: Refusal[] = [];
   /** Every log append that was served or refused for a gap: its job, offset and length. */
@@ -224,12 +229,15 @@ class FakePlinth {
       const job = match[1];
       const agent = req.headers['x-plinth-agent'] as string | undefined;
       this.onFinish?.(job);
+      const next = url.searchParams.get('next') === 'true';
       const refusal = this.finishRefusals.shift();
-      this.finishes.push({ job, agent, answer: refusal ?? 204 });
+      // Plinth claims the next job once the report is recorded, as a claim without wait does.
+      const handed = refusal === undefined && next && this.handsJobs ? this.jobs.shift() : undefined;
+      this.finishes.push({ job, agent, next, answer: refusal ?? (handed ? 200 : 204) });
       if (refusal === 'drop') return refusal;
       if (refusal) return [refusal, { errors: [{ status: String(refusal), detail: 'refused by the fake' }] }];
       this.reports.set(job, JSON.parse(body.toString('utf8')) as JobReport);
-      return [204];
+      return handed ? [200, { job: handed }] : [204];
     }
     return [404];
   }
@@ -299,6 +307,7 @@ describe('Executor', () => {
     fake.agentHeaders.length = 0;
     fake.claimWaits.length = 0;
     fake.claimWaitMax = undefined;
+    fake.handsJobs = true;
   });
   afterEach(() => rmSync(workDir, { recursive: true, force: true }));
 
@@ -478,16 +487,19 @@ describe('Executor', () => {
         report: TWO_ADDED_ONE_DESTROYED,
       });
 
-      // Restarted: a new registration, the kept report (and its log) first, before any claim.
+      // Restarted: a new registration, the kept report (and its log) first, before any claim. It
+      // asks for no job (a claim follows); the new start's first report asks, and runs the job handed.
       fake.finishRefusals = [];
       fake.logRefusals = [];
       const other = fake.queue('plan');
-      await executor().run();
+      const third = fake.queue('apply');
+      await executor({}, 2).run();
       expect(fake.agentId).not.toBe(claimedBy);
-      const served = fake.finishes.filter((f) => [id, other].includes(f.job) && f.answer === 204);
-      expect(served.map((f) => [f.job, f.agent])).toEqual([
-        [id, claimedBy],
-        [other, fake.agentId],
+      const served = fake.finishes.filter((f) => [id, other, third].includes(f.job) && f.answer !== 503);
+      expect(served.map((f) => [f.job, f.agent, f.next, f.answer])).toEqual([
+        [id, claimedBy, false, 204],
+        [other, fake.agentId, true, 200],
+        [third, fake.agentId, false, 204],
       ]);
       expect(fake.reports.get(id)).toEqual(TWO_ADDED_ONE_DESTROYED);
       expect(fake.text(`${id}/logs`)).toContain('planning networking');
@@ -532,6 +544,80 @@ describe('Executor', () => {
     expect(fake.reports.get(first)?.status).toBe('finished');
     expect(fake.reports.get(second)?.status).toBe('finished');
     expect(logLines).toContain(`registered as ${fake.agentId} in pool apool-1`);
+  });
+
+  describe('the next job handed over with a report (finish?next=true)', () => {
+    /** The finish requests of these jobs: job, whether it asked for the next job, the answer. */
+    const finishesOf = (...ids: string[]) =>
+      fake.finishes.filter((f) => ids.includes(f.job)).map((f) => [f.job, f.next, f.answer]);
+
+    it('runs the job a report hands over without a claim, and asks for none with its last report', async () => {
+      const first = fake.queue('plan');
+      const second = fake.queue('apply');
+      const third = fake.queue('plan');
+      await executor({}, 2).run();
+      expect(fake.claimWaits).toHaveLength(1);
+      expect(fake.reports.get(first)).toEqual(TWO_ADDED_ONE_DESTROYED);
+      expect(fake.reports.get(second)).toEqual(TWO_ADDED_ONE_DESTROYED);
+      expect(fake.text(`${second}/logs`)).toContain('Apply complete!');
+      expect(finishesOf(first, second)).toEqual([
+        [first, true, 200],
+        [second, false, 204],
+      ]);
+      // Its last job done, the executor took no other: the third is still queued.
+      expect(fake.jobs.map((j) => j.id)).toEqual([third]);
+      await executor({}, 1).run();
+      expect(finishesOf(third)).toEqual([[third, false, 204]]);
+    });
+
+    it('claims as before when Plinth answers the report without a job', async () => {
+      fake.handsJobs = false;
+      const first = fake.queue('plan');
+      const second = fake.queue('plan');
+      await executor({}, 2).run();
+      expect(fake.claimWaits).toHaveLength(2);
+      expect(finishesOf(first, second)).toEqual([
+        [first, true, 204],
+        [second, false, 204],
+      ]);
+      expect(fake.reports.get(second)).toEqual(TWO_ADDED_ONE_DESTROYED);
+    });
+
+    it('asks for no job when stopped while the job ran', async () => {
+      const [started, go] = [join(workDir, 'started'), join(workDir, 'go')];
+      const stop = new AbortController();
+      const first = fake.queue('plan');
+      const second = fake.queue('plan');
+      const plan =
+        `touch "${started}"; i=0; while [ ! -e "${go}" ] && [ $i -lt 400 ]; do sleep 0.05; i=$((i+1)); done; ` +
+        'printf plan-bytes > "$PLINTH_PLAN_FILE"';
+      const running = executor({ plan }, 0).run(stop.signal);
+      while (!existsSync(started)) await new Promise((r) => setTimeout(r, 10));
+      stop.abort();
+      writeFileSync(go, '');
+      await running;
+      expect(finishesOf(first)).toEqual([[first, false, 204]]);
+      expect(fake.reports.get(first)).toEqual(TWO_ADDED_ONE_DESTROYED);
+      expect(fake.jobs.map((j) => j.id)).toEqual([second]);
+      await executor({}, 1).run();
+    });
+
+    it('runs a job handed over although it was stopped while the report was on its way', async () => {
+      const stop = new AbortController();
+      const first = fake.queue('plan');
+      const second = fake.queue('apply');
+      fake.onFinish = (job) => {
+        if (job === first) stop.abort();
+      };
+      await executor({}, 0).run(stop.signal);
+      expect(fake.claimWaits).toHaveLength(1);
+      expect(finishesOf(first, second)).toEqual([
+        [first, true, 200],
+        [second, false, 204],
+      ]);
+      expect(fake.reports.get(second)).toEqual(TWO_ADDED_ONE_DESTROYED);
+      expect(fake.jobs).toEqual([]);
+    });
   });
 
   it('waits in its claim for a job when Plinth offers it, and takes the job queued meanwhile', async () => {

@@ -16,19 +16,14 @@ import {
   parameterSecrets,
 } from './policy-evaluation';
 import { PendingReport, PendingReports } from './pending-reports';
+import { JobSource } from './job-source';
 import { Job, JobReport, ProtocolClient, Registration } from './protocol-client';
-import { DEFAULT_RETRY, RetryPolicy, sleep, withRetry } from './retry';
+import { DEFAULT_RETRY, RetryPolicy, withRetry } from './retry';
 
 export type Logger = (message: string) => void;
 
 /** A failure the job report names as it is (the operator's command failed, the run was canceled). */
 class JobFailure extends Error {}
-
-/** The longest the executor asks a claim to wait for a job, whatever the server allows. */
-const MAX_CLAIM_WAIT_SECONDS = 30;
-
-/** Slows down after failed polls (Plinth restarting, network down), up to a minute between tries. */
-const MAX_BACKOFF_MS = 60_000;
 
 /** Where, inside the work directory, reports wait until Plinth has taken them. */
 export const PENDING_REPORTS_DIR = 'plinth-pending-reports';
@@ -69,7 +64,8 @@ export class Executor {
 
   /**
    * Runs until `signal` aborts (the job in hand is finished first) or `maxJobs` jobs are done.
-   * Reports an earlier start left on disk are sent first.
+   * Reports an earlier start left on disk are sent first. A report sent while the executor goes on
+   * asks for the next job in the same request; a job handed over that way is run without a claim.
    */
   async run(signal?: AbortSignal): Promise<void> {
     const registration = await this.client.register(this.options.name);
@@ -79,44 +75,32 @@ export class Executor {
     } catch (err) {
       this.log(`cannot read the reports kept from an earlier start: ${(err as Error).message}`);
     }
-    const pollMs = registration['poll-interval-seconds'] * 1000;
-    // Long polls: Plinth answers as soon as a job is queued. A server that does not offer it (no
-    // claim-wait-max-seconds) is polled every poll-interval-seconds.
-    const waitSeconds = Math.min(registration['claim-wait-max-seconds'] ?? 0, MAX_CLAIM_WAIT_SECONDS);
+    const jobs = new JobSource(this.client, this.log, registration);
     let done = 0;
-    let failures = 0;
-    while (!signal?.aborted) {
+    // A job handed over is claimed for this agent: it runs even when the executor was stopped meanwhile.
+    while (jobs.holdsJob || !signal?.aborted) {
       await this.resend();
-      let job: Job | null;
-      const started = Date.now();
-      try {
-        job = await this.client.claim(waitSeconds, signal);
-        failures = 0;
-      } catch (err) {
-        // Stopped while waiting for a job: hang up, nothing to report.
-        if (signal?.aborted) return;
-        failures++;
-        this.log(`claim failed: ${(err as Error).message}`);
-        await sleep(Math.min(pollMs * 2 ** failures, MAX_BACKOFF_MS), signal);
-        continue;
-      }
-      if (!job) {
-        // Answered before the wait was up (Plinth is stopping, or does not wait): pause as a poller does.
-        if (waitSeconds === 0 || Date.now() - started < waitSeconds * 1000) await sleep(pollMs, signal);
-        continue;
-      }
-      await this.runJob(job, registration, signal);
+      const job = await jobs.next(signal);
+      if (!job) continue;
       done++;
-      if (this.options.maxJobs && done >= this.options.maxJobs) return;
+      const last = !!this.options.maxJobs && done >= this.options.maxJobs;
+      jobs.hand(await this.runJob(job, registration, signal, !last));
+      if (last) return;
     }
   }
 
   /**
    * Runs one job in a fresh directory and reports how it ended; never throws for the job's own
    * failures. The report is kept on disk until Plinth takes it; `signal` cuts short the wait for
-   * an absent Plinth (the next start sends it).
+   * an absent Plinth (the next start sends it). With `goOn`, unless `signal` has aborted by the
+   * time of the report, the report asks for the next job: it is returned when Plinth handed one over.
    */
-  async runJob(job: Job, registration: Registration, signal?: AbortSignal): Promise<JobReport> {
+  async runJob(
+    job: Job,
+    registration: Registration,
+    signal?: AbortSignal,
+    goOn = false,
+  ): Promise<Job | null> {
     this.heardAt = Date.now();
     this.log(
       `${job.kind} job ${job.id} of run ${job['run-id']} (${job.organization}/${job['workspace-name']})`,
@@ -140,7 +124,7 @@ export class Executor {
       await rm(dir, { recursive: true, force: true });
     }
     await output.close();
-    await this.report(
+    return this.report(
       {
         jobId: job.id,
         agentId: registration['agent-id'],
@@ -154,8 +138,8 @@ export class Executor {
             : undefined,
       },
       signal,
+      goOn && !signal?.aborted,
     );
-    return report;
   }
 
   /**
@@ -167,8 +151,11 @@ export class Executor {
     return this.heardAt + seconds * 1000;
   }
 
-  /** Keeps the report on disk, then sends it (with its log) until Plinth answers or the deadline passes. */
-  private async report(pending: PendingReport, signal?: AbortSignal): Promise<void> {
+  /**
+   * Keeps the report on disk, then sends it (with its log) until Plinth answers or the deadline
+   * passes. With `next` every try asks for the next job: the job an answer carried is returned.
+   */
+  private async report(pending: PendingReport, signal?: AbortSignal, next = false): Promise<Job | null> {
     const { jobId, report } = pending;
     try {
       await this.reports.keep(pending);
@@ -178,7 +165,7 @@ export class Executor {
     try {
       const delivery = await withRetry(
         async () => {
-          const tried = await this.reports.deliver(pending);
+          const tried = await this.reports.deliver(pending, next);
           if (!tried.done) throw tried.error;
           return tried;
         },
@@ -197,16 +184,18 @@ export class Executor {
           ? `Plinth refused the ${report.status} report of ${jobId}: ${delivery.refused}`
           : `${jobId} ${report.status}`,
       );
+      return delivery.next ?? null;
     } catch (err) {
       this.unsent.push(pending);
       this.log(
         `could not report ${jobId} (${(err as Error).message}); the report is kept and sent again ` +
           'before the next claim and at the next start',
       );
+      return null;
     }
   }
 
-  /** One more try for each report Plinth has not taken yet. */
+  /** One more try for each report Plinth has not taken yet; these ask for no job (a claim follows). */
   private async resend(): Promise<void> {
     const waiting = this.unsent;
     this.unsent = [];

@@ -1,7 +1,7 @@
 import { lstat, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { appendAll, UnsentLog } from './job-output';
-import { JobReport, ProtocolClient } from './protocol-client';
+import { Job, JobReport, ProtocolClient } from './protocol-client';
 import { isRetryable } from './retry';
 
 /**
@@ -26,8 +26,11 @@ export interface PendingReport {
   state?: { url: string; content: Buffer };
 }
 
-/** What became of one try: taken (or refused for good: nothing will change Plinth's mind), or not yet. */
-export type Delivery = { done: true; refused?: string } | { done: false; error: unknown };
+/**
+ * What became of one try: taken (or refused for good: nothing will change Plinth's mind), or not
+ * yet. `next`: the job Plinth handed over with its answer (a report sent with `next`), to run next.
+ */
+export type Delivery = { done: true; refused?: string; next?: Job } | { done: false; error: unknown };
 
 /** Job ids are Plinth's (`job-…`); anything else in the directory is not ours to read. */
 const JOB_ID = /^job-[A-Za-z0-9_-]+$/;
@@ -78,9 +81,11 @@ export class PendingReports {
 
   /**
    * One try: the log (when it has not gone up yet), then the report. A log Plinth refuses for good
-   * (the job no longer takes files) does not hold back the report.
+   * (the job no longer takes files) does not hold back the report. With `next`, the report asks
+   * Plinth for the agent's next job as well.
    */
-  async deliver(pending: PendingReport): Promise<Delivery> {
+  async deliver(pending: PendingReport, next = false): Promise<Delivery> {
+    let handed: Job | null;
     try {
       if (pending.log) {
         try {
@@ -93,14 +98,14 @@ export class PendingReports {
         await this.remove(`${pending.jobId}.log`);
       }
       if (pending.state) await this.handOver(pending, pending.state);
-      await this.client.finish(pending.jobId, pending.report, pending.agentId);
+      handed = await this.client.finish(pending.jobId, pending.report, pending.agentId, next);
     } catch (err) {
       if (isRetryable(err)) return { done: false, error: err };
       await this.forget(pending.jobId);
       return { done: true, refused: (err as Error).message };
     }
     await this.forget(pending.jobId);
-    return { done: true };
+    return handed ? { done: true, next: handed } : { done: true };
   }
 
   /**

@@ -76,10 +76,14 @@ export class ProtocolClient {
 
   /**
    * Reports how a job ended. `agentId` names the agent that claimed it when that is not this
-   * client's registration: a report kept on disk and sent again after a restart.
+   * client's registration: a report kept on disk and sent again after a restart. With `next`,
+   * Plinth claims the agent's next job in the same request and answers with it (null when there
+   * is none, or from a Plinth that does not hand jobs over this way).
    */
-  async finish(jobId: string, report: JobReport, agentId?: string): Promise<void> {
-    await this.call(`/jobs/${jobId}/finish`, report, [204], agentId);
+  async finish(jobId: string, report: JobReport, agentId?: string, next = false): Promise<Job | null> {
+    const path = next ? `/jobs/${jobId}/finish?next=true` : `/jobs/${jobId}/finish`;
+    const body = (await this.call(path, report, [200, 204], agentId)) as { job?: Job } | undefined;
+    return body?.job ?? null;
   }
 
   /** Streams a signed download link into a file (no time limit: saved plans can be large). */

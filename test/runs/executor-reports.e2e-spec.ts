@@ -135,7 +135,7 @@ describe('the reference executor when Plinth is away or the run is force-cancele
       const applyAnswers = ['lose-answer'] as const;
       let finishes = 0;
       proxy.decide = (req) => {
-        if (!/\/finish$/.test(req.url ?? '')) return 'forward';
+        if (!/\/finish(\?|$)/.test(req.url ?? '')) return 'forward';
         finishes++;
         if (finishes <= planAnswers.length) return planAnswers[finishes - 1];
         if (finishes === planAnswers.length + 2) return applyAnswers[0];
@@ -173,7 +173,7 @@ describe('the reference executor when Plinth is away or the run is force-cancele
       expect(phases.applies).toMatchObject({ status: 'finished', 'error-message': null, ...counts });
 
       // What reached Plinth: the plan's report once; the apply's twice, both taken as the same report.
-      const finishRequests = proxy.requests(/\/finish$/).map((r) => [r.mode, r.upstream]);
+      const finishRequests = proxy.requests(/\/finish(\?|$)/).map((r) => [r.mode, r.upstream]);
       expect(finishRequests).toEqual([
         ['refuse', undefined],
         ['drop', undefined],
@@ -196,7 +196,7 @@ describe('the reference executor when Plinth is away or the run is force-cancele
     await proxy.start();
     let first: AbortController | undefined;
     proxy.decide = (req) => {
-      if (!/\/finish$/.test(req.url ?? '')) return 'forward';
+      if (!/\/finish(\?|$)/.test(req.url ?? '')) return 'forward';
       // The operator stops the executor while Plinth is away: the report must outlive it.
       first?.abort();
       return 'refuse';
@@ -225,7 +225,9 @@ describe('the reference executor when Plinth is away or the run is force-cancele
       });
       // The executor deletes its copy once Plinth has answered, which can be just after the run shows it.
       await until('the kept copy gone', () => pending(workDir).length === 0);
-      await until('the sent report logged', () => executorLog.includes(`sent the finished report of ${stored.jobId}`));
+      await until('the sent report logged', () =>
+        executorLog.includes(`sent the finished report of ${stored.jobId}`),
+      );
     } finally {
       await proxy.close();
     }
@@ -254,10 +256,16 @@ describe('the reference executor when Plinth is away or the run is force-cancele
       return super.heartbeat(jobId);
     }
 
-    override async finish(jobId: string, report: JobReport, agentId?: string): Promise<void> {
+    override async finish(
+      jobId: string,
+      report: JobReport,
+      agentId?: string,
+      next?: boolean,
+    ): Promise<Job | null> {
       try {
-        await super.finish(jobId, report, agentId);
-        this.reports.push({ report, status: 204 });
+        const handed = await super.finish(jobId, report, agentId, next);
+        this.reports.push({ report, status: handed ? 200 : 204 });
+        return handed && { ...handed, 'heartbeat-interval-seconds': 1 };
       } catch (err) {
         this.reports.push({ report, status: err instanceof ProtocolError ? err.status : 0 });
         throw err;
