@@ -108,6 +108,11 @@ export function requestOn(
   });
 }
 
+/** The job of a claim's answer, or of a report's that handed one over (`finish?next=true`). */
+export function jobOf(text: string): { id: string; kind: string } {
+  return (JSON.parse(text) as { job: { id: string; kind: string } }).job;
+}
+
 /**
  * A POST over a kept-alive agent as an executor sends it (its token, `X-Plinth-Agent` once
  * registered): plain JSON to the agent protocol, JSON:API elsewhere.

@@ -13,7 +13,7 @@
 import { createServer, IncomingMessage, Server } from 'node:http';
 import { Agent } from 'node:http';
 import { AddressInfo } from 'node:net';
-import { agentPost, Api, inParallel, requestOn, issueAgentToken, registerExecutor } from './http';
+import { agentPost, Api, inParallel, requestOn, issueAgentToken, jobOf, registerExecutor } from './http';
 import { agentWorkspace, configurationArchive } from './run-traffic';
 import { CpuMeters } from './scenarios';
 import { Seeded } from './seed';
@@ -223,7 +223,10 @@ async function readWindow(
   };
 }
 
-/** Creates one run per workspace at once and has the executors plan and apply them all. */
+/**
+ * Creates one run per workspace at once and has the executors plan and apply them all; each report
+ * asks for the executor's next job (`finish?next=true`) and a job handed over is run without a claim.
+ */
 async function burst(
   api: Api,
   agent: Agent,
@@ -251,24 +254,31 @@ async function burst(
   const report = JSON.stringify({ status: 'finished', 'has-changes': true, 'resource-additions': 1 });
   await Promise.all(
     executors.map(async (e) => {
-      while (applied < workspaces.length && failures < 100) {
-        const claim = await agentPost(agent, url, '/api/v2/agent/jobs/claim', e.secret, e.agentId, '{}');
-        if (claim.status !== 200) {
-          if (claim.status !== 204) failures++;
-          await new Promise((r) => setTimeout(r, 20));
-          continue;
+      // The job a report was answered with (finish?next=true): run next, without a claim.
+      let handed: { id: string; kind: string } | undefined;
+      while ((handed || applied < workspaces.length) && failures < 100) {
+        let job = handed;
+        handed = undefined;
+        if (!job) {
+          const claim = await agentPost(agent, url, '/api/v2/agent/jobs/claim', e.secret, e.agentId, '{}');
+          if (claim.status !== 200) {
+            if (claim.status !== 204) failures++;
+            await new Promise((r) => setTimeout(r, 20));
+            continue;
+          }
+          job = jobOf(claim.text);
         }
-        const job = (JSON.parse(claim.text) as { job: { id: string; kind: string } }).job;
         const done = await agentPost(
           agent,
           url,
-          `/api/v2/agent/jobs/${job.id}/finish`,
+          `/api/v2/agent/jobs/${job.id}/finish?next=true`,
           e.secret,
           e.agentId,
           report,
         );
-        if (done.status !== 204) failures++;
+        if (done.status !== 200 && done.status !== 204) failures++;
         else if (job.kind === 'apply') applied++;
+        if (done.status === 200) handed = jobOf(done.text);
       }
     }),
   );

@@ -2,16 +2,17 @@
  * The `run-cost` scenario: what a run costs end to end, with nothing else running. One executor
  * runs auto-applied runs one after the other through the agent protocol, as the reference executor
  * does: a user creates a run in workspace `source`, the executor claims its plan, sends a
- * heartbeat, reports it, claims the apply, sends a heartbeat, reports it; the applied run fires a
- * run trigger that queues a run in workspace `destination` (auto-applied too), which the executor
- * runs the same way. Figures are per applied run (half of them fired a trigger), the claims that
- * found nothing included: server CPU, the database server's CPU (the whole `mariadbd` process, so
- * other clients of a shared server count too) and the statements the server sent (its
- * `db_statements_total`, exact), beside the database's own count of statements (`Questions`, the
- * whole server's).
+ * heartbeat, reports it with `next=true` and is handed the apply that report queued (no claim),
+ * sends a heartbeat, reports the apply with `next=true`; the applied run fires a run trigger that
+ * queues a run in workspace `destination` (auto-applied too), whose plan that report hands over,
+ * and which the executor runs the same way. Figures are per applied run (half of them fired a
+ * trigger), the claims that found nothing included: server CPU, the database server's CPU (the
+ * whole `mariadbd` process, so other clients of a shared server count too) and the statements the
+ * server sent (its `db_statements_total`, exact), beside the database's own count of statements
+ * (`Questions`, the whole server's).
  */
 import { Agent } from 'node:http';
-import { agentPost, Api, issueAgentToken, registerExecutor } from './http';
+import { agentPost, Api, issueAgentToken, jobOf, registerExecutor } from './http';
 import { agentWorkspace, configurationArchive } from './run-traffic';
 
 export interface RunCostOptions {
@@ -121,19 +122,32 @@ async function runRuns(
     },
   });
   const report = JSON.stringify({ status: 'finished', 'has-changes': true, 'resource-additions': 1 });
+  // The job a report was answered with (finish?next=true): run next, without a claim.
+  let handed: { id: string; kind: string } | undefined;
   for (let i = 0; i < count; i++) {
     await send('/api/v2/runs', opts.userToken, undefined, create, [201]);
     // The source run's apply queues the destination's run: two applies per source run.
     for (let applied = 0; applied < 2;) {
-      const claim = await send('/api/v2/agent/jobs/claim', e.secret, e.agentId, '{}', [200, 204]);
-      if (claim.status === 204) {
-        emptyClaims++;
-        await new Promise((r) => setTimeout(r, 5));
-        continue;
+      let job = handed;
+      handed = undefined;
+      if (!job) {
+        const claim = await send('/api/v2/agent/jobs/claim', e.secret, e.agentId, '{}', [200, 204]);
+        if (claim.status === 204) {
+          emptyClaims++;
+          await new Promise((r) => setTimeout(r, 5));
+          continue;
+        }
+        job = jobOf(claim.text);
       }
-      const job = (JSON.parse(claim.text) as { job: { id: string; kind: string } }).job;
       await send(`/api/v2/agent/jobs/${job.id}/heartbeat`, e.secret, e.agentId, '{}', [200]);
-      await send(`/api/v2/agent/jobs/${job.id}/finish`, e.secret, e.agentId, report, [204]);
+      const done = await send(
+        `/api/v2/agent/jobs/${job.id}/finish?next=true`,
+        e.secret,
+        e.agentId,
+        report,
+        [200, 204],
+      );
+      if (done.status === 200) handed = jobOf(done.text);
       if (job.kind === 'apply') applied++;
     }
   }
@@ -208,8 +222,8 @@ export function runCostSummary(rounds: RunCostRound[]): string[] {
     return xs.length ? median(xs) : null;
   };
   return [
-    `run-cost: one executor, auto-applied runs end to end (create, plan claim, heartbeat, plan report, ` +
-      `apply claim, heartbeat, apply report; every other run queued by a run trigger), ` +
+    `run-cost: one executor, auto-applied runs end to end (create, plan claim, heartbeat, plan report ` +
+      `handing over the apply, heartbeat, apply report; every other run queued by a run trigger), ` +
       `median of ${rounds.length} rounds of ${rounds[0]?.runs ?? 0} runs`,
     `  per run: server CPU ${fixed(
       of((r) => r.serverCpuMs),

@@ -1,13 +1,14 @@
 /**
  * The `runs-while-reading` scenario: executors run runs from start to finish (a user queues a run,
- * its executor claims the plan, reports it, claims the auto-applied apply, reports it, again and
- * again) while users read policy sets and providers. What the reads get from the response cache
- * while the run tables change every few milliseconds is the point.
+ * its executor claims the plan, reports it with `next=true` and is handed the auto-applied apply
+ * that report queued, reports it, again and again) while users read policy sets and providers.
+ * What the reads get from the response cache while the run tables change every few milliseconds is
+ * the point.
  */
 import { gzipSync } from 'node:zlib';
 import { Agent } from 'node:http';
 import { Header } from 'tar';
-import { agentPost, Api, putBytes, issueAgentToken, registerExecutor } from './http';
+import { agentPost, Api, putBytes, issueAgentToken, jobOf, registerExecutor } from './http';
 import { Scenario, SideLoad } from './scenarios';
 import { Seeded } from './seed';
 
@@ -19,7 +20,7 @@ export interface RunTrafficOptions {
    * Runs started per second by all executors together, evenly spaced (an executor late on the
    * schedule starts its next at once); unset: each starts its next as soon as its last is applied.
    * Paced executors wait on their claims (`?wait=`), as the reference executor does, so a run is
-   * the same five requests each time.
+   * the same four requests each time.
    */
   runRate?: number;
 }
@@ -168,15 +169,29 @@ function executorLoad(
         await new Promise((r) => setTimeout(r, 100));
         continue;
       }
-      for (let applied = false; !applied && !stopped;) {
-        const claim = await send(claimPath, e.secret, e.agentId, '{}', [200, 204]);
-        if (claim.status !== 200) {
-          await new Promise((r) => setTimeout(r, 20));
-          continue;
+      // The job a report was answered with (finish?next=true): run next, without a claim. It is
+      // this executor's once handed over, so it is run even when the load is being stopped.
+      let handed: { id: string; kind: string } | undefined;
+      for (let applied = false; !applied && (handed || !stopped);) {
+        let job = handed;
+        handed = undefined;
+        if (!job) {
+          const claim = await send(claimPath, e.secret, e.agentId, '{}', [200, 204]);
+          if (claim.status !== 200) {
+            await new Promise((r) => setTimeout(r, 20));
+            continue;
+          }
+          job = jobOf(claim.text);
         }
-        const job = (JSON.parse(claim.text) as { job: { id: string; kind: string } }).job;
         const report = { status: 'finished', 'has-changes': true, 'resource-additions': 1 };
-        await send(`/api/v2/agent/jobs/${job.id}/finish`, e.secret, e.agentId, JSON.stringify(report), [204]);
+        const done = await send(
+          `/api/v2/agent/jobs/${job.id}/finish?next=true`,
+          e.secret,
+          e.agentId,
+          JSON.stringify(report),
+          [200, 204],
+        );
+        if (done.status === 200) handed = jobOf(done.text);
         applied = job.kind === 'apply';
         if (applied) counted.units++;
       }
