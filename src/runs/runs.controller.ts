@@ -132,7 +132,9 @@ export class RunsController {
     @JsonApiBody(CreateRunAttributes, { types: ['runs'], typeRequired: false })
     body: ParsedBody<CreateRunAttributes>,
   ): Promise<ResourceDocument> {
-    return new ResourceDocument(await this.presenter.resource(p, await this.runs.create(p, body)));
+    const run = await this.runs.create(p, body);
+    const withVariables = (body.attributes.variables ?? []).length > 0;
+    return new ResourceDocument(await this.presenter.resource(p, run, { withVariables }));
   }
 
   @Get('runs/:id')

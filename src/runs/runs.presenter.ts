@@ -49,18 +49,24 @@ export class RunsPresenter {
 
   /**
    * Run resources with the caller's permissions, their variables (sensitive values masked) and, for
-   * applied runs, what their triggers did.
+   * applied runs, what their triggers did. `created`: the runs were created by this request, so
+   * they have no policy check yet, and variables only if their creation gave some (`withVariables`).
    */
-  async resources(p: Principal, runs: RunEntity[]): Promise<ResourceObject[]> {
+  async resources(
+    p: Principal,
+    runs: RunEntity[],
+    created?: { withVariables: boolean },
+  ): Promise<ResourceObject[]> {
     const workspaces = await this.workspaces.findByIds(runs.map((r) => r.workspaceId));
     const gate = this.gates.get();
     const workspaceById = new Map(workspaces.map((w) => [w.id, w]));
+    const withVariables = created ? (created.withVariables ? runs : []) : runs;
     const [levels, outcomes, checkIds, variables] = await Promise.all([
       this.permissions.workspaceLevels(p, workspaces),
       this.repo.outcomesOf(runs.filter((r) => r.status === 'applied').map((r) => r.id)),
-      gate ? gate.checkIdsOf(runs.map((r) => r.id)) : new Map<string, string[]>(),
+      gate && !created ? gate.checkIdsOf(runs.map((r) => r.id)) : new Map<string, string[]>(),
       this.variables.shownRunVariables(
-        runs.flatMap((r) => {
+        withVariables.flatMap((r) => {
           const workspace = workspaceById.get(r.workspaceId);
           return workspace ? [{ id: r.id, workspace }] : [];
         }),
@@ -86,8 +92,12 @@ export class RunsPresenter {
     );
   }
 
-  async resource(p: Principal, run: RunEntity): Promise<ResourceObject> {
-    const [resource] = await this.resources(p, [run]);
+  async resource(
+    p: Principal,
+    run: RunEntity,
+    created?: { withVariables: boolean },
+  ): Promise<ResourceObject> {
+    const [resource] = await this.resources(p, [run], created);
     return resource;
   }
 
