@@ -1,10 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, MoreThan, Repository } from 'typeorm';
+import { EntityManager } from 'typeorm';
 import { Secrets } from '../secrets/secrets.service';
 import { EffectiveVariablesService, SnapshotEntry } from './effective-variables.service';
-import { RunVariableSnapshotEntity } from './entities/run-variable-snapshot.entity';
-import { replaceSealed } from '../common/sql/transaction';
+import { RunSnapshotsRepository } from './run-snapshots.repository';
 
 /**
  * One variable as a run's jobs receive it (the executor protocol's `JobVariable`; declared from the
@@ -21,7 +19,7 @@ const sealContext = (runId: string) => `run-variable-snapshots/${runId}`;
 @Injectable()
 export class RunSnapshotsService {
   constructor(
-    @InjectRepository(RunVariableSnapshotEntity) private readonly repo: Repository<RunVariableSnapshotEntity>,
+    private readonly repo: RunSnapshotsRepository,
     private readonly effective: EffectiveVariablesService,
     private readonly secrets: Secrets,
   ) {}
@@ -46,37 +44,27 @@ export class RunSnapshotsService {
       sensitive,
     }));
     const sealedVariables = this.secrets.seal(JSON.stringify(variables), sealContext(runId));
-    await manager
-      .getRepository(RunVariableSnapshotEntity)
-      .upsert({ runId, sealedVariables }, { conflictPaths: ['runId'], skipUpdateIfNoValuesChanged: false });
+    await this.repo.put(manager, runId, sealedVariables);
     return variables;
   }
 
   /** The run's snapshot in clear, for its jobs only; empty when none was taken (or it was dropped). */
   async of(runId: string): Promise<JobVariable[]> {
-    const row = await this.repo.findOne({ where: { runId } });
-    if (!row) return [];
-    return JSON.parse(
-      this.secrets.open(row.sealedVariables, sealContext(runId)).toString('utf8'),
-    ) as JobVariable[];
+    const sealed = await this.repo.sealedOf(runId);
+    if (sealed === null) return [];
+    return JSON.parse(this.secrets.open(sealed, sealContext(runId)).toString('utf8')) as JobVariable[];
   }
 
   /** Forgets the run's snapshot (the run ended: no job of it will be claimed again). */
   async drop(manager: EntityManager, runId: string): Promise<void> {
-    await manager.getRepository(RunVariableSnapshotEntity).delete({ runId });
+    await this.repo.drop(manager, runId);
   }
 
   async sealedValues(afterId: string, limit: number): Promise<{ id: string; wrapped: string }[]> {
-    const rows = await this.repo.find({
-      select: { runId: true, sealedVariables: true },
-      where: { runId: MoreThan(afterId) },
-      order: { runId: 'ASC' },
-      take: limit,
-    });
-    return rows.map((r) => ({ id: r.runId, wrapped: r.sealedVariables }));
+    return this.repo.sealedAfter(afterId, limit);
   }
 
   replaceSealedValue(manager: EntityManager, runId: string, from: string, to: string): Promise<boolean> {
-    return replaceSealed(manager, RunVariableSnapshotEntity, { runId }, 'sealedVariables', from, to);
+    return this.repo.replaceSealedValue(manager, runId, from, to);
   }
 }

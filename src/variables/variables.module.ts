@@ -17,6 +17,7 @@ import { RunVariableEntity } from './entities/run-variable.entity';
 import { RunVariableSnapshotEntity } from './entities/run-variable-snapshot.entity';
 import { ReachingVariablesRepository } from './reaching-variables.repository';
 import { RunSnapshotsService } from './run-snapshots.service';
+import { RunSnapshotsRepository } from './run-snapshots.repository';
 import { VariableSetEntity } from './entities/variable-set.entity';
 import { VariableEntity } from './entities/variable.entity';
 import { VarsetProjectEntity, VarsetWorkspaceEntity } from './entities/varset-attachment.entity';
@@ -56,6 +57,7 @@ import { WorkspaceVariablesService } from './workspace-variables.service';
     EffectiveVariablesService,
     RunVariablesService,
     RunSnapshotsService,
+    RunSnapshotsRepository,
     ReachingVariablesRepository,
   ],
   exports: [WorkspaceVariablesService, EffectiveVariablesService, RunVariablesService, RunSnapshotsService],
