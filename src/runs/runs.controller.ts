@@ -132,9 +132,9 @@ export class RunsController {
     @JsonApiBody(CreateRunAttributes, { types: ['runs'], typeRequired: false })
     body: ParsedBody<CreateRunAttributes>,
   ): Promise<ResourceDocument> {
-    const run = await this.runs.create(p, body);
+    const { run, workspace } = await this.runs.create(p, body);
     const withVariables = (body.attributes.variables ?? []).length > 0;
-    return new ResourceDocument(await this.presenter.resource(p, run, { withVariables }));
+    return new ResourceDocument(await this.presenter.resource(p, run, { workspace, withVariables }));
   }
 
   @Get('runs/:id')

@@ -7,6 +7,7 @@ import { UsersService } from '../users/users.service';
 import { serializeUser } from '../users/users.serializer';
 import { EffectiveVariablesService } from '../variables/effective-variables.service';
 import { WorkspacesService } from '../workspaces/workspaces.service';
+import type { WorkspaceEntity } from '../workspaces/entities/workspace.entity';
 import { ConfigurationVersionsService } from './configuration-versions.service';
 import { serializeConfigurationVersion } from './configuration-versions.serializer';
 import { RunPhaseEntity } from './entities/run-phase.entity';
@@ -32,6 +33,12 @@ export const RUN_INCLUDES = [
 ] as const;
 
 /** Loads what the run, plan and apply wire shapes need, a whole page at a time. */
+/** Runs this request created, all in one workspace: what their answer need not read again. */
+export interface CreatedRuns {
+  workspace: WorkspaceEntity;
+  withVariables: boolean;
+}
+
 @Injectable()
 export class RunsPresenter {
   constructor(
@@ -49,15 +56,14 @@ export class RunsPresenter {
 
   /**
    * Run resources with the caller's permissions, their variables (sensitive values masked) and, for
-   * applied runs, what their triggers did. `created`: the runs were created by this request, so
-   * they have no policy check yet, and variables only if their creation gave some (`withVariables`).
+   * applied runs, what their triggers did. `created`: the runs were created by this request in
+   * `workspace` (as its permission check read it), so they have no policy check yet, and variables
+   * only if their creation gave some (`withVariables`).
    */
-  async resources(
-    p: Principal,
-    runs: RunEntity[],
-    created?: { withVariables: boolean },
-  ): Promise<ResourceObject[]> {
-    const workspaces = await this.workspaces.findByIds(runs.map((r) => r.workspaceId));
+  async resources(p: Principal, runs: RunEntity[], created?: CreatedRuns): Promise<ResourceObject[]> {
+    const workspaces = created
+      ? [created.workspace]
+      : await this.workspaces.findByIds(runs.map((r) => r.workspaceId));
     const gate = this.gates.get();
     const workspaceById = new Map(workspaces.map((w) => [w.id, w]));
     const withVariables = created ? (created.withVariables ? runs : []) : runs;
@@ -92,11 +98,7 @@ export class RunsPresenter {
     );
   }
 
-  async resource(
-    p: Principal,
-    run: RunEntity,
-    created?: { withVariables: boolean },
-  ): Promise<ResourceObject> {
+  async resource(p: Principal, run: RunEntity, created?: CreatedRuns): Promise<ResourceObject> {
     const [resource] = await this.resources(p, [run], created);
     return resource;
   }

@@ -12,6 +12,7 @@ import { PageParams } from '../common/jsonapi/pagination';
 import { checkRunVariables } from '../variables/run-variable-rules';
 import { RunVariablesService } from '../variables/run-variables.service';
 import { WorkspaceLockHolder, WorkspacesService } from '../workspaces/workspaces.service';
+import type { WorkspaceEntity } from '../workspaces/entities/workspace.entity';
 import { ConfigurationVersionsRepository } from './configuration-versions.repository';
 import { CreateRunAttributes } from './dto/run-attributes.dto';
 import { RunJobEntity } from './entities/run-job.entity';
@@ -52,7 +53,11 @@ export class RunsService {
   ) {}
 
   /** Needs `plan` on the workspace; 404 for a workspace the caller cannot see or queue in. */
-  async create(p: Principal, body: ParsedBody<CreateRunAttributes>): Promise<RunEntity> {
+  /** The run created, and its workspace as the permission check read it (for the answer). */
+  async create(
+    p: Principal,
+    body: ParsedBody<CreateRunAttributes>,
+  ): Promise<{ run: RunEntity; workspace: WorkspaceEntity }> {
     const wsRef = body.toOne('workspace', 'workspaces');
     if (!wsRef) throw invalid('Workspace relationship is required', '/data/relationships/workspace');
     const ws = await this.workspaces.requireAccess(p, wsRef.id, ACTION_LEVEL.queue);
@@ -76,7 +81,7 @@ export class RunsService {
       terraformVersion: attrs['terraform-version'] ?? DEFAULT_RUN_OPTIONS.terraformVersion,
     };
     const settings = await this.workspaces.executionSettings(ws.id);
-    return inTransaction(this.ds, async (manager) => {
+    const run = await inTransaction(this.ds, async (manager) => {
       const cv = cvRef
         ? await this.cvs.findById(cvRef.id, manager)
         : await this.cvs.newestUploaded(manager, ws.id);
@@ -106,6 +111,7 @@ export class RunsService {
       await this.runVariables.record(manager, run.id, variables);
       return run;
     });
+    return { run, workspace: ws };
   }
 
   /** The run, if the principal may read runs of its workspace. */
