@@ -129,24 +129,19 @@ export class RunsRepository {
   ): Promise<{ queue: RunEntity[]; newest: Date | null }> {
     const { runs } = this;
     const columns = runs.select('r');
+    const q = (name: string) => this.ds.driver.escape(name);
+    // Oldest first, as `queue`; the newest run, when it is open too, comes twice.
     const rows = await runs.many(
       `SELECT ${columns} FROM ${runs.table} r WHERE r.workspace_id = ? AND r.status ${OPEN}` +
         ` UNION ALL SELECT ${columns} FROM ${runs.table} r WHERE r.id =` +
-        ` (SELECT n.id FROM ${runs.table} n WHERE n.workspace_id = ? ORDER BY n.created_at DESC LIMIT 1)`,
+        ` (SELECT n.id FROM ${runs.table} n WHERE n.workspace_id = ? ORDER BY n.created_at DESC LIMIT 1)` +
+        ` ORDER BY ${q('r_created_at')}, ${q('r_id')}`,
       [workspaceId, workspaceId],
       'r',
       manager,
     );
-    let newest: Date | null = null;
-    const queue = new Map<string, RunEntity>();
-    for (const run of rows) {
-      if (!newest || run.createdAt.getTime() > newest.getTime()) newest = run.createdAt;
-      if (!isFinal(run.status)) queue.set(run.id, run);
-    }
-    const ordered = [...queue.values()].sort(
-      (a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
-    );
-    return { queue: ordered, newest };
+    const queue = new Map(rows.filter((r) => !isFinal(r.status)).map((r) => [r.id, r]));
+    return { queue: [...queue.values()], newest: rows.at(-1)?.createdAt ?? null };
   }
 
   async insert(manager: EntityManager, run: RunEntity, phases: RunPhaseEntity[]): Promise<void> {

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { RowReader } from '../common/sql/row-reader';
 import { RowWriter } from '../common/sql/row-writer';
+import { columnValue } from '../common/sql/columns';
 import { replaceSealed, writeWith } from '../common/sql/transaction';
 import { RunVariableSnapshotEntity } from './entities/run-variable-snapshot.entity';
 
@@ -30,8 +31,8 @@ export class RunSnapshotsRepository {
 
   /** In the caller's transaction: the run's snapshot is `sealed` from now on. */
   async put(manager: EntityManager, runId: string, sealed: string): Promise<void> {
-    // A JSON column: the driver stores its value as JSON text, as TypeORM's own writes do.
-    await writeWith(manager, this.upsertSql, [runId, JSON.stringify(sealed)]);
+    const value = columnValue(this.ds, RunVariableSnapshotEntity, 'sealedVariables', sealed);
+    await writeWith(manager, this.upsertSql, [runId, value]);
   }
 
   /** The run's sealed snapshot, if one was taken and not dropped. */

@@ -25,10 +25,23 @@ export function JsonStringColumn(): PropertyDecorator {
 }
 
 /**
+ * A value as the driver binds it for `property` of `entity` (its column's own conversion: dates,
+ * JSON, transformers), for hand-written SQL that writes or compares that column.
+ */
+export function columnValue(
+  ds: DataSource,
+  entity: ObjectType<unknown>,
+  property: string,
+  value: unknown,
+): unknown {
+  const column = ds.getMetadata(entity).findColumnWithPropertyName(property)!;
+  return ds.driver.preparePersistentValue(value, column);
+}
+
+/**
  * A timestamp as the driver binds it for `property` of `entity`, for hand-written SQL that compares
  * a column with a time (better-sqlite3 takes no Date; the column's own conversion does).
  */
 export function timeOf(ds: DataSource, entity: ObjectType<unknown>, property: string, at: Date): unknown {
-  const column = ds.getMetadata(entity).findColumnWithPropertyName(property)!;
-  return ds.driver.preparePersistentValue(at, column);
+  return columnValue(ds, entity, property, at);
 }
