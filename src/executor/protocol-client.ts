@@ -66,7 +66,7 @@ export class ProtocolClient {
     const path = waitSeconds > 0 ? `/jobs/claim?wait=${waitSeconds}` : '/jobs/claim';
     const wait = { extraMs: waitSeconds * 1000, signal };
     const body = (await this.call(path, undefined, [200, 204], undefined, wait)) as { job: Job } | undefined;
-    return body?.job ?? null;
+    return body?.job ? this.received(body.job) : null;
   }
 
   async heartbeat(jobId: string): Promise<'running' | 'canceled'> {
@@ -83,7 +83,12 @@ export class ProtocolClient {
   async finish(jobId: string, report: JobReport, agentId?: string, next = false): Promise<Job | null> {
     const path = next ? `/jobs/${jobId}/finish?next=true` : `/jobs/${jobId}/finish`;
     const body = (await this.call(path, report, [200, 204], agentId)) as { job?: Job } | undefined;
-    return body?.job ?? null;
+    return body?.job ? this.received(body.job) : null;
+  }
+
+  /** Every job Plinth hands this client, by a claim or with a report's answer, passes here once. */
+  protected received(job: Job): Job {
+    return job;
   }
 
   /** Streams a signed download link into a file (no time limit: saved plans can be large). */

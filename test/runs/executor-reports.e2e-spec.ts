@@ -246,9 +246,8 @@ describe('the reference executor when Plinth is away or the run is force-cancele
       this.release();
     }
 
-    override async claim(): Promise<Job | null> {
-      const job = await super.claim();
-      return job && { ...job, 'heartbeat-interval-seconds': 1 };
+    protected override received(job: Job): Job {
+      return { ...job, 'heartbeat-interval-seconds': 1 };
     }
 
     override async heartbeat(jobId: string): Promise<'running' | 'canceled'> {
@@ -265,7 +264,7 @@ describe('the reference executor when Plinth is away or the run is force-cancele
       try {
         const handed = await super.finish(jobId, report, agentId, next);
         this.reports.push({ report, status: handed ? 200 : 204 });
-        return handed && { ...handed, 'heartbeat-interval-seconds': 1 };
+        return handed;
       } catch (err) {
         this.reports.push({ report, status: err instanceof ProtocolError ? err.status : 0 });
         throw err;

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Executor, PENDING_REPORTS_DIR } from '../../src/executor/executor';
 import { DEFAULT_POLICY_COMMANDS } from '../../src/executor/options';
-import { Job, JobReport, ProtocolClient, ProtocolError } from '../../src/executor/protocol-client';
+import { Job, ProtocolClient, ProtocolError } from '../../src/executor/protocol-client';
 import { createAgentToken, createPool } from '../agent-pools/helpers';
 import { Actor, bootstrapAdmin, createOrganization, unique } from '../helpers/fixtures';
 import { startApp, TestApp } from '../helpers/test-app';
@@ -22,22 +22,9 @@ class StateClient extends ProtocolClient {
   loseNextAnswer = false;
   private readonly stateLinks = new Set<string>();
 
-  override async claim(): Promise<Job | null> {
-    return this.noted(await super.claim());
-  }
-
-  /** A report may be answered with the next job: its state link is watched as a claimed one's. */
-  override async finish(
-    jobId: string,
-    report: JobReport,
-    agentId?: string,
-    next?: boolean,
-  ): Promise<Job | null> {
-    return this.noted(await super.finish(jobId, report, agentId, next));
-  }
-
-  private noted(job: Job | null): Job | null {
-    const link = job?.links['state-upload'];
+  /** Claimed, or handed over with a report's answer: its state link is watched. */
+  protected override received(job: Job): Job {
+    const link = job.links['state-upload'];
     if (link) this.stateLinks.add(link);
     return job;
   }
