@@ -1,10 +1,7 @@
 import express, { NextFunction, Request, Response } from 'express';
-import { bodyParserError } from '../common/errors/body-errors';
-import { DomainError } from '../common/errors/domain-error';
+import { unreadableBody } from '../common/errors/body-errors';
 import { bodyShapeProblem } from '../common/jsonapi/body-shape';
 import { JSON_BODY_TYPES } from '../common/jsonapi/media-type';
-
-const unreadable = () => new DomainError('bad-request', [{ detail: 'request body could not be read' }]);
 
 /** Parses a JSON body up to `limit`, with the parser's errors and unsafe shapes as domain errors. */
 export function jsonBodyParser(limit: string | number): express.RequestHandler {
@@ -12,8 +9,7 @@ export function jsonBodyParser(limit: string | number): express.RequestHandler {
   return (req: Request, res: Response, next: NextFunction) =>
     parse(req, res, (err?: unknown) => {
       // Turned into a domain error here: the framework would otherwise quote the parser's message.
-      // Broken compression surfaces as a bare zlib error: still the body could not be read.
-      if (err) return next(bodyParserError(err) ?? unreadable());
+      if (err) return next(unreadableBody(err));
       next(bodyShapeProblem(req.body));
     });
 }

@@ -25,7 +25,7 @@ import { contentNegotiation } from './negotiation';
 import { fixedHeaders } from './fixed-headers';
 import { apiVersionHeaders } from './api-version-headers';
 import { jsonBodyParser } from './json-body-parser';
-import { bodyParserError } from '../common/errors/body-errors';
+import { unreadableBody } from '../common/errors/body-errors';
 import { buildOpenApiDocument } from './openapi-document';
 
 export const MAX_JSON_BODY = '1mb';
@@ -59,7 +59,7 @@ function jsonBodies(): express.RequestHandler {
     }
     if (RAW_BODY_PATHS.some((p) => p.test(req.path))) return next();
     if (FORM_BODY_PATHS.some((p) => p.test(req.path))) {
-      return parseForm(req, res, (err?: unknown) => next(err ? (bodyParserError(err) ?? err) : undefined));
+      return parseForm(req, res, (err?: unknown) => next(err ? unreadableBody(err) : undefined));
     }
     if (AFTER_AUTH_BODY_ROUTES.some((r) => r.method === req.method && r.path.test(req.path))) return next();
     parse(req, res, next);

@@ -256,6 +256,25 @@ describe('terraform login (login.v1): the sign-in page and the code exchange', (
     expect((await exchange(t.origin, exchangeForm(code, pkce, params))).status).toBe(200);
   });
 
+  it('answers a form body it cannot decompress with a JSON:API 400, on the token endpoint and the sign-in form', async () => {
+    for (const path of ['/oauth/token', '/app/oauth/authorize']) {
+      for (const [encoding, body] of [
+        ['gzip', ''],
+        ['br', '!\u001ev\u00ff'],
+      ]) {
+        const res = await fetch(`${t.origin}${path}`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'Content-Encoding': encoding },
+          body,
+        });
+        expect([path, encoding, res.status]).toEqual([path, encoding, 400]);
+        expect(await res.json()).toEqual({
+          errors: [{ status: '400', title: 'bad request', detail: 'request body could not be read' }],
+        });
+      }
+    }
+  });
+
   describe('the page refuses requests the CLI does not make, and sends nothing to the redirect URI', () => {
     const ports = 'redirect_uri must be http://localhost:PORT/login with PORT from 10000 to 10010.';
     const cases: [string, Record<string, string>, string][] = [

@@ -8,6 +8,16 @@ interface ParserError {
 }
 
 /**
+ * A body-parser's failure (JSON or form) as the domain error the client gets: `bodyParserError`'s,
+ * else a 400. Broken compression surfaces as a bare zlib error: still the body could not be read.
+ */
+export function unreadableBody(err: unknown): DomainError {
+  return (
+    bodyParserError(err) ?? new DomainError('bad-request', [{ detail: 'request body could not be read' }])
+  );
+}
+
+/**
  * The domain error for a request body the server could not read, or undefined when `err` did not
  * come from body-parser. Parser messages quote the input, so none of them reaches the client.
  */
