@@ -4,6 +4,7 @@ import type { PolicyEntity } from '../policies/entities/policy.entity';
 import { PoliciesService, policyCodeKey } from '../policies/policies.service';
 import type { PolicySetEntity } from './entities/policy-set.entity';
 import { archiveKey } from './policy-set-versions.service';
+import { EnforcedSetsCache } from './enforced-sets.cache';
 import { PolicySetsRepository } from './policy-sets.repository';
 
 /** One policy of a set as it is now, with where its code lives (null: none uploaded). */
@@ -30,20 +31,23 @@ export class PolicySetSnapshots {
   constructor(
     private readonly repo: PolicySetsRepository,
     private readonly policies: PoliciesService,
+    private readonly enforced: EnforcedSetsCache,
   ) {}
 
-  /** Read in the caller's transaction, so the check records what applied when the plan finished. */
+  /**
+   * Read in the caller's transaction, so the check records what applied when the plan finished.
+   * That no set applies is remembered (EnforcedSetsCache) while no set changed.
+   */
   async effectiveNow(
     manager: EntityManager,
     workspace: { organizationId: string; projectId: string },
     workspaceId: string,
   ): Promise<EffectiveSetNow[]> {
-    const sets = await this.repo.allEffective(
-      manager,
-      workspace.organizationId,
-      workspaceId,
-      workspace.projectId,
-    );
+    const read = () =>
+      this.repo.allEffective(manager, workspace.organizationId, workspaceId, workspace.projectId);
+    const any = await this.enforced.any(workspaceId, workspace.projectId, async () => (await read()).length > 0);
+    if (!any) return [];
+    const sets = await read();
     if (!sets.length) return [];
     const relations = await this.repo.relations(sets, manager);
     const policyIds = sets.flatMap((s) => relations.members.policies.get(s.id) ?? []);

@@ -30,6 +30,7 @@ import { PolicySetsController } from './policy-sets.controller';
 import { PolicySetsRepository } from './policy-sets.repository';
 import { PolicySetsService } from './policy-sets.service';
 import { PolicyEngineUsage } from './policy-engine-usage';
+import { EnforcedSetsCache } from './enforced-sets.cache';
 import { PolicySetSnapshots } from './policy-set-snapshots';
 import { PolicyToolVersionValidator } from './policy-tool-version.validator';
 
@@ -67,6 +68,7 @@ import { PolicyToolVersionValidator } from './policy-tool-version.validator';
     PolicyToolVersionValidator,
     PolicyEngineUsage,
     PolicySetSnapshots,
+    EnforcedSetsCache,
     PolicySetParametersRepository,
     PolicySetParametersService,
   ],

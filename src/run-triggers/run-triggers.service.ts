@@ -15,6 +15,7 @@ import { OrganizationsService } from '../organizations/organizations.service';
 import { WorkspacesService } from '../workspaces/workspaces.service';
 import { RunTriggerAttributes } from './dto/run-trigger-attributes.dto';
 import { RunTriggerEntity } from './entities/run-trigger.entity';
+import { OutboundTriggersCache, TriggerDestination } from './outbound-triggers.cache';
 import { RunTriggersRepository, RunTriggerView, TriggerDirection } from './run-triggers.repository';
 import { describeCycle, MAX_SOURCES_PER_WORKSPACE, RuleFailure, ruleFailures } from './run-triggers.rules';
 
@@ -30,6 +31,7 @@ export class RunTriggersService {
     private readonly permissions: PermissionService,
     private readonly workspaces: WorkspacesService,
     private readonly organizations: OrganizationsService,
+    private readonly outbound: OutboundTriggersCache,
     @InjectDataSource() private readonly ds: DataSource,
   ) {}
 
@@ -94,14 +96,17 @@ export class RunTriggersService {
 
   /**
    * Where a finished run of `sourceWorkspaceId` queues runs: one entry per outbound trigger, read
-   * in the caller's transaction (the runs module fires them when a run is applied).
+   * in the caller's transaction (the runs module fires them when a run is applied), or remembered
+   * (OutboundTriggersCache) while no trigger changed since the request arrived.
    */
   async destinationsOf(
     manager: EntityManager,
     sourceWorkspaceId: string,
-  ): Promise<{ triggerId: string; workspaceId: string }[]> {
-    const triggers = await this.repo.outbound(manager, sourceWorkspaceId);
-    return triggers.map((t) => ({ triggerId: t.id, workspaceId: t.workspaceId }));
+  ): Promise<TriggerDestination[]> {
+    return this.outbound.of(sourceWorkspaceId, async () => {
+      const triggers = await this.repo.outbound(manager, sourceWorkspaceId);
+      return triggers.map((t) => ({ triggerId: t.id, workspaceId: t.workspaceId }));
+    });
   }
 
   /** The requested workspaces of these triggers that the caller may read (read with the triggers). */
