@@ -1,4 +1,4 @@
-import { StatementTables } from './statement-tables';
+import { StatementTables, UNSEEN_WRITE } from './statement-tables';
 
 const tables = new StatementTables(
   [
@@ -110,6 +110,12 @@ describe(StatementTables.name, () => {
     ]) {
       expect(tables.effectOf(sql)).toEqual({ reads: [], writes: null });
     }
+  });
+
+  it('sees nothing in a write marked unseen, and the same write unmarked as a write', () => {
+    const sql = 'UPDATE runs SET status = ? WHERE id = ? AND EXISTS (SELECT 1 FROM workspaces w WHERE w.id = ?)';
+    expect(tables.effectOf(`${UNSEEN_WRITE}${sql}`)).toEqual({ reads: [], writes: null });
+    expect(tables.effectOf(sql).writes).toContain('runs');
   });
 
   it('reads a CTE as a read, and one that writes as a write', () => {

@@ -22,6 +22,12 @@ export interface Cascade {
 
 const NOTHING: StatementEffect = { reads: [], writes: null };
 
+/**
+ * Begins a write whose change no answer shows, so that it ends no remembered answer and is not
+ * announced (a running job's heartbeat time, read only by the timeout sweeper, never cached).
+ */
+export const UNSEEN_WRITE = '/* unseen */ ';
+
 /** Statements that change no table's rows. */
 const NO_DATA = new Set([
   'begin',
@@ -87,6 +93,7 @@ export class StatementTables {
   }
 
   private parse(sql: string): StatementEffect {
+    if (sql.startsWith(UNSEEN_WRITE)) return NOTHING;
     const keyword = /^\s*([A-Za-z]+)/.exec(sql)?.[1].toLowerCase() ?? '';
     if (NO_DATA.has(keyword)) return NOTHING;
     const { named, ignored } = this.named(sql);

@@ -28,6 +28,8 @@ import { RunCommentsService } from './run-comments.service';
 import { RunJobsController } from './protocol/run-jobs.controller';
 import { RunJobsRepository } from './protocol/run-jobs.repository';
 import { RunJobsService } from './protocol/run-jobs.service';
+import { JobClaims } from './protocol/job-claims';
+import { ClaimedJobs } from './protocol/claimed-jobs';
 import { JobSignals } from './protocol/job-signals.service';
 import { RunTimeoutsService } from './run-timeouts.service';
 import { RunTriggerFiring } from './run-trigger-firing';
@@ -98,6 +100,8 @@ import { StateHandoffRegistry } from './state-handoff.registry';
     RunsPresenter,
     RunTriggerFiring,
     RunJobsService,
+    JobClaims,
+    ClaimedJobs,
     JobSignals,
     RunTimeoutsService,
     PolicyGateRegistry,

@@ -22,4 +22,10 @@ export class WorkspaceByIdCache extends TtlMemo {
     const kept = await this.get(`ws:${id}`, load);
     return kept && Object.assign(new WorkspaceEntity(), kept);
   }
+
+  /** The remembered workspace (null: remembered as gone), or undefined when none is live; never loads. */
+  kept(id: string): Promise<WorkspaceEntity | null> | undefined {
+    const kept = this.peek<Promise<WorkspaceEntity | null>>(`ws:${id}`);
+    return kept?.then((ws) => ws && Object.assign(new WorkspaceEntity(), ws));
+  }
 }

@@ -58,8 +58,9 @@ export class WorkspacesRepository {
   }
 
   /** Read on nearly every workspace-scoped request (see RowReader). */
-  async findById(id: string): Promise<WorkspaceEntity | null> {
-    return this.rows.byId(id);
+  /** With a transaction's manager: read on its connection. */
+  async findById(id: string, manager?: EntityManager): Promise<WorkspaceEntity | null> {
+    return this.rows.byId(id, manager);
   }
 
   /** The workspace with exactly this name (MySQL alone would also match other letter cases). */

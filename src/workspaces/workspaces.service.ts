@@ -121,6 +121,15 @@ export class WorkspacesService {
     return ws;
   }
 
+  /**
+   * The workspace as `manager`'s transaction may see it: the cache's when it holds a live one (this
+   * process wrote no workspace since it was read), else read on that connection and not remembered,
+   * since it may show the transaction's own changes.
+   */
+  findWith(manager: EntityManager, id: string): Promise<WorkspaceEntity | null> {
+    return this.byId.kept(id) ?? this.repo.findById(id, manager);
+  }
+
   findByIds(ids: string[]): Promise<WorkspaceEntity[]> {
     return this.repo.findByIds([...new Set(ids)]);
   }

@@ -107,6 +107,31 @@ describe('the run control plane, through its services', () => {
       expect(await readRun(app, run.id)).toEqual(once);
     });
 
+    it('keeps a job alive with one write, and tells a stopped job, another executor and an unknown job apart', async () => {
+      const seeded = await seedWorkspace(app);
+      const run = await queueRun(app, seeded);
+      const job = (await jobs.claim(seeded.agent, ORIGIN))!;
+      const stranger = await addAgent(app, seeded);
+      const [claimed] = await jobsOf(app, run.id);
+
+      clock.advance(5_000);
+      expect(await jobs.heartbeat(seeded.agent, job.id)).toBe('running');
+      const [beaten] = await jobsOf(app, run.id);
+      expect(beaten.heartbeatAt!.getTime() - claimed.heartbeatAt!.getTime()).toBeGreaterThanOrEqual(5_000);
+
+      expect(await outcome(jobs.heartbeat(stranger, job.id))).toBe('not-found');
+      expect(await outcome(jobs.heartbeat(seeded.agent, 'job-unknown00000000'))).toBe('not-found');
+      expect((await jobsOf(app, run.id))[0].heartbeatAt).toEqual(beaten.heartbeatAt);
+
+      // A cancel asked for while the job runs: the job stays claimed, and its next heartbeat stops it.
+      await runs.act(ADMIN, run.id, 'cancel');
+      clock.advance(5_000);
+      expect(await jobs.heartbeat(seeded.agent, job.id)).toBe('canceled');
+      expect((await jobsOf(app, run.id))[0]).toMatchObject({ status: 'claimed', heartbeatAt: beaten.heartbeatAt });
+      await jobs.finish(seeded.agent, job.id, planReport('errored'));
+      expect((await readRun(app, run.id)).status).toBe('canceled');
+    });
+
     it('moves a run through plan, apply and applied, stamping each status and phase it passes', async () => {
       const seeded = await seedWorkspace(app);
       const run = await queueRun(app, seeded);

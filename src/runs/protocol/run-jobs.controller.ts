@@ -162,15 +162,22 @@ export class RunJobsController {
     if (next === null) {
       throw new DomainError('invalid', [{ detail: 'next must be true or false', parameter: 'next' }]);
     }
-    await this.report(agent, id, body);
-    if (!next) return undefined;
-    const job = await this.jobs.claim(agent, origin, 0);
+    const job = await this.report(agent, id, body, next ? origin : null);
     if (job) res.status(200);
     return job ? { job } : undefined;
   }
 
-  /** Records the report of the job `id`, as its kind takes it. */
-  private async report(agent: AgentContext, id: string, body: unknown): Promise<void> {
+  /**
+   * Records the report of the job `id`, as its kind takes it; with an `origin` (next=true), then
+   * claims the agent's next job and answers with it (null: none). A plan or apply report takes it
+   * in the report's own transaction.
+   */
+  private async report(
+    agent: AgentContext,
+    id: string,
+    body: unknown,
+    origin: string | null,
+  ): Promise<JobPayload | null> {
     const plain = asObject(body);
     const job = await this.jobs.ownJob(agent, id);
     if (job.kind === 'policy-evaluation') {
@@ -180,7 +187,7 @@ export class RunJobsController {
         errorMessage: parsed['error-message'] ?? null,
         results: parsed.results ?? [],
       });
-      return;
+      return origin === null ? null : this.jobs.claim(agent, origin, 0);
     }
     const parsed = validateAttributes(FinishJobBody, plain);
     const report: JobReport = {
@@ -192,6 +199,10 @@ export class RunJobsController {
       resourceDestructions: parsed['resource-destructions'] ?? 0,
       resourceImports: parsed['resource-imports'] ?? 0,
     };
-    await this.jobs.finish(agent, job, report);
+    if (origin === null) {
+      await this.jobs.finish(agent, job, report);
+      return null;
+    }
+    return this.jobs.finishAndClaim(agent, job, report, origin);
   }
 }

@@ -3,12 +3,13 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { RowReader } from '../../common/sql/row-reader';
 import { RowWriter } from '../../common/sql/row-writer';
-import { writeWith } from '../../common/sql/transaction';
+import { runStatement, writeWith } from '../../common/sql/transaction';
 import { readRows, readRowsWith } from '../../persistence/pool-reads';
 import { RunJobEntity } from '../entities/run-job.entity';
 import { RunPhaseEntity } from '../entities/run-phase.entity';
 import { RunEntity } from '../entities/run.entity';
-import { JobStatus, RunStatus } from '../run-rules';
+import { FINAL_STATUSES, JobStatus } from '../run-rules';
+import { UNSEEN_WRITE } from '../../persistence/statement-tables';
 import { timeOf } from '../../common/sql/columns';
 
 /** Which jobs an agent may take: its pool's, and unassigned ones when the pool serves the organization. */
@@ -16,6 +17,13 @@ export interface ClaimScope {
   poolId: string;
   organizationId: string;
   organizationScoped: boolean;
+}
+
+/** A queued job a claim may take, with its run and its phase (null for a job without one). */
+export interface ClaimCandidate {
+  job: RunJobEntity;
+  run: RunEntity;
+  phase: RunPhaseEntity | null;
 }
 
 /** Executor jobs, in plain SQL (RowReader, RowWriter): every claim, poll, heartbeat and report. */
@@ -40,47 +48,34 @@ export class RunJobsRepository {
   }
 
   /**
-   * A job with its run and its phase (null for a job without one), in one statement on the
-   * transaction's connection: what a claim reads once it has taken the job. Null when the job or
-   * its run is gone.
+   * The oldest queued jobs the scope may take, each with its run and its phase (null for a job
+   * without one): the whole of an idle poll, one lookup on ix_run_jobs_claimable. A few candidates
+   * let concurrent claimers spread out instead of all racing for the first row. A claim then takes
+   * one by compare-and-set and moves its run and phase by compare-and-set too, so what is read here
+   * serves the claim without reading the job again. With a transaction's manager: read on its
+   * connection.
    */
-  async findWithRun(
-    manager: EntityManager,
-    id: string,
-  ): Promise<{ job: RunJobEntity; run: RunEntity; phase: RunPhaseEntity | null } | null> {
+  async candidates(scope: ClaimScope, limit: number, manager?: EntityManager): Promise<ClaimCandidate[]> {
     const { jobs, runs, phases } = this;
-    const [row] = await readRowsWith(
-      manager,
-      `SELECT ${jobs.select('j')}, ${runs.select('r')}, ${phases.select('p')} FROM ${jobs.table} j` +
-        ` JOIN ${runs.table} r ON r.id = j.run_id` +
-        ` LEFT JOIN ${phases.table} p ON p.id = j.phase_id AND p.run_id = r.id WHERE j.id = ?`,
-      [id],
-    );
-    if (!row) return null;
-    return {
-      job: jobs.hydrate(row, 'j'),
-      run: runs.hydrate(row, 'r'),
-      phase: row.p_id === null || row.p_id === undefined ? null : phases.hydrate(row, 'p'),
-    };
-  }
-
-  /**
-   * The oldest queued jobs the scope may take, with their runs' workspaces: the whole of an idle
-   * poll, one lookup on ix_run_jobs_claimable. A few candidates let concurrent claimers spread out
-   * instead of all racing for the first row.
-   */
-  async candidates(scope: ClaimScope, limit: number): Promise<{ id: string; workspaceId: string }[]> {
     const params: unknown[] = ['queued', scope.poolId];
     let sql =
-      'SELECT j.id, r.workspace_id FROM run_jobs j JOIN runs r ON r.id = j.run_id ' +
-      'WHERE j.status = ? AND (j.agent_pool_id = ?';
+      `SELECT ${jobs.select('j')}, ${runs.select('r')}, ${phases.select('p')} FROM ${jobs.table} j` +
+      ` JOIN ${runs.table} r ON r.id = j.run_id` +
+      ` LEFT JOIN ${phases.table} p ON p.id = j.phase_id AND p.run_id = r.id` +
+      ' WHERE j.status = ? AND (j.agent_pool_id = ?';
     if (scope.organizationScoped) {
       sql += ' OR (j.agent_pool_id IS NULL AND j.organization_id = ?)';
       params.push(scope.organizationId);
     }
     sql += `) ORDER BY j.created_at, j.id LIMIT ${Number(limit)}`;
-    const rows = await readRows<{ id: string; workspace_id: string }>(this.ds, sql, params);
-    return rows.map((r) => ({ id: r.id, workspaceId: r.workspace_id }));
+    const rows = await (manager
+      ? readRowsWith<Record<string, unknown>>(manager, sql, params)
+      : readRows<Record<string, unknown>>(this.ds, sql, params));
+    return rows.map((row) => ({
+      job: jobs.hydrate(row, 'j'),
+      run: runs.hydrate(row, 'r'),
+      phase: row.p_id === null || row.p_id === undefined ? null : phases.hydrate(row, 'p'),
+    }));
   }
 
   /**
@@ -121,40 +116,36 @@ export class RunJobsRepository {
     return (await this.writes.update(changes, { id, status: 'queued' }, manager)) > 0;
   }
 
-  /**
-   * What a heartbeat answers on, in one statement: the job's agent and status, and its run's status
-   * and whether it was canceled (run null when the run is gone). Null when the job does not exist.
-   */
-  async heartbeatState(id: string): Promise<{
-    agentId: string | null;
-    status: JobStatus;
-    run: { status: RunStatus; canceled: boolean } | null;
-  } | null> {
-    const [row] = await readRows<{
-      agent_id: string | null;
-      status: JobStatus;
-      run_id: string | null;
-      run_status: RunStatus;
-      canceled_at: unknown;
-    }>(
+  /** The agent that claimed the job (null: none yet), or undefined when there is no such job. */
+  async agentOf(id: string): Promise<string | null | undefined> {
+    const [row] = await readRows<{ agent_id: string | null }>(
       this.ds,
-      'SELECT j.agent_id, j.status, r.id AS run_id, r.status AS run_status, r.canceled_at ' +
-        'FROM run_jobs j LEFT JOIN runs r ON r.id = j.run_id WHERE j.id = ?',
+      'SELECT agent_id FROM run_jobs WHERE id = ?',
       [id],
     );
-    if (!row) return null;
-    return {
-      agentId: row.agent_id,
-      status: row.status,
-      run:
-        row.run_id === null
-          ? null
-          : { status: row.run_status, canceled: row.canceled_at !== null && row.canceled_at !== undefined },
-    };
+    return row ? row.agent_id : undefined;
   }
 
-  async heartbeat(id: string, agentId: string, at: Date): Promise<void> {
-    await this.writes.update({ heartbeatAt: at }, { id, agentId, status: 'claimed' });
+  /**
+   * The heartbeat of a job this agent holds, in one statement while it goes on: false when the job
+   * is not claimed by this agent (ended, someone else's, gone) or its run was canceled or ended,
+   * which `heartbeatState` then tells apart. Unseen (UNSEEN_WRITE): no answer shows the time, so
+   * the write ends no remembered answer and is not announced.
+   */
+  async heartbeat(id: string, agentId: string, at: Date): Promise<boolean> {
+    const finals = FINAL_STATUSES.map(() => '?').join(', ');
+    const sql =
+      `${UNSEEN_WRITE}UPDATE run_jobs SET heartbeat_at = ? WHERE id = ? AND agent_id = ? AND status = ?` +
+      ' AND EXISTS (SELECT 1 FROM runs r WHERE r.id = run_jobs.run_id AND r.canceled_at IS NULL' +
+      ` AND r.status NOT IN (${finals}))`;
+    const params = [
+      timeOf(this.ds, RunJobEntity, 'heartbeatAt', at),
+      id,
+      agentId,
+      'claimed',
+      ...FINAL_STATUSES,
+    ];
+    return (await runStatement(this.ds, sql, params)) > 0;
   }
 
   /** Records the report on a claimed job; false when it was finished, timed out or canceled first. */

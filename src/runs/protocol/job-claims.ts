@@ -1,0 +1,248 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { AgentContext, HEARTBEAT_INTERVAL_SECONDS } from './agent-context';
+import { Clock } from '../../common/clock';
+import { inTransaction } from '../../common/sql/transaction';
+import { DomainError, notFound } from '../../common/errors/domain-error';
+import { ChangeEpoch } from '../../common/cache/change-epoch';
+import { OrganizationsService } from '../../organizations/organizations.service';
+import { WorkspacesService } from '../../workspaces/workspaces.service';
+import type { WorkspaceEntity } from '../../workspaces/entities/workspace.entity';
+import { RunJobEntity } from '../entities/run-job.entity';
+import { RunEntity } from '../entities/run.entity';
+import { runOptionsWire } from '../run-options';
+import { ClaimCandidate, ClaimScope, RunJobsRepository } from './run-jobs.repository';
+import { ClaimedJobs } from './claimed-jobs';
+import { JobSignals } from './job-signals.service';
+import { JobLinks, JobPayload, JobVariable } from './agent-protocol.types';
+import { JOB_LINK_SECONDS, RunLinks } from '../run-links';
+import { RunQueueService } from '../run-queue.service';
+import { PolicyGateRegistry } from '../policy-gate.registry';
+import { PhaseKind, RunStatus } from '../run-rules';
+import { StateHandoffRegistry } from '../state-handoff.registry';
+import { RunSnapshotsService } from '../../variables/run-snapshots.service';
+
+/** How many queued jobs one claim looks at, so concurrent claimers spread over them. */
+const CANDIDATES = 8;
+
+const RUNNING: Record<PhaseKind, RunStatus> = { plan: 'planning', apply: 'applying' };
+
+/** A job this agent took: its run and workspace, and the variables fixed for it when it is a plan's. */
+export interface Claimed {
+  job: RunJobEntity;
+  run: RunEntity;
+  ws: WorkspaceEntity;
+  variables?: JobVariable[];
+}
+
+/**
+ * How executors take jobs, exactly once: a claim (which may wait for a job, a long poll), or the
+ * next job taken in the transaction that records a report (RunJobsService). Each claim moves the
+ * job, its phase and its run by compare-and-set in one transaction.
+ */
+@Injectable()
+export class JobClaims {
+  constructor(
+    private readonly jobs: RunJobsRepository,
+    private readonly queue: RunQueueService,
+    private readonly workspaces: WorkspacesService,
+    private readonly organizations: OrganizationsService,
+    private readonly links: RunLinks,
+    private readonly gates: PolicyGateRegistry,
+    private readonly handoffs: StateHandoffRegistry,
+    private readonly snapshots: RunSnapshotsService,
+    private readonly claimedHere: ClaimedJobs,
+    private readonly clock: Clock,
+    private readonly signals: JobSignals,
+    private readonly epoch: ChangeEpoch,
+    @InjectDataSource() private readonly ds: DataSource,
+  ) {}
+
+  /**
+   * The next job of the agent's pool; when there is none, waits up to `waitMs` for one to be queued
+   * (a long poll) and claims it then. Null when none came, the executor hung up (`signal`) or the
+   * process stops. A waiting claim costs no query until a job of its scope is queued.
+   */
+  async claim(
+    agent: AgentContext,
+    origin: string,
+    waitMs = 0,
+    signal?: AbortSignal,
+  ): Promise<JobPayload | null> {
+    const scope = scopeOf(agent);
+    const waiters = this.signals.waiters;
+    const deadline = performance.now() + waitMs;
+    for (let waited = false; ; waited = true) {
+      const mark = waiters.mark(scope);
+      const job = await this.claimNow(agent, scope, origin, waited);
+      if (job) return job;
+      const left = deadline - performance.now();
+      if (left <= 0 || signal?.aborted || waiters.isClosed) return null;
+      // A job queued while the read ran may not have been in it: read again rather than wait.
+      if (waiters.wokenSince(scope, mark)) continue;
+      const outcome = await waiters.wait(scope, left, signal);
+      if (typeof outcome !== 'object') return null;
+      if (signal?.aborted) {
+        // Woken, but gone: the job is another waiter's.
+        waiters.wake(outcome.woken);
+        return null;
+      }
+    }
+  }
+
+  /**
+   * The agent's next job taken in `manager`'s transaction (a report's, which then commits both), or
+   * null when there is none: the same candidates and compare-and-set as a claim. The workspace is
+   * the cache's when live, else read in the transaction. `answer` makes the job's payload once the
+   * transaction has committed.
+   */
+  async claimWithin(manager: EntityManager, agent: AgentContext): Promise<Claimed | null> {
+    for (let round = 0; round < 3; round++) {
+      const candidates = await this.jobs.candidates(scopeOf(agent), CANDIDATES, manager);
+      if (!candidates.length) return null;
+      for (const candidate of spread(candidates)) {
+        const ws = await this.workspaces.findWith(manager, candidate.run.workspaceId);
+        const claimed = ws && (await this.take(manager, candidate, agent, ws));
+        if (claimed) return claimed;
+      }
+    }
+    return null;
+  }
+
+  /** The payload of a job taken by `claimWithin`, once its transaction committed. */
+  answer(claimed: Claimed, origin: string): Promise<JobPayload> {
+    this.claimedHere.keep(claimed.job);
+    return this.payload(claimed, origin);
+  }
+
+  /**
+   * The next job of the agent's pool, or null when there is none (one indexed read, no write). The
+   * workspace of each candidate is read before its claim, through the workspace cache (which a
+   * claim that `waited` brings up to date first): the claim fixes a plan's variables for the
+   * workspace's project, and the answer names the workspace.
+   */
+  private async claimNow(
+    agent: AgentContext,
+    scope: ClaimScope,
+    origin: string,
+    waited: boolean,
+  ): Promise<JobPayload | null> {
+    if (waited && this.epoch.enabled) await this.epoch.sync();
+    for (let round = 0; round < 3; round++) {
+      const candidates = await this.jobs.candidates(scope, CANDIDATES);
+      if (!candidates.length) return null;
+      for (const candidate of spread(candidates)) {
+        const ws = await this.workspaceOf(candidate.run.workspaceId);
+        const claimed = ws && (await inTransaction(this.ds, (m) => this.take(m, candidate, agent, ws)));
+        if (claimed) return this.answer(claimed, origin);
+      }
+    }
+    return null;
+  }
+
+  /** The workspace, or null once deleted (its jobs go with it). */
+  private async workspaceOf(id: string): Promise<WorkspaceEntity | null> {
+    try {
+      return await this.workspaces.requireById(id);
+    } catch (err) {
+      if (err instanceof DomainError && err.kind === 'not-found') return null;
+      throw err;
+    }
+  }
+
+  /**
+   * Takes the candidate in `manager`'s transaction; null when another claimer took it first. The
+   * job, its run and its phase are as the candidates read them: the job's compare-and-set proves it
+   * was still queued, and the run and the phase move by compare-and-set from the statuses read.
+   */
+  private async take(
+    manager: EntityManager,
+    candidate: ClaimCandidate,
+    agent: AgentContext,
+    ws: WorkspaceEntity,
+  ): Promise<Claimed | null> {
+    const { run, phase } = candidate;
+    const at = this.clock.now();
+    if (!(await this.jobs.claim(manager, candidate.job.id, agent.agentId, at))) return null;
+    const job: RunJobEntity = Object.assign(new RunJobEntity(), candidate.job, {
+      status: 'claimed',
+      agentId: agent.agentId,
+      claimedAt: at,
+      heartbeatAt: at,
+    });
+    if (job.kind === 'policy-evaluation') {
+      if (job.evaluationId) await this.gates.get()?.claimed(manager, job.evaluationId, at);
+      return { job, run, ws };
+    }
+    if (!phase) throw notFound();
+    await this.queue.movePhase(manager, phase, 'running', {
+      agentId: agent.agentId,
+      agentPoolId: agent.poolId,
+    });
+    await this.queue.move(manager, run, RUNNING[job.kind]);
+    // The variables the run uses are fixed as its plan starts, read in this transaction so that
+    // they are the ones current when the run moved to planning; its apply receives the same.
+    if (job.kind === 'plan') {
+      return { job, run, ws, variables: await this.snapshots.fix(manager, ws, run.id) };
+    }
+    return { job, run, ws };
+  }
+
+  private async payload({ job, run, ws, variables }: Claimed, origin: string): Promise<JobPayload> {
+    const org = await this.organizations.requireById(ws.organizationId);
+    const links: JobLinks = {
+      configuration: this.links.configurationDownload(origin, run.configurationVersionId, JOB_LINK_SECONDS),
+    };
+    const gate = this.gates.get();
+    let evaluation: JobPayload['policy-evaluation'];
+    if (job.kind === 'policy-evaluation') {
+      if (!job.evaluationId || !gate) throw notFound();
+      links['plan-json'] = this.links.phaseDownload(origin, run.planId, 'plan-json', JOB_LINK_SECONDS);
+      evaluation = await gate.spec(job.evaluationId, origin);
+    } else if (job.kind === 'plan') {
+      links.logs = this.links.logAppend(origin, job.id);
+      links['plan-json'] = this.links.phaseUpload(origin, job.id, 'plan-json');
+      links['plan-file'] = this.links.phaseUpload(origin, job.id, 'plan-file');
+    } else {
+      links.logs = this.links.logAppend(origin, job.id);
+      links['plan-file'] = this.links.phaseDownload(origin, run.planId, 'plan-file', JOB_LINK_SECONDS);
+    }
+    const handoff = this.handoffs.get();
+    if (handoff && job.kind !== 'policy-evaluation') {
+      const expiresAt = Math.floor(this.clock.now().getTime() / 1000) + JOB_LINK_SECONDS;
+      Object.assign(links, handoff.links(origin, { id: job.id, kind: job.kind }, ws, expiresAt));
+    }
+    return {
+      id: job.id,
+      kind: job.kind,
+      'run-id': run.id,
+      'workspace-id': ws.id,
+      'workspace-name': ws.name,
+      organization: org.name,
+      'is-destroy': run.isDestroy,
+      'plan-only': run.planOnly,
+      ...runOptionsWire(run),
+      'heartbeat-interval-seconds': HEARTBEAT_INTERVAL_SECONDS,
+      links,
+      ...(job.kind === 'policy-evaluation'
+        ? {}
+        : { variables: variables ?? (await this.snapshots.of(run.id)) }),
+      ...(evaluation ? { 'policy-evaluation': evaluation } : {}),
+    };
+  }
+}
+
+function scopeOf(agent: AgentContext): ClaimScope {
+  return {
+    poolId: agent.poolId,
+    organizationId: agent.organizationId,
+    organizationScoped: agent.organizationScoped,
+  };
+}
+
+/** The candidates from a random one on, so that a burst of claims does not all collide on the first. */
+function spread<T>(candidates: readonly T[]): T[] {
+  const offset = Math.floor(Math.random() * candidates.length);
+  return [...candidates.slice(offset), ...candidates.slice(0, offset)];
+}
