@@ -1,10 +1,12 @@
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource, EntityManager, ObjectType } from 'typeorm';
 import { timeOf } from '../common/sql/columns';
 import { readRows, readRowsWith } from '../persistence/pool-reads';
 import { AuditEventCountEntity } from './entities/audit-event-count.entity';
+import { AuditEventDayCountEntity } from './entities/audit-event-day-count.entity';
 import { AuditEventEntity } from './entities/audit-event.entity';
 
 const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
 
 /** The start of the UTC hour `at` falls in. */
 export function hourOf(at: Date): Date {
@@ -13,92 +15,147 @@ export function hourOf(at: Date): Date {
 
 type Counted = Pick<AuditEventEntity, 'organizationId' | 'occurredAt'>;
 
-/** Events per (organization, hour), in one order so that concurrent writers lock rows alike. */
-function grouped(events: Counted[]): { organizationId: string; hourStart: Date; events: number }[] {
-  const groups = new Map<string, { organizationId: string; hourStart: Date; events: number }>();
+interface Group {
+  organizationId: string;
+  start: Date;
+  events: number;
+}
+
+/** Events per (organization, period of `periodMs`), in one order so that concurrent writers lock rows alike. */
+function grouped(events: Counted[], periodMs: number): Group[] {
+  const groups = new Map<string, Group>();
   for (const e of events) {
-    const hourStart = hourOf(e.occurredAt);
-    const key = `${e.organizationId ?? ''}\u0000${hourStart.getTime()}`;
+    const start = new Date(Math.floor(e.occurredAt.getTime() / periodMs) * periodMs);
+    const key = `${e.organizationId ?? ''}\u0000${start.getTime()}`;
     const group = groups.get(key);
     if (group) group.events++;
-    else groups.set(key, { organizationId: e.organizationId ?? '', hourStart, events: 1 });
+    else groups.set(key, { organizationId: e.organizationId ?? '', start, events: 1 });
   }
   return [...groups.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, g]) => g);
 }
 
+/** The two counts kept of the events: per hour and per day, each per organization. */
+const COUNTS: {
+  table: string;
+  column: string;
+  entity: ObjectType<unknown>;
+  property: string;
+  periodMs: number;
+}[] = [
+  {
+    table: 'audit_event_counts',
+    column: 'hour_start',
+    entity: AuditEventCountEntity,
+    property: 'hourStart',
+    periodMs: HOUR_MS,
+  },
+  {
+    table: 'audit_event_day_counts',
+    column: 'day_start',
+    entity: AuditEventDayCountEntity,
+    property: 'dayStart',
+    periodMs: DAY_MS,
+  },
+];
+
 /**
- * Adds (`sign` 1) or takes away (`sign` -1) these events from their hours' counts, in the
- * transaction of `manager` that inserts or deletes them; hours left at nothing go.
+ * Adds (`sign` 1) or takes away (`sign` -1) these events from their hours' and days' counts, in
+ * the transaction of `manager` that inserts or deletes them; hours and days left at nothing go.
+ * The hours' rows are locked before the days' in every transaction, each in one order.
  */
 export async function applyCounts(manager: EntityManager, events: Counted[], sign: 1 | -1): Promise<void> {
-  const metadata = manager.connection.getMetadata(AuditEventCountEntity);
-  const hourColumn = metadata.findColumnWithPropertyName('hourStart')!;
-  const hour = (d: Date): unknown => manager.connection.driver.preparePersistentValue(d, hourColumn);
   const sqlite = manager.connection.options.type === 'better-sqlite3';
-  for (const g of grouped(events)) {
-    if (sign > 0) {
-      await manager.query(
-        sqlite
-          ? 'INSERT INTO audit_event_counts (organization_id, hour_start, events) VALUES (?, ?, ?)' +
-              ' ON CONFLICT (organization_id, hour_start) DO UPDATE SET events = events + excluded.events'
-          : 'INSERT INTO audit_event_counts (organization_id, hour_start, events) VALUES (?, ?, ?)' +
-              ' ON DUPLICATE KEY UPDATE events = events + VALUES(events)',
-        [g.organizationId, hour(g.hourStart), g.events],
-      );
-    } else {
-      const key = [g.organizationId, hour(g.hourStart)];
-      await manager.query(
-        'UPDATE audit_event_counts SET events = events - ? WHERE organization_id = ? AND hour_start = ?',
-        [g.events, ...key],
-      );
-      await manager.query(
-        'DELETE FROM audit_event_counts WHERE organization_id = ? AND hour_start = ? AND events <= 0',
-        key,
-      );
+  for (const { table, column, entity, property, periodMs } of COUNTS) {
+    const start = (d: Date): unknown => timeOf(manager.connection, entity, property, d);
+    for (const g of grouped(events, periodMs)) {
+      if (sign > 0) {
+        await manager.query(
+          `INSERT INTO ${table} (organization_id, ${column}, events) VALUES (?, ?, ?)` +
+            (sqlite
+              ? ` ON CONFLICT (organization_id, ${column}) DO UPDATE SET events = events + excluded.events`
+              : ' ON DUPLICATE KEY UPDATE events = events + VALUES(events)'),
+          [g.organizationId, start(g.start), g.events],
+        );
+      } else {
+        const key = [g.organizationId, start(g.start)];
+        await manager.query(
+          `UPDATE ${table} SET events = events - ? WHERE organization_id = ? AND ${column} = ?`,
+          [g.events, ...key],
+        );
+        await manager.query(
+          `DELETE FROM ${table} WHERE organization_id = ? AND ${column} = ? AND events <= 0`,
+          key,
+        );
+      }
     }
   }
 }
 
 /**
- * The events of an organization (or of all, `organizationId` undefined) after `since` (or all):
- * the hours wholly after it from their counts, the rest of its own hour row by row. Reads at most
- * an hour of events however long the trail is.
+ * How a total `since` an instant is read: the days from `daysFrom` on from their counts, the hours
+ * in [`hoursFrom`, `daysFrom`) from theirs (at most 23), and the events of `since`'s own hour row
+ * by row from whichever half of it `since` leaves the fewer of: in its second half (`add`), those
+ * after `since` and before `hoursFrom`, the next hour; in its first half (`subtract`), where
+ * `hoursFrom` is its own hour, whose count includes them all, those from `hoursFrom` up to and
+ * including `since`, taken away.
+ */
+export interface CountPlan {
+  daysFrom: Date;
+  hoursFrom: Date;
+  partial: 'add' | 'subtract';
+}
+
+export function countPlan(since: Date): CountPlan {
+  const hour = hourOf(since);
+  const subtract = since.getTime() - hour.getTime() < HOUR_MS / 2;
+  const hoursFrom = subtract ? hour : new Date(hour.getTime() + HOUR_MS);
+  const daysFrom = new Date(Math.ceil(hoursFrom.getTime() / DAY_MS) * DAY_MS);
+  return { daysFrom, hoursFrom, partial: subtract ? 'subtract' : 'add' };
+}
+
+/**
+ * The events of an organization (or of all, `organizationId` undefined) after `since` (or all),
+ * from the counts (countPlan) in one statement, so that its parts read one snapshot: about 60 day
+ * rows, 23 hour rows and half an hour of events for a trail two months back, however long it is.
  */
 export async function countSince(
   ds: DataSource,
   organizationId: string | undefined,
   since: Date | undefined,
 ): Promise<number> {
-  const edge = since ? new Date(hourOf(since).getTime() + HOUR_MS) : undefined;
-  const hourConditions: string[] = [];
-  const hourParams: unknown[] = [];
-  if (organizationId !== undefined) {
-    hourConditions.push('organization_id = ?');
-    hourParams.push(organizationId);
-  }
-  if (edge) {
-    hourConditions.push('hour_start >= ?');
-    hourParams.push(timeOf(ds, AuditEventCountEntity, 'hourStart', edge));
-  }
-  const hours = readRows<{ n: unknown }>(
-    ds,
-    'SELECT SUM(events) AS n FROM audit_event_counts' +
-      (hourConditions.length ? ` WHERE ${hourConditions.join(' AND ')}` : ''),
-    hourParams,
-  );
-  const partial = async () => {
-    if (!since || !edge) return 0;
-    const at = (d: Date) => timeOf(ds, AuditEventEntity, 'occurredAt', d);
+  const byOrg = organizationId !== undefined ? 'organization_id = ? AND ' : '';
+  const org = organizationId !== undefined ? [organizationId] : [];
+  const day = (d: Date) => timeOf(ds, AuditEventDayCountEntity, 'dayStart', d);
+  if (!since) {
     const [row] = await readRows<{ n: unknown }>(
       ds,
-      'SELECT COUNT(*) AS n FROM audit_events WHERE occurred_at > ? AND occurred_at < ?' +
-        (organizationId !== undefined ? ' AND organization_id = ?' : ''),
-      organizationId !== undefined ? [at(since), at(edge), organizationId] : [at(since), at(edge)],
+      'SELECT COALESCE(SUM(events), 0) AS n FROM audit_event_day_counts' +
+        (organizationId !== undefined ? ' WHERE organization_id = ?' : ''),
+      org,
     );
     return Number(row?.n ?? 0);
-  };
-  const [[whole], part] = await Promise.all([hours, partial()]);
-  return Number(whole?.n ?? 0) + part;
+  }
+  const { daysFrom, hoursFrom, partial } = countPlan(since);
+  const hour = (d: Date) => timeOf(ds, AuditEventCountEntity, 'hourStart', d);
+  const at = (d: Date) => timeOf(ds, AuditEventEntity, 'occurredAt', d);
+  const add = partial === 'add';
+  const [row] = await readRows<{ n: unknown }>(
+    ds,
+    `SELECT (SELECT COALESCE(SUM(events), 0) FROM audit_event_day_counts WHERE ${byOrg}day_start >= ?)` +
+      ` + (SELECT COALESCE(SUM(events), 0) FROM audit_event_counts WHERE ${byOrg}hour_start >= ? AND hour_start < ?)` +
+      ` ${add ? '+' : '-'} (SELECT COUNT(*) FROM audit_events WHERE ${byOrg}` +
+      `${add ? 'occurred_at > ? AND occurred_at < ?' : 'occurred_at >= ? AND occurred_at <= ?'}) AS n`,
+    [
+      ...org,
+      day(daysFrom),
+      ...org,
+      hour(hoursFrom),
+      hour(daysFrom),
+      ...org,
+      ...(add ? [at(since), at(hoursFrom)] : [at(hoursFrom), at(since)]),
+    ],
+  );
+  return Number(row?.n ?? 0);
 }
 
 /**

@@ -7,6 +7,7 @@ import { AuditRepository } from './audit.repository';
 import { AuditService } from './audit.service';
 import { AuditWatcher } from './audit.watcher';
 import { AuditEventCountEntity } from './entities/audit-event-count.entity';
+import { AuditEventDayCountEntity } from './entities/audit-event-day-count.entity';
 import { AuditEventEntity } from './entities/audit-event.entity';
 
 /**
@@ -15,7 +16,10 @@ import { AuditEventEntity } from './entities/audit-event.entity';
  * Nothing imports this module.
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([AuditEventEntity, AuditEventCountEntity]), OrganizationsModule],
+  imports: [
+    TypeOrmModule.forFeature([AuditEventEntity, AuditEventCountEntity, AuditEventDayCountEntity]),
+    OrganizationsModule,
+  ],
   controllers: [AuditController],
   providers: [AuditRepository, AuditRecorder, AuditService, AuditWatcher],
 })

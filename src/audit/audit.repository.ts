@@ -55,8 +55,8 @@ export class AuditRepository {
 
   /**
    * Oldest first, so a client paging with `since` is not shifted by events that arrive meanwhile
-   * (`sort` replaces the order, `id` last). The total comes from the hourly counts (audit-counts.ts),
-   * not a COUNT over every event since. On MariaDB the page names its index: with ORDER BY … LIMIT
+   * (`sort` replaces the order, `id` last). The total comes from the daily and hourly counts
+   * (audit-counts.ts), not a COUNT over every event since. On MariaDB the page names its index: with ORDER BY … LIMIT
    * the optimizer reads the organization's events from its first (a `ref` on the organization
    * with `since` checked row by row) instead of seeking to `since`, 0.3 s at a million events.
    */
