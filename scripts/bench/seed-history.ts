@@ -64,6 +64,7 @@ export interface SeededHistory {
 /** As every write through the API does: the server's caches let go of what they read before. */
 const ADVANCE_EPOCH = 'UPDATE change_epoch SET value = value + 1 WHERE id = 1';
 const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
 const YEAR_MS = 365 * 24 * 3600 * 1000;
 const BATCH = 1_000;
 // Digits and lower case only: MariaDB's collation compares ids without case.
@@ -108,7 +109,10 @@ function countingUuid(tag: string, n: number): string {
 const sqlTime = (d: Date) => d.toISOString().replace('T', ' ').replace('Z', '');
 
 interface Inserter {
-  /** `upsert`: the ON DUPLICATE KEY / ON CONFLICT clause that adds to an existing row's `events`. */
+  /**
+   * `upsert`: the ON DUPLICATE KEY / ON CONFLICT clause that adds to an existing row's `events`
+   * (a count table's, whose key is its first two columns).
+   */
   insert(table: string, columns: string[], rows: unknown[][], upsert?: boolean): Promise<void>;
   analyze(tables: string[]): Promise<void>;
   close(): Promise<void>;
@@ -154,7 +158,7 @@ function sqliteInserter(db: BenchDatabase): Inserter {
       const sql =
         `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})` +
         (upsert
-          ? ' ON CONFLICT (organization_id, hour_start) DO UPDATE SET events = events + excluded.events'
+          ? ` ON CONFLICT (${columns[0]}, ${columns[1]}) DO UPDATE SET events = events + excluded.events`
           : '');
       let statement = statements.get(sql);
       if (!statement) statements.set(sql, (statement = sqlite.prepare(sql)));
@@ -479,20 +483,23 @@ export async function seedHistory(
         },
       ),
     );
-    await step("the audit trail's hourly counts", async () => {
-      const hours = new Map<string, number>();
-      for (let i = 0; i < size.auditEvents; i++) {
-        const hour = sqlTime(new Date(Math.floor(at(i, size.auditEvents).getTime() / HOUR_MS) * HOUR_MS));
-        hours.set(hour, (hours.get(hour) ?? 0) + 1);
-      }
-      const rows = [...hours].map(([hour, n]) => [target.organizationId, hour, n]);
-      for (let i = 0; i < rows.length; i += BATCH) {
-        await db.insert(
-          'audit_event_counts',
-          ['organization_id', 'hour_start', 'events'],
-          rows.slice(i, i + BATCH),
-          true,
-        );
+    // As the server counts them (audit-counts.ts): per organization and UTC hour, and per UTC day.
+    await step("the audit trail's hourly and daily counts", async () => {
+      for (const [table, column, periodMs] of [
+        ['audit_event_counts', 'hour_start', HOUR_MS],
+        ['audit_event_day_counts', 'day_start', DAY_MS],
+      ] as const) {
+        const periods = new Map<string, number>();
+        for (let i = 0; i < size.auditEvents; i++) {
+          const start = sqlTime(
+            new Date(Math.floor(at(i, size.auditEvents).getTime() / periodMs) * periodMs),
+          );
+          periods.set(start, (periods.get(start) ?? 0) + 1);
+        }
+        const rows = [...periods].map(([start, n]) => [target.organizationId, start, n]);
+        for (let i = 0; i < rows.length; i += BATCH) {
+          await db.insert(table, ['organization_id', column, 'events'], rows.slice(i, i + BATCH), true);
+        }
       }
     });
     await step('table statistics', () =>
