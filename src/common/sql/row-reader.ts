@@ -105,13 +105,21 @@ export class RowReader<T extends ObjectLiteral> {
     return entity ?? null;
   }
 
+  /** The primary key column of an entity whose key is one column (what the lookups by id need). */
+  private singleKey() {
+    const [key, ...more] = this.metadata.primaryColumns;
+    if (!key || more.length)
+      throw new Error(`a lookup by id needs a single primary key: ${this.metadata.name}`);
+    return key;
+  }
+
   /**
    * The entity with this primary key, its row locked until `manager`'s transaction ends where the
    * database has row locks (SQLite's writers take turns anyway, so there it is a plain read); null
    * when it does not exist.
    */
   async lockedById(id: string, manager: EntityManager): Promise<T | null> {
-    const [key] = this.metadata.primaryColumns;
+    const key = this.singleKey();
     const lock = this.ds.options.type === 'better-sqlite3' ? '' : ' FOR UPDATE';
     const [entity] = await this.many(
       `SELECT ${this.select('t')} FROM ${this.table} t WHERE t.${this.ds.driver.escape(key.databaseName)} = ?${lock}`,
@@ -128,7 +136,7 @@ export class RowReader<T extends ObjectLiteral> {
    */
   async byIds(ids: readonly string[], manager?: EntityManager): Promise<T[]> {
     const unique = [...new Set(ids)];
-    const [key] = this.metadata.primaryColumns;
+    const key = this.singleKey();
     const table = this.table;
     const out: T[] = [];
     for (let i = 0; i < unique.length; i += ID_CHUNK) {

@@ -27,7 +27,8 @@ export class RowWriter<T extends ObjectLiteral> {
   private readonly inserts = new Map<string, string>();
   /** UPDATE texts by which properties are set and matched (and how long each list is). */
   private readonly updates = new Map<string, string>();
-  private readonly deleteSql: string;
+  /** The DELETE by primary key; undefined for an entity whose key has several columns. */
+  private readonly deleteSql: string | undefined;
 
   constructor(
     private readonly ds: DataSource,
@@ -36,8 +37,10 @@ export class RowWriter<T extends ObjectLiteral> {
     this.metadata = ds.getMetadata(entity);
     this.columns = this.metadata.columns.filter((c) => !c.isVirtual);
     const [key, ...more] = this.metadata.primaryColumns;
-    if (!key || more.length) throw new Error(`RowWriter needs a single primary key: ${this.metadata.name}`);
-    this.deleteSql = `DELETE FROM ${this.table} WHERE ${this.q(key.databaseName)} = ?`;
+    if (!key) throw new Error(`RowWriter needs a primary key: ${this.metadata.name}`);
+    this.deleteSql = more.length
+      ? undefined
+      : `DELETE FROM ${this.table} WHERE ${this.q(key.databaseName)} = ?`;
   }
 
   private get table(): string {
@@ -106,6 +109,7 @@ export class RowWriter<T extends ObjectLiteral> {
 
   /** Deletes the row with this primary key; resolves with whether there was one. */
   async deleteById(id: string, manager?: EntityManager): Promise<boolean> {
+    if (!this.deleteSql) throw new Error(`deleteById needs a single primary key: ${this.metadata.name}`);
     return (await this.write(this.deleteSql, [id], manager)) > 0;
   }
 
