@@ -1,8 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { AuditRecorder } from '../../src/audit/audit.recorder';
 import { AuditRepository } from '../../src/audit/audit.repository';
-import { AuditEventEntity } from '../../src/audit/entities/audit-event.entity';
 import {
   Actor,
   bootstrapAdmin,
@@ -16,6 +14,7 @@ import {
 } from '../helpers/fixtures';
 import { client, startApp, TestApp } from '../helpers/test-app';
 import { agentCall, createAgentToken, createPool, registerAgent } from '../agent-pools/helpers';
+import { auditEventAt } from '../helpers/audit-events';
 import { errorsOf } from '../helpers/shapes';
 import { until } from '../helpers/partial-upload';
 import { createRun, PLANNED_WITH_CHANGES, uploadedVersion } from '../runs/run-fixtures';
@@ -452,32 +451,9 @@ describe('the audit trail’s total count', () => {
       .query<{ id: string }[]>('SELECT id FROM organizations WHERE name = ?', [org]);
     const base = Math.floor(Date.now() / HOUR) * HOUR - 10 * HOUR;
     const offsets = [-1, 0, 1, HOUR / 2, HOUR - 1, HOUR, HOUR + 1, 2.5 * HOUR, 5 * HOUR];
-    const template = {
-      actorType: 'user' as const,
-      actorId: null,
-      actorName: 'someone',
-      tokenId: null,
-      clientAddress: '127.0.0.1',
-      requestId: null,
-      method: 'PATCH',
-      route: '/api/v2/workspaces/:id',
-      resourceType: 'workspaces',
-      resourceId: null,
-      action: 'update',
-      status: 200,
-      outcome: 'success' as const,
-      errorCode: null,
-    };
     const repo = t.app.get(AuditRepository);
     await repo.insertMany(
-      offsets.map((o) =>
-        Object.assign(new AuditEventEntity(), {
-          ...template,
-          id: randomUUID(),
-          organizationId,
-          occurredAt: new Date(base + o),
-        }),
-      ),
+      offsets.map((o) => auditEventAt(organizationId, base + o)),
     );
     const sinces = [-2 * HOUR, -1, 0, 1, HOUR / 2, HOUR - 1, HOUR, 3 * HOUR, 6 * HOUR].map(
       (o) => new Date(base + o),

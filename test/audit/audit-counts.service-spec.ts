@@ -1,10 +1,10 @@
-import { randomUUID } from 'node:crypto';
 import { MigrationInterface } from 'typeorm';
 import { countSince } from '../../src/audit/audit-counts';
 import { AuditRepository } from '../../src/audit/audit.repository';
 import { AuditEventEntity } from '../../src/audit/entities/audit-event.entity';
 import { AuditEventDayCounts1795838985219 } from '../../src/persistence/migrations/mysql/1795838985219-AuditEventDayCounts';
 import { AuditEventDayCounts1795838928156 } from '../../src/persistence/migrations/sqlite/1795838928156-AuditEventDayCounts';
+import { auditEventAt } from '../helpers/audit-events';
 import { ServiceApp, startServices } from '../helpers/service-app';
 
 const HOUR = 3_600_000;
@@ -31,27 +31,7 @@ function edges(): number[] {
   return out;
 }
 
-function event(organizationId: string | null, at: number): AuditEventEntity {
-  return Object.assign(new AuditEventEntity(), {
-    id: randomUUID(),
-    occurredAt: new Date(at),
-    organizationId,
-    actorType: 'user' as const,
-    actorId: null,
-    actorName: 'someone',
-    tokenId: null,
-    clientAddress: '127.0.0.1',
-    requestId: null,
-    method: 'PATCH',
-    route: '/api/v2/workspaces/:id',
-    resourceType: 'workspaces',
-    resourceId: null,
-    action: 'update',
-    status: 200,
-    outcome: 'success' as const,
-    errorCode: null,
-  });
-}
+const event = auditEventAt;
 
 describe('the audit trail’s total from its daily and hourly counts', () => {
   let app: ServiceApp;
