@@ -98,16 +98,13 @@ export class JobClaims {
    * transaction has committed.
    */
   async claimWithin(manager: EntityManager, agent: AgentContext): Promise<Claimed | null> {
-    for (let round = 0; round < 3; round++) {
-      const candidates = await this.jobs.candidates(scopeOf(agent), CANDIDATES, manager);
-      if (!candidates.length) return null;
-      for (const candidate of spread(candidates)) {
-        const ws = await this.workspaces.findWith(manager, candidate.run.workspaceId);
-        const claimed = ws && (await this.take(manager, candidate, agent, ws));
-        if (claimed) return claimed;
-      }
-    }
-    return null;
+    // One round: the transaction reads the same candidates again however often it asks.
+    return this.takeFirst(
+      1,
+      () => this.jobs.candidates(scopeOf(agent), CANDIDATES, manager),
+      (id) => this.workspaces.findWith(manager, id),
+      (candidate, ws) => this.take(manager, candidate, agent, ws),
+    );
   }
 
   /** The payload of a job taken by `claimWithin`, once its transaction committed. */
@@ -129,13 +126,33 @@ export class JobClaims {
     waited: boolean,
   ): Promise<JobPayload | null> {
     if (waited && this.epoch.enabled) await this.epoch.sync();
-    for (let round = 0; round < 3; round++) {
-      const candidates = await this.jobs.candidates(scope, CANDIDATES);
+    const claimed = await this.takeFirst(
+      3,
+      () => this.jobs.candidates(scope, CANDIDATES),
+      (id) => this.workspaceOf(id),
+      (candidate, ws) => inTransaction(this.ds, (m) => this.take(m, candidate, agent, ws)),
+    );
+    return claimed && this.answer(claimed, origin);
+  }
+
+  /**
+   * The first candidate `take` claims, over up to `rounds` reads of the candidates (others may
+   * take a read's candidates first); null once a read finds none. A candidate whose workspace is
+   * gone is passed over.
+   */
+  private async takeFirst(
+    rounds: number,
+    read: () => Promise<ClaimCandidate[]>,
+    workspace: (id: string) => Promise<WorkspaceEntity | null>,
+    take: (candidate: ClaimCandidate, ws: WorkspaceEntity) => Promise<Claimed | null>,
+  ): Promise<Claimed | null> {
+    for (let round = 0; round < rounds; round++) {
+      const candidates = await read();
       if (!candidates.length) return null;
       for (const candidate of spread(candidates)) {
-        const ws = await this.workspaceOf(candidate.run.workspaceId);
-        const claimed = ws && (await inTransaction(this.ds, (m) => this.take(m, candidate, agent, ws)));
-        if (claimed) return this.answer(claimed, origin);
+        const ws = await workspace(candidate.run.workspaceId);
+        const claimed = ws && (await take(candidate, ws));
+        if (claimed) return claimed;
       }
     }
     return null;
