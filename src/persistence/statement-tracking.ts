@@ -5,8 +5,10 @@ import { StatementEffect, StatementTables } from './statement-tables';
 export interface StatementSink {
   /** Tables a SELECT read, for the computation that ran it. */
   read(tables: readonly string[]): void;
-  /** Tables a write changed (at its end, and again at the commit of its transaction). */
+  /** Tables a write changed: at its end outside a transaction, at the commit of its transaction inside one. */
   wrote(tables: readonly string[] | 'all'): void;
+  /** Tables a statement of an open transaction changed, at the statement's end (not yet committed). */
+  noted(tables: readonly string[] | 'all'): void;
 }
 
 const TRACKED = Symbol('statement-tracking');
@@ -17,9 +19,10 @@ type TrackedRunner = QueryRunner & { [TRACKED]?: true };
 /**
  * Every statement the data source runs, whatever issued it (repositories, query builders, raw
  * queries, migrations), passes through its query runner's `query`: this wraps it on every runner
- * the driver hands out. A write is reported when it ends; inside a transaction it is reported
- * again when the outermost transaction commits (a reader that learnt of it in between could have
- * read the rows before the commit), and forgotten at its rollback.
+ * the driver hands out. A write is reported when it ends; inside a transaction it is noted when it
+ * ends (for the process's own caches) and reported when the outermost transaction commits (a
+ * reader told of it in between could read the rows as they were before the commit), and only noted
+ * if it rolls back.
  */
 export function trackStatements(ds: DataSource, tables: StatementTables, sink: StatementSink): void {
   trackers.set(ds, { tables, sink });
@@ -72,8 +75,11 @@ function track(runner: TrackedRunner, tables: StatementTables, sink: StatementSi
   let pending: Set<string> | 'all' | null = null;
 
   const noteWrite = (writes: readonly string[] | 'all') => {
-    sink.wrote(writes);
-    if (!runner.isTransactionActive) return;
+    if (!runner.isTransactionActive) {
+      sink.wrote(writes);
+      return;
+    }
+    sink.noted(writes);
     if (writes === 'all' || pending === 'all') pending = 'all';
     else {
       pending ??= new Set();
@@ -88,12 +94,13 @@ function track(runner: TrackedRunner, tables: StatementTables, sink: StatementSi
       return query(sql, ...rest).finally(() => noteWrite(writes));
     }
     if (sql === 'COMMIT' || sql === 'ROLLBACK') {
-      return query(sql, ...rest).then((result) => {
+      const announce = () => {
         const wrote = pending;
         pending = null;
         if (sql === 'COMMIT' && wrote) sink.wrote(wrote === 'all' ? 'all' : [...wrote]);
-        return result;
-      });
+      };
+      // A COMMIT that failed on the client (a lost connection) may still have committed: announced.
+      return query(sql, ...rest).finally(announce);
     }
     return query(sql, ...rest);
   }) as Query;

@@ -158,7 +158,9 @@ describe('rows written beside the query builders', () => {
 
   it('notes what a statement on its own wrote, also when it failed', async () => {
     const epoch = t.app.get(ChangeEpoch);
-    const wrote = jest.spyOn(epoch, 'wrote');
+    // Noted (on SQLite the statement runs in a transaction of its own, which a failure rolls back,
+    // so it is only noted; on MySQL/MariaDB it commits by itself and is announced, which notes it).
+    const wrote = jest.spyOn(epoch, 'noted');
     try {
       expect(
         await runStatement(ds, 'UPDATE reserved_tag_keys SET key_name_missing = 1 WHERE id = ?', ['x']).catch(
@@ -173,6 +175,35 @@ describe('rows written beside the query builders', () => {
       expect(tables).toEqual(expect.arrayContaining(['organizations', 'reserved_tag_keys', 'workspaces']));
     } finally {
       wrote.mockRestore();
+    }
+  });
+
+  it('announces what a transaction wrote once, at its commit, and nothing of one rolled back', async () => {
+    const epoch = t.app.get(ChangeEpoch);
+    const wrote = jest.spyOn(epoch, 'wrote');
+    const noted = jest.spyOn(epoch, 'noted');
+    const writer = new RowWriter(ds, ReservedTagKeyEntity);
+    try {
+      await inTransaction(ds, async (m) => {
+        await writer.insert(key('rtk-txn', 'txn', false), m);
+        // Noted for this process's own caches at once, announced to the others only after the commit.
+        expect(noted).toHaveBeenLastCalledWith(['reserved_tag_keys']);
+        expect(wrote).not.toHaveBeenCalled();
+      });
+      expect(wrote.mock.calls).toEqual([[['reserved_tag_keys']]]);
+      wrote.mockClear();
+      noted.mockClear();
+      const failed = await inTransaction(ds, async (m) => {
+        await writer.deleteById('rtk-txn', m);
+        throw new Error('changed my mind');
+      }).catch((err: unknown) => err);
+      expect(failed).toEqual(new Error('changed my mind'));
+      expect(noted).toHaveBeenCalled();
+      expect(wrote).not.toHaveBeenCalled();
+      expect(await rowsOf('reserved_tag_keys', ['rtk-txn'])).toHaveLength(1);
+    } finally {
+      wrote.mockRestore();
+      noted.mockRestore();
     }
   });
 });

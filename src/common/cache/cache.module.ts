@@ -27,6 +27,7 @@ import { EPOCH_TABLES, SqlEpochStore } from './sql-epoch-store';
           trackStatements(ds, statementTablesOf(ds, EPOCH_TABLES), {
             read: (tables) => currentReadSet()?.add(tables),
             wrote: (tables) => epoch.wrote(tables),
+            noted: (tables) => epoch.noted(tables),
           });
         }
         return epoch;

@@ -186,19 +186,15 @@ export class ChangeEpoch {
     return false;
   }
 
-  /** Notes tables this process wrote (statement tracking); `'all'`: not known which. */
+  /**
+   * Notes tables this process wrote (statement tracking); `'all'`: not known which. They end what
+   * this process remembered at once, and the next advance announces them to every process.
+   */
   wrote(tables: readonly string[] | 'all'): void {
     if (!this.enabled) return;
-    const here = ++this.writesHere;
-    if (tables === 'all') {
-      this.dirtyEverything = true;
-      this.unknownWrittenHere = here;
-    } else {
-      for (const t of tables) {
-        this.dirty.add(t);
-        this.writtenHere.set(t, here);
-      }
-    }
+    this.noted(tables);
+    if (tables === 'all') this.dirtyEverything = true;
+    else for (const t of tables) this.dirty.add(t);
     this.published++;
     this.timer ??= this.background.runInAsyncScope(() =>
       setTimeout(() => {
@@ -233,6 +229,20 @@ export class ChangeEpoch {
       this.published++;
     }
     return this.flush();
+  }
+
+  /**
+   * Notes tables a statement of an open transaction wrote: they end what this process remembered
+   * at once (a later read of the same request must not be answered from before its own write), but
+   * are announced only once the transaction has committed (`wrote`, statement tracking). Announced
+   * earlier, another process could read the rows as they were before the commit under the newer
+   * stamp and remember them, and the commit would have to be announced again anyway.
+   */
+  noted(tables: readonly string[] | 'all'): void {
+    if (!this.enabled) return;
+    const here = ++this.writesHere;
+    if (tables === 'all') this.unknownWrittenHere = here;
+    else for (const t of tables) this.writtenHere.set(t, here);
   }
 
   /** For changes made around the statement tracking (bulk loads): every remembered answer ends. */
