@@ -5,11 +5,13 @@ import { Page } from '../common/sql/paginate';
 import { RowReader } from '../common/sql/row-reader';
 import { RowWriter } from '../common/sql/row-writer';
 import { expand, paginateRows, SqlConditions } from '../common/sql/sql-page';
+import { afterCommit } from '../common/sql/transaction';
 import { PageParams } from '../common/jsonapi/pagination';
 import {
   ConfigurationVersionEntity,
   ConfigurationVersionStatus,
 } from './entities/configuration-version.entity';
+import { ConfirmedVersions } from './confirmed-versions';
 
 /** A version that is its workspace's configuration once newest: uploaded and not provisional. */
 const CURRENT = (alias: string) => `${alias}.status = 'uploaded' AND ${alias}.provisional = 0`;
@@ -22,6 +24,8 @@ const CURRENT = (alias: string) => `${alias}.status = 'uploaded' AND ${alias}.pr
 export class ConfigurationVersionsRepository {
   private readonly rows: RowReader<ConfigurationVersionEntity>;
   private readonly writes: RowWriter<ConfigurationVersionEntity>;
+  /** Versions seen not provisional: their applied runs skip `confirm`'s UPDATE. */
+  private readonly confirmed = new ConfirmedVersions();
 
   constructor(@InjectDataSource() private readonly ds: DataSource) {
     this.rows = new RowReader(ds, ConfigurationVersionEntity);
@@ -29,8 +33,10 @@ export class ConfigurationVersionsRepository {
   }
 
   /** With a transaction's manager: read on its connection. */
-  findById(id: string, manager?: EntityManager): Promise<ConfigurationVersionEntity | null> {
-    return this.rows.byId(id, manager);
+  async findById(id: string, manager?: EntityManager): Promise<ConfigurationVersionEntity | null> {
+    const cv = await this.rows.byId(id, manager);
+    if (cv) this.seen([cv], manager);
+    return cv;
   }
 
   findByIds(ids: string[]): Promise<ConfigurationVersionEntity[]> {
@@ -66,14 +72,15 @@ export class ConfigurationVersionsRepository {
     condition: string,
   ): Promise<ConfigurationVersionEntity | null> {
     const { rows } = this;
-    const [newest] = await rows.many(
+    const found = await rows.many(
       `SELECT ${rows.select('cv')} FROM ${rows.table} cv WHERE cv.workspace_id = ?${condition}` +
         ' ORDER BY cv.created_at DESC LIMIT 1',
       [workspaceId],
       'cv',
       manager,
     );
-    return newest ?? null;
+    this.seen(found, manager);
+    return found[0] ?? null;
   }
 
   /** Each workspace's configuration (as `newestUploaded`), in one query for all of them. */
@@ -95,9 +102,27 @@ export class ConfigurationVersionsRepository {
     return rows.many(sql, params, 'cv');
   }
 
-  /** A provisional version becomes the workspace's configuration (a run of it applied). */
+  /**
+   * A provisional version becomes the workspace's configuration (a run of it applied). Skipped for
+   * a version this process saw not provisional, which it can never be again.
+   */
   async confirm(manager: EntityManager, id: string): Promise<void> {
+    if (this.confirmed.has(id)) return;
     await this.writes.update({ provisional: false }, { id, provisional: true }, manager);
+    // Whether it changed the row or found it confirmed already, it is confirmed once this commits.
+    afterCommit(manager, () => this.confirmed.note(id));
+  }
+
+  /**
+   * Notes the versions read not provisional. Read in a transaction, only once it has committed:
+   * until then the row read may be the transaction's own confirmation, which a rollback undoes.
+   */
+  private seen(versions: readonly ConfigurationVersionEntity[], manager?: EntityManager): void {
+    for (const cv of versions) {
+      if (cv.provisional) continue;
+      if (manager) afterCommit(manager, () => this.confirmed.note(cv.id));
+      else this.confirmed.note(cv.id);
+    }
   }
 
   /** Inserts the version as the service filled it in, and answers it. */
