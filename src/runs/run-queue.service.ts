@@ -239,34 +239,83 @@ export class RunQueueService {
    * (AFTER_CANCEL_REQUEST). The move itself must be one RUN_TRANSITIONS allows: anything else
    * throws, as a bug.
    */
-  async move(
+  move(
     manager: EntityManager,
     run: RunEntity,
     to: RunStatus,
     extra: Partial<RunEntity> = {},
     by: string | null = null,
   ): Promise<boolean> {
-    assertRunMove(run.status, to);
-    const from = run.status;
+    return this.moveAlong(manager, run, [to], extra, by);
+  }
+
+  /**
+   * `move` through each status of `path` in one write: every step must be a move RUN_TRANSITIONS
+   * allows from the one before, each is stamped, and each is told to the listeners in order (the
+   * steps before the last with a copy of the run as it stood after them).
+   */
+  private async moveAlong(
+    manager: EntityManager,
+    run: RunEntity,
+    path: readonly RunStatus[],
+    extra: Partial<RunEntity>,
+    by: string | null,
+  ): Promise<boolean> {
     const at = this.clock.now();
-    const statusTimestamps = stamped(run.statusTimestamps, timestampKey(to), at);
-    const moved = await this.runs.transition(
-      manager,
-      run.id,
-      run.status,
-      !AFTER_CANCEL_REQUEST.includes(to),
-      {
-        ...extra,
-        status: to,
-        statusTimestamps,
-        updatedAt: at,
-      },
-    );
-    if (moved) {
-      Object.assign(run, extra, { status: to, statusTimestamps, updatedAt: at });
-      await this.events.emit(manager, run, from, by);
+    const steps: { from: RunStatus; statusTimestamps: string }[] = [];
+    let from = run.status;
+    let statusTimestamps = run.statusTimestamps;
+    for (const to of path) {
+      assertRunMove(from, to);
+      steps.push({ from, statusTimestamps: (statusTimestamps = stamped(statusTimestamps, timestampKey(to), at)) });
+      from = to;
     }
-    return moved;
+    const to = from;
+    const moved = await this.runs.transition(manager, run.id, run.status, !AFTER_CANCEL_REQUEST.includes(to), {
+      ...extra,
+      status: to,
+      statusTimestamps,
+      updatedAt: at,
+    });
+    if (!moved) return false;
+    Object.assign(run, extra, { updatedAt: at });
+    for (const [i, step] of steps.entries()) {
+      Object.assign(run, { status: path[i], statusTimestamps: step.statusTimestamps });
+      const told = i === steps.length - 1 ? run : Object.assign(new RunEntity(), run);
+      await this.events.emit(manager, told, step.from, by);
+    }
+    return true;
+  }
+
+  /**
+   * Hands a run's apply straight to `agent` (a plan's report that takes the next job, when nothing
+   * waits ahead in the agent's scope): the run moves to `apply_queued` and on to `applying` in one
+   * write, its apply from pending to running, and its job is inserted claimed by the agent, which
+   * is where `queuePhase` and a claim right after it would leave them, in three writes fewer. The
+   * job, or null when the run moved meanwhile.
+   */
+  async applyTaken(
+    manager: EntityManager,
+    run: RunEntity,
+    extra: Partial<RunEntity>,
+    ws: WorkspaceQueueState,
+    agent: { agentId: string; poolId: string },
+  ): Promise<RunJobEntity | null> {
+    if (!(await this.moveAlong(manager, run, ['apply_queued', 'applying'], extra, null))) return null;
+    const at = this.clock.now();
+    const queued = stamped(PENDING_PHASE_TIMESTAMPS, PHASE_TIMESTAMP_KEYS.queued, at);
+    const running = await this.runs.transitionPhase(manager, run.applyId, ['pending'], {
+      status: 'running',
+      statusTimestamps: stamped(queued, PHASE_TIMESTAMP_KEYS.running, at),
+      agentId: agent.agentId,
+      agentPoolId: agent.poolId,
+      updatedAt: at,
+    });
+    if (!running) throw notFound();
+    const job = this.newJob(run, 'apply', { phaseId: run.applyId, evaluationId: null }, ws);
+    Object.assign(job, { status: 'claimed', agentId: agent.agentId, claimedAt: at, heartbeatAt: at });
+    await this.jobs.insert(manager, job);
+    return job;
   }
 
   /**
@@ -371,7 +420,20 @@ export class RunQueueService {
     subject: { phaseId: string | null; evaluationId: string | null },
     ws: { organizationId: string; agentPoolId: string | null },
   ): Promise<void> {
-    const job = Object.assign(new RunJobEntity(), {
+    await this.jobs.insert(manager, this.newJob(run, kind, subject, ws));
+    // Claims waiting for this scope hear of the job once they can read it.
+    const scope = { poolId: ws.agentPoolId, organizationId: ws.organizationId };
+    afterCommit(manager, () => this.signals.queued(scope));
+  }
+
+  /** A queued job of the run, for the workspace's agent pool. */
+  private newJob(
+    run: RunEntity,
+    kind: JobKind,
+    subject: { phaseId: string | null; evaluationId: string | null },
+    ws: { organizationId: string; agentPoolId: string | null },
+  ): RunJobEntity {
+    return Object.assign(new RunJobEntity(), {
       id: newId('job'),
       ...subject,
       runId: run.id,
@@ -386,9 +448,5 @@ export class RunQueueService {
       finishedAt: null,
       createdAt: this.clock.now(),
     });
-    await this.jobs.insert(manager, job);
-    // Claims waiting for this scope hear of the job once they can read it.
-    const scope = { poolId: ws.agentPoolId, organizationId: ws.organizationId };
-    afterCommit(manager, () => this.signals.queued(scope));
   }
 }

@@ -22,6 +22,8 @@ export interface WorkspaceQueueState {
   agentPoolId: string | null;
   autoApply: boolean;
   autoApplyRunTrigger: boolean;
+  /** The state version an executor taking a job of the workspace now starts from. */
+  currentStateVersionId: string | null;
 }
 
 /** What the state-versions module checks a state write against, read under the workspace's row lock. */
@@ -233,7 +235,8 @@ export class WorkspacesRepository {
   async lockForQueue(manager: EntityManager, id: string): Promise<WorkspaceQueueState | null> {
     const mysql = manager.connection.options.type !== 'better-sqlite3';
     const rows: Record<string, unknown>[] = await manager.query(
-      'SELECT name, organization_id, project_id, locked, agent_pool_id, auto_apply, auto_apply_run_trigger ' +
+      'SELECT name, organization_id, project_id, locked, agent_pool_id, auto_apply, auto_apply_run_trigger, ' +
+        'current_state_version_id ' +
         `FROM workspaces WHERE id = ?${mysql ? ' FOR UPDATE' : ''}`,
       [id],
     );
@@ -248,6 +251,7 @@ export class WorkspacesRepository {
       agentPoolId: typeof row.agent_pool_id === 'string' ? row.agent_pool_id : null,
       autoApply: flag(row.auto_apply),
       autoApplyRunTrigger: flag(row.auto_apply_run_trigger),
+      currentStateVersionId: typeof row.current_state_version_id === 'string' ? row.current_state_version_id : null,
     };
   }
 

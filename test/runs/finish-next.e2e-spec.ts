@@ -80,6 +80,19 @@ describe('a report that claims the next job (finish?next=true)', () => {
     const apply = handed.body.job;
     expect(apply.id).not.toBe(plan.id);
     expect(await runStatus(admin, run.id)).toBe('applying');
+    // Handed over without waiting in the queue, and shown as if queued and claimed at once.
+    const shown = (await admin.api.get(`/api/v2/runs/${run.id}`).expect(200)).body.data;
+    expect(Object.keys(shown.attributes['status-timestamps'])).toEqual([
+      'plan-queueable-at',
+      'plan-queued-at',
+      'planning-at',
+      'apply-queued-at',
+      'applying-at',
+    ]);
+    const applyPhase = (await admin.api.get(`/api/v2/applies/${shown.relationships.apply.data.id}`).expect(200)).body
+      .data.attributes;
+    expect(applyPhase.status).toBe('running');
+    expect(Object.keys(applyPhase['status-timestamps']).sort()).toEqual(['queued-at', 'started-at']);
     // Claimed by the report's request: another agent of the pool finds nothing.
     await other.claim().expect(204);
     await ex.heartbeat(apply.id).expect(200, { status: 'running' });
@@ -96,6 +109,21 @@ describe('a report that claims the next job (finish?next=true)', () => {
     expect(await runStatus(admin, run.id)).toBe('applied');
     await ex.finish(apply.id, { status: 'finished' }, 'true').expect(204);
     await other.claim().expect(204);
+  });
+
+  it('takes a job queued before the apply first, and leaves the apply queued for the next claim', async () => {
+    const first = await createRun(admin, await workspace(), { 'auto-apply': true });
+    const plan = await claimJob(ex);
+    expect(plan).toMatchObject({ kind: 'plan', runId: first.id });
+    const waiting = await createRun(admin, await workspace());
+
+    const handed = await ex.finish(plan.id, PLANNED_WITH_CHANGES, 'true').expect(200);
+    expect(handed.body.job).toMatchObject({ kind: 'plan', 'run-id': waiting.id });
+    expect(await runStatus(admin, first.id)).toBe('apply_queued');
+    expect(await runStatus(admin, waiting.id)).toBe('planning');
+    const other = await registeredExecutor(t, ex.secret);
+    expect(await claimJob(other)).toMatchObject({ kind: 'apply', runId: first.id });
+    expect(await runStatus(admin, first.id)).toBe('applying');
   });
 
   it('refuses a next other than true or false before recording anything', async () => {

@@ -9,6 +9,7 @@ import { ChangeEpoch } from '../../common/cache/change-epoch';
 import { OrganizationsService } from '../../organizations/organizations.service';
 import { WorkspacesService } from '../../workspaces/workspaces.service';
 import type { WorkspaceEntity } from '../../workspaces/entities/workspace.entity';
+import type { WorkspaceQueueState } from '../../workspaces/workspaces.repository';
 import { RunJobEntity } from '../entities/run-job.entity';
 import { RunEntity } from '../entities/run.entity';
 import { runOptionsWire } from '../run-options';
@@ -28,12 +29,31 @@ const CANDIDATES = 8;
 
 const RUNNING: Record<PhaseKind, RunStatus> = { plan: 'planning', apply: 'applying' };
 
+/** What a claim needs of a job's workspace: the variables' scope and what its payload names. */
+export type ClaimedWorkspace = Pick<
+  WorkspaceEntity,
+  'id' | 'name' | 'organizationId' | 'projectId' | 'currentStateVersionId'
+>;
+
 /** A job this agent took: its run and workspace, and the variables fixed for it when it is a plan's. */
 export interface Claimed {
   job: RunJobEntity;
   run: RunEntity;
-  ws: WorkspaceEntity;
+  ws: ClaimedWorkspace;
   variables?: JobVariable[];
+}
+
+/**
+ * The next job of a report that asks for one (`finish?next=true`), as the report's transaction
+ * finds it: taken while the report moves its run on (`applyTo`), or, when queued jobs wait ahead,
+ * those jobs as read then, for `claimWithin` to choose from.
+ */
+export class NextJob {
+  /** Undefined until a job is taken (or the run it was for moved meanwhile: null). */
+  taken: Claimed | null | undefined;
+  ahead: ClaimCandidate[] | undefined;
+
+  constructor(readonly agent: AgentContext) {}
 }
 
 /**
@@ -97,14 +117,40 @@ export class JobClaims {
    * the cache's when live, else read in the transaction. `answer` makes the job's payload once the
    * transaction has committed.
    */
-  async claimWithin(manager: EntityManager, agent: AgentContext): Promise<Claimed | null> {
+  async claimWithin(manager: EntityManager, next: NextJob): Promise<Claimed | null> {
+    if (next.taken !== undefined) return next.taken;
+    const { agent, ahead } = next;
     // One round: the transaction reads the same candidates again however often it asks.
     return this.takeFirst(
       1,
-      () => this.jobs.candidates(scopeOf(agent), CANDIDATES, manager),
+      () => (ahead ? Promise.resolve(ahead) : this.jobs.candidates(scopeOf(agent), CANDIDATES, manager)),
       (id) => this.workspaces.findWith(manager, id),
       (candidate, ws) => this.take(manager, candidate, agent, ws),
     );
+  }
+
+  /**
+   * The apply of `run`, whose plan `next.agent` reported in `manager`'s transaction and which now
+   * goes on to its apply, taken by that agent in the same transaction when its pool runs the
+   * workspace's jobs and no queued job waits ahead in the agent's scope (one read of the
+   * candidates, kept in `next` for `claimWithin` when some do). True when the run moved here
+   * (`next.taken` says whether the apply was taken); false: the caller queues the apply as usual.
+   */
+  async applyTo(
+    manager: EntityManager,
+    next: NextJob,
+    run: RunEntity,
+    extra: Partial<RunEntity>,
+    ws: WorkspaceQueueState,
+  ): Promise<boolean> {
+    const scope = scopeOf(next.agent);
+    if (!inScope(scope, ws)) return false;
+    next.ahead = await this.jobs.candidates(scope, CANDIDATES, manager);
+    if (next.ahead.length) return false;
+    const job = await this.queue.applyTaken(manager, run, extra, ws, next.agent);
+    const { name, organizationId, projectId, currentStateVersionId } = ws;
+    next.taken = job && { job, run, ws: { id: run.workspaceId, name, organizationId, projectId, currentStateVersionId } };
+    return true;
   }
 
   /** The payload of a job taken by `claimWithin`, once its transaction committed. */
@@ -248,6 +294,12 @@ export class JobClaims {
       ...(evaluation ? { 'policy-evaluation': evaluation } : {}),
     };
   }
+}
+
+/** Whether a job for the workspace's pool (or, without one, its organization) is the scope's to claim. */
+function inScope(scope: ClaimScope, ws: Pick<WorkspaceQueueState, 'agentPoolId' | 'organizationId'>): boolean {
+  if (ws.agentPoolId !== null) return ws.agentPoolId === scope.poolId;
+  return scope.organizationScoped && ws.organizationId === scope.organizationId;
 }
 
 function scopeOf(agent: AgentContext): ClaimScope {

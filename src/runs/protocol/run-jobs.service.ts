@@ -11,7 +11,7 @@ import { RunJobEntity } from '../entities/run-job.entity';
 import { RunEntity } from '../entities/run.entity';
 import { RunJobsRepository } from './run-jobs.repository';
 import { ClaimedJobs } from './claimed-jobs';
-import { Claimed, JobClaims } from './job-claims';
+import { Claimed, JobClaims, NextJob } from './job-claims';
 import { JobPayload } from './agent-protocol.types';
 import { RunQueueService } from '../run-queue.service';
 import { EvaluationReport, PolicyGateRegistry } from '../policy-gate.registry';
@@ -112,8 +112,9 @@ export class RunJobsService {
     let next: Claimed | null = null;
     const recorded = await inTransaction(this.ds, async (manager) => {
       next = null;
-      if (!(await this.moveOn(manager, job, kind, report, canonical))) return false;
-      if (claimNext) next = await this.claims.claimWithin(manager, agent);
+      const taking = claimNext ? new NextJob(agent) : undefined;
+      if (!(await this.moveOn(manager, job, kind, report, canonical, taking))) return false;
+      if (taking) next = await this.claims.claimWithin(manager, taking);
       return true;
     });
     await this.afterReport(agent, job.id, recorded, canonical);
@@ -127,6 +128,7 @@ export class RunJobsService {
     kind: PhaseKind,
     report: JobReport,
     canonical: string,
+    next?: NextJob,
   ): Promise<boolean> {
     const at = this.clock.now();
     const status = report.status === 'finished' ? 'finished' : 'errored';
@@ -154,9 +156,11 @@ export class RunJobsService {
     const ws = planned || applied ? await this.workspaces.lockForQueue(manager, run.workspaceId) : undefined;
     if (planned && !ws) throw notFound();
     if (planned && ws && (await this.policy.startCheck(manager, run, extra, ws))) return true;
+    // A report that takes the next job may take its own run's apply without queueing it first.
+    const handedOver = to === 'apply_queued' && next && ws && (await this.claims.applyTo(manager, next, run, extra, ws));
     if (isFinal(to))
       await this.queue.end(manager, run, to, extra, null, { locked: ws ?? undefined, reported: kind });
-    else if (await this.queue.move(manager, run, to, extra)) {
+    else if (!handedOver && (await this.queue.move(manager, run, to, extra))) {
       if (to === 'apply_queued') await this.queue.queuePhase(manager, run, 'apply', ws ?? undefined);
     }
     if (applied) {
