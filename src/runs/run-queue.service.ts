@@ -101,6 +101,12 @@ function phasesAfterReport(
     : [];
 }
 
+/** The agent a job is handed to as it is queued (a report that takes the next job). */
+export interface JobTaker {
+  agentId: string;
+  poolId: string;
+}
+
 /** Adds a key to a JSON `status-timestamps` column. */
 export function stamped(json: string, key: string, at: Date): string {
   return JSON.stringify({ ...(JSON.parse(json) as Record<string, string>), [key]: isoSecondsOffset(at) });
@@ -132,6 +138,21 @@ export class RunQueueService {
    * start costs no write of its own; its creation is still told as a pending run's, then its move.
    */
   async enqueue(manager: EntityManager, spec: NewRun, locked?: WorkspaceQueueState): Promise<RunEntity> {
+    return (await this.enqueueFor(manager, spec, locked)).run;
+  }
+
+  /**
+   * `enqueue`; a run that starts at once goes straight to `taker` when there is one (a report that
+   * takes the next job, with nothing queued ahead in its scope): it is inserted `planning`, its
+   * plan running and its plan's job claimed by the taker, where a claim right after `enqueue` would
+   * leave them, and every move is told as if made one after the other. The job, when it was taken.
+   */
+  async enqueueFor(
+    manager: EntityManager,
+    spec: NewRun,
+    locked?: WorkspaceQueueState,
+    taker?: JobTaker,
+  ): Promise<{ run: RunEntity; job: RunJobEntity | null }> {
     const ws = locked ?? (await this.workspaces.lockForQueue(manager, spec.workspaceId));
     if (!ws) throw notFound();
     const now = this.clock.now();
@@ -164,23 +185,43 @@ export class RunQueueService {
       // An older pending run the queue had not started yet goes first, as `advance` would start it.
       const older = next ? queue.find((r) => r.id === next) : undefined;
       if (older) await this.start(manager, older, ws);
-      return run;
+      return { run, job: null };
     }
-    const created = Object.assign(new RunEntity(), run);
-    assertRunMove(run.status, 'plan_queued');
-    run.status = 'plan_queued';
-    run.statusTimestamps = stamped(run.statusTimestamps, timestampKey('plan_queued'), createdAt);
-    Object.assign(plan, {
-      status: 'queued',
-      statusTimestamps: stamped(PENDING_PHASE_TIMESTAMPS, PHASE_TIMESTAMP_KEYS.queued, createdAt),
-      agentPoolId: ws.agentPoolId,
-    });
+    // Each status the run passes through on its way in, as the listeners are told of it.
+    const told = [Object.assign(new RunEntity(), run)];
+    for (const to of taker ? (['plan_queued', 'planning'] as const) : (['plan_queued'] as const)) {
+      assertRunMove(run.status, to);
+      run.status = to;
+      run.statusTimestamps = stamped(run.statusTimestamps, timestampKey(to), createdAt);
+      told.push(Object.assign(new RunEntity(), run));
+    }
+    const queued = stamped(PENDING_PHASE_TIMESTAMPS, PHASE_TIMESTAMP_KEYS.queued, createdAt);
+    Object.assign(
+      plan,
+      taker
+        ? {
+            status: 'running',
+            statusTimestamps: stamped(queued, PHASE_TIMESTAMP_KEYS.running, createdAt),
+            agentId: taker.agentId,
+            agentPoolId: taker.poolId,
+          }
+        : { status: 'queued', statusTimestamps: queued, agentPoolId: ws.agentPoolId },
+    );
     await this.runs.insert(manager, run, [plan, apply]);
-    await this.events.emit(manager, created, null, run.createdById);
-    await this.events.emit(manager, run, 'pending', null);
+    told[told.length - 1] = run;
+    for (const [i, state] of told.entries()) {
+      await this.events.emit(manager, state, i === 0 ? null : told[i - 1].status, i === 0 ? run.createdById : null);
+    }
     if (!startsAtOnce(run)) await this.workspaces.lockFor(manager, run.workspaceId, runLock(run));
-    await this.insertJob(manager, run, 'plan', { phaseId: plan.id, evaluationId: null }, ws);
-    return run;
+    const subject = { phaseId: plan.id, evaluationId: null };
+    if (!taker) {
+      await this.insertJob(manager, run, 'plan', subject, ws);
+      return { run, job: null };
+    }
+    const job = this.newJob(run, 'plan', subject, ws);
+    Object.assign(job, { status: 'claimed', agentId: taker.agentId, claimedAt: createdAt, heartbeatAt: createdAt });
+    await this.jobs.insert(manager, job);
+    return { run, job };
   }
 
   /**
@@ -299,7 +340,7 @@ export class RunQueueService {
     run: RunEntity,
     extra: Partial<RunEntity>,
     ws: WorkspaceQueueState,
-    agent: { agentId: string; poolId: string },
+    agent: JobTaker,
   ): Promise<RunJobEntity | null> {
     if (!(await this.moveAlong(manager, run, ['apply_queued', 'applying'], extra, null))) return null;
     const at = this.clock.now();

@@ -8,7 +8,8 @@ import { ConfigurationVersionsRepository } from './configuration-versions.reposi
 import { RunTriggerOutcomeEntity } from './entities/run-trigger-outcome.entity';
 import { RunEntity } from './entities/run.entity';
 import { DEFAULT_RUN_OPTIONS } from './run-options';
-import { RunQueueService } from './run-queue.service';
+import { JobClaims, NextJob } from './protocol/job-claims';
+import { NewRun, RunQueueService } from './run-queue.service';
 import { RunsRepository } from './runs.repository';
 
 export const RUN_TRIGGER_SOURCE = 'tfe-run-trigger';
@@ -27,11 +28,21 @@ export class RunTriggerFiring {
     private readonly cvs: ConfigurationVersionsRepository,
     private readonly runs: RunsRepository,
     private readonly queue: RunQueueService,
+    private readonly claims: JobClaims,
     private readonly clock: Clock,
   ) {}
 
-  /** `sourceWs`: the source workspace's row as the transaction locked it (null: deleted). */
-  async fire(manager: EntityManager, source: RunEntity, sourceWs: WorkspaceQueueState | null): Promise<void> {
+  /**
+   * `sourceWs`: the source workspace's row as the transaction locked it (null: deleted). `next`:
+   * the report that applied the run takes the next job, and may take a run queued here at once
+   * (JobClaims.enqueueTo).
+   */
+  async fire(
+    manager: EntityManager,
+    source: RunEntity,
+    sourceWs: WorkspaceQueueState | null,
+    next?: NextJob,
+  ): Promise<void> {
     if (!sourceWs) return;
     const destinations = await this.triggers.destinationsOf(manager, source.workspaceId);
     if (!destinations.length) return;
@@ -51,9 +62,7 @@ export class RunTriggerFiring {
       } else {
         const destination = await this.workspaces.lockForQueue(manager, workspaceId);
         if (!destination) continue;
-        const run = await this.queue.enqueue(
-          manager,
-          {
+        const spec: NewRun = {
             workspaceId,
             configurationVersionId: cv.id,
             message: `Queued by a run trigger: run ${source.id} applied in workspace ${sourceWs.name}`,
@@ -63,10 +72,11 @@ export class RunTriggerFiring {
             source: RUN_TRIGGER_SOURCE,
             triggerReason: RUN_TRIGGER_REASON,
             createdById: source.createdById,
-            triggeringRunId: source.id,
-          },
-          destination,
-        );
+          triggeringRunId: source.id,
+        };
+        const run = next
+          ? await this.claims.enqueueTo(manager, next, spec, destination)
+          : await this.queue.enqueue(manager, spec, destination);
         outcome.runId = run.id;
       }
       await this.runs.insertOutcome(manager, outcome);

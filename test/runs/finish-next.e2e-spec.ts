@@ -1,5 +1,7 @@
 import { Actor, bootstrapAdmin, createOrganization, createWorkspace, idOf } from '../helpers/fixtures';
 import { startApp, TestApp } from '../helpers/test-app';
+import { createTrigger } from '../run-triggers/helpers';
+import { createVar } from '../variables/helpers';
 import { policyWithCode, setOf } from '../policy-checks/check-fixtures';
 import { protocolHelpers } from '../policy-checks/protocol-helpers';
 import {
@@ -124,6 +126,41 @@ describe('a report that claims the next job (finish?next=true)', () => {
     const other = await registeredExecutor(t, ex.secret);
     expect(await claimJob(other)).toMatchObject({ kind: 'apply', runId: first.id });
     expect(await runStatus(admin, first.id)).toBe('applying');
+  });
+
+  it("hands over the run its apply's trigger queued, planning at once with its workspace's variables", async () => {
+    const source = await workspace();
+    const dest = await workspace();
+    await createTrigger(admin, dest, source);
+    await createVar(admin, dest, { key: 'region', value: 'eu-west-1', category: 'terraform' });
+    const run = await createRun(admin, source, { 'auto-apply': true });
+    const plan = await claimJob(ex);
+    const apply = (await ex.finish(plan.id, PLANNED_WITH_CHANGES, 'true').expect(200)).body.job;
+
+    const handed = await ex.finish(apply.id, { status: 'finished' }, 'true').expect(200);
+    const [triggered] = (await admin.api.get(`/api/v2/workspaces/${dest}/runs`).expect(200)).body.data;
+    expect(handed.body.job).toMatchObject({
+      kind: 'plan',
+      'run-id': triggered.id,
+      'workspace-id': dest,
+      variables: [{ key: 'region', value: 'eu-west-1', category: 'terraform', hcl: false, sensitive: false }],
+    });
+    expect(await runStatus(admin, run.id)).toBe('applied');
+    expect(triggered.attributes.status).toBe('planning');
+    expect(Object.keys(triggered.attributes['status-timestamps'])).toEqual([
+      'plan-queueable-at',
+      'plan-queued-at',
+      'planning-at',
+    ]);
+    const planPhase = (await admin.api.get(`/api/v2/plans/${triggered.relationships.plan.data.id}`).expect(200)).body
+      .data.attributes;
+    expect(planPhase.status).toBe('running');
+    expect(Object.keys(planPhase['status-timestamps']).sort()).toEqual(['queued-at', 'started-at']);
+    // Taken by the report: nobody else finds it, and it runs on to its end like any claimed plan.
+    await (await registeredExecutor(t, ex.secret)).claim().expect(204);
+    await ex.heartbeat(handed.body.job.id).expect(200, { status: 'running' });
+    await ex.finish(handed.body.job.id, { status: 'finished', 'has-changes': false }).expect(204);
+    expect(await runStatus(admin, triggered.id)).toBe('planned_and_finished');
   });
 
   it('refuses a next other than true or false before recording anything', async () => {

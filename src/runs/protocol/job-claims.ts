@@ -18,7 +18,7 @@ import { ClaimedJobs } from './claimed-jobs';
 import { JobSignals } from './job-signals.service';
 import { JobLinks, JobPayload, JobVariable } from './agent-protocol.types';
 import { JOB_LINK_SECONDS, RunLinks } from '../run-links';
-import { RunQueueService } from '../run-queue.service';
+import { NewRun, RunQueueService } from '../run-queue.service';
 import { PolicyGateRegistry } from '../policy-gate.registry';
 import { PhaseKind, RunStatus } from '../run-rules';
 import { StateHandoffRegistry } from '../state-handoff.registry';
@@ -143,14 +143,45 @@ export class JobClaims {
     extra: Partial<RunEntity>,
     ws: WorkspaceQueueState,
   ): Promise<boolean> {
+    if (!(await this.mayTake(manager, next, ws))) return false;
+    const job = await this.queue.applyTaken(manager, run, extra, ws, next.agent);
+    next.taken = job && { job, run, ws: claimedWorkspace(run.workspaceId, ws) };
+    return true;
+  }
+
+  /**
+   * Queues a new run in `manager`'s transaction (RunQueueService.enqueue), from a report that takes
+   * the next job: when the run starts at once and `next` may take it, as `applyTo` decides, its
+   * plan goes straight to `next.agent` (RunQueueService.enqueueFor), with its variables fixed as a
+   * claim of the plan fixes them.
+   */
+  async enqueueTo(
+    manager: EntityManager,
+    next: NextJob,
+    spec: NewRun,
+    ws: WorkspaceQueueState,
+  ): Promise<RunEntity> {
+    const taker = next.taken === undefined && (await this.mayTake(manager, next, ws)) ? next.agent : undefined;
+    const { run, job } = await this.queue.enqueueFor(manager, spec, ws, taker);
+    // Not taken, but it may have queued a job (an older pending run of the workspace started): read again.
+    if (!job && next.ahead?.length === 0) next.ahead = undefined;
+    if (job) {
+      const taken = claimedWorkspace(run.workspaceId, ws);
+      next.taken = { job, run, ws: taken, variables: await this.snapshots.fix(manager, taken, run.id) };
+    }
+    return run;
+  }
+
+  /**
+   * Whether `next.agent` may take a job of the workspace now, in the report's transaction: its
+   * pool runs the workspace's jobs and no queued job waits ahead in its scope (read once, and kept
+   * in `next` for `claimWithin`).
+   */
+  private async mayTake(manager: EntityManager, next: NextJob, ws: WorkspaceQueueState): Promise<boolean> {
     const scope = scopeOf(next.agent);
     if (!inScope(scope, ws)) return false;
-    next.ahead = await this.jobs.candidates(scope, CANDIDATES, manager);
-    if (next.ahead.length) return false;
-    const job = await this.queue.applyTaken(manager, run, extra, ws, next.agent);
-    const { name, organizationId, projectId, currentStateVersionId } = ws;
-    next.taken = job && { job, run, ws: { id: run.workspaceId, name, organizationId, projectId, currentStateVersionId } };
-    return true;
+    next.ahead ??= await this.jobs.candidates(scope, CANDIDATES, manager);
+    return next.ahead.length === 0;
   }
 
   /** The payload of a job taken by `claimWithin`, once its transaction committed. */
@@ -294,6 +325,11 @@ export class JobClaims {
       ...(evaluation ? { 'policy-evaluation': evaluation } : {}),
     };
   }
+}
+
+function claimedWorkspace(id: string, ws: WorkspaceQueueState): ClaimedWorkspace {
+  const { name, organizationId, projectId, currentStateVersionId } = ws;
+  return { id, name, organizationId, projectId, currentStateVersionId };
 }
 
 /** Whether a job for the workspace's pool (or, without one, its organization) is the scope's to claim. */

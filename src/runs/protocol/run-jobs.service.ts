@@ -166,7 +166,7 @@ export class RunJobsService {
     if (applied) {
       // A provisional version becomes the workspace's configuration once a run of it applies.
       await this.cvs.confirm(manager, run.configurationVersionId);
-      await this.firing.fire(manager, run, ws ?? null);
+      await this.firing.fire(manager, run, ws ?? null, next);
     }
     return true;
   }
