@@ -35,7 +35,6 @@ import {
 } from './run-rules';
 import { RunOptions } from './run-options';
 import { RunsRepository } from './runs.repository';
-import { RunSnapshotsService } from '../variables/run-snapshots.service';
 
 /** What a new run is made of (with how it plans); the queue decides its first status. */
 export interface NewRun extends RunOptions {
@@ -107,6 +106,12 @@ export interface JobTaker {
   poolId: string;
 }
 
+/** The agent a new run's plan is handed to, and how the plan's variables are fixed for the run. */
+export interface PlanTaker extends JobTaker {
+  /** The run's variables fixed and sealed (RunSnapshotsService.fix), for its row. */
+  sealedVariables(runId: string): Promise<string>;
+}
+
 /** Adds a key to a JSON `status-timestamps` column. */
 export function stamped(json: string, key: string, at: Date): string {
   return JSON.stringify({ ...(JSON.parse(json) as Record<string, string>), [key]: isoSecondsOffset(at) });
@@ -127,7 +132,6 @@ export class RunQueueService {
     private readonly gates: PolicyGateRegistry,
     private readonly clock: Clock,
     private readonly events: RunEventsRegistry,
-    private readonly snapshots: RunSnapshotsService,
     private readonly signals: JobSignals,
   ) {}
 
@@ -151,7 +155,7 @@ export class RunQueueService {
     manager: EntityManager,
     spec: NewRun,
     locked?: WorkspaceQueueState,
-    taker?: JobTaker,
+    taker?: PlanTaker,
   ): Promise<{ run: RunEntity; job: RunJobEntity | null }> {
     const ws = locked ?? (await this.workspaces.lockForQueue(manager, spec.workspaceId));
     if (!ws) throw notFound();
@@ -171,6 +175,7 @@ export class RunQueueService {
       applyId: apply.id,
       hasChanges: false,
       errorMessage: null,
+      variableSnapshot: null as string | null,
       canceledAt: null,
       forceCancelAvailableAt: null,
       createdAt,
@@ -207,6 +212,7 @@ export class RunQueueService {
           }
         : { status: 'queued', statusTimestamps: queued, agentPoolId: ws.agentPoolId },
     );
+    if (taker) run.variableSnapshot = await taker.sealedVariables(run.id);
     await this.runs.insert(manager, run, [plan, apply]);
     told[told.length - 1] = run;
     for (const [i, state] of told.entries()) {
@@ -374,11 +380,11 @@ export class RunQueueService {
   ): Promise<boolean> {
     if (!isFinal(to)) throw new Error(`${to} does not end a run`);
     const was = run.status;
-    if (!(await this.move(manager, run, to, extra, by))) return false;
+    // No job of it will be claimed again: its variables go in the same write.
+    if (!(await this.move(manager, run, to, { ...extra, variableSnapshot: null }, by))) return false;
     const at = this.clock.now();
     const { locked, reported } = known;
     if (!reported) await this.jobs.cancelOpen(manager, run.id, at);
-    await this.snapshots.drop(manager, run.id);
     if (was === 'policy_checking') {
       await this.gates
         .get()

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
+import { InjectDataSource, TypeOrmModule } from '@nestjs/typeorm';
 import { AgentPoolsModule } from './pools/agent-pools.module';
 import { AgentWorkRegistry } from './pools/agent-work.registry';
 import { OrganizationsModule } from '../organizations/organizations.module';
@@ -52,6 +52,9 @@ import { RunsPresenter } from './runs.presenter';
 import { RunsRepository } from './runs.repository';
 import { RunsService } from './runs.service';
 import { StateHandoffRegistry } from './state-handoff.registry';
+import { DataSource } from 'typeorm';
+import { inTransaction } from '../common/sql/transaction';
+import { WrappedKeyHolders } from '../secrets/wrapped-key-holders';
 
 @Module({
   imports: [
@@ -129,7 +132,15 @@ export class RunsModule {
     cvs: ConfigurationVersionsService,
     jobs: RunJobsRepository,
     agentWork: AgentWorkRegistry,
+    keyHolders: WrappedKeyHolders,
+    @InjectDataSource() ds: DataSource,
   ) {
+    // The variable snapshots runs keep in their rows are sealed like every secret.
+    keyHolders.register({
+      name: 'run variable snapshots',
+      batch: (after, limit) => runs.sealedSnapshotsAfter(after, limit),
+      replace: (id, from, to) => inTransaction(ds, (m) => runs.replaceSnapshot(m, id, from, to)),
+    });
     // An agent is busy while it holds a job.
     agentWork.register((agentIds) => jobs.holders(agentIds));
     // A workspace's `current-run`, and runs in its `included` (`current_run`, a run holding its lock).

@@ -5,6 +5,7 @@ import { Page } from '../common/sql/paginate';
 import { RowReader } from '../common/sql/row-reader';
 import { RowMatch, RowWriter } from '../common/sql/row-writer';
 import { expand, paginateRows, SqlConditions } from '../common/sql/sql-page';
+import { replaceSealed } from '../common/sql/transaction';
 import { readRows, readRowsWith } from '../persistence/pool-reads';
 import { PageParams } from '../common/jsonapi/pagination';
 import { RunPhaseEntity } from './entities/run-phase.entity';
@@ -240,5 +241,26 @@ export class RunsRepository {
       if (!seen || row.id > seen) out.set(row.workspace_id, row.id);
     }
     return out;
+  }
+
+  /**
+   * A key rotation's batch: the sealed variable snapshots of the runs after `afterId` in id order
+   * (only runs between their plan's claim and their end hold one).
+   */
+  async sealedSnapshotsAfter(afterId: string, limit: number): Promise<{ id: string; wrapped: string }[]> {
+    const { runs } = this;
+    const snapshot = runs.columnOf('variableSnapshot');
+    const found = await runs.many(
+      `SELECT ${runs.select('r')} FROM ${runs.table} r WHERE r.id > ? AND r.${snapshot} IS NOT NULL` +
+        ` ORDER BY r.id LIMIT ${Number(limit)}`,
+      [afterId],
+      'r',
+    );
+    return found.flatMap((r) => (r.variableSnapshot === null ? [] : [{ id: r.id, wrapped: r.variableSnapshot }]));
+  }
+
+  /** Compare-and-set of a run's sealed snapshot, as a key rotation re-wraps it. */
+  replaceSnapshot(manager: EntityManager, id: string, from: string, to: string): Promise<boolean> {
+    return replaceSealed(manager, RunEntity, { id }, 'variableSnapshot', from, to);
   }
 }

@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { Secrets } from '../secrets/secrets.service';
 import { EffectiveVariablesService, SnapshotEntry } from './effective-variables.service';
-import { RunSnapshotsRepository } from './run-snapshots.repository';
 
 /**
  * One variable as a run's jobs receive it (the executor protocol's `JobVariable`; declared from the
@@ -12,29 +11,35 @@ export type JobVariable = Pick<SnapshotEntry, 'key' | 'value' | 'category' | 'hc
 
 const sealContext = (runId: string) => `run-variable-snapshots/${runId}`;
 
+/** A run's variables as fixed for its jobs, and sealed for its row (RunEntity.variableSnapshot). */
+export interface FixedVariables {
+  variables: JobVariable[];
+  sealed: string;
+}
+
 /**
- * The variables a run's jobs receive: taken when its plan is claimed, stored sealed, and read back
- * for every job of the run, so that a change made between plan and apply does not reach the apply.
+ * The variables a run's jobs receive: taken when its plan is claimed, sealed, and kept with the
+ * run (the runs module stores the sealed text in the run's row), so that every job of the run
+ * receives the same and a change made between plan and apply does not reach the apply.
  */
 @Injectable()
 export class RunSnapshotsService {
   constructor(
-    private readonly repo: RunSnapshotsRepository,
     private readonly effective: EffectiveVariablesService,
     private readonly secrets: Secrets,
   ) {}
 
   /**
-   * Fixes the run's variables as they are now, in the caller's transaction (the claim of its plan):
+   * The run's variables as they are now, read in the caller's transaction (the claim of its plan):
    * every variable, set and attachment is read through that transaction, so the snapshot is the
-   * one consistent with the claim's commit. A plan claimed anew takes a new one, in place of the
-   * one before (one upsert).
+   * one consistent with the claim's commit. `sealed` goes into the run's row in the same
+   * transaction; a plan claimed anew takes a new one, in place of the one before.
    */
   async fix(
     manager: EntityManager,
     ws: { id: string; projectId: string; organizationId: string },
     runId: string,
-  ): Promise<JobVariable[]> {
+  ): Promise<FixedVariables> {
     const entries = await this.effective.snapshot(ws, runId, manager);
     const variables: JobVariable[] = entries.map(({ key, value, category, hcl, sensitive }) => ({
       key,
@@ -43,28 +48,12 @@ export class RunSnapshotsService {
       hcl,
       sensitive,
     }));
-    const sealedVariables = this.secrets.seal(JSON.stringify(variables), sealContext(runId));
-    await this.repo.put(manager, runId, sealedVariables);
-    return variables;
+    return { variables, sealed: this.secrets.seal(JSON.stringify(variables), sealContext(runId)) };
   }
 
   /** The run's snapshot in clear, for its jobs only; empty when none was taken (or it was dropped). */
-  async of(runId: string): Promise<JobVariable[]> {
-    const sealed = await this.repo.sealedOf(runId);
+  open(runId: string, sealed: string | null): JobVariable[] {
     if (sealed === null) return [];
     return JSON.parse(this.secrets.open(sealed, sealContext(runId)).toString('utf8')) as JobVariable[];
-  }
-
-  /** Forgets the run's snapshot (the run ended: no job of it will be claimed again). */
-  async drop(manager: EntityManager, runId: string): Promise<void> {
-    await this.repo.drop(manager, runId);
-  }
-
-  async sealedValues(afterId: string, limit: number): Promise<{ id: string; wrapped: string }[]> {
-    return this.repo.sealedAfter(afterId, limit);
-  }
-
-  replaceSealedValue(manager: EntityManager, runId: string, from: string, to: string): Promise<boolean> {
-    return this.repo.replaceSealedValue(manager, runId, from, to);
   }
 }

@@ -14,10 +14,8 @@ import { VarsetAccess } from './varset-access';
 import { VarsetVariablesController } from './varset-variables.controller';
 import { VarsetVariablesService } from './varset-variables.service';
 import { RunVariableEntity } from './entities/run-variable.entity';
-import { RunVariableSnapshotEntity } from './entities/run-variable-snapshot.entity';
 import { ReachingVariablesRepository } from './reaching-variables.repository';
 import { RunSnapshotsService } from './run-snapshots.service';
-import { RunSnapshotsRepository } from './run-snapshots.repository';
 import { VariableSetEntity } from './entities/variable-set.entity';
 import { VariableEntity } from './entities/variable.entity';
 import { VarsetProjectEntity, VarsetWorkspaceEntity } from './entities/varset-attachment.entity';
@@ -39,7 +37,6 @@ import { WorkspaceVariablesService } from './workspace-variables.service';
       VarsetWorkspaceEntity,
       VarsetProjectEntity,
       RunVariableEntity,
-      RunVariableSnapshotEntity,
     ]),
     OrganizationsModule,
     WorkspacesModule,
@@ -57,7 +54,6 @@ import { WorkspaceVariablesService } from './workspace-variables.service';
     EffectiveVariablesService,
     RunVariablesService,
     RunSnapshotsService,
-    RunSnapshotsRepository,
     ReachingVariablesRepository,
   ],
   exports: [WorkspaceVariablesService, EffectiveVariablesService, RunVariablesService, RunSnapshotsService],
@@ -66,7 +62,6 @@ export class VariablesModule implements OnModuleInit {
   constructor(
     private readonly repo: VariablesRepository,
     private readonly runVariables: RunVariablesService,
-    private readonly snapshots: RunSnapshotsService,
     private readonly keyHolders: WrappedKeyHolders,
     @InjectDataSource() private readonly ds: DataSource,
   ) {}
@@ -82,12 +77,6 @@ export class VariablesModule implements OnModuleInit {
       batch: (after, limit) => this.runVariables.sealedValues(after, limit),
       replace: (id, from, to) =>
         inTransaction(this.ds, (m) => this.runVariables.replaceSealedValue(m, id, from, to)),
-    });
-    this.keyHolders.register({
-      name: 'run variable snapshots',
-      batch: (after, limit) => this.snapshots.sealedValues(after, limit),
-      replace: (id, from, to) =>
-        inTransaction(this.ds, (m) => this.snapshots.replaceSealedValue(m, id, from, to)),
     });
   }
 }

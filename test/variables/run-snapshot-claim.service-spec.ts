@@ -1,9 +1,11 @@
 import { createHash } from 'node:crypto';
-import { DataSource } from 'typeorm';
+import { DataSource, MigrationInterface } from 'typeorm';
 import { newId } from '../../src/common/ids';
 import { RunJobsService } from '../../src/runs/protocol/run-jobs.service';
 import { inTransaction } from '../../src/common/sql/transaction';
-import { RunVariableSnapshotEntity } from '../../src/variables/entities/run-variable-snapshot.entity';
+import { RunEntity } from '../../src/runs/entities/run.entity';
+import { RunVariableSnapshotsInRuns1795851845739 } from '../../src/persistence/migrations/mysql/1795851845739-RunVariableSnapshotsInRuns';
+import { RunVariableSnapshotsInRuns1795851814665 } from '../../src/persistence/migrations/sqlite/1795851814665-RunVariableSnapshotsInRuns';
 import { VariableSetEntity } from '../../src/variables/entities/variable-set.entity';
 import { VariableEntity } from '../../src/variables/entities/variable.entity';
 import {
@@ -15,6 +17,12 @@ import { WorkspaceEntity } from '../../src/workspaces/entities/workspace.entity'
 import { RunSnapshotsService } from '../../src/variables/run-snapshots.service';
 import { ServiceApp, startServices } from '../helpers/service-app';
 import { ORIGIN, queueRun, seedWorkspace } from '../runs/control-plane-fixtures';
+
+/** What the run's apply will receive: the snapshot kept in the run's row, opened. */
+async function kept(app: ServiceApp, runId: string) {
+  const run = await app.ds.getRepository(RunEntity).findOneByOrFail({ id: runId });
+  return app.get(RunSnapshotsService).open(runId, run.variableSnapshot);
+}
 
 /** A plain terraform variable of a workspace or a set, inserted as a row. */
 async function insertVariable(
@@ -120,7 +128,7 @@ describe('the variables a plan job receives', () => {
       spy.mockRestore();
     }
     // What the apply will receive is the same list: the one stored by that transaction.
-    expect(await app.get(RunSnapshotsService).of(run.id)).toEqual([
+    expect(await kept(app, run.id)).toEqual([
       { key: 'region', value: 'fresh', category: 'terraform', hcl: false, sensitive: false },
     ]);
   });
@@ -202,18 +210,50 @@ describe('the variables a plan job receives', () => {
       { ...terraform('zone', '"first"'), hcl: true },
     ];
     expect(job?.variables).toEqual(expected);
-    expect(await app.get(RunSnapshotsService).of(run.id)).toEqual(expected);
+    expect(await kept(app, run.id)).toEqual(expected);
 
-    // Taken again (a plan claimed anew), the snapshot replaces the one before.
-    await inTransaction(app.ds, (m) =>
-      app.get(RunSnapshotsService).fix(m, { id: ws, projectId: project, organizationId: org }, run.id),
-    );
-    expect(await app.get(RunSnapshotsService).of(run.id)).toEqual(expected);
+    // Taken again (a plan claimed anew), the variables are read again, sealed for the same run.
+    const fixAgain = () =>
+      inTransaction(app.ds, (m) =>
+        app.get(RunSnapshotsService).fix(m, { id: ws, projectId: project, organizationId: org }, run.id),
+      );
+    expect((await fixAgain()).variables).toEqual(expected);
     await app.ds.getRepository(VariableEntity).update({ workspaceId: ws, key: 'size' }, { value: 'later' });
-    await inTransaction(app.ds, (m) =>
-      app.get(RunSnapshotsService).fix(m, { id: ws, projectId: project, organizationId: org }, run.id),
-    );
-    expect(await app.get(RunSnapshotsService).of(run.id)).toContainEqual(terraform('size', 'later'));
-    expect(await app.ds.getRepository(RunVariableSnapshotEntity).countBy({ runId: run.id })).toBe(1);
+    const again = await fixAgain();
+    expect(again.variables).toContainEqual(terraform('size', 'later'));
+    expect(app.get(RunSnapshotsService).open(run.id, again.sealed)).toEqual(again.variables);
+    // Bound to its run: another run's id does not open it.
+    expect(() => app.get(RunSnapshotsService).open('run-0000000000000000', again.sealed)).toThrow();
+  });
+
+  it("keeps a live run's snapshot through the migration that moved it into the run's row, both ways", async () => {
+    const seeded = await seedWorkspace(app);
+    await insertVariable(app, seeded.workspaceId, 'region', 'eu-west-1');
+    const run = await queueRun(app, seeded);
+    await app.get(RunJobsService).claim(seeded.agent, ORIGIN);
+    const { variableSnapshot } = await app.ds.getRepository(RunEntity).findOneByOrFail({ id: run.id });
+    expect(variableSnapshot).not.toBeNull();
+
+    const migration: MigrationInterface =
+      app.ds.options.type === 'better-sqlite3'
+        ? new RunVariableSnapshotsInRuns1795851814665()
+        : new RunVariableSnapshotsInRuns1795851845739();
+    const runner = app.ds.createQueryRunner();
+    try {
+      // As the migration command runs them (SQLite: without foreign keys, while tables are rebuilt).
+      await runner.beforeMigration();
+      await migration.down(runner);
+      const copied = await runner.query(
+        'SELECT sealed_variables FROM run_variable_snapshots WHERE run_id = ?',
+        [run.id],
+      );
+      expect(copied).toHaveLength(1);
+      await migration.up(runner);
+      await runner.afterMigration();
+    } finally {
+      await runner.release();
+    }
+    expect(await kept(app, run.id)).toEqual([terraform('region', 'eu-west-1')]);
+    expect(await app.ds.createQueryRunner().hasTable('run_variable_snapshots')).toBe(false);
   });
 });

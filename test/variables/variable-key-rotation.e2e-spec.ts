@@ -10,7 +10,7 @@ import { VariableEntity } from '../../src/variables/entities/variable.entity';
 import { bootstrapAdmin, createOrganization, createWorkspace } from '../helpers/fixtures';
 import { createMysqlDatabase, startApp, TestApp, usesMysql } from '../helpers/test-app';
 import { RunSnapshotsService } from '../../src/variables/run-snapshots.service';
-import { RunVariableSnapshotEntity } from '../../src/variables/entities/run-variable-snapshot.entity';
+import { RunEntity } from '../../src/runs/entities/run.entity';
 import { WorkspacesService } from '../../src/workspaces/workspaces.service';
 import { CONFIG_ARCHIVE, createRun, createVersion, upload } from '../runs/run-fixtures';
 import { createVar } from './helpers';
@@ -90,10 +90,12 @@ describe('sensitive variables and the master key’s rotation', () => {
     const cv = await createVersion(admin, ws, { 'auto-queue-runs': false });
     await upload(t, cv.uploadUrl, CONFIG_ARCHIVE).expect(200);
     const run = await createRun(admin, ws);
-    // What a plan job's claim stores.
+    // What a plan job's claim stores in the run's row.
     const snapshots = t.app.get(RunSnapshotsService);
     const workspace = await t.app.get(WorkspacesService).requireById(ws);
-    await t.app.get(DataSource).transaction((m) => snapshots.fix(m, workspace, run.id));
+    const runs = t.app.get(DataSource).getRepository(RunEntity);
+    const { sealed } = await t.app.get(DataSource).transaction((m) => snapshots.fix(m, workspace, run.id));
+    await runs.update({ id: run.id }, { variableSnapshot: sealed });
     await t.close();
 
     t = await start({ ENCRYPTION_KEY: newKey, ENCRYPTION_EXTRA_KEYS: oldKey });
@@ -106,12 +108,9 @@ describe('sensitive variables and the master key’s rotation', () => {
     await t.close();
 
     t = await start({ ENCRYPTION_KEY: newKey });
-    const row = await t.app
-      .get(DataSource)
-      .getRepository(RunVariableSnapshotEntity)
-      .findOneByOrFail({ runId: run.id });
-    expect(row.sealedVariables.startsWith(`${masterKeyId(Buffer.from(newKey, 'base64'))}.`)).toBe(true);
-    expect(await t.app.get(RunSnapshotsService).of(run.id)).toEqual([
+    const row = await t.app.get(DataSource).getRepository(RunEntity).findOneByOrFail({ id: run.id });
+    expect(row.variableSnapshot!.startsWith(`${masterKeyId(Buffer.from(newKey, 'base64'))}.`)).toBe(true);
+    expect(t.app.get(RunSnapshotsService).open(run.id, row.variableSnapshot)).toEqual([
       { key: 'token', value: 'snapshot-secret', category: 'env', hcl: false, sensitive: true },
     ]);
     await t.close();

@@ -72,6 +72,16 @@ export class RunEntity {
   @BoolColumn()
   savePlan: boolean;
 
+  /**
+   * The variables the run's jobs receive, fixed when its plan is claimed (so that a change made
+   * between plan and apply does not reach the apply), sealed by the variables module and bound to
+   * the run's id (RunSnapshotsService); null before its plan's claim and once it ended. Kept in the
+   * run's own row: the claim, the apply's claim and the run's end write or read the row anyway.
+   * Never part of an answer.
+   */
+  @Column({ type: 'json', nullable: true })
+  variableSnapshot: string | null;
+
   /** When someone applied a saved plan: from then on it is the workspace's current run. */
   @TimestampColumn({ nullable: true })
   confirmedAt: Date | null;

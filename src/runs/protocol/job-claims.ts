@@ -22,7 +22,7 @@ import { NewRun, RunQueueService } from '../run-queue.service';
 import { PolicyGateRegistry } from '../policy-gate.registry';
 import { PhaseKind, RunStatus } from '../run-rules';
 import { StateHandoffRegistry } from '../state-handoff.registry';
-import { RunSnapshotsService } from '../../variables/run-snapshots.service';
+import { FixedVariables, RunSnapshotsService } from '../../variables/run-snapshots.service';
 
 /** How many queued jobs one claim looks at, so concurrent claimers spread over them. */
 const CANDIDATES = 8;
@@ -161,14 +161,21 @@ export class JobClaims {
     spec: NewRun,
     ws: WorkspaceQueueState,
   ): Promise<RunEntity> {
-    const taker = next.taken === undefined && (await this.mayTake(manager, next, ws)) ? next.agent : undefined;
+    const taken = claimedWorkspace(spec.workspaceId, ws);
+    let fixed: FixedVariables | undefined;
+    const taker =
+      next.taken === undefined && (await this.mayTake(manager, next, ws))
+        ? {
+            agentId: next.agent.agentId,
+            poolId: next.agent.poolId,
+            // Fixed as a claim of the plan fixes them, and inserted with the run.
+            sealedVariables: async (runId: string) => (fixed = await this.snapshots.fix(manager, taken, runId)).sealed,
+          }
+        : undefined;
     const { run, job } = await this.queue.enqueueFor(manager, spec, ws, taker);
     // Not taken, but it may have queued a job (an older pending run of the workspace started): read again.
     if (!job && next.ahead?.length === 0) next.ahead = undefined;
-    if (job) {
-      const taken = claimedWorkspace(run.workspaceId, ws);
-      next.taken = { job, run, ws: taken, variables: await this.snapshots.fix(manager, taken, run.id) };
-    }
+    if (job) next.taken = { job, run, ws: taken, variables: fixed?.variables };
     return run;
   }
 
@@ -274,13 +281,12 @@ export class JobClaims {
       agentId: agent.agentId,
       agentPoolId: agent.poolId,
     });
-    await this.queue.move(manager, run, RUNNING[job.kind]);
     // The variables the run uses are fixed as its plan starts, read in this transaction so that
-    // they are the ones current when the run moved to planning; its apply receives the same.
-    if (job.kind === 'plan') {
-      return { job, run, ws, variables: await this.snapshots.fix(manager, ws, run.id) };
-    }
-    return { job, run, ws };
+    // they are the ones current when the run moved to planning, and kept in the run's row by the
+    // same write that moves it; its apply receives the same.
+    const fixed = job.kind === 'plan' ? await this.snapshots.fix(manager, ws, run.id) : undefined;
+    await this.queue.move(manager, run, RUNNING[job.kind], fixed ? { variableSnapshot: fixed.sealed } : {});
+    return { job, run, ws, variables: fixed?.variables };
   }
 
   private async payload({ job, run, ws, variables }: Claimed, origin: string): Promise<JobPayload> {
@@ -321,7 +327,7 @@ export class JobClaims {
       links,
       ...(job.kind === 'policy-evaluation'
         ? {}
-        : { variables: variables ?? (await this.snapshots.of(run.id)) }),
+        : { variables: variables ?? this.snapshots.open(run.id, run.variableSnapshot) }),
       ...(evaluation ? { 'policy-evaluation': evaluation } : {}),
     };
   }
