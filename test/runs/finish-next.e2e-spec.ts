@@ -48,6 +48,13 @@ describe('a report that claims the next job (finish?next=true)', () => {
     return ws;
   };
 
+  /** A plan or apply handed over as it was queued: running, stamped queued and started at once. */
+  const expectTakenAtOnce = async (path: string) => {
+    const phase = (await admin.api.get(path).expect(200)).body.data.attributes;
+    expect(phase.status).toBe('running');
+    expect(Object.keys(phase['status-timestamps']).sort()).toEqual(['queued-at', 'started-at']);
+  };
+
   it('hands over the apply its plan report queued, exactly once, and answers 204 when nothing is queued', async () => {
     const ws = await workspace();
     const run = await createRun(admin, ws, { 'auto-apply': true });
@@ -91,10 +98,7 @@ describe('a report that claims the next job (finish?next=true)', () => {
       'apply-queued-at',
       'applying-at',
     ]);
-    const applyPhase = (await admin.api.get(`/api/v2/applies/${shown.relationships.apply.data.id}`).expect(200)).body
-      .data.attributes;
-    expect(applyPhase.status).toBe('running');
-    expect(Object.keys(applyPhase['status-timestamps']).sort()).toEqual(['queued-at', 'started-at']);
+    await expectTakenAtOnce(`/api/v2/applies/${shown.relationships.apply.data.id}`);
     // Claimed by the report's request: another agent of the pool finds nothing.
     await other.claim().expect(204);
     await ex.heartbeat(apply.id).expect(200, { status: 'running' });
@@ -152,10 +156,7 @@ describe('a report that claims the next job (finish?next=true)', () => {
       'plan-queued-at',
       'planning-at',
     ]);
-    const planPhase = (await admin.api.get(`/api/v2/plans/${triggered.relationships.plan.data.id}`).expect(200)).body
-      .data.attributes;
-    expect(planPhase.status).toBe('running');
-    expect(Object.keys(planPhase['status-timestamps']).sort()).toEqual(['queued-at', 'started-at']);
+    await expectTakenAtOnce(`/api/v2/plans/${triggered.relationships.plan.data.id}`);
     // Taken by the report: nobody else finds it, and it runs on to its end like any claimed plan.
     await (await registeredExecutor(t, ex.secret)).claim().expect(204);
     await ex.heartbeat(handed.body.job.id).expect(200, { status: 'running' });
