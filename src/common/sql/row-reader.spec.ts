@@ -14,6 +14,9 @@ class Gadget {
 
   @Column({ type: 'datetime' })
   createdAt!: Date;
+
+  @Column({ type: 'varchar', length: 64, nullable: true, select: false })
+  secret!: string | null;
 }
 
 describe('RowReader', () => {
@@ -34,6 +37,7 @@ describe('RowReader', () => {
       name: `gadget ${i}`,
       shiny: i % 2 === 0,
       createdAt: at,
+      secret: `secret ${i}`,
     }));
     for (let i = 0; i < all.length; i += 200) await ds.getRepository(Gadget).insert(all.slice(i, i + 200));
     rows = new RowReader(ds, Gadget);
@@ -83,6 +87,13 @@ describe('RowReader', () => {
       }),
     ).rejects.toThrow('roll back');
     expect((await rows.byId('g-9'))?.name).toBe('gadget 9');
+  });
+
+  it('leaves out a column its entity reads only on demand, unless the reader names it', async () => {
+    expect(rows.select('t')).not.toContain('secret');
+    expect((await rows.byId('g-3'))?.secret).toBeUndefined();
+    const withSecret = new RowReader(ds, Gadget, ['secret']);
+    expect(await withSecret.byId('g-3')).toMatchObject({ id: 'g-3', name: 'gadget 3', secret: 'secret 3' });
   });
 
   it('answers an empty list without a query', async () => {

@@ -22,12 +22,19 @@ export class RowReader<T extends ObjectLiteral> {
   private readonly selects = new Map<string, string>();
   private readonly nullLists = new Map<string, string>();
 
+  /**
+   * `hidden`: the entity's columns marked `select: false` that this reader reads all the same
+   * (the others it leaves out, as TypeORM's finds do, and their properties stay unset).
+   */
   constructor(
     private readonly ds: DataSource,
     entity: EntityTarget<T>,
+    hidden: readonly (keyof T & string)[] = [],
   ) {
     this.metadata = ds.getMetadata(entity);
-    this.columns = this.metadata.columns.filter((c) => !c.isVirtual);
+    this.columns = this.metadata.columns.filter(
+      (c) => !c.isVirtual && (c.isSelect || hidden.includes(c.propertyName)),
+    );
     this.plain = this.columns.map((c) => !c.embeddedMetadata);
   }
 

@@ -239,7 +239,9 @@ export async function replaceSealed<T extends ObjectLiteral>(
   to: string,
 ): Promise<boolean> {
   const repo = manager.getRepository(entity);
-  const row = await withRowLock(repo.createQueryBuilder('sealed').where(where)).getOne();
+  // Named as well: a sealed column may be one the entity's reads leave out (`select: false`).
+  const read = repo.createQueryBuilder('sealed').addSelect(`sealed.${column}`).where(where);
+  const row = await withRowLock(read).getOne();
   if (!row || row[column] !== from) return false;
   await repo.update(where, { [column]: to } as unknown as QueryDeepPartialEntity<T>);
   return true;
