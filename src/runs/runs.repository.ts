@@ -31,6 +31,8 @@ const OPEN = `NOT IN (${FINAL_STATUSES.map((s) => `'${s}'`).join(', ')})`;
 @Injectable()
 export class RunsRepository {
   private readonly runs: RowReader<RunEntity>;
+  /** Runs with their sealed variable snapshot, which other reads leave out. */
+  private readonly runsWithSnapshot: RowReader<RunEntity>;
   private readonly phases: RowReader<RunPhaseEntity>;
   private readonly runWrites: RowWriter<RunEntity>;
   private readonly phaseWrites: RowWriter<RunPhaseEntity>;
@@ -39,6 +41,7 @@ export class RunsRepository {
 
   constructor(@InjectDataSource() private readonly ds: DataSource) {
     this.runs = new RowReader(ds, RunEntity);
+    this.runsWithSnapshot = new RowReader(ds, RunEntity, ['variableSnapshot']);
     this.phases = new RowReader(ds, RunPhaseEntity);
     this.runWrites = new RowWriter(ds, RunEntity);
     this.phaseWrites = new RowWriter(ds, RunPhaseEntity);
@@ -67,7 +70,8 @@ export class RunsRepository {
     phaseId: string | null,
     forUpdate = false,
   ): Promise<{ run: RunEntity; phase: RunPhaseEntity | null } | null> {
-    const { runs, phases } = this;
+    // With the run's snapshot: a plan's report may hand the run's apply to its agent at once.
+    const { runsWithSnapshot: runs, phases } = this;
     const lock = forUpdate && manager.connection.options.type !== 'better-sqlite3' ? ' FOR UPDATE' : '';
     const [row] = await readRowsWith(
       manager,
@@ -248,7 +252,7 @@ export class RunsRepository {
    * (only runs between their plan's claim and their end hold one).
    */
   async sealedSnapshotsAfter(afterId: string, limit: number): Promise<{ id: string; wrapped: string }[]> {
-    const { runs } = this;
+    const runs = this.runsWithSnapshot;
     const snapshot = runs.columnOf('variableSnapshot');
     const found = await runs.many(
       `SELECT ${runs.select('r')} FROM ${runs.table} r WHERE r.id > ? AND r.${snapshot} IS NOT NULL` +

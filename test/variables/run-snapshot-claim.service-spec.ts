@@ -4,6 +4,7 @@ import { newId } from '../../src/common/ids';
 import { RunJobsService } from '../../src/runs/protocol/run-jobs.service';
 import { inTransaction } from '../../src/common/sql/transaction';
 import { RunEntity } from '../../src/runs/entities/run.entity';
+import { RunsRepository } from '../../src/runs/runs.repository';
 import { RunVariableSnapshotsInRuns1795851845739 } from '../../src/persistence/migrations/mysql/1795851845739-RunVariableSnapshotsInRuns';
 import { RunVariableSnapshotsInRuns1795851814665 } from '../../src/persistence/migrations/sqlite/1795851814665-RunVariableSnapshotsInRuns';
 import { VariableSetEntity } from '../../src/variables/entities/variable-set.entity';
@@ -20,8 +21,15 @@ import { ORIGIN, queueRun, seedWorkspace } from '../runs/control-plane-fixtures'
 
 /** What the run's apply will receive: the snapshot kept in the run's row, opened. */
 async function kept(app: ServiceApp, runId: string) {
-  const run = await app.ds.getRepository(RunEntity).findOneByOrFail({ id: runId });
-  return app.get(RunSnapshotsService).open(runId, run.variableSnapshot);
+  return app.get(RunSnapshotsService).open(runId, await sealedIn(app, runId));
+}
+
+/** The run's sealed snapshot as its row holds it (a column other reads leave out). */
+async function sealedIn(app: ServiceApp, runId: string): Promise<string | null> {
+  const run = await app.ds
+    .getRepository(RunEntity)
+    .findOneOrFail({ where: { id: runId }, select: { id: true, variableSnapshot: true } });
+  return run.variableSnapshot;
 }
 
 /** A plain terraform variable of a workspace or a set, inserted as a row. */
@@ -226,13 +234,29 @@ describe('the variables a plan job receives', () => {
     expect(() => app.get(RunSnapshotsService).open('run-0000000000000000', again.sealed)).toThrow();
   });
 
+  it('are kept out of the reads of a run that no job is claimed from, lists included', async () => {
+    const seeded = await seedWorkspace(app);
+    await insertVariable(app, seeded.workspaceId, 'region', 'eu-west-1');
+    const run = await queueRun(app, seeded);
+    await app.get(RunJobsService).claim(seeded.agent, ORIGIN);
+    expect(await sealedIn(app, run.id)).not.toBeNull();
+
+    const runs = app.get(RunsRepository);
+    const read = await runs.findById(run.id);
+    const { items } = await runs.list(seeded.workspaceId, undefined, { number: 1, size: 20 });
+    const found = await app.ds.getRepository(RunEntity).findOneByOrFail({ id: run.id });
+    for (const one of [read, items.find((r) => r.id === run.id), found]) {
+      expect(one).toMatchObject({ id: run.id, status: 'planning' });
+      expect(one?.variableSnapshot).toBeUndefined();
+    }
+  });
+
   it("keeps a live run's snapshot through the migration that moved it into the run's row, both ways", async () => {
     const seeded = await seedWorkspace(app);
     await insertVariable(app, seeded.workspaceId, 'region', 'eu-west-1');
     const run = await queueRun(app, seeded);
     await app.get(RunJobsService).claim(seeded.agent, ORIGIN);
-    const { variableSnapshot } = await app.ds.getRepository(RunEntity).findOneByOrFail({ id: run.id });
-    expect(variableSnapshot).not.toBeNull();
+    expect(await sealedIn(app, run.id)).not.toBeNull();
 
     const migration: MigrationInterface =
       app.ds.options.type === 'better-sqlite3'

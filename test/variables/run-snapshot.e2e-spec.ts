@@ -101,7 +101,10 @@ describe('what a run receives: a snapshot of its variables, masked in its logs',
 
   /** The run's sealed snapshot as its row keeps it (none: an empty list). */
   const snapshotRows = async (runId: string) => {
-    const run = await t.app.get(DataSource).getRepository(RunEntity).findOneBy({ id: runId });
+    const run = await t.app
+      .get(DataSource)
+      .getRepository(RunEntity)
+      .findOne({ where: { id: runId }, select: { id: true, variableSnapshot: true } });
     return run?.variableSnapshot ? [run.variableSnapshot] : [];
   };
 

@@ -108,7 +108,10 @@ describe('sensitive variables and the master key’s rotation', () => {
     await t.close();
 
     t = await start({ ENCRYPTION_KEY: newKey });
-    const row = await t.app.get(DataSource).getRepository(RunEntity).findOneByOrFail({ id: run.id });
+    const row = await t.app
+      .get(DataSource)
+      .getRepository(RunEntity)
+      .findOneOrFail({ where: { id: run.id }, select: { id: true, variableSnapshot: true } });
     expect(row.variableSnapshot!.startsWith(`${masterKeyId(Buffer.from(newKey, 'base64'))}.`)).toBe(true);
     expect(t.app.get(RunSnapshotsService).open(run.id, row.variableSnapshot)).toEqual([
       { key: 'token', value: 'snapshot-secret', category: 'env', hcl: false, sensitive: true },

@@ -77,9 +77,10 @@ export class RunEntity {
    * between plan and apply does not reach the apply), sealed by the variables module and bound to
    * the run's id (RunSnapshotsService); null before its plan's claim and once it ended. Kept in the
    * run's own row: the claim, the apply's claim and the run's end write or read the row anyway.
-   * Never part of an answer.
+   * Never part of an answer, and read only where a job's payload may need it (the claim's
+   * candidates, a report's run) or a key rotation: other reads leave it unset (`select: false`).
    */
-  @Column({ type: 'json', nullable: true })
+  @Column({ type: 'json', nullable: true, select: false })
   variableSnapshot: string | null;
 
   /** When someone applied a saved plan: from then on it is the workspace's current run. */

@@ -38,7 +38,8 @@ export class RunJobsRepository {
   constructor(@InjectDataSource() private readonly ds: DataSource) {
     this.jobs = new RowReader(ds, RunJobEntity);
     this.writes = new RowWriter(ds, RunJobEntity);
-    this.runs = new RowReader(ds, RunEntity);
+    // An apply's claim opens the variables its plan's claim fixed: read with the run.
+    this.runs = new RowReader(ds, RunEntity, ['variableSnapshot']);
     this.phases = new RowReader(ds, RunPhaseEntity);
   }
 
