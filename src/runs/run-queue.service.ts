@@ -112,6 +112,17 @@ export interface PlanTaker extends JobTaker {
   sealedVariables(runId: string): Promise<string>;
 }
 
+/** A pending phase as a job taken at once leaves it: queued and started at `at`, by `taker`. */
+function takenPhase(taker: JobTaker, at: Date) {
+  const queued = stamped(PENDING_PHASE_TIMESTAMPS, PHASE_TIMESTAMP_KEYS.queued, at);
+  return {
+    status: 'running' as const,
+    statusTimestamps: stamped(queued, PHASE_TIMESTAMP_KEYS.running, at),
+    agentId: taker.agentId,
+    agentPoolId: taker.poolId,
+  };
+}
+
 /** Adds a key to a JSON `status-timestamps` column. */
 export function stamped(json: string, key: string, at: Date): string {
   return JSON.stringify({ ...(JSON.parse(json) as Record<string, string>), [key]: isoSecondsOffset(at) });
@@ -200,17 +211,15 @@ export class RunQueueService {
       run.statusTimestamps = stamped(run.statusTimestamps, timestampKey(to), createdAt);
       told.push(Object.assign(new RunEntity(), run));
     }
-    const queued = stamped(PENDING_PHASE_TIMESTAMPS, PHASE_TIMESTAMP_KEYS.queued, createdAt);
     Object.assign(
       plan,
       taker
-        ? {
-            status: 'running',
-            statusTimestamps: stamped(queued, PHASE_TIMESTAMP_KEYS.running, createdAt),
-            agentId: taker.agentId,
-            agentPoolId: taker.poolId,
-          }
-        : { status: 'queued', statusTimestamps: queued, agentPoolId: ws.agentPoolId },
+        ? takenPhase(taker, createdAt)
+        : {
+            status: 'queued',
+            statusTimestamps: stamped(PENDING_PHASE_TIMESTAMPS, PHASE_TIMESTAMP_KEYS.queued, createdAt),
+            agentPoolId: ws.agentPoolId,
+          },
     );
     if (taker) run.variableSnapshot = await taker.sealedVariables(run.id);
     await this.runs.insert(manager, run, [plan, apply]);
@@ -224,8 +233,7 @@ export class RunQueueService {
       await this.insertJob(manager, run, 'plan', subject, ws);
       return { run, job: null };
     }
-    const job = this.newJob(run, 'plan', subject, ws);
-    Object.assign(job, { status: 'claimed', agentId: taker.agentId, claimedAt: createdAt, heartbeatAt: createdAt });
+    const job = this.newJob(run, 'plan', subject, ws, { taker, at: createdAt });
     await this.jobs.insert(manager, job);
     return { run, job };
   }
@@ -350,17 +358,12 @@ export class RunQueueService {
   ): Promise<RunJobEntity | null> {
     if (!(await this.moveAlong(manager, run, ['apply_queued', 'applying'], extra, null))) return null;
     const at = this.clock.now();
-    const queued = stamped(PENDING_PHASE_TIMESTAMPS, PHASE_TIMESTAMP_KEYS.queued, at);
     const running = await this.runs.transitionPhase(manager, run.applyId, ['pending'], {
-      status: 'running',
-      statusTimestamps: stamped(queued, PHASE_TIMESTAMP_KEYS.running, at),
-      agentId: agent.agentId,
-      agentPoolId: agent.poolId,
+      ...takenPhase(agent, at),
       updatedAt: at,
     });
     if (!running) throw notFound();
-    const job = this.newJob(run, 'apply', { phaseId: run.applyId, evaluationId: null }, ws);
-    Object.assign(job, { status: 'claimed', agentId: agent.agentId, claimedAt: at, heartbeatAt: at });
+    const job = this.newJob(run, 'apply', { phaseId: run.applyId, evaluationId: null }, ws, { taker: agent, at });
     await this.jobs.insert(manager, job);
     return job;
   }
@@ -473,13 +476,20 @@ export class RunQueueService {
     afterCommit(manager, () => this.signals.queued(scope));
   }
 
-  /** A queued job of the run, for the workspace's agent pool. */
+  /** A job of the run for the workspace's agent pool: queued, or claimed by `taken.taker` at `taken.at`. */
   private newJob(
     run: RunEntity,
     kind: JobKind,
     subject: { phaseId: string | null; evaluationId: string | null },
     ws: { organizationId: string; agentPoolId: string | null },
+    taken?: { taker: JobTaker; at: Date },
   ): RunJobEntity {
+    const claim = taken && {
+      status: 'claimed',
+      agentId: taken.taker.agentId,
+      claimedAt: taken.at,
+      heartbeatAt: taken.at,
+    };
     return Object.assign(new RunJobEntity(), {
       id: newId('job'),
       ...subject,
@@ -494,6 +504,7 @@ export class RunQueueService {
       report: null,
       finishedAt: null,
       createdAt: this.clock.now(),
+      ...claim,
     });
   }
 }
