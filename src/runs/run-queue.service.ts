@@ -4,12 +4,7 @@ import { Clock, strictlyAfter } from '../common/clock';
 import { afterCommit } from '../common/sql/transaction';
 import { notFound } from '../common/errors/domain-error';
 import { newId } from '../common/ids';
-import { isoSecondsOffset } from '../common/jsonapi/timestamps';
-import {
-  WorkspaceLockHolder,
-  WorkspaceQueueState,
-  WorkspacesService,
-} from '../workspaces/workspaces.service';
+import { WorkspaceQueueState, WorkspacesService } from '../workspaces/workspaces.service';
 import { RunJobEntity } from './entities/run-job.entity';
 import { RunPhaseEntity } from './entities/run-phase.entity';
 import { RunEntity } from './entities/run.entity';
@@ -33,100 +28,20 @@ import {
   RunStatus,
   timestampKey,
 } from './run-rules';
-import { RunOptions } from './run-options';
+import {
+  JobTaker,
+  NewRun,
+  newJob,
+  newPhase,
+  PENDING_PHASE_TIMESTAMPS,
+  phasesAfterReport,
+  PlanTaker,
+  RunEndKnown,
+  runLock,
+  stamped,
+  takenPhase,
+} from './run-queue.rows';
 import { RunsRepository } from './runs.repository';
-
-/** What a new run is made of (with how it plans); the queue decides its first status. */
-export interface NewRun extends RunOptions {
-  workspaceId: string;
-  configurationVersionId: string;
-  message: string;
-  planOnly: boolean;
-  autoApply: boolean;
-  source: string;
-  triggerReason: string;
-  createdById: string | null;
-  triggeringRunId: string | null;
-}
-
-/** The workspace lock a run that may apply holds while it is in progress. */
-export const runLock = (run: Pick<RunEntity, 'id'>): WorkspaceLockHolder => ({ type: 'runs', id: run.id });
-
-/** A phase's status timestamps while it is pending: none, until it is queued. */
-const PENDING_PHASE_TIMESTAMPS = '{}';
-
-/** A new run's plan or apply, pending; its run id is set once the run has one. */
-function newPhase(kind: PhaseKind, createdAt: Date): RunPhaseEntity {
-  return Object.assign(new RunPhaseEntity(), {
-    id: newId(kind),
-    runId: '',
-    kind,
-    status: 'pending',
-    statusTimestamps: PENDING_PHASE_TIMESTAMPS,
-    hasChanges: null,
-    resourceAdditions: 0,
-    resourceChanges: 0,
-    resourceDestructions: 0,
-    resourceImports: 0,
-    agentId: null,
-    agentPoolId: null,
-    errorMessage: null,
-    createdAt,
-    updatedAt: createdAt,
-  });
-}
-
-/**
- * What a transaction that ends a run may already know. `locked`: the workspace's row as it locked
- * it. `reported`: the run ends on its executor's report of this phase, whose job was the run's only
- * open one (a run in `planning` or `applying` has no other) and whose phase the report has ended.
- */
-export interface RunEndKnown {
-  locked?: WorkspaceQueueState;
-  reported?: PhaseKind;
-}
-
-/**
- * A run's phases that may still need ending once its executor reported `reported`: after a plan's
- * report its apply never left `pending` (with the timestamps it was inserted with); after an
- * apply's, its plan had finished.
- */
-function phasesAfterReport(
-  run: RunEntity,
-  reported: PhaseKind,
-): Pick<RunPhaseEntity, 'id' | 'status' | 'statusTimestamps'>[] {
-  return reported === 'plan'
-    ? [{ id: run.applyId, status: 'pending', statusTimestamps: PENDING_PHASE_TIMESTAMPS }]
-    : [];
-}
-
-/** The agent a job is handed to as it is queued (a report that takes the next job). */
-export interface JobTaker {
-  agentId: string;
-  poolId: string;
-}
-
-/** The agent a new run's plan is handed to, and how the plan's variables are fixed for the run. */
-export interface PlanTaker extends JobTaker {
-  /** The run's variables fixed and sealed (RunSnapshotsService.fix), for its row. */
-  sealedVariables(runId: string): Promise<string>;
-}
-
-/** A pending phase as a job taken at once leaves it: queued and started at `at`, by `taker`. */
-function takenPhase(taker: JobTaker, at: Date) {
-  const queued = stamped(PENDING_PHASE_TIMESTAMPS, PHASE_TIMESTAMP_KEYS.queued, at);
-  return {
-    status: 'running' as const,
-    statusTimestamps: stamped(queued, PHASE_TIMESTAMP_KEYS.running, at),
-    agentId: taker.agentId,
-    agentPoolId: taker.poolId,
-  };
-}
-
-/** Adds a key to a JSON `status-timestamps` column. */
-export function stamped(json: string, key: string, at: Date): string {
-  return JSON.stringify({ ...(JSON.parse(json) as Record<string, string>), [key]: isoSecondsOffset(at) });
-}
 
 /**
  * The per-workspace queue and the state machine's writes. Every method runs inside the caller's
@@ -225,7 +140,12 @@ export class RunQueueService {
     await this.runs.insert(manager, run, [plan, apply]);
     told[told.length - 1] = run;
     for (const [i, state] of told.entries()) {
-      await this.events.emit(manager, state, i === 0 ? null : told[i - 1].status, i === 0 ? run.createdById : null);
+      await this.events.emit(
+        manager,
+        state,
+        i === 0 ? null : told[i - 1].status,
+        i === 0 ? run.createdById : null,
+      );
     }
     if (!startsAtOnce(run)) await this.workspaces.lockFor(manager, run.workspaceId, runLock(run));
     const subject = { phaseId: plan.id, evaluationId: null };
@@ -233,7 +153,7 @@ export class RunQueueService {
       await this.insertJob(manager, run, 'plan', subject, ws);
       return { run, job: null };
     }
-    const job = this.newJob(run, 'plan', subject, ws, { taker, at: createdAt });
+    const job = newJob(run, 'plan', subject, ws, this.clock.now(), { taker, at: createdAt });
     await this.jobs.insert(manager, job);
     return { run, job };
   }
@@ -322,16 +242,25 @@ export class RunQueueService {
     let statusTimestamps = run.statusTimestamps;
     for (const to of path) {
       assertRunMove(from, to);
-      steps.push({ from, statusTimestamps: (statusTimestamps = stamped(statusTimestamps, timestampKey(to), at)) });
+      steps.push({
+        from,
+        statusTimestamps: (statusTimestamps = stamped(statusTimestamps, timestampKey(to), at)),
+      });
       from = to;
     }
     const to = from;
-    const moved = await this.runs.transition(manager, run.id, run.status, !AFTER_CANCEL_REQUEST.includes(to), {
-      ...extra,
-      status: to,
-      statusTimestamps,
-      updatedAt: at,
-    });
+    const moved = await this.runs.transition(
+      manager,
+      run.id,
+      run.status,
+      !AFTER_CANCEL_REQUEST.includes(to),
+      {
+        ...extra,
+        status: to,
+        statusTimestamps,
+        updatedAt: at,
+      },
+    );
     if (!moved) return false;
     Object.assign(run, extra, { updatedAt: at });
     for (const [i, step] of steps.entries()) {
@@ -363,7 +292,10 @@ export class RunQueueService {
       updatedAt: at,
     });
     if (!running) throw notFound();
-    const job = this.newJob(run, 'apply', { phaseId: run.applyId, evaluationId: null }, ws, { taker: agent, at });
+    const job = newJob(run, 'apply', { phaseId: run.applyId, evaluationId: null }, ws, at, {
+      taker: agent,
+      at,
+    });
     await this.jobs.insert(manager, job);
     return job;
   }
@@ -470,41 +402,9 @@ export class RunQueueService {
     subject: { phaseId: string | null; evaluationId: string | null },
     ws: { organizationId: string; agentPoolId: string | null },
   ): Promise<void> {
-    await this.jobs.insert(manager, this.newJob(run, kind, subject, ws));
+    await this.jobs.insert(manager, newJob(run, kind, subject, ws, this.clock.now()));
     // Claims waiting for this scope hear of the job once they can read it.
     const scope = { poolId: ws.agentPoolId, organizationId: ws.organizationId };
     afterCommit(manager, () => this.signals.queued(scope));
-  }
-
-  /** A job of the run for the workspace's agent pool: queued, or claimed by `taken.taker` at `taken.at`. */
-  private newJob(
-    run: RunEntity,
-    kind: JobKind,
-    subject: { phaseId: string | null; evaluationId: string | null },
-    ws: { organizationId: string; agentPoolId: string | null },
-    taken?: { taker: JobTaker; at: Date },
-  ): RunJobEntity {
-    const claim = taken && {
-      status: 'claimed',
-      agentId: taken.taker.agentId,
-      claimedAt: taken.at,
-      heartbeatAt: taken.at,
-    };
-    return Object.assign(new RunJobEntity(), {
-      id: newId('job'),
-      ...subject,
-      runId: run.id,
-      kind,
-      status: 'queued',
-      organizationId: ws.organizationId,
-      agentPoolId: ws.agentPoolId,
-      agentId: null,
-      claimedAt: null,
-      heartbeatAt: null,
-      report: null,
-      finishedAt: null,
-      createdAt: this.clock.now(),
-      ...claim,
-    });
   }
 }

@@ -9,7 +9,8 @@ import { RunTriggerOutcomeEntity } from './entities/run-trigger-outcome.entity';
 import { RunEntity } from './entities/run.entity';
 import { DEFAULT_RUN_OPTIONS } from './run-options';
 import { JobClaims, NextJob } from './protocol/job-claims';
-import { NewRun, RunQueueService } from './run-queue.service';
+import { NewRun } from './run-queue.rows';
+import { RunQueueService } from './run-queue.service';
 import { RunsRepository } from './runs.repository';
 
 export const RUN_TRIGGER_SOURCE = 'tfe-run-trigger';

@@ -15,7 +15,7 @@ import {
   PolicyGate,
   PolicyGateRegistry,
 } from '../policy-gate.registry';
-import { stamped } from '../run-queue.service';
+import { stamped } from '../run-queue.rows';
 import { BlobStore } from '../../storage/blob-store';
 import { WorkspaceQueueState, WorkspacesService } from '../../workspaces/workspaces.service';
 import { PolicyCheckEntity } from './entities/policy-check.entity';

@@ -10,7 +10,7 @@ import { PageParams } from '../../common/jsonapi/pagination';
 import { Page } from '../../common/sql/paginate';
 import { inTransaction } from '../../common/sql/transaction';
 import type { RunEntity } from '../entities/run.entity';
-import { stamped } from '../run-queue.service';
+import { stamped } from '../run-queue.rows';
 import { RunPolicyTransitions } from '../run-policy-transitions';
 import { RunsPresenter } from '../runs.presenter';
 import { RunsService } from '../runs.service';
