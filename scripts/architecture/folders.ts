@@ -121,7 +121,10 @@ export const FOLDERS: Record<string, Folder> = {
     layer: 'domain',
     text: 'workspace variables, variable sets, and the variables that reach a workspace after precedence',
   },
-  workspaces: { layer: 'domain', text: 'workspaces, their settings, their caches by id and of lists' },
+  workspaces: {
+    layer: 'domain',
+    text: 'workspaces, their settings, their caches by id and of lists, and the row locks other modules take in their transactions (WorkspaceLocks)',
+  },
 
   cli: { layer: 'program', text: 'the operator commands: migrations, catalog import, key rotation, help' },
   executor: {

@@ -12,6 +12,7 @@ import { inTransaction } from '../common/sql/transaction';
 import { Secrets } from '../secrets/secrets.service';
 import { UsersService } from '../users/users.service';
 import { WorkspacesService } from '../workspaces/workspaces.service';
+import { WorkspaceLocks } from '../workspaces/workspace-locks.service';
 import {
   CreateNotificationConfigurationAttributes,
   UpdateNotificationConfigurationAttributes,
@@ -52,6 +53,7 @@ export class NotificationConfigurationsService {
   constructor(
     private readonly repo: NotificationConfigurationsRepository,
     private readonly workspaces: WorkspacesService,
+    private readonly workspaceLocks: WorkspaceLocks,
     private readonly users: UsersService,
     private readonly guard: DestinationGuard,
     private readonly sender: NotificationSender,
@@ -95,7 +97,7 @@ export class NotificationConfigurationsService {
       if (attempt.outcome !== 'delivered') throw verificationFailed(attempt);
     }
     await inTransaction(this.ds, async (manager) => {
-      if (!(await this.workspaces.lockForQueue(manager, ws.id))) throw notFound();
+      if (!(await this.workspaceLocks.lockForQueue(manager, ws.id))) throw notFound();
       if ((await this.repo.countInWorkspace(manager, ws.id)) >= MAX_CONFIGURATIONS_PER_WORKSPACE) {
         throw invalid(LIMIT_DETAIL);
       }

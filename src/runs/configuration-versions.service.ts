@@ -15,6 +15,7 @@ import { ArchiveInspection, ArchiveInspector } from '../storage/archive-inspecto
 import { BlobStore } from '../storage/blob-store';
 import { UploadRegistry } from '../storage/upload-registry';
 import { WorkspacesService } from '../workspaces/workspaces.service';
+import { WorkspaceLocks } from '../workspaces/workspace-locks.service';
 import { ConfigurationVersionsRepository } from './configuration-versions.repository';
 import { ConfigurationVersionEntity } from './entities/configuration-version.entity';
 import { CONFIGURATION_DOWNLOAD, CONFIGURATION_UPLOAD } from './run-links';
@@ -43,6 +44,7 @@ export class ConfigurationVersionsService implements OnModuleInit {
   constructor(
     private readonly repo: ConfigurationVersionsRepository,
     private readonly workspaces: WorkspacesService,
+    private readonly workspaceLocks: WorkspaceLocks,
     private readonly permissions: PermissionService,
     private readonly queue: RunQueueService,
     private readonly registry: UploadRegistry,
@@ -75,7 +77,7 @@ export class ConfigurationVersionsService implements OnModuleInit {
   ): Promise<ConfigurationVersionEntity> {
     const ws = await this.workspaces.requireAccess(p, workspaceId, ACTION_LEVEL.queue);
     return inTransaction(this.ds, async (manager) => {
-      if (!(await this.workspaces.lockForQueue(manager, ws.id))) throw notFound();
+      if (!(await this.workspaceLocks.lockForQueue(manager, ws.id))) throw notFound();
       const now = this.clock.now();
       const latest = await this.repo.newest(manager, ws.id);
       const createdAt = strictlyAfter(latest?.createdAt ?? null, now);
@@ -184,7 +186,7 @@ export class ConfigurationVersionsService implements OnModuleInit {
   }
 
   private async queueFor(manager: Parameters<RunQueueService['enqueue']>[0], cv: ConfigurationVersionEntity) {
-    const ws = await this.workspaces.lockForQueue(manager, cv.workspaceId);
+    const ws = await this.workspaceLocks.lockForQueue(manager, cv.workspaceId);
     if (!ws) throw notFound();
     await this.queue.enqueue(
       manager,

@@ -4,7 +4,7 @@ import { Clock, strictlyAfter } from '../common/clock';
 import { afterCommit } from '../common/sql/transaction';
 import { notFound } from '../common/errors/domain-error';
 import { newId } from '../common/ids';
-import { WorkspaceQueueState, WorkspacesService } from '../workspaces/workspaces.service';
+import { WorkspaceLocks, WorkspaceQueueState } from '../workspaces/workspace-locks.service';
 import { RunJobEntity } from './entities/run-job.entity';
 import { RunPhaseEntity } from './entities/run-phase.entity';
 import { RunEntity } from './entities/run.entity';
@@ -46,7 +46,7 @@ import { RunsRepository } from './runs.repository';
 /**
  * The per-workspace queue and the state machine's writes. Every method runs inside the caller's
  * transaction and moves rows with compare-and-set updates, so a transition that lost a race
- * changes nothing; the workspace's row lock (WorkspacesService.lockForQueue) serialises the
+ * changes nothing; the workspace's row lock (WorkspaceLocks.lockForQueue) serialises the
  * decisions about who goes next.
  */
 @Injectable()
@@ -54,7 +54,7 @@ export class RunQueueService {
   constructor(
     private readonly runs: RunsRepository,
     private readonly jobs: RunJobsRepository,
-    private readonly workspaces: WorkspacesService,
+    private readonly workspaceLocks: WorkspaceLocks,
     private readonly gates: PolicyGateRegistry,
     private readonly clock: Clock,
     private readonly events: RunEventsRegistry,
@@ -83,7 +83,7 @@ export class RunQueueService {
     locked?: WorkspaceQueueState,
     taker?: PlanTaker,
   ): Promise<{ run: RunEntity; job: RunJobEntity | null }> {
-    const ws = locked ?? (await this.workspaces.lockForQueue(manager, spec.workspaceId));
+    const ws = locked ?? (await this.workspaceLocks.lockForQueue(manager, spec.workspaceId));
     if (!ws) throw notFound();
     const now = this.clock.now();
     // Read once, before the insert: this transaction's later reads would see the same rows (its
@@ -147,7 +147,7 @@ export class RunQueueService {
         i === 0 ? run.createdById : null,
       );
     }
-    if (!startsAtOnce(run)) await this.workspaces.lockFor(manager, run.workspaceId, runLock(run));
+    if (!startsAtOnce(run)) await this.workspaceLocks.lockFor(manager, run.workspaceId, runLock(run));
     const subject = { phaseId: plan.id, evaluationId: null };
     if (!taker) {
       await this.insertJob(manager, run, 'plan', subject, ws);
@@ -169,7 +169,7 @@ export class RunQueueService {
     workspaceId: string,
     locked?: WorkspaceQueueState,
   ): Promise<RunEntity | undefined> {
-    const ws = locked ?? (await this.workspaces.lockForQueue(manager, workspaceId));
+    const ws = locked ?? (await this.workspaceLocks.lockForQueue(manager, workspaceId));
     if (!ws) return undefined;
     const queue = await this.runs.queue(manager, workspaceId);
     const next = nextToStart(queue, ws.locked);
@@ -186,7 +186,7 @@ export class RunQueueService {
    */
   private async start(manager: EntityManager, run: RunEntity, ws: WorkspaceQueueState): Promise<void> {
     if (!(await this.move(manager, run, 'plan_queued'))) return;
-    if (!startsAtOnce(run)) await this.workspaces.lockFor(manager, run.workspaceId, runLock(run));
+    if (!startsAtOnce(run)) await this.workspaceLocks.lockFor(manager, run.workspaceId, runLock(run));
     await this.queuePhase(manager, run, 'plan', ws);
   }
 
@@ -196,12 +196,12 @@ export class RunQueueService {
    * head of the queue would. False when the workspace is busy or the run moved meanwhile.
    */
   async applySaved(manager: EntityManager, run: RunEntity, by: string | null = null): Promise<boolean> {
-    const ws = await this.workspaces.lockForQueue(manager, run.workspaceId);
+    const ws = await this.workspaceLocks.lockForQueue(manager, run.workspaceId);
     if (!ws || ws.locked) return false;
     const queue = await this.runs.queue(manager, run.workspaceId);
     if (queue.some((r) => r.id !== run.id && holdsQueue(r))) return false;
     if (!(await this.move(manager, run, 'apply_queued', { confirmedAt: this.clock.now() }, by))) return false;
-    if (!(await this.workspaces.lockFor(manager, run.workspaceId, runLock(run)))) {
+    if (!(await this.workspaceLocks.lockFor(manager, run.workspaceId, runLock(run)))) {
       throw new Error(`the workspace ${run.workspaceId} was locked under its row lock`);
     }
     await this.queuePhase(manager, run, 'apply', ws);
@@ -338,7 +338,7 @@ export class RunQueueService {
     }
     if (!run.planOnly) {
       // Whatever ended it, the run lets go of the workspace (if it still holds it) before the next starts.
-      const released = await this.workspaces.release(manager, run.workspaceId, runLock(run));
+      const released = await this.workspaceLocks.release(manager, run.workspaceId, runLock(run));
       // Under the row lock only the release changed the workspace's row as the caller read it.
       await this.advance(
         manager,
@@ -379,7 +379,7 @@ export class RunQueueService {
     locked?: WorkspaceQueueState,
   ): Promise<void> {
     const phaseId = kind === 'plan' ? run.planId : run.applyId;
-    const ws = locked ?? (await this.workspaces.lockForQueue(manager, run.workspaceId));
+    const ws = locked ?? (await this.workspaceLocks.lockForQueue(manager, run.workspaceId));
     if (!ws) throw notFound();
     // A pending phase still has the timestamps it was inserted with: nothing stamps it before this.
     const pending = { id: phaseId, statusTimestamps: PENDING_PHASE_TIMESTAMPS };
@@ -390,7 +390,7 @@ export class RunQueueService {
 
   /** Queues the job of one policy evaluation of the run's check, for the workspace's agent pool. */
   async queueEvaluation(manager: EntityManager, run: RunEntity, evaluationId: string): Promise<void> {
-    const ws = await this.workspaces.lockForQueue(manager, run.workspaceId);
+    const ws = await this.workspaceLocks.lockForQueue(manager, run.workspaceId);
     if (!ws) throw notFound();
     await this.insertJob(manager, run, 'policy-evaluation', { phaseId: null, evaluationId }, ws);
   }

@@ -3,7 +3,7 @@ import { EntityManager } from 'typeorm';
 import { Clock } from '../common/clock';
 import { newId } from '../common/ids';
 import { RunTriggersService } from '../run-triggers/run-triggers.service';
-import { WorkspaceQueueState, WorkspacesService } from '../workspaces/workspaces.service';
+import { WorkspaceLocks, WorkspaceQueueState } from '../workspaces/workspace-locks.service';
 import { ConfigurationVersionsRepository } from './configuration-versions.repository';
 import { RunTriggerOutcomeEntity } from './entities/run-trigger-outcome.entity';
 import { RunEntity } from './entities/run.entity';
@@ -25,7 +25,7 @@ export const RUN_TRIGGER_REASON = 'run-trigger';
 export class RunTriggerFiring {
   constructor(
     private readonly triggers: RunTriggersService,
-    private readonly workspaces: WorkspacesService,
+    private readonly workspaceLocks: WorkspaceLocks,
     private readonly cvs: ConfigurationVersionsRepository,
     private readonly runs: RunsRepository,
     private readonly queue: RunQueueService,
@@ -61,18 +61,18 @@ export class RunTriggerFiring {
       if (!cv) {
         outcome.reason = 'The workspace has no uploaded configuration version: no run was queued';
       } else {
-        const destination = await this.workspaces.lockForQueue(manager, workspaceId);
+        const destination = await this.workspaceLocks.lockForQueue(manager, workspaceId);
         if (!destination) continue;
         const spec: NewRun = {
-            workspaceId,
-            configurationVersionId: cv.id,
-            message: `Queued by a run trigger: run ${source.id} applied in workspace ${sourceWs.name}`,
-            ...DEFAULT_RUN_OPTIONS,
-            planOnly: cv.speculative,
-            autoApply: destination.autoApplyRunTrigger,
-            source: RUN_TRIGGER_SOURCE,
-            triggerReason: RUN_TRIGGER_REASON,
-            createdById: source.createdById,
+          workspaceId,
+          configurationVersionId: cv.id,
+          message: `Queued by a run trigger: run ${source.id} applied in workspace ${sourceWs.name}`,
+          ...DEFAULT_RUN_OPTIONS,
+          planOnly: cv.speculative,
+          autoApply: destination.autoApplyRunTrigger,
+          source: RUN_TRIGGER_SOURCE,
+          triggerReason: RUN_TRIGGER_REASON,
+          createdById: source.createdById,
           triggeringRunId: source.id,
         };
         const run = next

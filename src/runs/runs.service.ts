@@ -12,6 +12,7 @@ import { PageParams } from '../common/jsonapi/pagination';
 import { checkRunVariables } from '../variables/run-variable-rules';
 import { RunVariablesService } from '../variables/run-variables.service';
 import { WorkspaceLockHolder, WorkspacesService } from '../workspaces/workspaces.service';
+import { WorkspaceLocks } from '../workspaces/workspace-locks.service';
 import type { WorkspaceEntity } from '../workspaces/entities/workspace.entity';
 import { ConfigurationVersionsRepository } from './configuration-versions.repository';
 import { CreateRunAttributes } from './dto/run-attributes.dto';
@@ -46,6 +47,7 @@ export class RunsService {
     private readonly jobs: RunJobsRepository,
     private readonly queue: RunQueueService,
     private readonly workspaces: WorkspacesService,
+    private readonly workspaceLocks: WorkspaceLocks,
     private readonly permissions: PermissionService,
     private readonly clock: Clock,
     private readonly runVariables: RunVariablesService,
@@ -226,7 +228,7 @@ export class RunsService {
   async lock(p: Principal, workspaceId: string): Promise<void> {
     const ws = await this.workspaces.requireAccess(p, workspaceId, 'write');
     const locked = await inTransaction(this.ds, (manager) =>
-      this.workspaces.lockFor(manager, ws.id, principalResource(p)),
+      this.workspaceLocks.lockFor(manager, ws.id, principalResource(p)),
     );
     if (!locked) throw conflict('The workspace is already locked', 'WORKSPACE_ALREADY_LOCKED');
   }
@@ -246,7 +248,7 @@ export class RunsService {
       );
     }
     const unlocked = await inTransaction(this.ds, async (manager) => {
-      if (!(await this.workspaces.unlock(manager, ws.id))) return false;
+      if (!(await this.workspaceLocks.unlock(manager, ws.id))) return false;
       await this.queue.advance(manager, ws.id);
       return true;
     });
@@ -260,7 +262,7 @@ export class RunsService {
   async forceUnlock(p: Principal, workspaceId: string): Promise<void> {
     const ws = await this.workspaces.requireAccess(p, workspaceId, 'admin');
     const unlocked = await inTransaction(this.ds, async (manager) => {
-      if (!(await this.workspaces.unlock(manager, ws.id, { forced: true }))) return false;
+      if (!(await this.workspaceLocks.unlock(manager, ws.id, { forced: true }))) return false;
       await this.queue.advance(manager, ws.id);
       return true;
     });

@@ -12,7 +12,7 @@ import { JobStateLinks, StateHandoff, StateHandoffRegistry } from '../runs/state
 import { SignedLinks } from '../storage/signed-links';
 import { leaseLost } from '../storage/upload-leases';
 import { DownloadTarget, UploadRegistry } from '../storage/upload-registry';
-import { WorkspacesService, WorkspaceStateGuard } from '../workspaces/workspaces.service';
+import { WorkspaceLocks, WorkspaceStateGuard } from '../workspaces/workspace-locks.service';
 import { StateVersionEntity } from './entities/state-version.entity';
 import { StateContent } from './state-content';
 import { readStateFile } from './state-file';
@@ -45,7 +45,7 @@ export class RunStateHandoff implements StateHandoff, OnModuleInit {
     private readonly repo: StateVersionsRepository,
     private readonly content: StateContent,
     private readonly writes: StateWritesService,
-    private readonly workspaces: WorkspacesService,
+    private readonly workspaceLocks: WorkspaceLocks,
     private readonly runs: RunsService,
     private readonly registry: UploadRegistry,
     private readonly handoffs: StateHandoffRegistry,
@@ -160,7 +160,7 @@ export class RunStateHandoff implements StateHandoff, OnModuleInit {
     run: WritingRun,
     declared: DeclaredState,
   ): Promise<{ repeat: StateVersionEntity } | { guard: WorkspaceStateGuard }> {
-    const guard = await this.workspaces.lockForStateWrite(manager, run.workspaceId);
+    const guard = await this.workspaceLocks.lockForStateWrite(manager, run.workspaceId);
     if (!guard) throw notFound();
     const repeat = await this.repo.writtenByRun(manager, run.workspaceId, run.id, declared.md5);
     if (repeat) return { repeat };

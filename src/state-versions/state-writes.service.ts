@@ -13,6 +13,7 @@ import { RunsService } from '../runs/runs.service';
 import { UploadRegistry } from '../storage/upload-registry';
 import { leaseLost } from '../storage/upload-leases';
 import { WorkspaceStateGuard, WorkspacesService } from '../workspaces/workspaces.service';
+import { WorkspaceLocks } from '../workspaces/workspace-locks.service';
 import {
   CreateStateVersionAttributes,
   RollbackStateVersionAttributes,
@@ -62,6 +63,7 @@ export class StateWritesService implements OnModuleInit {
     private readonly repo: StateVersionsRepository,
     private readonly content: StateContent,
     private readonly workspaces: WorkspacesService,
+    private readonly workspaceLocks: WorkspaceLocks,
     private readonly runs: RunsService,
     private readonly registry: UploadRegistry,
     private readonly clock: Clock,
@@ -195,7 +197,7 @@ export class StateWritesService implements OnModuleInit {
         }),
       );
       await this.repo.discardPending(manager, ws.id, createdAt, createdAt);
-      await this.workspaces.setCurrentState(manager, ws.id, {
+      await this.workspaceLocks.setCurrentState(manager, ws.id, {
         stateVersionId: copy.id,
         resourceCount: copy.resourceCount,
       });
@@ -287,7 +289,7 @@ export class StateWritesService implements OnModuleInit {
     version: StateVersionEntity,
     arrived: ArrivedState,
   ): Promise<boolean> {
-    const guard = await this.workspaces.lockForStateWrite(manager, version.workspaceId);
+    const guard = await this.workspaceLocks.lockForStateWrite(manager, version.workspaceId);
     if (!guard) throw notFound();
     return this.finalize(manager, version, arrived, guard);
   }
@@ -340,7 +342,7 @@ export class StateWritesService implements OnModuleInit {
       ? await this.repo.findById(guard.currentStateVersionId, manager)
       : null;
     if (!current || current.createdAt < version.createdAt) {
-      await this.workspaces.setCurrentState(manager, version.workspaceId, {
+      await this.workspaceLocks.setCurrentState(manager, version.workspaceId, {
         stateVersionId: version.id,
         resourceCount: file.summary.resourceCount,
       });
@@ -372,7 +374,7 @@ export class StateWritesService implements OnModuleInit {
     p: Principal,
     workspaceId: string,
   ): Promise<WorkspaceStateGuard> {
-    const guard = await this.workspaces.lockForStateWrite(manager, workspaceId);
+    const guard = await this.workspaceLocks.lockForStateWrite(manager, workspaceId);
     if (!guard) throw notFound();
     const refusal = lockRefusal(guard.holder, p);
     if (refusal) throw conflict(refusal);

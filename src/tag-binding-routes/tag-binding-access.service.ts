@@ -5,6 +5,7 @@ import type { ProjectEntity } from '../projects/entities/project.entity';
 import { ProjectsService } from '../projects/projects.service';
 import type { WorkspaceEntity } from '../workspaces/entities/workspace.entity';
 import { WorkspacesService } from '../workspaces/workspaces.service';
+import { WorkspaceLocks } from '../workspaces/workspace-locks.service';
 import { TargetLock } from '../tag-bindings/tag-bindings.service';
 
 /**
@@ -16,6 +17,7 @@ export class TagBindingAccessService {
   constructor(
     private readonly projects: ProjectsService,
     private readonly workspaces: WorkspacesService,
+    private readonly workspaceLocks: WorkspaceLocks,
     private readonly permissions: PermissionService,
   ) {}
 
@@ -43,6 +45,6 @@ export class TagBindingAccessService {
   }
 
   workspaceLock(ws: { id: string; projectId: string }): TargetLock {
-    return (manager) => this.workspaces.lockForTagChange(manager, ws);
+    return (manager) => this.workspaceLocks.lockForTagChange(manager, ws);
   }
 }

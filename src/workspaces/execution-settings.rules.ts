@@ -1,4 +1,7 @@
-import { ExecutionMode } from './entities/workspace.entity';
+import { invalid } from '../common/errors/domain-error';
+import { ParsedBody } from '../common/jsonapi/body';
+import { ExecutionSettingsAttributes } from './dto/workspace-attributes.dto';
+import { ExecutionMode, WorkspaceEntity } from './entities/workspace.entity';
 
 export interface ExecutionTarget {
   mode: ExecutionMode;
@@ -26,4 +29,37 @@ export function nextExecution(
   if (mode !== 'agent') return requested.poolId ? 'pool-forbidden' : { mode, poolId: null };
   const poolId = requested.poolId !== undefined ? requested.poolId : current.poolId;
   return poolId ? { mode, poolId } : 'pool-required';
+}
+
+/** Where a request's agent pool is pointed at in its errors. */
+export const AGENT_POOL = '/data/relationships/agent-pool';
+
+/** Execution mode, pool and auto-apply settings of the request, checked against each other. */
+export function applyExecution(ws: WorkspaceEntity, body: ParsedBody<ExecutionSettingsAttributes>): void {
+  const attrs = body.attributes;
+  const next = nextExecution(
+    { mode: ws.executionMode, poolId: ws.agentPoolId },
+    { mode: attrs['execution-mode'], poolId: requestedPool(body) },
+  );
+  if (next === 'pool-required') {
+    throw invalid('Agent pool is required when the execution mode is agent', AGENT_POOL);
+  }
+  if (next === 'pool-forbidden') {
+    throw invalid('Agent pool can only be set when the execution mode is agent', AGENT_POOL);
+  }
+  ws.executionMode = next.mode;
+  ws.agentPoolId = next.poolId;
+  if (attrs['auto-apply'] !== undefined) ws.autoApply = attrs['auto-apply'];
+  if (attrs['auto-apply-run-trigger'] !== undefined) ws.autoApplyRunTrigger = attrs['auto-apply-run-trigger'];
+}
+
+/** The pool named by the `agent-pool` relationship or go-tfe's `agent-pool-id`; they must agree. */
+function requestedPool(body: ParsedBody<ExecutionSettingsAttributes>): ExecutionRequest['poolId'] {
+  const ref = body.toOne('agent-pool', 'agent-pools');
+  const fromRelationship = ref === undefined ? undefined : (ref?.id ?? null);
+  const fromAttribute = body.has('agent-pool-id') ? (body.attributes['agent-pool-id'] ?? null) : undefined;
+  if (fromRelationship !== undefined && fromAttribute !== undefined && fromRelationship !== fromAttribute) {
+    throw invalid('Agent pool id and the agent-pool relationship name different pools', AGENT_POOL);
+  }
+  return fromRelationship !== undefined ? fromRelationship : fromAttribute;
 }

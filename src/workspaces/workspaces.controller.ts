@@ -23,6 +23,7 @@ import { PROJECT_DOC } from '../projects/projects.serializer';
 import { EFFECTIVE_TAG_BINDING_DOC } from '../tag-bindings/effective-tag-bindings.serializer';
 import { WORKSPACE_INCLUDES, WorkspaceIncludesService } from './workspace-includes.service';
 import { WorkspacesService, WorkspaceView } from './workspaces.service';
+import { WorkspaceListing } from './workspace-listing.service';
 import { serializeWorkspace, WORKSPACE_DOC, WORKSPACE_OUTPUT_DOC } from './workspaces.serializer';
 import { LinkOrigin } from '../storage/link-origin.decorator';
 import { Sortable } from '../common/jsonapi/sort';
@@ -75,6 +76,7 @@ const toResource = (v: WorkspaceView) =>
 export class WorkspacesController {
   constructor(
     private readonly workspaces: WorkspacesService,
+    private readonly listing: WorkspaceListing,
     private readonly includes: WorkspaceIncludesService,
   ) {}
 
@@ -120,7 +122,7 @@ export class WorkspacesController {
     @QueryValue('filter[project][id]') projectId?: string,
     @TagFilters([/^filter\[project\]\[id\]$/]) tagged?: TagFilter[],
   ): Promise<CollectionDocument> {
-    const page = await this.workspaces.list(p, org, { search, projectId, tagged }, paging);
+    const page = await this.listing.list(p, org, { search, projectId, tagged }, paging);
     const resources = page.items.map(toResource);
     const included = await this.includes.resolve(p, page.items, include, resources, origin);
     return new CollectionDocument(resources, pageResult(page), included);

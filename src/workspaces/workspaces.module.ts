@@ -16,6 +16,8 @@ import { AgentPoolCheckRegistry } from './agent-pool-check.registry';
 import { WorkspaceBlobsRegistry } from './workspace-blobs.registry';
 import { WorkspaceUnlockHooks } from './workspace-unlock.registry';
 import { WorkspacesService } from './workspaces.service';
+import { WorkspaceLocks } from './workspace-locks.service';
+import { WorkspaceListing } from './workspace-listing.service';
 import { UsersModule } from '../users/users.module';
 import { WorkspaceRelationsRegistry } from './workspace-relations.registry';
 
@@ -35,6 +37,8 @@ import { WorkspaceRelationsRegistry } from './workspace-relations.registry';
     WorkspaceUnlockHooks,
     WorkspacesRepository,
     WorkspacesService,
+    WorkspaceLocks,
+    WorkspaceListing,
     WorkspaceIncludesService,
     WorkspaceListCache,
     WorkspaceByIdCache,
@@ -43,6 +47,7 @@ import { WorkspaceRelationsRegistry } from './workspace-relations.registry';
   ],
   exports: [
     WorkspacesService,
+    WorkspaceLocks,
     AgentPoolCheckRegistry,
     WorkspaceBlobsRegistry,
     WorkspaceUnlockHooks,

@@ -251,7 +251,8 @@ export class WorkspacesRepository {
       agentPoolId: typeof row.agent_pool_id === 'string' ? row.agent_pool_id : null,
       autoApply: flag(row.auto_apply),
       autoApplyRunTrigger: flag(row.auto_apply_run_trigger),
-      currentStateVersionId: typeof row.current_state_version_id === 'string' ? row.current_state_version_id : null,
+      currentStateVersionId:
+        typeof row.current_state_version_id === 'string' ? row.current_state_version_id : null,
     };
   }
 

@@ -4,13 +4,11 @@ import { DataSource, EntityManager } from 'typeorm';
 import { ToolVersionsService } from '../admin-catalogs/tool-versions.service';
 import { PermissionService } from '../common/auth/permission.service';
 import { Principal } from '../common/auth/principal';
-import { Page, pageOf } from '../common/sql/paginate';
 import { inTransaction } from '../common/sql/transaction';
 import { whenDuplicate } from '../common/errors/db-errors';
 import { conflict, invalid, notFound, taken } from '../common/errors/domain-error';
 import { ParsedBody } from '../common/jsonapi/body';
 import { ResourceObject } from '../common/jsonapi/document';
-import { offsetOf, PageParams } from '../common/jsonapi/pagination';
 import { newId } from '../common/ids';
 import type { OrganizationEntity } from '../organizations/entities/organization.entity';
 import { OrganizationsService } from '../organizations/organizations.service';
@@ -23,21 +21,14 @@ import { WorkspaceBlobsRegistry } from './workspace-blobs.registry';
 import {
   CreateWorkspaceAttributes,
   VersionAttribute,
-  ExecutionSettingsAttributes,
   requestedEngineVersion,
   UpdateWorkspaceAttributes,
 } from './dto/workspace-attributes.dto';
-import { ExecutionMode, WorkspaceEntity, WorkspaceLockHolder } from './entities/workspace.entity';
-import { ExecutionRequest, nextExecution } from './execution-settings.rules';
+import { ExecutionMode, WorkspaceEntity } from './entities/workspace.entity';
+import { AGENT_POOL, applyExecution } from './execution-settings.rules';
 import { WorkspaceByIdCache } from './workspace-by-id.cache';
-import { PageAnchor, WorkspaceListCache } from './workspace-list.cache';
-import { WorkspaceUnlockHooks } from './workspace-unlock.registry';
-import {
-  WorkspaceListFilter,
-  WorkspaceQueueState,
-  WorkspacesRepository,
-  WorkspaceStateGuard,
-} from './workspaces.repository';
+import { WorkspaceLocks } from './workspace-locks.service';
+import { WorkspacesRepository } from './workspaces.repository';
 
 export type { WorkspaceQueueState, WorkspaceStateGuard } from './workspaces.repository';
 export type { WorkspaceLockHolder } from './entities/workspace.entity';
@@ -45,7 +36,6 @@ import { serializeWorkspace } from './workspaces.serializer';
 import { IdSubquery } from '../common/sql/id-subquery';
 import { workspacesGrantedTo } from '../common/auth/grant-subqueries';
 import { WorkspaceRelationsRegistry } from './workspace-relations.registry';
-import type { TagFilter } from '../common/jsonapi/query';
 
 export interface WorkspaceView {
   workspace: WorkspaceEntity;
@@ -58,10 +48,7 @@ export interface WorkspaceView {
 }
 
 /** Whether a principal may ever write state: organization tokens may not (docs/state.md). */
-const writesState = (p: Principal): boolean => p.kind !== 'organization';
-
-/** Pages from this offset on remember where they start (see listPage). */
-const ANCHORED_FROM = 1_000;
+export const writesState = (p: Principal): boolean => p.kind !== 'organization';
 
 /** Where a workspace's runs execute and whether they apply on their own (for the run control plane). */
 export interface WorkspaceExecutionSettings {
@@ -71,15 +58,6 @@ export interface WorkspaceExecutionSettings {
   autoApply: boolean;
   /** Whether runs queued by a run trigger apply on their own. */
   autoApplyRunTrigger: boolean;
-}
-
-const AGENT_POOL = '/data/relationships/agent-pool';
-
-export interface WorkspaceListQuery {
-  search?: string;
-  projectId?: string;
-  /** `filter[tagged]`: every entry matches one of the workspace's effective tag bindings. */
-  tagged?: TagFilter[];
 }
 
 @Injectable()
@@ -92,12 +70,11 @@ export class WorkspacesService {
     private readonly catalogs: ToolVersionsService,
     @InjectDataSource() private readonly ds: DataSource,
     private readonly tagBindings: TagBindingsService,
-    private readonly lists: WorkspaceListCache,
     private readonly byId: WorkspaceByIdCache,
     private readonly agentPools: AgentPoolCheckRegistry,
     private readonly workspaceBlobs: WorkspaceBlobsRegistry,
     private readonly blobs: BlobStore,
-    private readonly unlockHooks: WorkspaceUnlockHooks,
+    private readonly locks: WorkspaceLocks,
     private readonly relations: WorkspaceRelationsRegistry,
   ) {}
 
@@ -221,70 +198,6 @@ export class WorkspacesService {
     return { organizationId: org.id, ids: this.repo.idsOf(org.id, granted) };
   }
 
-  async list(
-    p: Principal,
-    orgName: string,
-    query: WorkspaceListQuery,
-    page: PageParams,
-  ): Promise<Page<WorkspaceView>> {
-    const org = await this.organizations.requireVisible(p, orgName);
-    const scope = await this.permissions.workspaceReadScope(p, org.id);
-    const { tagged, ...rest } = query;
-    const filter = {
-      organizationId: org.id,
-      ...rest,
-      tagged: tagged?.length ? this.tagBindings.workspacesTagged('{id}', '{projectId}', tagged) : undefined,
-      teamIds: 'all' in scope ? undefined : scope.teamIds,
-    };
-    const key = JSON.stringify([
-      filter.organizationId,
-      filter.search,
-      filter.projectId,
-      filter.teamIds,
-      tagged,
-    ]);
-    const [workspaces, totalCount] = await Promise.all([
-      this.listPage(key, filter, page),
-      this.lists.get(`count:${key}`, () => this.repo.count(filter)),
-    ]);
-    const [levels, currentRuns] = await Promise.all([
-      this.permissions.workspaceLevels(p, workspaces),
-      this.relations.currentRunIds(workspaces.map((w) => w.id)),
-    ]);
-    const items = workspaces.map((ws) => ({
-      workspace: ws,
-      organization: org,
-      level: levels.get(ws.id) ?? null,
-      currentRunId: currentRuns.get(ws.id) ?? null,
-      writesState: writesState(p),
-    }));
-    return pageOf(items, totalCount, page);
-  }
-
-  /**
-   * A page of a list, starting the index walk at a remembered page start when there is one: the
-   * same page again, or the page before it (clients paging through a list). Only deep pages are
-   * remembered; the first pages are cheap as they are.
-   */
-  private async listPage(
-    key: string,
-    filter: WorkspaceListFilter,
-    page: PageParams,
-  ): Promise<WorkspaceEntity[]> {
-    const offset = offsetOf(page);
-    // Another order than the name index's (`sort`): an ordinary sorted page, nothing remembered.
-    if (page.sort && !(page.sort.length === 1 && page.sort[0].field === 'name' && !page.sort[0].descending)) {
-      return this.repo.sortedPage(filter, page);
-    }
-    if (offset < ANCHORED_FROM) return this.repo.page(filter, offset, page.size);
-    const anchor =
-      this.lists.peek<PageAnchor>(`anchor:${key}:${offset}`) ??
-      this.lists.peek<PageAnchor>(`anchor:${key}:${offset - page.size}`);
-    const items = await this.repo.page(filter, offset, page.size, anchor);
-    if (items.length) this.lists.set(`anchor:${key}:${offset}`, { offset, name: items[0].name });
-    return items;
-  }
-
   async create(
     p: Principal,
     orgName: string,
@@ -315,7 +228,7 @@ export class WorkspacesService {
       createdAt: now,
       updatedAt: now,
     });
-    this.applyExecution(ws, body);
+    applyExecution(ws, body);
     await this.saveUnique(ws, tags, pinned?.attribute);
     return this.view(p, ws, org);
   }
@@ -338,7 +251,7 @@ export class WorkspacesService {
     if (body.has('description')) ws.description = attrs.description ?? null;
     if (pinned) ws.engineVersion = pinned.version;
     if (body.hasRelationship('project')) ws.projectId = await this.resolveProject(p, ws.organizationId, body);
-    this.applyExecution(ws, body);
+    applyExecution(ws, body);
     ws.updatedAt = new Date();
     await this.saveUnique(ws, tags, repinned ? pinned.attribute : undefined);
     return this.view(p, ws);
@@ -387,100 +300,8 @@ export class WorkspacesService {
     return this.workspaceBlobs.collect(manager, await this.repo.idsInOrganization(manager, organizationId));
   }
 
-  /**
-   * Locks the workspace's row for the rest of `manager`'s transaction and reads, on that same
-   * connection, what the runs module decides the workspace's queue on. Null once deleted.
-   */
-  lockForQueue(manager: EntityManager, id: string): Promise<WorkspaceQueueState | null> {
-    return this.repo.lockForQueue(manager, id);
-  }
-
-  /** Locks an unlocked workspace for `holder`; false when it was locked already. */
-  lockFor(manager: EntityManager, id: string, holder: WorkspaceLockHolder): Promise<boolean> {
-    return this.repo.setLock(manager, id, holder, new Date());
-  }
-
-  /**
-   * Unlocks a locked workspace; false when it was not locked. The registered unlock hooks run in
-   * the same transaction and may refuse it (by throwing), unless it is `forced` (force-unlock).
-   */
-  async unlock(
-    manager: EntityManager,
-    id: string,
-    options: { forced: boolean } = { forced: false },
-  ): Promise<boolean> {
-    if (!(await this.repo.setLock(manager, id, null, new Date()))) return false;
-    await this.unlockHooks.run(manager, id, options.forced);
-    return true;
-  }
-
-  /**
-   * Releases the lock `holder` holds (a run that ended); false when the lock is someone else's or
-   * gone (force-unlocked meanwhile). The unlock hooks run as for a forced unlock: nothing may keep
-   * a run that ended holding the workspace.
-   */
-  async release(manager: EntityManager, id: string, holder: WorkspaceLockHolder): Promise<boolean> {
-    if (!(await this.repo.releaseLock(manager, id, holder, new Date()))) return false;
-    await this.unlockHooks.run(manager, id, true);
-    return true;
-  }
-
-  /**
-   * Locks the workspace's row for the rest of `manager`'s transaction and reads who holds its lock
-   * and which state version is current: state writes are decided on it. Null once deleted.
-   */
-  lockForStateWrite(manager: EntityManager, id: string): Promise<WorkspaceStateGuard | null> {
-    return this.repo.lockForStateWrite(manager, id);
-  }
-
-  /** Points the workspace at its new current state version (inside the state write's transaction). */
-  setCurrentState(
-    manager: EntityManager,
-    id: string,
-    state: { stateVersionId: string; resourceCount: number },
-  ): Promise<void> {
-    return this.repo.setCurrentState(manager, id, state);
-  }
-
-  /** Locks the workspace's row, then its project's, for a write of the workspace's tag bindings. */
-  async lockForTagChange(manager: EntityManager, ws: { id: string; projectId: string }): Promise<void> {
-    await this.repo.lock(manager, ws.id);
-    await this.projects.lockForTagChange(manager, ws.projectId);
-  }
-
   deleteAllInOrganization(manager: EntityManager, organizationId: string): Promise<void> {
     return this.repo.deleteAllInOrganization(manager, organizationId);
-  }
-
-  /** Execution mode, pool and auto-apply settings of the request, checked against each other. */
-  private applyExecution(ws: WorkspaceEntity, body: ParsedBody<ExecutionSettingsAttributes>): void {
-    const attrs = body.attributes;
-    const next = nextExecution(
-      { mode: ws.executionMode, poolId: ws.agentPoolId },
-      { mode: attrs['execution-mode'], poolId: this.requestedPool(body) },
-    );
-    if (next === 'pool-required') {
-      throw invalid('Agent pool is required when the execution mode is agent', AGENT_POOL);
-    }
-    if (next === 'pool-forbidden') {
-      throw invalid('Agent pool can only be set when the execution mode is agent', AGENT_POOL);
-    }
-    ws.executionMode = next.mode;
-    ws.agentPoolId = next.poolId;
-    if (attrs['auto-apply'] !== undefined) ws.autoApply = attrs['auto-apply'];
-    if (attrs['auto-apply-run-trigger'] !== undefined)
-      ws.autoApplyRunTrigger = attrs['auto-apply-run-trigger'];
-  }
-
-  /** The pool named by the `agent-pool` relationship or go-tfe's `agent-pool-id`; they must agree. */
-  private requestedPool(body: ParsedBody<ExecutionSettingsAttributes>): ExecutionRequest['poolId'] {
-    const ref = body.toOne('agent-pool', 'agent-pools');
-    const fromRelationship = ref === undefined ? undefined : (ref?.id ?? null);
-    const fromAttribute = body.has('agent-pool-id') ? (body.attributes['agent-pool-id'] ?? null) : undefined;
-    if (fromRelationship !== undefined && fromAttribute !== undefined && fromRelationship !== fromAttribute) {
-      throw invalid('Agent pool id and the agent-pool relationship name different pools', AGENT_POOL);
-    }
-    return fromRelationship !== undefined ? fromRelationship : fromAttribute;
   }
 
   /** Inside the save: the pool exists in the workspace's organization and lets it in (row-locked). */
@@ -546,7 +367,7 @@ export class WorkspacesService {
             tags,
             () =>
               tags.previousProjectId === null ? this.repo.insert(manager, ws) : this.repo.update(manager, ws),
-            (m) => this.lockForTagChange(m, ws),
+            (m) => this.locks.lockForTagChange(m, ws),
           );
         }),
       () => taken('name'),

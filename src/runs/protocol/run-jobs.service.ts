@@ -5,7 +5,7 @@ import { AgentContext } from './agent-context';
 import { Clock } from '../../common/clock';
 import { inTransaction } from '../../common/sql/transaction';
 import { conflict, notFound } from '../../common/errors/domain-error';
-import { WorkspacesService } from '../../workspaces/workspaces.service';
+import { WorkspaceLocks } from '../../workspaces/workspace-locks.service';
 import { ConfigurationVersionsRepository } from '../configuration-versions.repository';
 import { RunJobEntity } from '../entities/run-job.entity';
 import { RunEntity } from '../entities/run.entity';
@@ -46,7 +46,7 @@ export class RunJobsService {
     private readonly cvs: ConfigurationVersionsRepository,
     private readonly queue: RunQueueService,
     private readonly firing: RunTriggerFiring,
-    private readonly workspaces: WorkspacesService,
+    private readonly workspaceLocks: WorkspaceLocks,
     private readonly policy: RunPolicyTransitions,
     private readonly gates: PolicyGateRegistry,
     private readonly claims: JobClaims,
@@ -153,11 +153,13 @@ export class RunJobsService {
     // The workspace is locked once: for the check and the apply's job alike, or for the queue and
     // the run triggers of an applied run.
     const applied = to === 'applied';
-    const ws = planned || applied ? await this.workspaces.lockForQueue(manager, run.workspaceId) : undefined;
+    const ws =
+      planned || applied ? await this.workspaceLocks.lockForQueue(manager, run.workspaceId) : undefined;
     if (planned && !ws) throw notFound();
     if (planned && ws && (await this.policy.startCheck(manager, run, extra, ws))) return true;
     // A report that takes the next job may take its own run's apply without queueing it first.
-    const handedOver = to === 'apply_queued' && next && ws && (await this.claims.applyTo(manager, next, run, extra, ws));
+    const handedOver =
+      to === 'apply_queued' && next && ws && (await this.claims.applyTo(manager, next, run, extra, ws));
     if (isFinal(to))
       await this.queue.end(manager, run, to, extra, null, { locked: ws ?? undefined, reported: kind });
     else if (!handedOver && (await this.queue.move(manager, run, to, extra))) {
