@@ -4,11 +4,11 @@ import { API_V2 } from '../common/api-prefix';
 import { JSONAPI_MEDIA_TYPE } from '../common/jsonapi/media-type';
 import {
   errorDocument,
-  exampleValue,
   jsonApiContent,
   PLAIN_ERRORS_SCHEMA,
   resourceComponents,
 } from '../common/jsonapi/openapi-schemas';
+import { exampleValue } from '../common/jsonapi/openapi-examples';
 import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { AppConfig } from '../config/app-config';
 import { groupByArea } from './openapi-areas';

@@ -1,6 +1,5 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { DataSource, EntityManager } from 'typeorm';
 import { Principal } from '../common/auth/principal';
@@ -22,34 +21,15 @@ import { StateVersionOutputEntity } from './entities/state-version-output.entity
 import { StateVersionEntity } from './entities/state-version.entity';
 import { pendingVersion } from './state-version-row';
 import { StateContent, StateKind, StoredState, UPLOAD_PURPOSE } from './state-content';
-import { declarationMismatch, readStateFile, StateFile } from './state-file';
+import { StateFile } from './state-file';
+import { checkUploadedJson, inlineState, uploadedState } from './state-version-content-checks';
 import { lockRefusal, stateConflict, STATE_TEXTS } from './state-version-rules';
 import { StateVersionsRepository } from './state-versions.repository';
-
-const ATTRIBUTE = (name: string) => `/data/attributes/${name}`;
-const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
 /** A state file read and checked, and where it was stored. */
 export interface ArrivedState {
   file: StateFile;
   stored: StoredState;
-}
-
-/** The base64 attribute decoded; a 422 pointing at it when it is not base64. */
-function decoded(value: string, attribute: string): Buffer {
-  if (!BASE64.test(value)) throw invalid(`${attribute} must be base64 encoded`, ATTRIBUTE(attribute));
-  return Buffer.from(value, 'base64');
-}
-
-const md5 = (bytes: Buffer) => createHash('md5').update(bytes).digest('hex');
-
-function jsonProblem(bytes: Buffer): string | null {
-  try {
-    JSON.parse(bytes.toString('utf8'));
-    return null;
-  } catch {
-    return 'is not valid JSON';
-  }
 }
 
 /**
@@ -91,27 +71,9 @@ export class StateWritesService implements OnModuleInit {
   ): Promise<StateVersionEntity> {
     const ws = await this.workspaces.requireAccess(p, workspaceId, 'write');
     if (p.kind === 'organization') throw notFound(STATE_TEXTS.organizationToken);
-    const attrs = body.attributes;
-    const declared = {
-      serial: attrs.serial,
-      md5: attrs.md5.toLowerCase(),
-      lineage: attrs.lineage ?? null,
-      force: attrs.force ?? false,
-    };
-    const state = attrs.state === undefined ? null : decoded(attrs.state, 'state');
-    const json = attrs['json-state'] === undefined ? null : decoded(attrs['json-state'], 'json-state');
-    if (attrs['json-state-outputs'] !== undefined) {
-      const problem = jsonProblem(decoded(attrs['json-state-outputs'], 'json-state-outputs'));
-      if (problem) throw invalid(`json-state-outputs ${problem}`, ATTRIBUTE('json-state-outputs'));
-    }
-    for (const bytes of [state, json]) if (bytes) this.content.checkSize(bytes);
-    if (json && !state) throw invalid('json-state needs state in the same request', ATTRIBUTE('json-state'));
-    if (state && md5(state) !== declared.md5) {
-      throw invalid('Md5 does not match the MD5 hash of the decoded state', ATTRIBUTE('md5'));
-    }
-    const file = state ? this.checkedState(state, declared, 'state') : null;
-    const jsonProblemText = json && jsonProblem(json);
-    if (jsonProblemText) throw invalid(`json-state ${jsonProblemText}`, ATTRIBUTE('json-state'));
+    const { declared, state, json, file } = inlineState(body.attributes, (bytes) =>
+      this.content.checkSize(bytes),
+    );
     const runId = await this.runOf(p, ws.id, body);
     // A cheap refusal first: nothing is stored for a request the lock or the serial refuses.
     await inTransaction(this.ds, (manager) => this.guard(manager, p, ws.id, declared));
@@ -225,20 +187,14 @@ export class StateWritesService implements OnModuleInit {
     this.checkUploadable(version, kind);
     const bytes = await this.content.read(body);
     if (kind === 'state') {
-      if (md5(bytes) !== version.md5) {
-        throw invalid(
-          'The MD5 hash of the uploaded state does not match the md5 the state version was created with',
-        );
-      }
-      const file = this.checkedState(bytes, { serial: version.serial, lineage: version.lineage }, null);
+      const file = uploadedState(bytes, version);
       const stored = await this.content.store(version.workspaceId, id, kind, bytes);
       await this.record(stored, version, kind, (manager) =>
         this.recordState(manager, version, { file, stored }),
       );
       return;
     }
-    const problem = jsonProblem(bytes);
-    if (problem) throw invalid(`The JSON state ${problem}`);
+    checkUploadedJson(bytes);
     const stored = await this.content.store(version.workspaceId, id, kind, bytes);
     await this.record(stored, version, kind, (manager) =>
       this.repo.attachJsonState(manager, id, {
@@ -379,20 +335,6 @@ export class StateWritesService implements OnModuleInit {
     const refusal = lockRefusal(guard.holder, p);
     if (refusal) throw conflict(refusal);
     return guard;
-  }
-
-  /** The state read and checked against what its version declares (422 otherwise). */
-  private checkedState(
-    bytes: Buffer,
-    declared: { serial: number; lineage: string | null },
-    attribute: string | null,
-  ): StateFile {
-    const pointer = attribute ? ATTRIBUTE(attribute) : undefined;
-    const reading = readStateFile(bytes);
-    if (!reading.ok) throw invalid(`The state was refused: ${reading.reason}`, pointer);
-    const mismatch = declarationMismatch(reading.state, declared);
-    if (mismatch) throw invalid(`The state was refused: ${mismatch}`, pointer);
-    return reading.state;
   }
 
   private async storeOrAbandon(

@@ -5,8 +5,6 @@ import { JSONAPI_MEDIA_TYPE } from './media-type';
 import { BODY_SHAPE, BodyShape, MAX_RELATIONSHIP_IDENTIFIERS } from './body';
 import {
   errorDocument,
-  exampleRequest,
-  exampleResource,
   identifierSchema,
   jsonApiContent,
   LIST_LINKS,
@@ -17,6 +15,7 @@ import {
   resourceRef,
   resourceSchema,
 } from './openapi-schemas';
+import { exampleRequest, exampleResource } from './openapi-examples';
 
 export * from './openapi-schemas';
 
