@@ -3,7 +3,7 @@ import { EntityManager } from 'typeorm';
 import type { EvaluationSpec, PolicyResult } from './protocol/agent-protocol.types';
 import type { RunEntity } from './entities/run.entity';
 import type { PolicyVerdict } from './run-rules';
-import type { WorkspaceQueueState } from '../workspaces/workspaces.service';
+import type { WorkspaceQueueState } from '../workspaces/workspace-locks.service';
 
 /** A finished check's verdict, and why when it errored. */
 export interface CheckVerdict {

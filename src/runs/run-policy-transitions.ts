@@ -6,7 +6,7 @@ import { PolicyGateRegistry } from './policy-gate.registry';
 import { RunQueueService } from './run-queue.service';
 import { afterPlan, afterPolicyCheck, isFinal, PolicyVerdict } from './run-rules';
 import { RunsRepository } from './runs.repository';
-import type { WorkspaceQueueState } from '../workspaces/workspaces.service';
+import type { WorkspaceQueueState } from '../workspaces/workspace-locks.service';
 
 /** The run's error message when a policy nobody may override failed. */
 export const HARD_FAILED_MESSAGE = 'A policy that cannot be overridden failed its check';

@@ -68,7 +68,9 @@ describe('the run queue rows', () => {
   });
 
   it('after a plan report, only the apply may still need ending, as it was inserted; after an apply, none', () => {
-    expect(phasesAfterReport(run, 'plan')).toEqual([{ id: 'apply-1', status: 'pending', statusTimestamps: '{}' }]);
+    expect(phasesAfterReport(run, 'plan')).toEqual([
+      { id: 'apply-1', status: 'pending', statusTimestamps: '{}' },
+    ]);
     expect(phasesAfterReport(run, 'apply')).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 import { newId } from '../common/ids';
 import { isoSecondsOffset } from '../common/jsonapi/timestamps';
-import { WorkspaceLockHolder, WorkspaceQueueState } from '../workspaces/workspaces.service';
+import { WorkspaceLockHolder, WorkspaceQueueState } from '../workspaces/workspace-locks.service';
 import { RunJobEntity } from './entities/run-job.entity';
 import { RunPhaseEntity } from './entities/run-phase.entity';
 import { RunEntity } from './entities/run.entity';

@@ -260,7 +260,9 @@ export class RunsRepository {
       [afterId],
       'r',
     );
-    return found.flatMap((r) => (r.variableSnapshot === null ? [] : [{ id: r.id, wrapped: r.variableSnapshot }]));
+    return found.flatMap((r) =>
+      r.variableSnapshot === null ? [] : [{ id: r.id, wrapped: r.variableSnapshot }],
+    );
   }
 
   /** Compare-and-set of a run's sealed snapshot, as a key rotation re-wraps it. */

@@ -1,6 +1,6 @@
 import type { Principal, PrincipalResource } from '../common/auth/principal';
 import { principalResource } from '../common/auth/principal';
-import type { WorkspaceLockHolder } from '../workspaces/workspaces.service';
+import type { WorkspaceLockHolder } from '../workspaces/workspace-locks.service';
 
 /**
  * The rules a state write follows and the words it is refused with. The texts of the lock,

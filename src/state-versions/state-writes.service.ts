@@ -11,8 +11,8 @@ import { inTransaction } from '../common/sql/transaction';
 import { RunsService } from '../runs/runs.service';
 import { UploadRegistry } from '../storage/upload-registry';
 import { leaseLost } from '../storage/upload-leases';
-import { WorkspaceStateGuard, WorkspacesService } from '../workspaces/workspaces.service';
-import { WorkspaceLocks } from '../workspaces/workspace-locks.service';
+import { WorkspacesService } from '../workspaces/workspaces.service';
+import { WorkspaceLocks, WorkspaceStateGuard } from '../workspaces/workspace-locks.service';
 import {
   CreateStateVersionAttributes,
   RollbackStateVersionAttributes,

@@ -30,8 +30,6 @@ import { WorkspaceByIdCache } from './workspace-by-id.cache';
 import { WorkspaceLocks } from './workspace-locks.service';
 import { WorkspacesRepository } from './workspaces.repository';
 
-export type { WorkspaceQueueState, WorkspaceStateGuard } from './workspaces.repository';
-export type { WorkspaceLockHolder } from './entities/workspace.entity';
 import { serializeWorkspace } from './workspaces.serializer';
 import { IdSubquery } from '../common/sql/id-subquery';
 import { workspacesGrantedTo } from '../common/auth/grant-subqueries';

@@ -17,7 +17,8 @@ import {
 } from '../policy-gate.registry';
 import { stamped } from '../run-queue.rows';
 import { BlobStore } from '../../storage/blob-store';
-import { WorkspaceQueueState, WorkspacesService } from '../../workspaces/workspaces.service';
+import { WorkspacesService } from '../../workspaces/workspaces.service';
+import type { WorkspaceQueueState } from '../../workspaces/workspace-locks.service';
 import { PolicyCheckEntity } from './entities/policy-check.entity';
 import { PolicyEvaluationEntity } from './entities/policy-evaluation.entity';
 import { PolicyOutcomeEntity } from './entities/policy-outcome.entity';
