@@ -63,15 +63,18 @@ export class RunsRepository {
    * their transaction); the phase is null when `phaseId` is, or is not the run's. `forUpdate`:
    * both rows locked until the commit and read as last committed, where the database has row
    * locks (SQLite's writers take turns anyway): what the caller decides on cannot change under it.
+   * `withSnapshot`: with the run's sealed variables, which reads leave out otherwise (a plan's
+   * report that may hand the run's apply to its agent at once needs them for the apply's job).
    */
   async findWithPhase(
     manager: EntityManager,
     runId: string,
     phaseId: string | null,
     forUpdate = false,
+    withSnapshot = false,
   ): Promise<{ run: RunEntity; phase: RunPhaseEntity | null } | null> {
-    // With the run's snapshot: a plan's report may hand the run's apply to its agent at once.
-    const { runsWithSnapshot: runs, phases } = this;
+    const { phases } = this;
+    const runs = withSnapshot ? this.runsWithSnapshot : this.runs;
     const lock = forUpdate && manager.connection.options.type !== 'better-sqlite3' ? ' FOR UPDATE' : '';
     const [row] = await readRowsWith(
       manager,

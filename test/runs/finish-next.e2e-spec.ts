@@ -132,6 +132,20 @@ describe('a report that claims the next job (finish?next=true)', () => {
     expect(await runStatus(admin, first.id)).toBe('applying');
   });
 
+  it("hands over its own run's apply with the variables its plan ran with", async () => {
+    const ws = await workspace();
+    await createVar(admin, ws, { key: 'region', value: 'eu-west-1', category: 'terraform' });
+    await createRun(admin, ws, { 'auto-apply': true });
+    const plan = await claimJob(ex);
+    // Added after the plan was claimed: the apply runs with what its plan ran with.
+    await createVar(admin, ws, { key: 'zone', value: 'b', category: 'terraform' });
+    const handed = await ex.finish(plan.id, PLANNED_WITH_CHANGES, 'true').expect(200);
+    expect(handed.body.job).toMatchObject({
+      kind: 'apply',
+      variables: [{ key: 'region', value: 'eu-west-1', category: 'terraform', hcl: false, sensitive: false }],
+    });
+  });
+
   it("hands over the run its apply's trigger queued, planning at once with its workspace's variables", async () => {
     const source = await workspace();
     const dest = await workspace();

@@ -134,8 +134,11 @@ export class RunJobsService {
     const status = report.status === 'finished' ? 'finished' : 'errored';
     if (!(await this.jobs.finish(manager, job.id, status, canonical, at))) return false;
     // Locked, and read as last committed: a cancel accepted a moment ago is seen here, and one
-    // asked for from now on waits for this commit (then finds the run moved on, a 409).
-    const { run, phase } = (await this.runs.findWithPhase(manager, job.runId, job.phaseId, true)) ?? {};
+    // asked for from now on waits for this commit (then finds the run moved on, a 409). With the
+    // run's sealed variables only where the apply may be handed over at once (applyTo).
+    const handsOver = kind === 'plan' && next !== undefined;
+    const found = await this.runs.findWithPhase(manager, job.runId, job.phaseId, true, handsOver);
+    const { run, phase } = found ?? {};
     if (!run || !phase) throw notFound();
     const to = afterReport(kind, report, { ...run, cancelRequested: run.canceledAt !== null });
     await this.queue.movePhase(manager, phase, to === 'canceled' ? 'canceled' : status, {
