@@ -264,7 +264,7 @@ export class RunsRepository {
       'r',
     );
     return found.flatMap((r) =>
-      r.variableSnapshot === null ? [] : [{ id: r.id, wrapped: r.variableSnapshot }],
+      typeof r.variableSnapshot === 'string' ? [{ id: r.id, wrapped: r.variableSnapshot }] : [],
     );
   }
 

@@ -51,8 +51,13 @@ export class RunSnapshotsService {
     return { variables, sealed: this.secrets.seal(JSON.stringify(variables), sealContext(runId)) };
   }
 
-  /** The run's snapshot in clear, for its jobs only; empty when none was taken (or it was dropped). */
-  open(runId: string, sealed: string | null): JobVariable[] {
+  /**
+   * The run's snapshot in clear, for its jobs only; empty when none was taken (or it was dropped).
+   * `sealed` undefined: the run was read without its snapshot (a bug in the caller's read, not an
+   * empty snapshot), refused rather than answered with no variables.
+   */
+  open(runId: string, sealed: string | null | undefined): JobVariable[] {
+    if (sealed === undefined) throw new Error(`run ${runId} was read without its variable snapshot`);
     if (sealed === null) return [];
     return JSON.parse(this.secrets.open(sealed, sealContext(runId)).toString('utf8')) as JobVariable[];
   }

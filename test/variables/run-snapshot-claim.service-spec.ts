@@ -29,6 +29,7 @@ async function sealedIn(app: ServiceApp, runId: string): Promise<string | null> 
   const run = await app.ds
     .getRepository(RunEntity)
     .findOneOrFail({ where: { id: runId }, select: { id: true, variableSnapshot: true } });
+  if (run.variableSnapshot === undefined) throw new Error('the snapshot column was not read');
   return run.variableSnapshot;
 }
 

@@ -78,10 +78,11 @@ export class RunEntity {
    * the run's id (RunSnapshotsService); null before its plan's claim and once it ended. Kept in the
    * run's own row: the claim, the apply's claim and the run's end write or read the row anyway.
    * Never part of an answer, and read only where a job's payload may need it (the claim's
-   * candidates, a report's run) or a key rotation: other reads leave it unset (`select: false`).
+   * candidates, a report's run) or a key rotation: other reads leave it unset (`select: false`),
+   * hence undefined.
    */
   @Column({ type: 'json', nullable: true, select: false })
-  variableSnapshot: string | null;
+  variableSnapshot?: string | null;
 
   /** When someone applied a saved plan: from then on it is the workspace's current run. */
   @TimestampColumn({ nullable: true })
