@@ -14,6 +14,7 @@ import { RateLimitService } from '../common/rate-limit/rate-limit.service';
 import { AppConfig } from '../config/app-config';
 import { guardTransactions } from '../common/sql/transaction-scope';
 import { enforceAcquireDeadline } from '../persistence/mysql-pool';
+import { prepareRunnerStatements } from '../persistence/prepared-statements';
 import { HttpLogging, PinoNestLogger } from '../observability/http-logging';
 import { MetricsService, routeLabel } from '../observability/metrics.service';
 import { answerClientErrors } from './client-errors';
@@ -115,6 +116,7 @@ export async function configureApp(app: NestExpressApplication): Promise<void> {
   const ds = app.get(DataSource);
   if (config.dbTransactionGuard) guardTransactions();
   enforceAcquireDeadline(ds, config.dbAcquireTimeoutMs);
+  prepareRunnerStatements(ds);
   if (config.migrationsRun) {
     await ds.runMigrations({ transaction: 'each' });
   }

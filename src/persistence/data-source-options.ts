@@ -74,11 +74,13 @@ export function dataSourceOptions(config: AppConfig): DataSourceOptions {
       // mysql2 would capture a stack trace for every query (to decorate errors): measurable CPU on
       // every request, for stacks the exception filter does not need.
       trace: false,
-      // Prepared statements kept per connection (readRows runs its reads as such), least recently
-      // used closed first: the hot reads are a few dozen texts, and the server's limit
+      // Prepared statements kept per connection (reads, row writes and transactions' statements
+      // run as such: prepared-statements.ts), least recently used closed first: a run's path is
+      // some thirty texts and the hot reads a few dozen. The server's limit
       // (max_prepared_stmt_count, 16,382 by default) is shared by every connection of every
-      // process: 10 connections × 4 workers × 100 stays far below it.
-      maxPreparedStatements: 100,
+      // process: 10 connections × 4 workers × 250 stays below it, and a statement the server
+      // refuses to prepare at its limit runs as text.
+      maxPreparedStatements: 250,
     },
   };
 }

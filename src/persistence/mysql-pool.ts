@@ -2,7 +2,7 @@ import { DataSource } from 'typeorm';
 import { holdsTransaction, SecondConnectionError } from '../common/sql/transaction-scope';
 
 /** How mysql2's callback API answers a statement: rows for a SELECT, a result header otherwise. */
-export type StatementCallback = (err: Error | null, result?: unknown) => void;
+export type StatementCallback = (err: Error | null, result?: unknown, fields?: unknown) => void;
 
 /** The parts of a pooled mysql2 connection that Plinth uses beside TypeORM (pool-writes.ts). */
 export interface Mysql2Connection {

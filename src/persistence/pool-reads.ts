@@ -1,5 +1,6 @@
 import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
-import { Mysql2Connection, mysqlPool, StatementCallback } from './mysql-pool';
+import { mysqlPool } from './mysql-pool';
+import { statementOn } from './prepared-statements';
 import { noteReadOnly } from './statement-tracking';
 
 /**
@@ -31,44 +32,6 @@ export function readRows<R = Record<string, unknown>>(
       else resolve(rows as R[]);
     });
   });
-}
-
-/**
- * Runs one statement on a pool or a pooled connection: prepared (`execute`) where its parameters
- * allow, else as text (`query`). Shared by the reads here and the writes of pool-writes.ts.
- */
-export function statementOn(
-  target: Pick<Mysql2Connection, 'query' | 'execute'>,
-  sql: string,
-  params: unknown[],
-  done: StatementCallback,
-): void {
-  const prepared = bindable(params);
-  if (prepared) target.execute(sql, prepared, done);
-  else target.query(sql, params, done);
-}
-
-/**
- * The parameters as a prepared statement binds them, or undefined when one cannot be bound as
- * `query` would quote it. `undefined` is NULL to `query` and an error to `execute`: NULL here too.
- */
-function bindable(params: unknown[]): unknown[] | undefined {
-  let out: unknown[] | undefined;
-  for (let i = 0; i < params.length; i++) {
-    const value = params[i];
-    if (value === undefined) {
-      out ??= params.slice();
-      out[i] = null;
-    } else if (
-      typeof value === 'object' &&
-      value !== null &&
-      !(value instanceof Date) &&
-      !Buffer.isBuffer(value)
-    ) {
-      return undefined;
-    }
-  }
-  return out ?? params;
 }
 
 /**

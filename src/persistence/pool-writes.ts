@@ -1,6 +1,6 @@
 import { DataSource, QueryFailedError } from 'typeorm';
 import { Mysql2Pool } from './mysql-pool';
-import { statementOn } from './pool-reads';
+import { statementOn } from './prepared-statements';
 import { noteStatement } from './statement-tracking';
 
 /*
