@@ -7,7 +7,7 @@
  * pruner's work on the database and its share of the two cores are in the busy rounds, while the
  * machine's swings fall on both alike. Target: the reads keep at least 80 % of the quiet rate.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadavg } from 'node:os';
 import Database from 'better-sqlite3';
@@ -106,6 +106,52 @@ export async function seedRunLogBacklog(
     env: { RUN_LOG_RETENTION_DAYS: String(days) },
     left: () =>
       scalar(db, 'SELECT COUNT(*) FROM run_logs WHERE archived = 1 AND updated_at < ?', [sqlCutoff(days)]),
+  };
+}
+
+/**
+ * Plans' JSON of `count` of the seeded year's oldest plans ended more than `days` days ago, as
+ * files under the data directory where the blob store keeps them (the rows are the seed's); the
+ * walk of PLAN_JSON_RETENTION_DAYS takes the ended plans in the same order and removes each file
+ * it finds. MySQL/MariaDB only.
+ */
+export async function seedPlanJsonBacklog(
+  db: BenchDatabase,
+  days: number,
+  count: number,
+  log: (line: string) => void,
+): Promise<Backlog> {
+  if (db.dialect !== 'mysql') throw new Error('the plan JSON backlog is seeded on MySQL/MariaDB only');
+  const t0 = Date.now();
+  const c = await mysqlConnection(db);
+  let files: string[];
+  try {
+    const [rows] = await c.query(
+      "SELECT id, run_id FROM run_phases WHERE kind = 'plan' AND status IN ('finished', 'errored', 'canceled') " +
+        `AND updated_at < ? ORDER BY updated_at, id LIMIT ${Number(count)}`,
+      [sqlCutoff(days)],
+    );
+    const plans = rows as { id: string; run_id: string }[];
+    const json = JSON.stringify({
+      format_version: '1.2',
+      resource_changes: Array.from({ length: 40 }, (_, i) => ({
+        address: `null_resource.bench[${i}]`,
+        change: { actions: ['create'], before: null, after: { triggers: { at: 'bench' } } },
+      })),
+    });
+    files = plans.map((p) => join(db.dataDir, 'blobs', 'runs', p.run_id, `${p.id}.json`));
+    for (const [i, p] of plans.entries()) {
+      mkdirSync(join(db.dataDir, 'blobs', 'runs', p.run_id), { recursive: true });
+      writeFileSync(files[i], json);
+    }
+    log(`seeded ${plans.length} plans' JSON files in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+  } finally {
+    await c.end();
+  }
+  return {
+    what: "plans' JSON",
+    env: { PLAN_JSON_RETENTION_DAYS: String(days) },
+    left: () => Promise.resolve(files.filter((f) => existsSync(f)).length),
   };
 }
 

@@ -15,6 +15,7 @@
  *                          prunes the year's audit events while a list is read, stopped and let go
  *                          on in alternating rounds (BENCH_PRUNE_ROUNDS, 4, of BENCH_DURATION s each)
  *   BENCH_PRUNE_RUN_LOGS=n  then the same with n archived run logs (rows and files) past those days
+ *   BENCH_PRUNE_PLAN_JSON=n then the same with n plans' JSON files past those days
  *                          and RUN_LOG_RETENTION_DAYS=n on the second server (MySQL/MariaDB)
  *   BENCH_EXECUTORS=200    executors of the idle-executors scenario (each polls once a second)
  *   BENCH_RUN_EXECUTORS=8  executors of the runs-while-reading scenario (each runs runs end to end)
@@ -53,7 +54,7 @@ import { resolve } from 'node:path';
 import { claimWaits } from './claim-waits';
 import { Api, bootstrapAdmin, inParallel } from './http';
 import { historyScenarios, historyTable, setUpHistory } from './history';
-import { auditBacklog, measurePruning, seedRunLogBacklog } from './history-pruning';
+import { auditBacklog, measurePruning, seedPlanJsonBacklog, seedRunLogBacklog } from './history-pruning';
 import { idleExecutors } from './idle-executors';
 import { notificationBurst } from './notifications';
 import { runCost, runCostSummary } from './run-cost';
@@ -394,6 +395,8 @@ async function main(): Promise<void> {
         const backlogs = [auditBacklog(db, days)];
         if (env.BENCH_PRUNE_RUN_LOGS)
           backlogs.push(await seedRunLogBacklog(db, days, Number(env.BENCH_PRUNE_RUN_LOGS), log));
+        if (env.BENCH_PRUNE_PLAN_JSON)
+          backlogs.push(await seedPlanJsonBacklog(db, days, Number(env.BENCH_PRUNE_PLAN_JSON), log));
         const rounds = Math.max(1, Number(env.BENCH_PRUNE_ROUNDS ?? '4'));
         for (const backlog of backlogs) {
           const pruning = await measurePruning({

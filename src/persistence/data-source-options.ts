@@ -78,9 +78,9 @@ export function dataSourceOptions(config: AppConfig): DataSourceOptions {
       // run as such: prepared-statements.ts), least recently used closed first: a run's path is
       // some thirty texts and the hot reads a few dozen. The server's limit
       // (max_prepared_stmt_count, 16,382 by default) is shared by every connection of every
-      // process: 10 connections × 4 workers × 250 stays below it, and a statement the server
-      // refuses to prepare at its limit runs as text.
-      maxPreparedStatements: 250,
+      // process: 10 connections × 4 workers × 100 stays far below it, and a statement the server
+      // refuses to prepare at its limit runs as text (docs/operations.md, DB_POOL_SIZE).
+      maxPreparedStatements: 100,
     },
   };
 }
