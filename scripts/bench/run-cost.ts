@@ -12,7 +12,7 @@
  * (`Questions`, the whole server's).
  */
 import { Agent } from 'node:http';
-import { agentPost, Api, issueAgentToken, jobOf, registerExecutor } from './http';
+import { agentPost, Api, issueAgentToken, jobOf, registerExecutor, requestOn } from './http';
 import { agentWorkspace, configurationArchive } from './run-traffic';
 
 export interface RunCostOptions {
@@ -22,6 +22,8 @@ export interface RunCostOptions {
   runs: number;
   rounds: number;
   warmupRuns: number;
+  /** After the rounds, this many of each single request, one at a time (0: none). */
+  probeRequests: number;
 }
 
 export interface RunCostMeters {
@@ -154,6 +156,64 @@ async function runRuns(
   return { requests, emptyClaims };
 }
 
+/**
+ * What single requests cost, sent one at a time on one connection after the rounds (the server
+ * warm): a ping without a token (the stack alone), a ping with the user's token (its check and the
+ * change counters' read), and an executor's heartbeat on a claimed job (its token, that read and
+ * one UPDATE). Server and database CPU per request.
+ */
+async function probeRequests(
+  api: Api,
+  agent: Agent,
+  opts: RunCostOptions,
+  e: Executor,
+  meters: RunCostMeters,
+  log: (line: string) => void,
+): Promise<void> {
+  const url = new URL(opts.origin);
+  await api.post('/api/v2/runs', {
+    data: {
+      type: 'runs',
+      relationships: {
+        workspace: { data: { type: 'workspaces', id: e.sourceId } },
+        'configuration-version': { data: { type: 'configuration-versions', id: e.configurationVersionId } },
+      },
+    },
+  });
+  const claim = await agentPost(agent, url, '/api/v2/agent/jobs/claim', e.secret, e.agentId);
+  if (claim.status !== 200) throw new Error(`the probe's claim → ${claim.status}`);
+  const job = jobOf(claim.text);
+  const answered = async (send: () => Promise<{ status: number; text: string }>) => {
+    const res = await send();
+    if (res.status >= 300) throw new Error(`probe → ${res.status}: ${res.text.slice(0, 200)}`);
+  };
+  const probes: [string, () => Promise<void>][] = [
+    ['ping without a token', () => answered(() => requestOn(agent, url, 'GET', '/api/v2/ping', {}))],
+    [
+      "ping with the user's token",
+      () =>
+        answered(() =>
+          requestOn(agent, url, 'GET', '/api/v2/ping', { authorization: `Bearer ${opts.userToken}` }),
+        ),
+    ],
+    [
+      'heartbeat',
+      () =>
+        answered(() => agentPost(agent, url, `/api/v2/agent/jobs/${job.id}/heartbeat`, e.secret, e.agentId)),
+    ],
+  ];
+  for (const [name, send] of probes) {
+    for (let i = 0; i < Math.min(300, opts.probeRequests); i++) await send();
+    const [server0, database0] = [meters.server(), meters.database()];
+    for (let i = 0; i < opts.probeRequests; i++) await send();
+    const per = (a: number, b: number) => (((b - a) * 1e6) / opts.probeRequests).toFixed(0);
+    log(
+      `  ${name}: server CPU ${per(server0, meters.server())} µs, ` +
+        `database CPU ${per(database0, meters.database())} µs per request (${opts.probeRequests}, one at a time)`,
+    );
+  }
+}
+
 /** Warm-up runs, then `rounds` rounds of `runs` source runs each, measured one by one. */
 export async function runCost(
   api: Api,
@@ -195,6 +255,7 @@ export async function runCost(
       log(`  round ${r + 1}: ${describe(round)}`);
       rounds.push(round);
     }
+    if (opts.probeRequests > 0) await probeRequests(api, agent, opts, executor, meters, log);
     return rounds;
   } finally {
     agent.destroy();

@@ -19,6 +19,7 @@
  *                          and RUN_LOG_RETENTION_DAYS=n on the second server (MySQL/MariaDB)
  *   BENCH_EXECUTORS=200    executors of the idle-executors scenario (each polls once a second)
  *   BENCH_RUN_EXECUTORS=8  executors of the runs-while-reading scenario (each runs runs end to end)
+ *   BENCH_COST_PROBES=n    with run-cost: then n of each single request (pings, a heartbeat), one at a time
  *   BENCH_COST_RUNS=50, BENCH_COST_ROUNDS=4  the run-cost scenario (run-cost.ts, only when named):
  *                          rounds of that many runs by one executor, CPU and statements per run
  *   BENCH_NOTIFY_WORKSPACES=50, BENCH_NOTIFY_EXECUTORS=4  the notifications scenario (notifications.ts):
@@ -247,6 +248,7 @@ async function main(): Promise<void> {
           runs: Number(env.BENCH_COST_RUNS ?? '50'),
           rounds: Number(env.BENCH_COST_ROUNDS ?? '4'),
           warmupRuns: 10,
+          probeRequests: Number(env.BENCH_COST_PROBES ?? '0'),
         },
         {
           server: () => running.cpuSeconds(),
