@@ -15,8 +15,9 @@
  *                          prunes the year's audit events while a list is read, stopped and let go
  *                          on in alternating rounds (BENCH_PRUNE_ROUNDS, 4, of BENCH_DURATION s each)
  *   BENCH_PRUNE_RUN_LOGS=n  then the same with n archived run logs (rows and files) past those days
- *   BENCH_PRUNE_PLAN_JSON=n then the same with n plans' JSON files past those days
  *                          and RUN_LOG_RETENTION_DAYS=n on the second server (MySQL/MariaDB)
+ *   BENCH_PRUNE_PLAN_JSON=n then the same with n plans' JSON files past those days and
+ *                          PLAN_JSON_RETENTION_DAYS=n on the second server (MySQL/MariaDB)
  *   BENCH_EXECUTORS=200    executors of the idle-executors scenario (each polls once a second)
  *   BENCH_RUN_EXECUTORS=8  executors of the runs-while-reading scenario (each runs runs end to end)
  *   BENCH_COST_PROBES=n    with run-cost: then n of each single request (pings, a heartbeat), one at a time
