@@ -90,6 +90,23 @@ export function enforceAcquireDeadline(ds: DataSource, ms: number): void {
   };
 }
 
+/**
+ * Runs `prepare` on each pooled connection once, as the pool first hands it out: how the wrappers
+ * around a connection's own calls (statement counts, prepared statements) are put in place.
+ */
+export function onFirstHandOut(pool: Mysql2Pool, prepare: (c: Mysql2Connection) => void): void {
+  const prepared = new WeakSet<Mysql2Connection>();
+  const acquire = pool.getConnection.bind(pool);
+  pool.getConnection = (cb: Callback) =>
+    acquire((err, c) => {
+      if (c && !prepared.has(c)) {
+        prepared.add(c);
+        prepare(c);
+      }
+      cb(err, c);
+    });
+}
+
 const statementCounts = new WeakMap<Mysql2Pool, { sent: number }>();
 
 /**
@@ -102,25 +119,18 @@ export function countStatements(ds: DataSource): void {
   if (!pool || statementCounts.has(pool)) return;
   const count = { sent: 0 };
   statementCounts.set(pool, count);
-  const counted = new WeakSet<Mysql2Connection>();
-  const acquire = pool.getConnection.bind(pool);
-  pool.getConnection = (cb: Callback) =>
-    acquire((err, c) => {
-      if (c && !counted.has(c)) {
-        counted.add(c);
-        const [query, execute] = [c.query.bind(c), c.execute.bind(c)];
-        c.query = (...args: Parameters<Mysql2Connection['query']>) => {
-          count.sent++;
-          // mysql2's own pool reads the command this answers: pass it on.
-          return query(...args);
-        };
-        c.execute = (...args: Parameters<Mysql2Connection['execute']>) => {
-          count.sent++;
-          return execute(...args);
-        };
-      }
-      cb(err, c);
-    });
+  onFirstHandOut(pool, (c) => {
+    const [query, execute] = [c.query.bind(c), c.execute.bind(c)];
+    c.query = (...args: Parameters<Mysql2Connection['query']>) => {
+      count.sent++;
+      // mysql2's own pool reads the command this answers: pass it on.
+      return query(...args);
+    };
+    c.execute = (...args: Parameters<Mysql2Connection['execute']>) => {
+      count.sent++;
+      return execute(...args);
+    };
+  });
 }
 
 /** Statements sent since `countStatements` (undefined without it, or off MySQL). */

@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { Mysql2Connection, mysqlPool, Mysql2Pool, StatementCallback } from './mysql-pool';
+import { Mysql2Connection, mysqlPool, Mysql2Pool, onFirstHandOut, StatementCallback } from './mysql-pool';
 
 /*
  * Prepared statements on MySQL/MariaDB. A statement sent prepared (mysql2's `execute`) is parsed
@@ -83,16 +83,7 @@ export function prepareRunnerStatements(ds: DataSource): void {
   const pool = mysqlPool(ds);
   if (!pool || preparing.has(pool)) return;
   preparing.add(pool);
-  const wrapped = new WeakSet<Mysql2Connection>();
-  const acquire = pool.getConnection.bind(pool);
-  pool.getConnection = (cb) =>
-    acquire((err, c) => {
-      if (c && !wrapped.has(c)) {
-        wrapped.add(c);
-        preparedByDefault(c);
-      }
-      cb(err, c);
-    });
+  onFirstHandOut(pool, preparedByDefault);
 }
 
 /** `c.query(sql, values, cb)` through `statementOn` where the statement may run prepared. */
