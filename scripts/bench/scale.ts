@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import Database from 'better-sqlite3';
 import { createConnection } from 'mysql2/promise';
+import { announceBulkChange, mysqlRun, sqliteRun } from './bulk-change';
 import { BenchDatabase } from './server';
 
 const COLUMNS = [
@@ -28,11 +29,9 @@ function workspaceId(): string {
  * API would take minutes for 100,000. The rows copy the organization's first workspace (created
  * through the API) for project, engine version and timestamps, so they read like any other.
  * Nothing else refers to them. Afterwards the table statistics are refreshed, as a DBA would, and
- * the change epoch is advanced, as every write through the API does, so that the server's caches
- * (list totals, rendered pages) let go of what they read before.
+ * the change is announced (bulk-change.ts), as every write through the API is, so that the
+ * server's caches (list totals, rendered pages) let go of what they read before.
  */
-const ADVANCE_EPOCH = 'UPDATE change_epoch SET value = value + 1 WHERE id = 1';
-
 export async function bulkInsertWorkspaces(
   db: BenchDatabase,
   organizationName: string,
@@ -73,7 +72,7 @@ export async function bulkInsertWorkspaces(
         );
       }
       sqlite.exec('ANALYZE');
-      sqlite.exec(ADVANCE_EPOCH);
+      await announceBulkChange(sqliteRun(sqlite), 'sqlite');
     } finally {
       sqlite.close();
     }
@@ -93,7 +92,7 @@ export async function bulkInsertWorkspaces(
       await c.query(`INSERT INTO workspaces (${COLUMNS.join(', ')}) VALUES ?`, [rows.slice(i, i + BATCH)]);
     }
     await c.query('ANALYZE TABLE workspaces');
-    await c.query(ADVANCE_EPOCH);
+    await announceBulkChange(mysqlRun(c), 'mysql');
   } finally {
     await c.end();
   }

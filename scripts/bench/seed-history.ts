@@ -11,6 +11,7 @@
  */
 import Database from 'better-sqlite3';
 import { Connection, createConnection } from 'mysql2/promise';
+import { announceBulkChange, mysqlRun, sqliteRun } from './bulk-change';
 import { BenchDatabase } from './server';
 
 export interface HistorySize {
@@ -61,8 +62,6 @@ export interface SeededHistory {
   seconds: number;
 }
 
-/** As every write through the API does: the server's caches let go of what they read before. */
-const ADVANCE_EPOCH = 'UPDATE change_epoch SET value = value + 1 WHERE id = 1';
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
 const YEAR_MS = 365 * 24 * 3600 * 1000;
@@ -140,7 +139,7 @@ async function mysqlInserter(db: BenchDatabase): Promise<Inserter> {
     async analyze(tables) {
       await inFlight;
       await conns[0].query(`ANALYZE TABLE ${tables.join(', ')}`);
-      await conns[0].query(ADVANCE_EPOCH);
+      await announceBulkChange(mysqlRun(conns[0]), 'mysql');
     },
     async close() {
       await inFlight;
@@ -168,10 +167,9 @@ function sqliteInserter(db: BenchDatabase): Inserter {
       )();
       return Promise.resolve();
     },
-    analyze() {
+    async analyze() {
       sqlite.exec('ANALYZE');
-      sqlite.exec(ADVANCE_EPOCH);
-      return Promise.resolve();
+      await announceBulkChange(sqliteRun(sqlite), 'sqlite');
     },
     close() {
       sqlite.close();

@@ -7,6 +7,8 @@ import { trackStatements } from '../../persistence/statement-tracking';
 import { ChangeEpoch } from './change-epoch';
 import { ChangedTableEntity } from './entities/changed-table.entity';
 import { ChangeEpochEntity } from './entities/change-epoch.entity';
+import { EpochMemberEntity } from './entities/epoch-member.entity';
+import { EpochLease } from './epoch-lease';
 import { currentReadSet } from './read-set';
 import { EPOCH_TABLES, SqlEpochStore } from './sql-epoch-store';
 
@@ -16,14 +18,22 @@ import { EPOCH_TABLES, SqlEpochStore } from './sql-epoch-store';
  */
 @Global()
 @Module({
-  imports: [TypeOrmModule.forFeature([ChangeEpochEntity, ChangedTableEntity])],
+  imports: [TypeOrmModule.forFeature([ChangeEpochEntity, ChangedTableEntity, EpochMemberEntity])],
   providers: [
     {
       provide: ChangeEpoch,
       inject: [AppConfig, getDataSourceToken()],
       useFactory: (config: AppConfig, ds: DataSource) => {
-        const epoch = new ChangeEpoch(new SqlEpochStore(ds), config.cacheTtlMs > 0);
+        const store = new SqlEpochStore(ds);
+        const epoch = new ChangeEpoch(store, config.cacheTtlMs > 0);
         if (epoch.enabled) {
+          const lease = new EpochLease(store, {
+            lastRead: () => epoch.readOnce(),
+            catchUp: () => epoch.catchUp(),
+            lapsed: () => epoch.lapsed(),
+          });
+          epoch.useLease(lease);
+          lease.start();
           trackStatements(ds, statementTablesOf(ds, EPOCH_TABLES), {
             read: (tables) => currentReadSet()?.add(tables),
             wrote: (tables) => epoch.wrote(tables),

@@ -2,6 +2,7 @@ import { Logger } from '@nestjs/common';
 import { AsyncResource } from 'node:async_hooks';
 import { requestContext } from '../request-context';
 import type { ReadSet } from './read-set';
+import type { EpochLease } from './epoch-lease';
 
 /**
  * `changes`: what changed in the data (tables, see EpochView); `access`: writes that may change
@@ -54,6 +55,8 @@ export interface EpochView {
 
 const UNKNOWN: EpochView = { all: -1, access: -1, untracked: -1, tables: new Map() };
 
+const ALONE = Promise.resolve();
+
 /** Background writes (timers, sweepers) are announced this soon after their statement ends. */
 const AUTO_FLUSH_MS = 20;
 
@@ -104,11 +107,29 @@ export class ChangeEpoch {
   /** The context background advances run in: none of a request's, nor of its transaction. */
   private readonly background = new AsyncResource('ChangeEpoch');
 
-  /** `enabled` false (CACHE_TTL_MS=0: no caches) means nobody needs to sync or advance. */
+  /**
+   * `enabled` false (CACHE_TTL_MS=0: no caches) means nobody needs to sync or advance. With a
+   * `lease` (`useLease`), a process alone on the database neither reads nor advances the counters.
+   */
   constructor(
     private readonly store: EpochStore,
     readonly enabled = true,
   ) {}
+
+  private lease: EpochLease | undefined;
+
+  /**
+   * Reads and advances wait until the lease lets them (a process alone elsewhere has shared), and
+   * are skipped while this process is alone (EpochLease).
+   */
+  useLease(lease: EpochLease): void {
+    this.lease = lease;
+  }
+
+  /** Whether this process skips the counters now: it is alone on the database (EpochLease). */
+  alone(): boolean {
+    return this.lease?.alone() ?? false;
+  }
 
   /** What a computation that starts now keeps, to ask `unchangedSince` later. */
   snapshot(): EpochView {
@@ -138,11 +159,14 @@ export class ChangeEpoch {
    * request, the last one's.
    */
   readWithin(ms: number): boolean {
+    if (this.lease?.alone()) return true;
     return Date.now() - this.lastReadStart <= ms;
   }
 
   /** Resolves once the counters have been read by a query that started after this call. */
   sync(): Promise<void> {
+    // Alone on the database: nobody else announces anything, so there is nothing to learn.
+    if (this.lease?.alone()) return ALONE;
     if (!this.inFlight) return (this.inFlight = this.readNow());
     if (!this.next) {
       this.next = this.inFlight.then(
@@ -209,6 +233,34 @@ export class ChangeEpoch {
    * nothing to wait for (a refused write ends no remembered answer).
    */
   async flush(): Promise<void> {
+    if (this.lease) {
+      // Alone on the database: kept in `dirty` and announced when another process joins (EpochLease).
+      if (this.lease.alone()) return;
+      await this.lease.ready();
+    }
+    return this.advanceNoted();
+  }
+
+  /**
+   * For EpochLease, once another process joined: advances what this process wrote while alone,
+   * without waiting on the lease (whose renewal is what calls it).
+   */
+  catchUp(): Promise<void> {
+    return this.advanceNoted();
+  }
+
+  /**
+   * For EpochLease, before it goes alone: one read of the counters, now, without waiting on the
+   * lease nor sharing a read that waits on it.
+   */
+  async readOnce(): Promise<void> {
+    const started = Date.now();
+    this.learn(await this.store.read(this.mark));
+    if (started > this.lastReadStart) this.lastReadStart = started;
+  }
+
+  /** Advances until everything noted before the call is covered. */
+  private async advanceNoted(): Promise<void> {
     const target = this.published;
     while (this.covered < target) {
       if (!this.advancing) this.startAdvance();
@@ -245,6 +297,11 @@ export class ChangeEpoch {
     else for (const t of tables) this.writtenHere.set(t, here);
   }
 
+  /** Its lease expired (EpochLease): every answer this process remembered ends. */
+  lapsed(): void {
+    this.noted('all');
+  }
+
   /** For changes made around the statement tracking (bulk loads): every remembered answer ends. */
   advanceEverything(): Promise<void> {
     this.wrote('all');
@@ -258,9 +315,15 @@ export class ChangeEpoch {
     await this.flush().catch((err: unknown) => logger.warn(`could not announce a change: ${String(err)}`));
   }
 
-  /** After every provider's `beforeApplicationShutdown`: what they wrote goes, then the store closes. */
+  /**
+   * After every provider's `beforeApplicationShutdown`: what they wrote goes, the process leaves
+   * the database's members, then the store closes.
+   */
   async onApplicationShutdown(): Promise<void> {
     await this.beforeApplicationShutdown();
+    await this.lease
+      ?.stop()
+      .catch((err: unknown) => logger.warn(`could not leave the database's processes: ${String(err)}`));
     await this.store.close?.();
   }
 
@@ -298,10 +361,9 @@ export class ChangeEpoch {
   }
 
   private async readNow(): Promise<void> {
-    const started = Date.now();
     try {
-      this.learn(await this.store.read(this.mark));
-      if (started > this.lastReadStart) this.lastReadStart = started;
+      if (this.lease) await this.lease.ready();
+      await this.readOnce();
     } finally {
       this.inFlight = null;
     }

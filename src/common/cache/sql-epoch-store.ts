@@ -1,6 +1,7 @@
 import { DataSource, EntityManager } from 'typeorm';
 import { inTransaction, retried } from '../sql/transaction';
 import { Advance, EpochRead, EpochStore } from './change-epoch';
+import type { LeaseStore, MemberState } from './epoch-lease';
 import { readRows } from '../../persistence/pool-reads';
 import { mysqlPool } from '../../persistence/mysql-pool';
 import { BatchedStatement, BatchedTransactions } from '../../persistence/batched-transactions';
@@ -9,9 +10,11 @@ import { BatchedStatement, BatchedTransactions } from '../../persistence/batched
 const ALL = 1;
 const ACCESS = 2;
 const TRACKED = 3;
+/** The members' lock (EpochLease): every join, renewal and leave updates this row first. */
+const MEMBERS_LOCK = 4;
 
 /** The tables the counters live in: statements on them are not changes of anything a reader sees. */
-export const EPOCH_TABLES = ['change_epoch', 'changed_tables'] as const;
+export const EPOCH_TABLES = ['change_epoch', 'changed_tables', 'epoch_members'] as const;
 
 /**
  * The `change_epoch` counters and the `changed_tables` stamps. An advance is one transaction: it
@@ -19,7 +22,7 @@ export const EPOCH_TABLES = ['change_epoch', 'changed_tables'] as const;
  * stamps the written tables with the counter's new value, so a reader's one-statement snapshot that
  * shows the counter at N shows every stamp up to N, and the next read asks only for newer stamps.
  */
-export class SqlEpochStore implements EpochStore {
+export class SqlEpochStore implements EpochStore, LeaseStore {
   private readonly q: (name: string) => string;
   /** MySQL/MariaDB: the advances' own connection; SQLite has no round trips to save. */
   private readonly batches: BatchedTransactions | undefined;
@@ -64,9 +67,108 @@ export class SqlEpochStore implements EpochStore {
     await inTransaction(this.ds, (m) => this.advanceSqlite(m, what));
   }
 
+  join(id: string, leaseMs: number): Promise<MemberState> {
+    return this.members(id, (now) => [
+      {
+        sql: `INSERT INTO ${this.q('epoch_members')} (${this.q('id')}, ${this.q('lease_until')}, ${this.q('alone')})
+          SELECT ?, ${now} + ?, CASE WHEN COUNT(*) = 0 THEN 1 ELSE 0 END FROM ${this.q('epoch_members')}`,
+        params: [id, leaseMs],
+      },
+    ]).then((state) => state!);
+  }
+
+  renew(id: string, leaseMs: number): Promise<MemberState | null> {
+    const { q } = this;
+    // MySQL refuses a subquery on the table an UPDATE changes: the count goes through a variable.
+    const others = this.batches
+      ? [
+          {
+            sql: `SELECT COUNT(*) INTO @plinth_others FROM ${q('epoch_members')} WHERE ${q('id')} <> ?`,
+            params: [id],
+          },
+        ]
+      : [];
+    const count = this.batches
+      ? '@plinth_others'
+      : `(SELECT COUNT(*) FROM ${q('epoch_members')} WHERE ${q('id')} <> ?)`;
+    return this.members(id, (now) => [
+      ...others,
+      {
+        sql: `UPDATE ${q('epoch_members')} SET ${q('lease_until')} = ${now} + ?,
+          ${q('alone')} = CASE WHEN ${count} = 0 THEN 1 ELSE ${q('alone')} END WHERE ${q('id')} = ?`,
+        params: this.batches ? [leaseMs, id] : [leaseMs, id, id],
+      },
+    ]);
+  }
+
+  async share(id: string): Promise<void> {
+    await this.inMembersLock([
+      {
+        sql: `UPDATE ${this.q('epoch_members')} SET ${this.q('alone')} = 0 WHERE ${this.q('id')} = ?`,
+        params: [id],
+      },
+    ]);
+  }
+
+  async leave(id: string): Promise<void> {
+    await this.inMembersLock([
+      { sql: `DELETE FROM ${this.q('epoch_members')} WHERE ${this.q('id')} = ?`, params: [id] },
+    ]);
+  }
+
   /** Closes the advances' connection (Nest calls it through ChangeEpoch at shutdown). */
   close(): Promise<void> {
     return this.batches?.close() ?? Promise.resolve();
+  }
+
+  /**
+   * Under the members' lock: drops the expired members, runs `change` (which may use `now`, the
+   * database's clock in milliseconds), and reads where `id` stands; null when it is not a member.
+   */
+  private async members(
+    id: string,
+    change: (now: string) => BatchedStatement[],
+  ): Promise<MemberState | null> {
+    const { q } = this;
+    const now = this.batches
+      ? 'CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED)'
+      : "CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)";
+    const results = await this.inMembersLock([
+      { sql: `DELETE FROM ${q('epoch_members')} WHERE ${q('lease_until')} <= ${now}` },
+      ...change(now),
+      {
+        sql: `SELECT m.${q('alone')} AS alone,
+            (SELECT COUNT(*) FROM ${q('epoch_members')} WHERE ${q('id')} <> ?) AS others,
+            (SELECT COUNT(*) FROM ${q('epoch_members')} WHERE ${q('id')} <> ? AND ${q('alone')} <> 0) AS others_alone
+          FROM ${q('epoch_members')} m WHERE m.${q('id')} = ?`,
+        params: [id, id, id],
+      },
+    ]);
+    const [row] = results[results.length - 1] as { alone: unknown; others: unknown; others_alone: unknown }[];
+    if (!row) return null;
+    return {
+      alone: Number(row.alone) !== 0,
+      others: Number(row.others),
+      othersAlone: Number(row.others_alone),
+    };
+  }
+
+  /** The statements as one transaction that first takes the members' lock; each one's result. */
+  private async inMembersLock(statements: BatchedStatement[]): Promise<unknown[]> {
+    const { q } = this;
+    const all: BatchedStatement[] = [
+      {
+        sql: `UPDATE ${q('change_epoch')} SET ${q('value')} = ${q('value')} + 1 WHERE ${q('id')} = ${MEMBERS_LOCK}`,
+      },
+      ...statements,
+    ];
+    const batches = this.batches;
+    if (batches) return (await retried(() => batches.run(all))).slice(1);
+    return inTransaction(this.ds, async (m) => {
+      const results: unknown[] = [];
+      for (const s of all) results.push(await m.query(s.sql, s.params ? [...s.params] : undefined));
+      return results.slice(1);
+    });
   }
 
   /** The rows to add one to: ALL always; TRACKED unless the tables are not known; ACCESS if asked. */
