@@ -47,13 +47,18 @@ export interface EpochStore {
 export interface EpochView {
   readonly all: number;
   readonly access: number;
+  /**
+   * This process's own writes that may change access, counted as they are answered: they end what
+   * it made for a principal at once, also while it is alone and reads no counter (EpochLease).
+   */
+  readonly accessHere: number;
   /** Advances whose tables are not known (older processes, `everything`). */
   readonly untracked: number;
   /** Each table's last stamp; absent: not changed since the counters were created. */
   readonly tables: ReadonlyMap<string, number>;
 }
 
-const UNKNOWN: EpochView = { all: -1, access: -1, untracked: -1, tables: new Map() };
+const UNKNOWN: EpochView = { all: -1, access: -1, accessHere: 0, untracked: -1, tables: new Map() };
 
 const ALONE = Promise.resolve();
 
@@ -143,7 +148,7 @@ export class ChangeEpoch {
   unchangedSince(start: EpochView, reads: ReadSet | null | 'access'): boolean {
     const now = this.view;
     if (now === start) return true;
-    if (now.access !== start.access) return false;
+    if (now.access !== start.access || now.accessHere !== start.accessHere) return false;
     if (reads === 'access') return true;
     if (now.untracked !== start.untracked) return false;
     if (!reads || reads.unknown) return now.all === start.all;
@@ -279,6 +284,7 @@ export class ChangeEpoch {
     if (scope === 'access' && this.enabled) {
       this.dirtyAccess = true;
       this.published++;
+      this.view = { ...this.view, accessHere: this.view.accessHere + 1 };
     }
     return this.flush();
   }
@@ -383,7 +389,7 @@ export class ChangeEpoch {
     const access = Math.max(was.access, read.access);
     const untracked = Math.max(was.untracked, read.all - read.tracked);
     if (tables || all !== was.all || access !== was.access || untracked !== was.untracked) {
-      this.view = { all, access, untracked, tables: tables ?? was.tables };
+      this.view = { all, access, accessHere: was.accessHere, untracked, tables: tables ?? was.tables };
     }
     if (read.all > this.mark) this.mark = read.all;
   }

@@ -237,6 +237,22 @@ describe('ChangeEpoch with a lease', () => {
     }
   });
 
+  it('ends what it made for a principal as soon as a write that may change access is answered, alone too', async () => {
+    const { epoch, lease } = leased(new MemoryEpochStore(), new MemoryMembers());
+    try {
+      lease.start();
+      await until(() => lease.alone());
+      const start = epoch.snapshot();
+      await epoch.advance('changes');
+      expect(epoch.unchangedSince(start, 'access')).toBe(true);
+      await epoch.advance('access');
+      expect(epoch.unchangedSince(start, 'access')).toBe(false);
+      expect(epoch.unchangedSince(start, reading('workspaces'))).toBe(false);
+    } finally {
+      await lease.stop();
+    }
+  });
+
   it('ends everything it remembered when its lease lapsed', () => {
     const epoch = new ChangeEpoch(new MemoryEpochStore());
     const here = epoch.hereMark();
