@@ -8,6 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import type { Connection } from 'mysql2/promise';
+import { DATABASE_NOW_MS } from '../../src/common/cache/sql-epoch-store';
 
 /** Runs one statement on the bench's own connection; the rows of a SELECT. */
 export type RunSql = (sql: string, params?: unknown[]) => Promise<Record<string, unknown>[]>;
@@ -30,14 +31,9 @@ export const sqliteRun =
     );
   };
 
-const NOW = {
-  mysql: 'CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED)',
-  sqlite: "CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)",
-};
-
 export async function announceBulkChange(run: RunSql, dialect: 'mysql' | 'sqlite'): Promise<void> {
   const id = randomUUID();
-  const now = NOW[dialect];
+  const now = DATABASE_NOW_MS[dialect];
   // Under the members' lock, as a server joins: a server alone either sees this member at its next
   // renewal or was marked alone before, which the wait below sees.
   await run(dialect === 'mysql' ? 'START TRANSACTION' : 'BEGIN IMMEDIATE');

@@ -16,6 +16,12 @@ const MEMBERS_LOCK = 4;
 /** The tables the counters live in: statements on them are not changes of anything a reader sees. */
 export const EPOCH_TABLES = ['change_epoch', 'changed_tables', 'epoch_members'] as const;
 
+/** The database's clock in milliseconds since 1970, as leases are kept (`epoch_members.lease_until`). */
+export const DATABASE_NOW_MS = {
+  mysql: 'CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED)',
+  sqlite: "CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)",
+} as const;
+
 /**
  * The `change_epoch` counters and the `changed_tables` stamps. An advance is one transaction: it
  * moves the counter every advance moves (its row lock orders the advances of all processes), and
@@ -79,24 +85,17 @@ export class SqlEpochStore implements EpochStore, LeaseStore {
 
   renew(id: string, leaseMs: number): Promise<MemberState | null> {
     const { q } = this;
-    // MySQL refuses a subquery on the table an UPDATE changes: the count goes through a variable.
-    const others = this.batches
-      ? [
-          {
-            sql: `SELECT COUNT(*) INTO @plinth_others FROM ${q('epoch_members')} WHERE ${q('id')} <> ?`,
-            params: [id],
-          },
-        ]
-      : [];
-    const count = this.batches
-      ? '@plinth_others'
-      : `(SELECT COUNT(*) FROM ${q('epoch_members')} WHERE ${q('id')} <> ?)`;
+    const others = `SELECT COUNT(*) FROM ${q('epoch_members')} WHERE ${q('id')} <> ?`;
+    // MySQL refuses a subquery on the table an UPDATE changes: there the count goes through a variable.
+    const [counted, count, countParams]: [BatchedStatement[], string, string[]] = this.batches
+      ? [[{ sql: others.replace(' FROM', ' INTO @plinth_others FROM'), params: [id] }], '@plinth_others', []]
+      : [[], `(${others})`, [id]];
     return this.members(id, (now) => [
-      ...others,
+      ...counted,
       {
         sql: `UPDATE ${q('epoch_members')} SET ${q('lease_until')} = ${now} + ?,
           ${q('alone')} = CASE WHEN ${count} = 0 THEN 1 ELSE ${q('alone')} END WHERE ${q('id')} = ?`,
-        params: this.batches ? [leaseMs, id] : [leaseMs, id, id],
+        params: [leaseMs, ...countParams, id],
       },
     ]);
   }
@@ -130,9 +129,7 @@ export class SqlEpochStore implements EpochStore, LeaseStore {
     change: (now: string) => BatchedStatement[],
   ): Promise<MemberState | null> {
     const { q } = this;
-    const now = this.batches
-      ? 'CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED)'
-      : "CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)";
+    const now = DATABASE_NOW_MS[this.batches ? 'mysql' : 'sqlite'];
     const results = await this.inMembersLock([
       { sql: `DELETE FROM ${q('epoch_members')} WHERE ${q('lease_until')} <= ${now}` },
       ...change(now),
