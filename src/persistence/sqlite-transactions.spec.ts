@@ -3,11 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
-import { DataSource } from 'typeorm';
+import { DataSource, QueryFailedError } from 'typeorm';
+import { isDatabaseBusy } from '../common/errors/db-errors';
+import { guardTransactions, SecondConnectionError } from '../common/sql/transaction-scope';
 import { inTransaction } from '../common/sql/transaction';
 import { AppConfig } from '../config/app-config';
 import { dataSourceOptions, newDataSource } from './data-source-options';
-import { SQLITE_BUSY_TIMEOUT_MS } from './sqlite-transactions';
+import { ConnectionTurns, SQLITE_BUSY_TIMEOUT_MS } from './sqlite-transactions';
 
 /**
  * Another process's writer, played by a thread with a connection of its own: it takes the write
@@ -131,5 +133,124 @@ describe('transactions on SQLite shared by several processes', () => {
     await runner.rollbackTransaction();
     await runner.commitTransaction();
     expect(await ds.query('SELECT who FROM events ORDER BY n')).toEqual([{ who: 'outer' }]);
+  });
+});
+
+describe("a transaction on SQLite, seen from this process's other statements", () => {
+  let ds: DataSource;
+
+  beforeEach(async () => {
+    const options = dataSourceOptions(new AppConfig({ DATABASE_URL: 'sqlite::memory:' }));
+    ds = await newDataSource({ ...options, migrations: [] }).initialize();
+    await ds.query('CREATE TABLE events (n INTEGER PRIMARY KEY AUTOINCREMENT, who TEXT NOT NULL)');
+  });
+
+  afterEach(() => ds.destroy());
+
+  const count = async () => (await ds.query<{ n: number }[]>('SELECT COUNT(*) AS n FROM events'))[0].n;
+
+  /** A transaction that inserts, then holds on until `release` resolves (I/O awaited inside). */
+  function holding(release: Promise<unknown>, outcome: 'commit' | 'rollback') {
+    let inserted!: () => void;
+    const hasInserted = new Promise<void>((r) => (inserted = r));
+    const done = inTransaction(ds, async (m) => {
+      await m.query('INSERT INTO events (who) VALUES (?)', ['inside']);
+      inserted();
+      await release;
+      if (outcome === 'rollback') throw new Error('rolled back');
+    }).catch((err: Error) => err.message);
+    return { hasInserted, done };
+  }
+
+  it('a read while it is open waits for its commit, and never sees its rows before', async () => {
+    const tx = holding(new Promise((r) => setTimeout(r, 30)), 'commit');
+    await tx.hasInserted;
+    const order: string[] = [];
+    const read = count().then((n) => order.push(`read ${n}`));
+    await tx.done.then(() => order.push('committed'));
+    await read;
+    expect(order).toEqual(['committed', 'read 1']);
+  });
+
+  it('the rows of one that rolls back are never seen', async () => {
+    const tx = holding(new Promise((r) => setTimeout(r, 30)), 'rollback');
+    await tx.hasInserted;
+    const read = count();
+    expect(await tx.done).toBe('rolled back');
+    expect(await read).toBe(0);
+  });
+
+  it('a write from outside waits, and is not undone with the transaction it would have joined', async () => {
+    const tx = holding(new Promise((r) => setTimeout(r, 30)), 'rollback');
+    await tx.hasInserted;
+    const write = ds.query('INSERT INTO events (who) VALUES (?)', ['outside']);
+    expect(await tx.done).toBe('rolled back');
+    await write;
+    expect(await ds.query('SELECT who FROM events')).toEqual([{ who: 'outside' }]);
+  });
+
+  it("refuses a statement outside the transaction from the transaction's own work (DB_TRANSACTION_GUARD)", async () => {
+    guardTransactions();
+    const tried = inTransaction(ds, async () => {
+      await ds.query('SELECT COUNT(*) AS n FROM events');
+    });
+    await expect(tried).rejects.toBeInstanceOf(SecondConnectionError);
+    expect(await count()).toBe(0);
+  });
+});
+
+describe('ConnectionTurns', () => {
+  const tick = () => new Promise((r) => setImmediate(r));
+
+  it('lets the statements that waited for a transaction in before the next one begins', async () => {
+    const turns = new ConnectionTurns();
+    const order: string[] = [];
+    let endFirst!: () => void;
+    const first = turns.transaction(() =>
+      new Promise<void>((r) => (endFirst = r)).then(() => order.push('first')),
+    );
+    const waited = turns.statement(async () => {
+      await tick();
+      order.push('statement');
+    });
+    await tick();
+    endFirst();
+    await first;
+    // Begins at once, as the next transaction in the queue would: after the statement that waited.
+    await turns.transaction(async () => order.push('second'));
+    await waited;
+    expect(order).toEqual(['first', 'statement', 'second']);
+  });
+
+  it('begins a transaction once the statements under way have ended', async () => {
+    const turns = new ConnectionTurns();
+    const order: string[] = [];
+    let endStatement!: () => void;
+    const statement = turns.statement(() =>
+      new Promise<void>((r) => (endStatement = r)).then(() => order.push('statement')),
+    );
+    const tx = turns.transaction(async () => order.push('transaction'));
+    await tick();
+    expect(order).toEqual([]);
+    endStatement();
+    await Promise.all([statement, tx]);
+    expect(order).toEqual(['statement', 'transaction']);
+  });
+
+  it('fails a statement that waited longer than its limit as a busy database, and goes on', async () => {
+    const turns = new ConnectionTurns(20);
+    let end!: () => void;
+    const tx = turns.transaction(() => new Promise<void>((r) => (end = r)));
+    const ran = jest.fn(() => Promise.resolve('ran'));
+    const waited = turns.statement(ran, 'SELECT 1');
+    await expect(waited).rejects.toBeInstanceOf(QueryFailedError);
+    await expect(waited).rejects.toMatchObject({ driverError: { code: 'SQLITE_BUSY' } });
+    expect(isDatabaseBusy(await waited.catch((err: unknown) => err))).toBe(true);
+    expect(ran).not.toHaveBeenCalled();
+    end();
+    await tx;
+    // Not counted as running: the next transaction does not wait for it.
+    await expect(turns.transaction(() => Promise.resolve('next'))).resolves.toBe('next');
+    await expect(turns.statement(ran)).resolves.toBe('ran');
   });
 });

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { DataSource, MigrationInterface } from 'typeorm';
+import { EntityManager, MigrationInterface } from 'typeorm';
 import { newId } from '../../src/common/ids';
 import { RunJobsService } from '../../src/runs/protocol/run-jobs.service';
 import { inTransaction } from '../../src/common/sql/transaction';
@@ -115,16 +115,19 @@ describe('the variables a plan job receives', () => {
     const seeded = await seedWorkspace(app);
     const id = await insertVariable(app, seeded.workspaceId, 'region', 'stale');
     const run = await queueRun(app, seeded);
-    const ds = app.get(DataSource);
-    const original = ds.transaction.bind(ds) as (...args: unknown[]) => Promise<unknown>;
+    const original = EntityManager.prototype.transaction as (...args: unknown[]) => Promise<unknown>;
     let changed = false;
-    // The first transaction the claim opens is its own: the change commits right before it.
-    const spy = jest.spyOn(ds, 'transaction').mockImplementation(async (...args: unknown[]) => {
+    // The first transaction the claim opens is its own: the change commits right before its BEGIN,
+    // through the manager that begins it (on SQLite, on the connection's turn the claim holds).
+    const spy = jest.spyOn(EntityManager.prototype, 'transaction').mockImplementation(async function (
+      this: EntityManager,
+      ...args: unknown[]
+    ) {
       if (!changed) {
         changed = true;
-        await ds.getRepository(VariableEntity).update({ id }, { value: 'fresh' });
+        await this.getRepository(VariableEntity).update({ id }, { value: 'fresh' });
       }
-      return original(...args);
+      return original.apply(this, args);
     });
     try {
       const job = await app.get(RunJobsService).claim(seeded.agent, ORIGIN);

@@ -16,6 +16,7 @@ import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialE
 import { isRetryableTransactionError } from '../errors/db-errors';
 import { mysqlPool } from '../../persistence/mysql-pool';
 import { writeOnPool } from '../../persistence/pool-writes';
+import { inOwnTurn } from '../../persistence/sqlite-transactions';
 import { holdsTransaction, SecondConnectionError, withinTransaction } from './transaction-scope';
 
 /**
@@ -70,10 +71,12 @@ export async function inTransaction<T>(
   if (holdsTransaction()) throw new SecondConnectionError();
   const once = async () => {
     let committed: EntityManager | undefined;
-    const result = await ds.transaction(async (manager) => {
+    const begun = async (manager: EntityManager) => {
       committed = manager;
       return withinTransaction(() => work(manager));
-    });
+    };
+    // On SQLite, on a query runner of its own that other statements wait for (sqlite-transactions).
+    const result = await (inOwnTurn(ds, begun) ?? ds.transaction(begun));
     if (committed) runAfterCommit(committed);
     return result;
   };
