@@ -5,7 +5,7 @@ import { ensurePrivateFile } from '../common/private-files';
 import { AppConfig, DatabaseDialect } from '../config/app-config';
 import { withServerFlavour } from './server-flavour';
 import { SnakeNamingStrategy } from './snake-naming.strategy';
-import { beginTransactionsImmediately, SQLITE_BUSY_TIMEOUT_MS } from './sqlite-transactions';
+import { prepareSqliteConnection, SQLITE_BUSY_TIMEOUT_MS } from './sqlite-transactions';
 
 const MIGRATIONS_ROOT = join(__dirname, 'migrations');
 
@@ -45,7 +45,8 @@ export function dataSourceOptions(config: AppConfig): DataSourceOptions {
       ...common,
       type: 'better-sqlite3',
       database: config.sqlitePath,
-      // Readers never wait for the writer, nor it for them; writers take turns (sqlite-transactions.ts).
+      // Other processes' readers never wait for a writer, nor it for them; writers take turns, and a
+      // process's own statements wait for its open transaction (sqlite-transactions.ts).
       enableWAL: config.sqlitePath !== ':memory:',
       timeout: SQLITE_BUSY_TIMEOUT_MS,
     };
@@ -93,11 +94,12 @@ export function openDataSourceOptions(config: AppConfig): Promise<DataSourceOpti
 /**
  * A data source (not yet initialized) for `options`. The server, its cluster primary and the CLI
  * make theirs here, so that several processes can write one SQLite file: their transactions begin
- * IMMEDIATE and wait for one another (sqlite-transactions.ts).
+ * IMMEDIATE and wait for one another, and no statement of the process reads into its open
+ * transaction (sqlite-transactions.ts).
  */
 export function newDataSource(options: DataSourceOptions): DataSource {
   const ds = new DataSource(options);
-  beginTransactionsImmediately(ds);
+  prepareSqliteConnection(ds);
   return ds;
 }
 

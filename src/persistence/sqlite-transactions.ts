@@ -26,7 +26,7 @@ type Runner = QueryRunner & { [PREPARED]?: true };
  */
 interface SqliteConnection {
   turns: ConnectionTurns;
-  /** The transactions' runner, with its manager; made at the first transaction. */
+  /** The transactions' runner, with its manager; made at the first transaction (`inOwnTurn`). */
   transactions?: QueryRunner;
 }
 
@@ -51,20 +51,18 @@ const connections = new WeakMap<DataSource, SqliteConnection>();
  * transactions on a query runner of their own (`inOwnTurn`), and the statements of the shared
  * runner wait while one is open.
  */
-export function beginTransactionsImmediately(ds: DataSource): void {
+export function prepareSqliteConnection(ds: DataSource): void {
   if (ds.options.type !== 'better-sqlite3') return;
   const driver = ds.driver as { createQueryRunner(mode: string): QueryRunner };
   const create = driver.createQueryRunner.bind(driver);
   const connection: SqliteConnection = { turns: new ConnectionTurns() };
   connections.set(ds, connection);
-  let own: Runner | undefined;
   driver.createQueryRunner = (mode: string) => {
-    if (mode !== TRANSACTIONS_MODE) return outsideTransactions(create(mode), connection.turns);
-    // The driver hands out its one runner every time: the transactions' runner is a second one
-    // on the same connection.
-    const shared = create('master');
-    own ??= immediate(new (shared.constructor as new (d: unknown) => QueryRunner)(driver));
-    return own;
+    const shared = create(mode);
+    if (mode !== TRANSACTIONS_MODE) return outsideTransactions(shared, connection.turns);
+    // The driver hands out its one runner every time: the transactions' runner is a second one on
+    // the same connection (made once, by `inOwnTurn`).
+    return immediate(new (shared.constructor as new (d: unknown) => QueryRunner)(driver));
   };
 }
 
