@@ -60,10 +60,11 @@ export class BootstrapService implements OnApplicationBootstrap {
     ]);
     const stored = await this.settings.get(IACT_KEY);
     if (!token || !stored || !sameSecret(token, stored)) throw refused;
+    const passwordHash = await this.users.hashPassword(body.password);
     return inTransaction(this.ds, async (manager) => {
       if (!(await this.settings.consume(manager, IACT_KEY, stored))) throw refused;
       if (await this.users.anySiteAdmin(manager)) throw refused;
-      const user = await this.users.createInTransaction(manager, body, true);
+      const user = await this.users.createInTransaction(manager, body, true, passwordHash);
       const issued = await this.tokens.issue(
         manager,
         'user',

@@ -6,6 +6,7 @@ import Database from 'better-sqlite3';
 import { DataSource, QueryFailedError } from 'typeorm';
 import { isDatabaseBusy } from '../common/errors/db-errors';
 import { guardTransactions, SecondConnectionError } from '../common/sql/transaction-scope';
+import { TtlMemo } from '../common/cache/ttl-memo';
 import { inTransaction } from '../common/sql/transaction';
 import { AppConfig } from '../config/app-config';
 import { dataSourceOptions, newDataSource } from './data-source-options';
@@ -187,6 +188,26 @@ describe("a transaction on SQLite, seen from this process's other statements", (
     expect(await tx.done).toBe('rolled back');
     await write;
     expect(await ds.query('SELECT who FROM events')).toEqual([{ who: 'outside' }]);
+  });
+
+  it("does not wait on a memo's load that a request outside it started while it was open (peekSettled)", async () => {
+    const memo = new TtlMemo(60_000);
+    let outsideStarted!: () => void;
+    const started = new Promise<void>((r) => (outsideStarted = r));
+    const tx = inTransaction(ds, async (m) => {
+      await m.query('INSERT INTO events (who) VALUES (?)', ['inside']);
+      await started;
+      // The outside load's statement waits for this transaction: awaiting it here never ends
+      // before the busy timeout (the transaction would then roll back with a 503).
+      const kept = memo.peekSettled<Promise<number>>('events');
+      return kept ? `kept ${await kept}` : 'read on its own connection';
+    });
+    await new Promise((r) => setTimeout(r, 5));
+    const outside = memo.get('events', count);
+    outsideStarted();
+    expect(await tx).toBe('read on its own connection');
+    expect(await outside).toBe(1);
+    expect(await memo.peekSettled<Promise<number>>('events')).toBe(1);
   });
 
   it("refuses a statement outside the transaction from the transaction's own work (DB_TRANSACTION_GUARD)", async () => {

@@ -23,9 +23,12 @@ export class WorkspaceByIdCache extends TtlMemo {
     return kept && Object.assign(new WorkspaceEntity(), kept);
   }
 
-  /** The remembered workspace (null: remembered as gone), or undefined when none is live; never loads. */
+  /**
+   * The remembered workspace (null: remembered as gone), or undefined when none is live or its load
+   * has not ended; never loads, never waits on another request's load (TtlMemo.peekSettled).
+   */
   kept(id: string): Promise<WorkspaceEntity | null> | undefined {
-    const kept = this.peek<Promise<WorkspaceEntity | null>>(`ws:${id}`);
+    const kept = this.peekSettled<Promise<WorkspaceEntity | null>>(`ws:${id}`);
     return kept?.then((ws) => ws && Object.assign(new WorkspaceEntity(), ws));
   }
 }

@@ -97,8 +97,9 @@ export class WorkspacesService {
   }
 
   /**
-   * The workspace as `manager`'s transaction may see it: the cache's when it holds a live one (this
-   * process wrote no workspace since it was read), else read on that connection and not remembered,
+   * The workspace as `manager`'s transaction may see it: the cache's when it holds a live one whose
+   * read has ended (this process wrote no workspace since it was read; a read still running may
+   * wait for this very transaction on SQLite), else read on that connection and not remembered,
    * since it may show the transaction's own changes.
    */
   findWith(manager: EntityManager, id: string): Promise<WorkspaceEntity | null> {

@@ -36,6 +36,20 @@ describe(TtlMemo.name, () => {
     expect(load).toHaveBeenCalledTimes(2);
   });
 
+  it('peekSettled hands an entry over only once its load has ended, and never a failed one', async () => {
+    const sut = cache(5_000);
+    let release: (v: string) => void = () => undefined;
+    const pending = sut.get('k', () => new Promise<string>((resolve) => (release = resolve)));
+    expect(sut.peek('k')).toBeDefined();
+    expect(sut.peekSettled('k')).toBeUndefined();
+    release('done');
+    await pending;
+    expect(await sut.peekSettled<Promise<string>>('k')).toBe('done');
+    const failed = sut.get('f', () => Promise.reject(new Error('database away')));
+    await expect(failed).rejects.toThrow('database away');
+    expect(sut.peekSettled('f')).toBeUndefined();
+  });
+
   it('shares one load between concurrent callers', async () => {
     const sut = cache(5_000);
     let release: (v: string) => void = () => undefined;

@@ -12,6 +12,8 @@ export interface MemoStamp {
 interface Entry extends MemoStamp {
   expiresAt: number;
   value: unknown;
+  /** False while a promised value's load is still running. */
+  settled: boolean;
 }
 
 /**
@@ -99,6 +101,16 @@ export class TtlMemo {
     return hit?.value as T | undefined;
   }
 
+  /**
+   * `peek`, but only an entry whose load has ended: for a caller inside a transaction, which must
+   * not wait on a load another request started outside it. On SQLite that load's statement waits
+   * for the transaction to end, so each would wait for the other until the busy timeout.
+   */
+  peekSettled<T>(key: string): T | undefined {
+    const hit = this.live(key);
+    return hit?.settled ? this.peek<T>(key) : undefined;
+  }
+
   set(
     key: string,
     value: unknown,
@@ -110,7 +122,14 @@ export class TtlMemo {
       const oldest = this.entries.keys().next();
       if (!oldest.done) this.entries.delete(oldest.value);
     }
-    this.entries.set(key, { expiresAt: Date.now() + this.ttlMs, value, ...stamp });
+    const entry: Entry = { expiresAt: Date.now() + this.ttlMs, value, ...stamp, settled: !isPromise(value) };
+    this.entries.set(key, entry);
+    if (!entry.settled) {
+      (value as Promise<unknown>).then(
+        () => (entry.settled = true),
+        () => undefined,
+      );
+    }
   }
 
   /**
@@ -154,4 +173,8 @@ export class TtlMemo {
       return v;
     });
   }
+}
+
+function isPromise(value: unknown): value is Promise<unknown> {
+  return typeof (value as { then?: unknown } | null)?.then === 'function';
 }
