@@ -75,5 +75,20 @@ describe('retries of the executor', () => {
       await expect(withRetry(fn, { deadline: Date.now() + 50, policy })).rejects.toThrow('answered 429');
       expect(fn).toHaveBeenCalledTimes(2);
     });
+
+    it('tries only once more after a wait cut at the deadline, even if its timer fired a little early', async () => {
+      const deadline = Date.now() + 20;
+      const realNow = Date.now.bind(Date);
+      let calls = 0;
+      // The first failure sees the real clock; the second, a clock a millisecond short of the deadline.
+      const now = jest.spyOn(Date, 'now').mockImplementation(() => (++calls === 2 ? deadline - 1 : realNow()));
+      try {
+        const fn = jest.fn<Promise<void>, []>().mockRejectedValue(answered(429, 3_600_000));
+        await expect(withRetry(fn, { deadline, policy })).rejects.toThrow('answered 429');
+        expect(fn).toHaveBeenCalledTimes(2);
+      } finally {
+        now.mockRestore();
+      }
+    });
   });
 });

@@ -58,13 +58,18 @@ export interface RetryOptions {
  * `signal` aborts; then throws the last error. It is always tried at least once.
  */
 export async function withRetry<T>(fn: () => Promise<T>, options: RetryOptions): Promise<T> {
+  // Set once a wait was cut short at the deadline: the try after it is the last, even when the
+  // timer fired a millisecond before the deadline by the clock.
+  let reachedDeadline = false;
   for (let attempt = 0; ; attempt++) {
     try {
       return await fn();
     } catch (err) {
       const left = options.deadline - Date.now();
-      if (!isRetryable(err) || left <= 0 || options.signal?.aborted) throw err;
-      const wait = Math.min(left, retryDelayMs(err, attempt, options.policy));
+      if (!isRetryable(err) || left <= 0 || reachedDeadline || options.signal?.aborted) throw err;
+      const delay = retryDelayMs(err, attempt, options.policy);
+      reachedDeadline = delay >= left;
+      const wait = Math.min(left, delay);
       options.onRetry?.(err, wait);
       await sleep(wait, options.signal);
       if (options.signal?.aborted) throw err;
