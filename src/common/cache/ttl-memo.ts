@@ -96,9 +96,7 @@ export class TtlMemo {
 
   /** The live entry for `key`, if any; a tracked caller takes on what it read. */
   peek<T>(key: string): T | undefined {
-    const hit = this.live(key);
-    if (hit && this.scope !== 'access') currentReadSet()?.absorb(hit.reads);
-    return hit?.value as T | undefined;
+    return this.handOverHit<T>(this.live(key));
   }
 
   /**
@@ -108,7 +106,13 @@ export class TtlMemo {
    */
   peekSettled<T>(key: string): T | undefined {
     const hit = this.live(key);
-    return hit?.settled ? this.peek<T>(key) : undefined;
+    return hit?.settled ? this.handOverHit<T>(hit) : undefined;
+  }
+
+  /** A live entry's value; a tracked caller takes on what its load read. */
+  private handOverHit<T>(hit: Entry | undefined): T | undefined {
+    if (hit && this.scope !== 'access') currentReadSet()?.absorb(hit.reads);
+    return hit?.value as T | undefined;
   }
 
   set(
